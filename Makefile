@@ -1,0 +1,77 @@
+# vtasim top-level Makefile.
+#
+#   make            build libvtasim.a and the vtasim CLI
+#   make test       build and run every test; ends with "N passed, N failed"
+#   make test SAN=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make demo       assemble and run the demo programs, with their statistics
+#   make deps       install the Debian packages the build needs (run by the above)
+#
+# Layers: isa/ uses nothing of ours; model/ and compiler-lite/ use isa/;
+# cli/ is a thin roof over the libraries.
+
+CC      ?= cc
+SAN     ?= 0
+ifeq ($(SAN),1)
+BUILD   ?= build/san
+OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD   ?= build
+OPT     := -O2 -g
+endif
+CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
+LDFLAGS := $(OPT)
+INC     := -Iisa -Imodel
+LIBS    := -lcjson -lnettle -lm
+
+ISA_SRC   := $(wildcard isa/*.c)
+MODEL_SRC := $(wildcard model/*.c)
+CLI_SRC   := $(wildcard cli/*.c)
+TEST_SRC  := $(wildcard tests/test_*.c)
+
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC))
+CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+
+.PHONY: all deps test demo clean
+all: deps $(BUILD)/libvtasim.a $(BUILD)/vtasim
+
+# The Debian packages the build needs; installed only when missing.
+DEB_PKGS := libcjson-dev nettle-dev pkg-config
+deps:
+	@missing=""; \
+	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -f /usr/include/nettle/sha2.h ] || missing="$$missing nettle-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
+
+$(BUILD)/libvtasim.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/vtasim: $(CLI_OBJ) $(BUILD)/libvtasim.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libvtasim.a $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libvtasim.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libvtasim.a $(LIBS)
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
+
+test: all $(TEST_BIN)
+	@tests/run.sh $(BUILD)
+
+demo: all
+	@./demo.sh $(BUILD)/vtasim
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

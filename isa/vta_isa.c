@@ -1,0 +1,508 @@
+/*
+ * vta_isa.c - instruction and micro-op layouts, encode/decode and the
+ * one-line assembly syntax.
+ *
+ * Layouts are computed, not tabulated by hand: each format is the list of
+ * fields in the declaration order of VTA's hw_spec.h, placed by the SysV
+ * bitfield rule (spec 3.1).  That makes any valid configuration work and
+ * leaves exactly one place where positions come from.
+ */
+#include "vta_isa.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define OFF(m) offsetof(vta_insn_t, m)
+
+typedef struct { const char *name; size_t offset; int width; int is_signed; } decl_t;
+
+static int decls(const vta_config_t *c, uint32_t opcode, decl_t *d) {
+  int n = 0;
+  d[n++] = (decl_t){"opcode", OFF(opcode), VTA_OPCODE_BITS, 0};
+  d[n++] = (decl_t){"pop_prev", OFF(pop_prev), 1, 0};
+  d[n++] = (decl_t){"pop_next", OFF(pop_next), 1, 0};
+  d[n++] = (decl_t){"push_prev", OFF(push_prev), 1, 0};
+  d[n++] = (decl_t){"push_next", OFF(push_next), 1, 0};
+  int A = c->log_acc_depth, I = c->log_inp_depth, W = c->log_wgt_depth,
+      U = c->log_uop_depth;
+  switch (opcode) {
+  case VTA_OP_LOAD:
+  case VTA_OP_STORE:
+    d[n++] = (decl_t){"memory_type", OFF(mem_type), VTA_MEMOP_ID_BITS, 0};
+    d[n++] = (decl_t){"sram_base", OFF(sram_base), VTA_MEMOP_SRAM_ADDR_BITS, 0};
+    d[n++] = (decl_t){"dram_base", OFF(dram_base), VTA_MEMOP_DRAM_ADDR_BITS, 0};
+    d[n++] = (decl_t){"y_size", OFF(y_size), VTA_MEMOP_SIZE_BITS, 0};
+    d[n++] = (decl_t){"x_size", OFF(x_size), VTA_MEMOP_SIZE_BITS, 0};
+    d[n++] = (decl_t){"x_stride", OFF(x_stride), VTA_MEMOP_STRIDE_BITS, 0};
+    d[n++] = (decl_t){"y_pad_0", OFF(y_pad_0), VTA_MEMOP_PAD_BITS, 0};
+    d[n++] = (decl_t){"y_pad_1", OFF(y_pad_1), VTA_MEMOP_PAD_BITS, 0};
+    d[n++] = (decl_t){"x_pad_0", OFF(x_pad_0), VTA_MEMOP_PAD_BITS, 0};
+    d[n++] = (decl_t){"x_pad_1", OFF(x_pad_1), VTA_MEMOP_PAD_BITS, 0};
+    break;
+  case VTA_OP_GEMM:
+  case VTA_OP_ALU:
+    d[n++] = (decl_t){"reset_reg", OFF(reset_reg), 1, 0};
+    d[n++] = (decl_t){"uop_bgn", OFF(uop_bgn), U, 0};
+    d[n++] = (decl_t){"uop_end", OFF(uop_end), U + 1, 0};
+    d[n++] = (decl_t){"iter_out", OFF(iter_out), VTA_LOOP_ITER_BITS, 0};
+    d[n++] = (decl_t){"iter_in", OFF(iter_in), VTA_LOOP_ITER_BITS, 0};
+    d[n++] = (decl_t){"dst_factor_out", OFF(dst_factor_out), A, 0};
+    d[n++] = (decl_t){"dst_factor_in", OFF(dst_factor_in), A, 0};
+    if (opcode == VTA_OP_GEMM) {
+      d[n++] = (decl_t){"src_factor_out", OFF(src_factor_out), I, 0};
+      d[n++] = (decl_t){"src_factor_in", OFF(src_factor_in), I, 0};
+      d[n++] = (decl_t){"wgt_factor_out", OFF(wgt_factor_out), W, 0};
+      d[n++] = (decl_t){"wgt_factor_in", OFF(wgt_factor_in), W, 0};
+    } else { /* ALU sources are acc indices: acc width (spec 3.4) */
+      d[n++] = (decl_t){"src_factor_out", OFF(src_factor_out), A, 0};
+      d[n++] = (decl_t){"src_factor_in", OFF(src_factor_in), A, 0};
+      d[n++] = (decl_t){"alu_opcode", OFF(alu_opcode), VTA_ALU_OPCODE_BITS, 0};
+      d[n++] = (decl_t){"use_imm", OFF(use_imm), 1, 0};
+      d[n++] = (decl_t){"imm", OFF(imm), VTA_ALUOP_IMM_BITS, 1};
+    }
+    break;
+  case VTA_OP_FINISH:
+    break;
+  default:
+    return -1;
+  }
+  return n;
+}
+
+int vta_insn_layout(const vta_config_t *cfg, uint32_t opcode, vta_layout_t *out,
+                    vta_err *err) {
+  decl_t d[VTA_MAX_FIELDS];
+  int n = decls(cfg, opcode, d);
+  if (n < 0) return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected 0..4)", opcode);
+  int pos = 0;
+  out->nfields = n;
+  for (int i = 0; i < n; i++) {
+    if (pos / 64 != (pos + d[i].width - 1) / 64) pos = (pos / 64 + 1) * 64;
+    out->f[i] = (vta_field_t){d[i].name, d[i].offset, pos, d[i].width, d[i].is_signed};
+    pos += d[i].width;
+  }
+  if (pos > 128)
+    return vta_errf(err, VTA_EINPUT, "opcode %s needs %d bits, more than 128",
+                    vta_opcode_name(opcode), pos);
+  return 0;
+}
+
+void vta_uop_layout(const vta_config_t *cfg, int lsb[3], int width[3]) {
+  width[0] = cfg->log_acc_depth;
+  width[1] = cfg->uop_src_bits;
+  width[2] = cfg->log_wgt_depth;
+  lsb[0] = 0;
+  lsb[1] = width[0];
+  lsb[2] = width[0] + width[1];
+}
+
+static uint32_t *slot(const vta_insn_t *in, const vta_field_t *f) {
+  return (uint32_t *)((char *)in + f->offset);
+}
+
+static uint64_t mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
+
+int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[16],
+                    vta_err *err) {
+  vta_layout_t lay;
+  if (vta_insn_layout(cfg, in->opcode, &lay, err)) return -1;
+  /* A field the format lacks must be zero: nothing may vanish silently. */
+  vta_layout_t all[3];
+  vta_insn_layout(cfg, VTA_OP_LOAD, &all[0], NULL);
+  vta_insn_layout(cfg, VTA_OP_GEMM, &all[1], NULL);
+  vta_insn_layout(cfg, VTA_OP_ALU, &all[2], NULL);
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < all[k].nfields; i++) {
+      const vta_field_t *f = &all[k].f[i];
+      int present = 0;
+      for (int j = 0; j < lay.nfields; j++) present |= lay.f[j].offset == f->offset;
+      if (!present && *slot(in, f) != 0)
+        return vta_errf(err, VTA_EINPUT, "%s has no field %s (value %d given)",
+                        vta_opcode_name(in->opcode), f->name, (int)*slot(in, f));
+    }
+  uint64_t w[2] = {0, 0};
+  for (int i = 0; i < lay.nfields; i++) {
+    const vta_field_t *f = &lay.f[i];
+    uint64_t v;
+    if (f->is_signed) {
+      int32_t s = *(const int32_t *)slot(in, f);
+      int32_t lo = -(1 << (f->width - 1)), hi = (1 << (f->width - 1)) - 1;
+      if (s < lo || s > hi)
+        return vta_errf(err, VTA_EINPUT, "%s %s = %d does not fit in %d signed bits (%d..%d)",
+                        vta_opcode_name(in->opcode), f->name, s, f->width, lo, hi);
+      v = (uint64_t)(uint32_t)s & mask(f->width);
+    } else {
+      v = *slot(in, f);
+      if (v > mask(f->width))
+        return vta_errf(err, VTA_EINPUT, "%s %s = %llu does not fit in %d bits (max %llu)",
+                        vta_opcode_name(in->opcode), f->name, (unsigned long long)v,
+                        f->width, (unsigned long long)mask(f->width));
+    }
+    w[f->lsb / 64] |= v << (f->lsb % 64);
+  }
+  for (int b = 0; b < 16; b++) out[b] = (uint8_t)(w[b / 8] >> (8 * (b % 8)));
+  return 0;
+}
+
+int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
+                    vta_err *err) {
+  uint64_t w[2] = {0, 0};
+  for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
+  memset(out, 0, sizeof *out);
+  uint32_t opcode = (uint32_t)(w[0] & 7);
+  vta_layout_t lay;
+  if (vta_insn_layout(cfg, opcode, &lay, NULL))
+    return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
+                    "FINISH 3 or ALU 4)", opcode);
+  uint64_t used[2] = {0, 0};
+  for (int i = 0; i < lay.nfields; i++) {
+    const vta_field_t *f = &lay.f[i];
+    uint64_t v = (w[f->lsb / 64] >> (f->lsb % 64)) & mask(f->width);
+    used[f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
+    if (f->is_signed) {
+      int64_t s = (int64_t)v;
+      if (v >> (f->width - 1)) s -= (int64_t)1 << f->width;
+      *(int32_t *)slot(out, f) = (int32_t)s;
+    } else {
+      *slot(out, f) = (uint32_t)v;
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    uint64_t extra = w[k] & ~used[k];
+    if (extra) {
+      int bit = 64 * k + __builtin_ctzll(extra);
+      return vta_errf(err, VTA_EINPUT, "%s instruction has reserved bit %d set "
+                      "(reserved bits must be 0)", vta_opcode_name(opcode), bit);
+    }
+  }
+  if ((opcode == VTA_OP_LOAD || opcode == VTA_OP_STORE) && !vta_mem_name(out->mem_type))
+    return vta_errf(err, VTA_EINPUT, "%s has unknown memory_type %u (expected UOP 0, "
+                    "WGT 1, INP 2, ACC 3, OUT 4 or ACC_8BIT 5)",
+                    vta_opcode_name(opcode), out->mem_type);
+  if (opcode == VTA_OP_ALU && !vta_alu_name(out->alu_opcode))
+    return vta_errf(err, VTA_EINPUT, "ALU has unknown alu_opcode %u (expected MIN 0, "
+                    "MAX 1, ADD 2, SHR 3 or MUL 4)", out->alu_opcode);
+  return 0;
+}
+
+int vta_uop_encode(const vta_config_t *cfg, const vta_uop_t *u, uint8_t out[4], vta_err *err) {
+  int lsb[3], width[3];
+  vta_uop_layout(cfg, lsb, width);
+  const uint32_t v[3] = {u->dst, u->src, u->wgt};
+  static const char *const names[3] = {"dst", "src", "wgt"};
+  uint32_t word = 0;
+  for (int i = 0; i < 3; i++) {
+    if ((uint64_t)v[i] > mask(width[i]))
+      return vta_errf(err, VTA_EINPUT, "uop %s = %u does not fit in %d bits (max %llu)",
+                      names[i], v[i], width[i], (unsigned long long)mask(width[i]));
+    word |= v[i] << lsb[i];
+  }
+  for (int b = 0; b < 4; b++) out[b] = (uint8_t)(word >> (8 * b));
+  return 0;
+}
+
+int vta_uop_decode(const vta_config_t *cfg, const uint8_t in[4], vta_uop_t *u, vta_err *err) {
+  int lsb[3], width[3];
+  vta_uop_layout(cfg, lsb, width);
+  uint32_t word = (uint32_t)in[0] | (uint32_t)in[1] << 8 | (uint32_t)in[2] << 16 |
+                  (uint32_t)in[3] << 24;
+  int total = lsb[2] + width[2];
+  if (total < 32 && (word >> total))
+    return vta_errf(err, VTA_EINPUT, "uop 0x%08x has reserved bits above bit %d set",
+                    word, total - 1);
+  u->dst = (uint32_t)((word >> lsb[0]) & mask(width[0]));
+  u->src = (uint32_t)((word >> lsb[1]) & mask(width[1]));
+  u->wgt = (uint32_t)((word >> lsb[2]) & mask(width[2]));
+  return 0;
+}
+
+const char *vta_opcode_name(uint32_t op) {
+  static const char *const n[] = {"LOAD", "STORE", "GEMM", "FINISH", "ALU"};
+  return op < 5 ? n[op] : NULL;
+}
+
+const char *vta_mem_name(uint32_t m) {
+  static const char *const n[] = {"UOP", "WGT", "INP", "ACC", "OUT", "ACC_8BIT"};
+  return m < 6 ? n[m] : NULL;
+}
+
+const char *vta_alu_name(uint32_t a) {
+  static const char *const n[] = {"MIN", "MAX", "ADD", "SHR", "MUL"};
+  return a < 5 ? n[a] : NULL;
+}
+
+uint32_t vta_mem_elem_bytes(const vta_config_t *c, uint32_t m) {
+  switch (m) {
+  case VTA_MEM_UOP: return VTA_UOP_BYTES;
+  case VTA_MEM_WGT: return c->wgt_elem_bytes;
+  case VTA_MEM_INP: return c->inp_elem_bytes;
+  case VTA_MEM_ACC: return c->acc_elem_bytes;
+  case VTA_MEM_OUT: return c->out_elem_bytes;
+  case VTA_MEM_ACC_8BIT: return c->acc_elem_bytes / 4;
+  default: return 0;
+  }
+}
+
+vta_unit_t vta_insn_unit(const vta_insn_t *in) {
+  if (in->opcode == VTA_OP_STORE) return VTA_UNIT_STORE;
+  if (in->opcode == VTA_OP_LOAD &&
+      (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT))
+    return VTA_UNIT_LOAD;
+  return VTA_UNIT_COMPUTE;
+}
+
+const char *vta_unit_name(vta_unit_t u) {
+  static const char *const n[] = {"load", "compute", "store"};
+  return (unsigned)u < 3 ? n[u] : "?";
+}
+
+int vta_insn_is_nop(const vta_insn_t *in) {
+  return (in->opcode == VTA_OP_LOAD || in->opcode == VTA_OP_STORE) && in->x_size == 0;
+}
+
+/* ---- assembly syntax ------------------------------------------------------ */
+
+/* Fields printed as name=value, per opcode, in layout order.  The opcode, the
+ * positional memory type / ALU opcode and the dependency flags are not here. */
+static const char *const mem_fields[] = {"sram_base", "dram_base", "y_size", "x_size",
+                                         "x_stride", "y_pad_0", "y_pad_1", "x_pad_0",
+                                         "x_pad_1", NULL};
+static const char *const gemm_fields[] = {
+    "reset_reg", "uop_bgn", "uop_end", "iter_out", "iter_in", "dst_factor_out",
+    "dst_factor_in", "src_factor_out", "src_factor_in", "wgt_factor_out",
+    "wgt_factor_in", NULL};
+static const char *const alu_fields[] = {
+    "reset_reg", "uop_bgn", "uop_end", "iter_out", "iter_in", "dst_factor_out",
+    "dst_factor_in", "src_factor_out", "src_factor_in", "use_imm", "imm", NULL};
+static const char *const flag_fields[] = {"pop_prev", "pop_next", "push_prev",
+                                          "push_next", NULL};
+
+static const char *const *named_fields(uint32_t op) {
+  switch (op) {
+  case VTA_OP_LOAD:
+  case VTA_OP_STORE: return mem_fields;
+  case VTA_OP_GEMM: return gemm_fields;
+  case VTA_OP_ALU: return alu_fields;
+  default: return NULL;
+  }
+}
+
+/* Offsets by name: every named field, whatever its format. */
+static const struct { const char *name; size_t off; } field_offsets[] = {
+    {"sram_base", OFF(sram_base)},       {"dram_base", OFF(dram_base)},
+    {"y_size", OFF(y_size)},             {"x_size", OFF(x_size)},
+    {"x_stride", OFF(x_stride)},         {"y_pad_0", OFF(y_pad_0)},
+    {"y_pad_1", OFF(y_pad_1)},           {"x_pad_0", OFF(x_pad_0)},
+    {"x_pad_1", OFF(x_pad_1)},           {"reset_reg", OFF(reset_reg)},
+    {"uop_bgn", OFF(uop_bgn)},           {"uop_end", OFF(uop_end)},
+    {"iter_out", OFF(iter_out)},         {"iter_in", OFF(iter_in)},
+    {"dst_factor_out", OFF(dst_factor_out)}, {"dst_factor_in", OFF(dst_factor_in)},
+    {"src_factor_out", OFF(src_factor_out)}, {"src_factor_in", OFF(src_factor_in)},
+    {"wgt_factor_out", OFF(wgt_factor_out)}, {"wgt_factor_in", OFF(wgt_factor_in)},
+    {"use_imm", OFF(use_imm)},           {"imm", OFF(imm)},
+    {"pop_prev", OFF(pop_prev)},         {"pop_next", OFF(pop_next)},
+    {"push_prev", OFF(push_prev)},       {"push_next", OFF(push_next)},
+};
+
+static size_t offset_of(const char *name) {
+  for (size_t i = 0; i < sizeof field_offsets / sizeof field_offsets[0]; i++)
+    if (!strcmp(field_offsets[i].name, name)) return field_offsets[i].off;
+  return (size_t)-1;
+}
+
+#define APPEND(...)                                                        \
+  do {                                                                     \
+    int k_ = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__); \
+    if (k_ > 0) n += (size_t)k_;                                           \
+  } while (0)
+
+int vta_insn_format(const vta_insn_t *in, char *buf, size_t len) {
+  size_t n = 0;
+  if (len) buf[0] = '\0';
+  const char *op = vta_opcode_name(in->opcode);
+  if (op) APPEND("%s", op); else APPEND("OPCODE_%u", in->opcode);
+  if (in->opcode == VTA_OP_LOAD || in->opcode == VTA_OP_STORE) {
+    const char *m = vta_mem_name(in->mem_type);
+    if (m) APPEND(" %s", m); else APPEND(" %u", in->mem_type);
+  } else if (in->opcode == VTA_OP_ALU) {
+    const char *a = vta_alu_name(in->alu_opcode);
+    if (a) APPEND(" %s", a); else APPEND(" %u", in->alu_opcode);
+  }
+  const char *const *names = named_fields(in->opcode);
+  for (int i = 0; names && names[i]; i++) {
+    size_t off = offset_of(names[i]);
+    if (!strcmp(names[i], "imm"))
+      APPEND(" imm=%d", in->imm);
+    else
+      APPEND(" %s=%u", names[i], *(const uint32_t *)((const char *)in + off));
+  }
+  for (int i = 0; flag_fields[i]; i++)
+    if (*(const uint32_t *)((const char *)in + offset_of(flag_fields[i])))
+      APPEND(" %s", flag_fields[i]);
+  return (int)n;
+}
+
+int vta_uop_format(const vta_uop_t *u, char *buf, size_t len) {
+  return snprintf(buf, len, "dst=%u src=%u wgt=%u", u->dst, u->src, u->wgt);
+}
+
+/* Split into whitespace-separated words; returns the count. */
+static int words(char *s, char **w, int max) {
+  int n = 0;
+  while (*s) {
+    while (isspace((unsigned char)*s)) s++;
+    if (!*s) break;
+    if (n == max) return max + 1;
+    w[n++] = s;
+    while (*s && !isspace((unsigned char)*s)) s++;
+    if (*s) *s++ = '\0';
+  }
+  return n;
+}
+
+static int lookup(const char *word, const char *(*name)(uint32_t), uint32_t limit,
+                  uint32_t *out) {
+  for (uint32_t v = 0; v < limit; v++)
+    if (name(v) && !strcasecmp(word, name(v))) { *out = v; return 0; }
+  return -1;
+}
+
+/* Parse a number: decimal, 0x hex or 0b binary, optionally negative. */
+static int parse_int(const char *s, int64_t *out) {
+  int neg = 0;
+  if (*s == '-' || *s == '+') neg = *s++ == '-';
+  if (!isdigit((unsigned char)*s)) return -1;
+  int base = 10;
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; s += 2; }
+  else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) { base = 2; s += 2; }
+  if (!*s) return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, base);
+  if (*end || errno == ERANGE || v > (1ull << 62)) return -1;
+  *out = neg ? -(int64_t)v : (int64_t)v;
+  return 0;
+}
+
+int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
+                   vta_err *err) {
+  char copy[1024];
+  if (strlen(line) >= sizeof copy)
+    return vta_errf(err, VTA_EINPUT, "line longer than %zu characters", sizeof copy - 1);
+  snprintf(copy, sizeof copy, "%s", line);
+  char *w[40];
+  int nw = words(copy, w, 40);
+  if (nw > 40) return vta_errf(err, VTA_EINPUT, "too many words on the line");
+  if (nw == 0) return vta_errf(err, VTA_EINPUT, "expected an instruction");
+  memset(out, 0, sizeof *out);
+  if (lookup(w[0], vta_opcode_name, 5, &out->opcode))
+    return vta_errf(err, VTA_EINPUT, "unknown instruction '%s' (expected LOAD, STORE, "
+                    "GEMM, ALU or FINISH)", w[0]);
+  int i = 1;
+  if (out->opcode == VTA_OP_LOAD || out->opcode == VTA_OP_STORE) {
+    if (i >= nw || lookup(w[i], vta_mem_name, 6, &out->mem_type))
+      return vta_errf(err, VTA_EINPUT, "%s: expected a memory type (UOP, WGT, INP, ACC, "
+                      "OUT or ACC_8BIT) after the opcode, got '%s'", w[0],
+                      i < nw ? w[i] : "end of line");
+    i++;
+  } else if (out->opcode == VTA_OP_ALU) {
+    if (i >= nw || lookup(w[i], vta_alu_name, 5, &out->alu_opcode))
+      return vta_errf(err, VTA_EINPUT, "ALU: expected an ALU opcode (MIN, MAX, ADD, SHR or "
+                      "MUL) after ALU, got '%s'", i < nw ? w[i] : "end of line");
+    i++;
+  }
+  const char *const *names = named_fields(out->opcode);
+  unsigned seen = 0; /* bit per entry of field_offsets */
+  for (; i < nw; i++) {
+    char *eq = strchr(w[i], '=');
+    if (eq) *eq = '\0';
+    const char *name = w[i], *val = eq ? eq + 1 : NULL;
+    int is_flag = 0, known = 0;
+    for (int k = 0; flag_fields[k]; k++) is_flag |= !strcmp(name, flag_fields[k]);
+    for (int k = 0; names && names[k]; k++) known |= !strcmp(name, names[k]);
+    if (!is_flag && !known)
+      return vta_errf(err, VTA_EINPUT, "%s has no field '%s'%s", w[0], name,
+                      offset_of(name) != (size_t)-1 ? "" : " (unknown field name)");
+    size_t off = offset_of(name);
+    unsigned bit = 0;
+    for (size_t k = 0; k < sizeof field_offsets / sizeof field_offsets[0]; k++)
+      if (field_offsets[k].off == off) bit = 1u << k;
+    if (seen & bit) return vta_errf(err, VTA_EINPUT, "field '%s' given twice", name);
+    seen |= bit;
+    int64_t v;
+    if (is_flag && !val) {
+      v = 1;
+    } else if (!val || !*val) {
+      return vta_errf(err, VTA_EINPUT, "field '%s': expected %s=VALUE", name, name);
+    } else if (val[0] == '@') {
+      if (!sym)
+        return vta_errf(err, VTA_EINPUT, "field '%s': symbolic value '%s' not allowed here",
+                        name, val);
+      char sname[128];
+      const char *plus = strpbrk(val + 1, "+-");
+      size_t sl = plus ? (size_t)(plus - val - 1) : strlen(val + 1);
+      if (sl == 0 || sl >= sizeof sname)
+        return vta_errf(err, VTA_EINPUT, "field '%s': bad symbol '%s' (expected "
+                        "@segment or @segment+N)", name, val);
+      memcpy(sname, val + 1, sl);
+      sname[sl] = '\0';
+      int64_t add = 0;
+      if (plus && parse_int(plus, &add))
+        return vta_errf(err, VTA_EINPUT, "field '%s': bad offset in '%s'", name, val);
+      uint64_t r;
+      int mt = (out->opcode == VTA_OP_LOAD || out->opcode == VTA_OP_STORE)
+                   ? (int)out->mem_type : -1;
+      if (sym(ctx, sname, add, mt, name, &r, err)) return -1;
+      v = (int64_t)r;
+    } else if (parse_int(val, &v)) {
+      return vta_errf(err, VTA_EINPUT, "field '%s': expected a number, got '%s'", name, val);
+    }
+    if (!strcmp(name, "imm")) {
+      if (v < -32768 || v > 32767)
+        return vta_errf(err, VTA_EINPUT, "field 'imm' = %lld does not fit in 16 signed "
+                        "bits (-32768..32767)", (long long)v);
+      out->imm = (int32_t)v;
+    } else {
+      if (v < 0 || v > 0xffffffffll)
+        return vta_errf(err, VTA_EINPUT, "field '%s' = %lld: expected 0..4294967295",
+                        name, (long long)v);
+      *(uint32_t *)((char *)out + off) = (uint32_t)v;
+    }
+  }
+  return 0;
+}
+
+int vta_uop_parse(const char *line, vta_uop_t *out, vta_err *err) {
+  char copy[512];
+  if (strlen(line) >= sizeof copy)
+    return vta_errf(err, VTA_EINPUT, "line longer than %zu characters", sizeof copy - 1);
+  snprintf(copy, sizeof copy, "%s", line);
+  char *w[8];
+  int nw = words(copy, w, 8);
+  memset(out, 0, sizeof *out);
+  int seen[3] = {0, 0, 0};
+  static const char *const names[3] = {"dst", "src", "wgt"};
+  for (int i = 0; i < nw && nw <= 8; i++) {
+    char *eq = strchr(w[i], '=');
+    int k = -1;
+    if (eq) {
+      *eq = '\0';
+      for (int j = 0; j < 3; j++) if (!strcmp(w[i], names[j])) k = j;
+    }
+    if (k < 0)
+      return vta_errf(err, VTA_EINPUT, "uop: expected dst=N src=N wgt=N, got '%s'", w[i]);
+    if (seen[k]++) return vta_errf(err, VTA_EINPUT, "uop: field '%s' given twice", names[k]);
+    int64_t v;
+    if (parse_int(eq + 1, &v) || v < 0 || v > 0xffffffffll)
+      return vta_errf(err, VTA_EINPUT, "uop: field '%s': expected a non-negative number, "
+                      "got '%s'", names[k], eq + 1);
+    uint32_t *dst[3] = {&out->dst, &out->src, &out->wgt};
+    *dst[k] = (uint32_t)v;
+  }
+  if (nw > 8) return vta_errf(err, VTA_EINPUT, "uop: too many words");
+  return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * vta_mem.h - the device's DRAM: a 32-bit physical address space of
+ * allocations backed by host memory, which the host writes directly and the
+ * device reads and writes directly (as VTA's fsim does).
+ *
+ * Physical addresses follow fsim's virtual memory: whole 4 KiB pages,
+ * address 0 never valid.  The same component serves the C model now and the
+ * RTL's memory port in the testbench later, so both see identical memory.
+ */
+#ifndef VTA_MEM_H
+#define VTA_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vta_err.h"
+
+#define VTA_PAGE_BYTES_MEM 4096u
+
+typedef struct vta_mem vta_mem_t;
+
+vta_mem_t *vta_mem_new(void);
+void vta_mem_free(vta_mem_t *m);
+
+/* Allocate `size` bytes at the next free page-aligned physical address.
+ * The host pointer is 4 KiB aligned and zero-filled. */
+void *vta_mem_alloc(vta_mem_t *m, size_t size, uint32_t *phys, vta_err *err);
+
+/* Allocate at a given physical address (a trace segment).  Fails when the
+ * range is 0, leaves 32-bit space or overlaps an allocation. */
+void *vta_mem_alloc_at(vta_mem_t *m, uint32_t phys, size_t size, vta_err *err);
+
+/* Free an allocation by its host pointer (the one alloc returned). */
+int vta_mem_release(vta_mem_t *m, void *host);
+
+/* Host pointer for [phys, phys+len) when it lies inside one allocation,
+ * else NULL.  len 0 is allowed. */
+void *vta_mem_host(const vta_mem_t *m, uint64_t phys, uint64_t len);
+
+/* Physical address of a host pointer inside an allocation (interior pointers
+ * allowed), 0 if it is not device memory. */
+uint32_t vta_mem_phys(const vta_mem_t *m, const void *host);
+
+/* Copy helpers with a range error naming the address ("what" names the user). */
+int vta_mem_read(const vta_mem_t *m, uint64_t phys, void *dst, uint64_t len,
+                 const char *what, vta_err *err);
+int vta_mem_write(vta_mem_t *m, uint64_t phys, const void *src, uint64_t len,
+                  const char *what, vta_err *err);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * vta_session.h - running a program bundle: map its segments into a fresh
+ * device memory, launch its runs on the model, check its expectations.
+ * The CLI's `run` and the scenario tests are thin layers over this.
+ */
+#ifndef VTA_SESSION_H
+#define VTA_SESSION_H
+
+#include <stdio.h>
+
+#include "vta_model.h"
+#include "vta_program.h"
+
+typedef struct vta_session vta_session_t;
+
+/* The program must outlive the session.  params may be NULL (defaults). */
+vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
+                               vta_err *err);
+void vta_session_free(vta_session_t *s);
+
+/* Launch every `.run` of the program in order (one VTADeviceRun each). */
+int vta_session_run(vta_session_t *s, vta_err *err);
+
+/*
+ * Check every expectation; print one line per failed expectation (with the
+ * first differing byte, or both digests, or both counter values) to report
+ * when it is non-NULL.  Returns the number that failed.
+ */
+int vta_session_check(vta_session_t *s, FILE *report);
+
+/* A segment's current contents in device memory (NULL if no such segment). */
+uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size);
+
+vta_model_t *vta_session_model(vta_session_t *s);
+vta_mem_t *vta_session_mem(vta_session_t *s);
+
+#endif
