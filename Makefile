@@ -69,7 +69,7 @@ test: all $(TEST_BIN)
 	@tests/run.sh $(BUILD)
 
 demo: all
-	@./demo.sh $(BUILD)/vtasim
+	@scripts/demo.sh $(BUILD)/vtasim
 
 clean:
 	rm -rf build

@@ -1,0 +1,104 @@
+/*
+ * core.h - state shared by the units of the functional model (internal).
+ *
+ * vta_model.c owns the struct and the scheduler; fetch.c, load.c,
+ * compute.c and store.c each implement one hardware unit against it, and
+ * tensor.c the DRAM<->scratchpad transfers that load, compute and store
+ * share (Chisel's TensorLoad/TensorStore).  Nothing here is public API.
+ */
+#ifndef VTA_CORE_H
+#define VTA_CORE_H
+
+#include <stdint.h>
+
+#include "vta_model.h"
+
+/*
+ * A scratchpad held unpacked, one array slot per lane, so that GEMM and ALU
+ * index lanes directly; packing to the DRAM format (spec 2.2) happens only
+ * at transfers.  inp, wgt and out lanes are at most 8 bits (vta_config_derive
+ * guarantees it) and live in i8; acc lanes (8..32 bits) live in i32.  Every
+ * lane holds the sign-extended two's-complement value of its width.
+ */
+typedef struct sram {
+  const char *name;    /* "inp", "wgt", "acc", "out": used in messages */
+  uint32_t depth;      /* entries */
+  uint32_t lanes;      /* lanes per entry */
+  int width;           /* bits per lane */
+  uint32_t elem_bytes; /* bytes of one packed entry in DRAM */
+  int8_t *i8;
+  int32_t *i32;
+} sram_t;
+
+/* One instruction in a unit's command queue, with its index in the run. */
+typedef struct cmd {
+  vta_insn_t insn;
+  uint32_t idx;
+} cmd_t;
+
+/* A bounded FIFO of instructions (the 512-entry command queues, spec 5.2). */
+typedef struct cmdq {
+  cmd_t *slot;
+  uint32_t cap, head, count;
+} cmdq_t;
+
+/* The dependency flags in header order; index into dep_queue(). */
+enum { DEP_POP_PREV = 0, DEP_POP_NEXT, DEP_PUSH_PREV, DEP_PUSH_NEXT, DEP_NFLAGS };
+extern const char *const vta_dep_flag_names[DEP_NFLAGS];
+
+struct vta_model {
+  vta_config_t cfg;
+  vta_model_params_t params;
+  vta_mem_t *mem;
+
+  sram_t inp, wgt, acc, out;
+  uint32_t *uop;              /* encoded micro-op words, uop_depth of them */
+  int uop_lsb[3], uop_width[3];
+
+  uint32_t tokens[4];         /* VTA_Q_*: persist across runs (spec 5.3) */
+  cmdq_t q[3];                /* VTA_UNIT_*: emptied at the start of a run */
+
+  /* Fetch state of the current run. */
+  uint32_t insn_phys, insn_count, fetched;
+
+  vta_stats_t stats;
+  uint64_t executed;          /* instructions executed in the current run */
+  int finished;               /* FINISH executed in the current run */
+};
+
+/* The token queue a dependency flag of `unit` pops or pushes, or -1 where
+ * the flag must be 0 (spec 5.2 table). */
+int vta_dep_queue(vta_unit_t unit, int flag);
+uint32_t vta_dep_flag(const vta_insn_t *in, int flag);
+
+/* Record "UNIT: instruction #IDX (DISASSEMBLY): message"; returns -1. */
+int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* fetch.c: dispatch instructions in order until the stream ends or the next
+ * one's command queue is full; *progress is set when any was dispatched. */
+int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err);
+
+/* Execute one instruction of a unit (tokens are handled by the caller). */
+int vta_load_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
+int vta_compute_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
+int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
+
+/* tensor.c: LOAD with zero padding (spec 6.1) into s, the 2-D transfer that
+ * INP, WGT and ACC share.  Checks the SRAM range and every DRAM row. */
+int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t *c,
+                       vta_err *err);
+/* STORE (spec 6.3): dense SRAM rows from s to strided DRAM rows. */
+int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
+                        vta_err *err);
+/* DRAM host pointer of row r of a memory instruction, or a VTA_ERANGE error
+ * naming the physical range. */
+uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
+                        uint32_t elem_bytes, vta_err *err);
+
+/* Sign-extend the low `width` bits of v (1 <= width <= 32). */
+static inline int32_t vta_sext(uint32_t v, int width) {
+  return (int32_t)(v << (32 - width)) >> (32 - width);
+}
+
+#endif
