@@ -20,15 +20,16 @@ OPT     := -O2 -g
 endif
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
-INC     := -Iisa -Imodel
+INC     := -Iisa -Imodel -Icompiler-lite
 LIBS    := -lcjson -lnettle -lm
 
 ISA_SRC   := $(wildcard isa/*.c)
 MODEL_SRC := $(wildcard model/*.c)
+CL_SRC    := $(wildcard compiler-lite/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 
-LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC))
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC))
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
@@ -46,6 +47,12 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+
+# Include paths enforce the layering: isa/ sees only itself, model/ and
+# compiler-lite/ see isa/ and never each other.
+$(BUILD)/isa/%.o: INC := -Iisa
+$(BUILD)/model/%.o: INC := -Iisa -Imodel
+$(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -85,7 +85,8 @@ void vta_program_free(vta_program_t *p);
 /*
  * Parse the text form.  `name` is used in messages ("name:LINE: ...") and to
  * resolve relative file paths (relative to its directory).  On error the
- * program is left freed.
+ * program is left freed.  (Like vta_program_load and read_binary, this
+ * initialises *p first: free a previous program before reusing it.)
  */
 int vta_program_parse(vta_program_t *p, const char *text, size_t len, const char *name,
                       vta_err *err);
@@ -111,7 +112,11 @@ int vta_program_write_text(const vta_program_t *p, FILE *f, vta_err *err);
 int vta_program_validate(const vta_program_t *p, vta_err *err);
 
 /* Building programs in code (compiler-lite, generators, tests).  addr 0 means
- * "the next free 4 KiB-aligned address".  The data is copied. */
+ * "the next free 4 KiB-aligned address".  The data is copied; data NULL gives
+ * a zero-filled segment.  A segment is at most VTA_SEGMENT_MAX_BYTES.  The
+ * returned pointer is valid until the next segment is added.  Runs and
+ * expectations may name segments added later: vta_program_validate checks
+ * them. */
 vta_segment_t *vta_program_add_segment(vta_program_t *p, const char *name,
                                        vta_seg_kind_t kind, uint32_t addr,
                                        const void *data, uint32_t size, vta_err *err);
@@ -136,5 +141,27 @@ int vta_disasm_uops(const vta_config_t *cfg, const uint8_t *data, size_t len, FI
 
 /* SHA-256 of a buffer (nettle). */
 void vta_sha256(const void *data, size_t len, uint8_t out[32]);
+
+/* ---- additions for the program format ------------------------------------ */
+
+/* The largest segment, expectation or data file accepted: 1 GiB. */
+#define VTA_SEGMENT_MAX_BYTES (1u << 30)
+
+/*
+ * Compare two programs: configuration (keys, TARGET, HW_VER), meta, segments
+ * (name, kind, address, bytes), runs and expectations, in order.  Source
+ * names, line numbers and `file` provenance are not compared.  Returns 1 when
+ * equal; otherwise 0 and, if why is non-NULL, a sentence on the first
+ * difference.
+ */
+int vta_program_equal(const vta_program_t *a, const vta_program_t *b, char *why,
+                      size_t len);
+
+/* The binary container in a malloc'd buffer: what write_binary writes. */
+int vta_program_to_binary(const vta_program_t *p, uint8_t **data, size_t *len,
+                          vta_err *err);
+
+/* 1 when data starts with the binary container's magic "VTASIMB\0". */
+int vta_program_is_binary(const uint8_t *data, size_t len);
 
 #endif

@@ -28,7 +28,7 @@ for t in "$build"/tests/test_*; do
   [ -x "$t" ] || continue
   run_one "$(basename "$t")" "$t"
 done
-for s in "$root"/tests/cli/*.sh; do
+for s in "$root"/tests/cli/test_*.sh; do
   [ -f "$s" ] || continue
   run_one "$(basename "$s")" env VTASIM="$root/$build/vtasim" ROOT="$root" bash "$s"
 done

@@ -1,0 +1,229 @@
+/*
+ * cl_int.h - compiler-lite internals shared by its files: the runtime
+ * emulation (cl_emit.c), the statement tree and the passes over it
+ * (cl_ir.c), the bundle assembly (cl_job.c) and the helpers the two
+ * schedules (cl_gemm.c, cl_conv2d.c) and the tiler (cl_tiling.c) share.
+ * Nothing here is public API.
+ */
+#ifndef VTA_CL_INT_H
+#define VTA_CL_INT_H
+
+#include <stdint.h>
+
+#include "vta_cl.h"
+#include "vta_isa.h"
+
+/* Pipeline stages, numbered as TVM's queue ids (spec 1.3). */
+enum { CL_STAGE_NONE = 0, CL_STAGE_LOAD = 1, CL_STAGE_COMPUTE = 2, CL_STAGE_STORE = 3 };
+
+/* ---- micro-op kernels ---------------------------------------------------- */
+
+typedef struct cl_loop {
+  uint32_t extent, dst, src, wgt;
+} cl_loop_t;
+
+/*
+ * A recorded micro-op kernel (the runtime's UopKernel).  Identity is the
+ * call site plus the one captured variable (the virtual-thread index, +1),
+ * exactly the runtime's (static handle, signature) key.
+ */
+typedef struct cl_kernel {
+  int site, key;
+  int mode; /* 0 GEMM, 1 ALU */
+  int reset;
+  uint32_t alu_op, use_imm;
+  int32_t imm;
+  int nloops;
+  cl_loop_t loop[2];
+  vta_uop_t *uops;
+  uint32_t nuops, cap;
+  uint32_t sram_begin, sram_end; /* resident when they differ */
+} cl_kernel_t;
+
+/* A loop nest around a uop push, outer first: coefficient of each index. */
+typedef struct cl_nest {
+  int n;
+  cl_loop_t l[8];
+} cl_nest_t;
+
+void cl_nest_add(cl_nest_t *n, uint32_t extent, uint32_t dst, uint32_t src, uint32_t wgt);
+
+/*
+ * FoldUopLoop on a GEMM uop push inside `nest`: loops of extent 1 do not
+ * exist (TE drops them), the two outermost become the kernel's loops and the
+ * rest are unrolled into uops.  Checks the runtime's VerifyDep rule.
+ */
+int cl_kernel_gemm(cl_kernel_t *k, const cl_nest_t *nest, int reset, uint32_t dst,
+                   uint32_t src, uint32_t wgt, vta_err *err);
+/*
+ * InjectALUIntrin: loops over whole elements (outer first, dst/src
+ * coefficients), flattened where strides chain, at most two loops left.
+ */
+int cl_kernel_alu(cl_kernel_t *k, const cl_nest_t *nest, uint32_t op, int use_imm,
+                  int32_t imm, uint32_t dst, uint32_t src, vta_err *err);
+void cl_kernel_clear(cl_kernel_t *k);
+
+/* ---- the runtime's CommandQueue ---------------------------------------- */
+
+typedef struct cl_rt {
+  const vta_config_t *cfg;
+  vta_err *err;
+  vta_insn_t *insn;
+  uint32_t ninsn, cap;
+  uint32_t max_insns;
+  int pend_prev[4], pend_next[4];
+  /* every kernel ever recorded (the UopKernelMap lives for the process) */
+  cl_kernel_t **kern;
+  int nkern, kcap;
+  /* the uop SRAM ring: kernels resident, ordered by sram_begin */
+  cl_kernel_t **cache;
+  int ncache, ccap;
+  uint32_t cache_idx, q_begin, q_end;
+  uint32_t uop_phys; /* device address of the uop DRAM buffer */
+  int evicted;
+  int synced;
+} cl_rt_t;
+
+int cl_rt_init(cl_rt_t *rt, const vta_config_t *cfg, uint32_t uop_phys, vta_err *err);
+void cl_rt_free(cl_rt_t *rt);
+/* The kernel for (site, key); *fresh = 1 when it must be recorded now. */
+cl_kernel_t *cl_rt_kernel(cl_rt_t *rt, int site, int key, int *fresh);
+/* VTALoadBuffer2D / VTAStoreBuffer2D; dram is the element index (phys / elem bytes + offset). */
+int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t x_size,
+               uint32_t y_size, uint32_t x_stride, uint32_t x_pad0, uint32_t y_pad0,
+               uint32_t x_pad1, uint32_t y_pad1);
+int cl_rt_store(cl_rt_t *rt, uint32_t sram, uint32_t dram, uint32_t x_size, uint32_t y_size,
+                uint32_t x_stride);
+int cl_rt_dep_push(cl_rt_t *rt, int from, int to);
+int cl_rt_dep_pop(cl_rt_t *rt, int from, int to);
+int cl_rt_push_gemm(cl_rt_t *rt, cl_kernel_t *k);
+int cl_rt_push_alu(cl_rt_t *rt, cl_kernel_t *k);
+/* VTASynchronize: the epilogue of spec 8.5 and FINISH. */
+int cl_rt_sync(cl_rt_t *rt);
+/* Kernels in the order ReadBarrier lays them out in DRAM. */
+uint32_t cl_rt_uop_words(const cl_rt_t *rt);
+
+int cl_insn_kind(const vta_insn_t *in);
+
+/* ---- statement tree ------------------------------------------------------ */
+
+typedef enum { CL_SEQ, CL_FOR, CL_BLOCK, CL_VTHREAD, CL_OP, CL_PUSH, CL_POP, CL_SYNC } cl_kind_t;
+
+typedef struct cl_node cl_node_t;
+typedef struct cl_list {
+  cl_node_t **v;
+  int n, cap;
+} cl_list_t;
+
+struct cl_node {
+  cl_kind_t kind;
+  int a, b;       /* FOR: var, extent; BLOCK: stage; VTHREAD: threads; OP: id; PUSH/POP: from, to */
+  cl_list_t kids; /* SEQ: children; FOR, BLOCK, VTHREAD: the body in kids.v[0] */
+  /* Statements the sync pass inserts around the node.  For a BLOCK they go
+   * inside the coproc scope, around its body (TVM inserts at op->body). */
+  cl_list_t pre, post;
+};
+
+typedef struct cl_ir {
+  cl_node_t **all;
+  int n, cap;
+  int oom;
+} cl_ir_t;
+
+cl_node_t *cl_ir_node(cl_ir_t *ir, cl_kind_t kind, int a, int b);
+void cl_ir_add(cl_ir_t *ir, cl_node_t *parent, cl_node_t *kid);
+/* A loop, or just its body when the extent is 1 (TE emits no such loop). */
+cl_node_t *cl_ir_loop(cl_ir_t *ir, int var, int extent, cl_node_t *body);
+/* A coproc scope holding one operation. */
+cl_node_t *cl_ir_block(cl_ir_t *ir, int stage, int op);
+void cl_ir_free(cl_ir_t *ir);
+
+/*
+ * LiftAttrScope("coproc_scope"): flatten nested sequences and merge
+ * consecutive scopes of the same stage into one.
+ */
+void cl_ir_lift(cl_ir_t *ir, cl_node_t *root);
+/*
+ * CoProcSync: dependency push/pop between scopes of different stages,
+ * loop-carried pairs, the initial push / final pop of the outermost level,
+ * and vta.coproc_sync after the function body.  `bare` says the function
+ * body is the root node itself (no allocation or virtual-thread scope
+ * around it), in which case the final pops land after the sync.
+ */
+int cl_ir_sync(cl_ir_t *ir, cl_node_t *root, int bare, cl_node_t **top);
+
+/* Executes operations: env holds the loop variables, thread the vthread index. */
+typedef int (*cl_exec_fn)(void *ctx, int op, const int *env, int thread, cl_rt_t *rt,
+                          vta_err *err);
+/*
+ * Run the tree with InjectVirtualThread's semantics: inside a virtual-thread
+ * scope every coproc scope and every bare push/pop is replicated per thread,
+ * loops are not.
+ */
+int cl_ir_run(const cl_node_t *top, int nvars, cl_exec_fn fn, void *ctx, cl_rt_t *rt,
+              vta_err *err);
+/* The tree, indented, for debugging. */
+void cl_ir_dump(const cl_node_t *n, int depth, FILE *f);
+
+/* ---- DMA patterns -------------------------------------------------------- */
+
+/* One dimension of a copy region, in elements of the memory type. */
+typedef struct cl_dim {
+  uint32_t extent, stride;
+} cl_dim_t;
+
+/*
+ * InjectDMAIntrin's 2-D pattern on a region (outer first; extent-1 dims are
+ * ignored, as TE emits no loop for them).  Contiguous dims fold; fails when
+ * more than two groups remain (TVM: "cannot detect 2d pattern").
+ */
+int cl_dma_2d(const cl_dim_t *dims, int n, uint32_t *x_size, uint32_t *y_size,
+              uint32_t *x_stride);
+
+/* ---- bundle assembly (cl_job.c) ----------------------------------------- */
+
+#define CL_MAX_SEGS 5
+
+typedef struct cl_job {
+  const vta_config_t *cfg;
+  struct {
+    const char *name;
+    uint8_t *data; /* owned by the caller */
+    uint32_t size;
+    uint32_t phys; /* set by cl_job_build before the tree runs */
+  } seg[CL_MAX_SEGS];
+  int nseg;
+  int out_seg;
+  const uint8_t *expect;
+  cl_node_t *root;
+  int bare;
+  int nvars;
+  cl_exec_fn exec;
+  void *ctx;
+  const char *meta[16][2];
+  int nmeta;
+} cl_job_t;
+
+int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
+                 vta_err *err);
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+/* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
+int cl_check_config(const vta_config_t *cfg, vta_err *err);
+int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err);
+/* The 14-bit loop-count and 16-bit DMA fields. */
+#define CL_ITER_MAX ((1u << VTA_LOOP_ITER_BITS) - 1)
+#define CL_SIZE_MAX ((1u << VTA_MEMOP_SIZE_BITS) - 1)
+#define CL_STRIDE_MAX ((1u << VTA_MEMOP_STRIDE_BITS) - 1)
+#define CL_PAD_MAX ((1u << VTA_MEMOP_PAD_BITS) - 1)
+/* Instructions one run may hold: the runtime syncs before VTA_MAX_XFER. */
+#define CL_MAX_INSNS (((1u << 25) / VTA_INS_BYTES) - 4)
+
+int8_t *cl_random_i8(uint64_t seed, uint64_t stream, size_t n, int range);
+int32_t *cl_random_bias(uint64_t seed, size_t n, int range);
+
+/* Appends "a b c" style text safely. */
+void cl_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,200 @@
+/*
+ * vta_cl.h - compiler-lite: a small C scheduler that turns a GEMM (dense) or
+ * a conv2d, its shapes and a schedule into the program TVM's VTA stack would
+ * produce for that schedule (instructions, micro-op kernels, packed DRAM
+ * images, expected output), as a vtasim program bundle.
+ *
+ * The lowering follows the ISA contract (vta-isa.md sections 8 and 10):
+ * TVM's passes (DMA injection, coproc-scope lifting, CoProcSync, virtual-
+ * thread injection, uop folding, ALU injection) are modelled on a tiny
+ * statement tree, and the tree is executed against a copy of the runtime's
+ * CommandQueue rules (dependency push/pop merging, NOPs, uop kernel cache,
+ * Synchronize epilogue, FINISH).  The expected output comes from naive
+ * reference implementations that share no code with the scheduler.
+ *
+ * compiler-lite stands on isa/ only.
+ */
+#ifndef VTA_CL_H
+#define VTA_CL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vta_config.h"
+#include "vta_err.h"
+#include "vta_program.h"
+
+/* Where the output DMA pragma sits (TVM's dma_copy on the result stage). */
+typedef enum {
+  VTA_CL_STORE_ELEM = 0, /* on the tensor axis, as both tutorials do: one STORE per element */
+  VTA_CL_STORE_TILE = 1  /* on the tile's outer axis, as TOPI does: one 2-D STORE per tile */
+} vta_cl_store_t;
+
+/* The ALU epilogue: acc (+ bias) >> shift, clipped to [clip_lo, clip_hi], cast to int8. */
+typedef struct vta_cl_epilogue {
+  int shift;            /* ALU SHR immediate, -15..15 (spec 6.5) */
+  int clip_lo, clip_hi; /* ALU MAX then MIN immediates, int16 */
+  int bias;             /* 1: add an int32 bias per output channel (LOAD ACC + ALU ADD) */
+} vta_cl_epilogue_t;
+
+/*
+ * Dense layer out[batch][out] = in[batch][in] . weight[out][in]^T.
+ * Tile sizes count blocks: b_block in BATCH rows, ic_block in BLOCK_IN
+ * channels, oc_block in BLOCK_OUT channels.
+ */
+typedef struct vta_cl_gemm_params {
+  int batch, in_channels, out_channels;
+  int b_block, ic_block, oc_block;
+  int virtual_threads; /* 1, or 2 split along output-channel tiles */
+  vta_cl_store_t store;
+  vta_cl_epilogue_t epi;
+  uint64_t seed; /* deterministic data */
+  int range;     /* data and weights uniform in [-range, range-1], 1..128 */
+} vta_cl_gemm_params_t;
+
+/*
+ * conv2d, NCHW int8, one group, no dilation.  Tile sizes: b_block in BATCH
+ * rows, oc_block / ic_block in channel blocks, h_block / w_block in output
+ * rows / columns.
+ */
+typedef struct vta_cl_conv2d_params {
+  int batch, height, width, in_channels, out_channels;
+  int kernel_h, kernel_w, pad_h, pad_w, stride_h, stride_w;
+  int b_block, oc_block, ic_block, h_block, w_block;
+  int virtual_threads; /* 1, or 2 split along output-channel tiles */
+  vta_cl_store_t store;
+  vta_cl_epilogue_t epi;
+  uint64_t seed;
+  int range;
+} vta_cl_conv2d_params_t;
+
+/* TVM's blocked matrix-multiply tutorial: 1x1024 . 1024x1024, 16-block output
+ * and reduction tiles, shift 8, clip [0,127], one thread, per-element stores. */
+void vta_cl_gemm_defaults(vta_cl_gemm_params_t *p);
+/* TVM's optimized-convolution tutorial: ResNet-18 layer 1x256x14x14 -> 256,
+ * 3x3 pad 1 stride 1, oc block 8, ic block 1, h block 7, w block 14, 2 threads. */
+void vta_cl_conv2d_defaults(vta_cl_conv2d_params_t *p);
+
+/*
+ * Automatic tiling: overwrite the tile sizes and the thread count with the
+ * best schedule that fits every scratchpad and field width (two virtual
+ * threads whenever some schedule with two fits; then the least DRAM traffic,
+ * i.e. the largest tiles; then the fewest instructions).  Fails with the
+ * reason the smallest schedule cannot fit.
+ */
+int vta_cl_gemm_autotile(const vta_config_t *cfg, vta_cl_gemm_params_t *p, vta_err *err);
+int vta_cl_conv2d_autotile(const vta_config_t *cfg, vta_cl_conv2d_params_t *p, vta_err *err);
+
+/*
+ * Check a schedule without building it: shapes divisible by the block sizes
+ * (the message names the rule), tiles dividing the shapes, every scratchpad
+ * (message: buffer, entries needed, entries available), ISA field widths,
+ * TVM's 2-D DMA patterns and the runtime's micro-op rules.
+ */
+int vta_cl_gemm_check(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_err *err);
+int vta_cl_conv2d_check(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
+                        vta_err *err);
+
+/* Instruction kinds, as counted in reports. */
+enum {
+  VTA_CL_LOAD_INP = 0,
+  VTA_CL_LOAD_WGT,
+  VTA_CL_LOAD_ACC,
+  VTA_CL_LOAD_UOP,
+  VTA_CL_GEMM,       /* reset_reg = 0 */
+  VTA_CL_GEMM_RESET, /* reset_reg = 1 */
+  VTA_CL_ALU,
+  VTA_CL_STORE,
+  VTA_CL_NOP_LOAD,    /* load-stage sync (LOAD INP, x_size 0) */
+  VTA_CL_NOP_COMPUTE, /* compute-stage sync (LOAD UOP, x_size 0) */
+  VTA_CL_NOP_STORE,   /* store-stage sync (STORE, x_size 0) */
+  VTA_CL_FINISH,
+  VTA_CL_NKINDS
+};
+extern const char *const vta_cl_kind_names[VTA_CL_NKINDS];
+
+/* The seven fsim statistics, in the model's order (spec 9). */
+#define VTA_CL_NSTATS 7
+extern const char *const vta_cl_stat_names[VTA_CL_NSTATS];
+
+typedef struct vta_cl_report {
+  char op[16];        /* "gemm" or "conv2d" */
+  char shape[256];    /* e.g. "batch=1 in=1024 out=1024" */
+  char schedule[256]; /* e.g. "b_block=1 ic_block=16 oc_block=16 virtual_threads=1 store=elem" */
+  char epilogue[96];
+  uint32_t count[VTA_CL_NKINDS];
+  uint32_t total;
+  uint64_t stats[VTA_CL_NSTATS]; /* predicted by spec 9's rules from the stream */
+  uint32_t kernels, uops;        /* distinct micro-op kernels and their uops */
+  uint32_t tiles;                /* output tiles, all threads */
+  uint32_t sram_used[4];         /* entries per thread x threads: inp, wgt, acc, uop */
+  /* Tokens a queue (l2g, g2l, g2s, s2g) still holds after FINISH: the
+   * runtime leaves one s2g token when the final pop follows the sync. */
+  int leftover[4];
+} vta_cl_report_t;
+
+/*
+ * Build the bundle: data segments "inp", "wgt" [, "bias"] and "out" (zeros),
+ * the micro-op segment "uop", the instruction segment "insn", one `.run insn`,
+ * `.expect` of the whole "out" segment (from the naive reference), `.expect`
+ * of the seven statistics, and `.meta` lines with the shapes, schedule,
+ * epilogue and seed.  The program is initialised here (vta_program_init) with
+ * *cfg; free it with vta_program_free.  rep may be NULL.
+ */
+int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
+                      vta_program_t *out, vta_cl_report_t *rep, vta_err *err);
+int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
+                        vta_program_t *out, vta_cl_report_t *rep, vta_err *err);
+
+/* Schedule, instruction counts per kind and statistics, for people. */
+void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f);
+
+/* Count the instructions of a raw instruction stream by kind (decoding it). */
+int vta_cl_count_kinds(const vta_config_t *cfg, const uint8_t *insns, size_t len,
+                       uint32_t count[VTA_CL_NKINDS], vta_err *err);
+
+/* ---- layouts (cl_layout.c); all int8 tensors row-major --------------------- */
+
+/* [n][k] <-> [n/B][k/BI][B][BI]; n, k multiples of BATCH, BLOCK_IN. */
+void vta_cl_pack_gemm_inp(const vta_config_t *cfg, const int8_t *a, int n, int k, int8_t *out);
+void vta_cl_unpack_gemm_inp(const vta_config_t *cfg, const int8_t *in, int n, int k, int8_t *a);
+/* [m][k] <-> [m/BO][k/BI][BO][BI] */
+void vta_cl_pack_gemm_wgt(const vta_config_t *cfg, const int8_t *w, int m, int k, int8_t *out);
+void vta_cl_unpack_gemm_wgt(const vta_config_t *cfg, const int8_t *in, int m, int k, int8_t *w);
+/* [n][m] <-> [n/B][m/BO][B][BO] */
+void vta_cl_pack_gemm_out(const vta_config_t *cfg, const int8_t *c, int n, int m, int8_t *out);
+void vta_cl_unpack_gemm_out(const vta_config_t *cfg, const int8_t *in, int n, int m, int8_t *c);
+/* NCHW [n][c][h][w] <-> NCHWnc [n/B][c/BI][h][w][B][BI] (BO for outputs:
+ * pass block = BLOCK_IN for data, BLOCK_OUT for results). */
+void vta_cl_pack_nchw(const vta_config_t *cfg, const int8_t *x, int n, int c, int h, int w,
+                      int block, int8_t *out);
+void vta_cl_unpack_nchw(const vta_config_t *cfg, const int8_t *in, int n, int c, int h, int w,
+                        int block, int8_t *x);
+/* OIHW [o][i][kh][kw] <-> OIHWoi [o/BO][i/BI][kh][kw][BO][BI] */
+void vta_cl_pack_oihw(const vta_config_t *cfg, const int8_t *k, int o, int i, int kh, int kw,
+                      int8_t *out);
+void vta_cl_unpack_oihw(const vta_config_t *cfg, const int8_t *in, int o, int i, int kh,
+                        int kw, int8_t *k);
+/* int32 bias [m] -> [m/BO][B][BO] little-endian int32 lanes, repeated over
+ * the BATCH lanes (the ALU adds lane by lane). */
+void vta_cl_pack_bias(const vta_config_t *cfg, const int32_t *b, int m, uint8_t *out);
+
+/* ---- naive references (cl_reference.c) ----------------------------------- */
+
+/* out[n][m] = int8(clip((sum_k a[n][k]*w[m][k] + bias[m]) >> shift)), int32 wrap-around. */
+void vta_cl_ref_gemm(const int8_t *a, const int8_t *w, const int32_t *bias, int n, int k,
+                     int m, const vta_cl_epilogue_t *epi, int8_t *out);
+/* NCHW direct convolution with zero padding and stride; out is [n][o][oh][ow]. */
+void vta_cl_ref_conv2d(const int8_t *x, const int8_t *k, const int32_t *bias, int n, int c,
+                       int h, int w, int o, int kh, int kw, int ph, int pw, int sh, int sw,
+                       const vta_cl_epilogue_t *epi, int8_t *out);
+/* The epilogue on one int32 accumulator: shift, clip, then the low 8 bits. */
+int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
+
+/* ---- deterministic data ---------------------------------------------------- */
+
+/* splitmix64: the generator behind --seed. */
+uint64_t vta_cl_rand(uint64_t *state);
+
+#endif

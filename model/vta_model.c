@@ -1,0 +1,311 @@
+/*
+ * vta_model.c - the model's top level: creation, the dependency-token
+ * queues, the scheduler that runs fetch, load, compute and store until
+ * FINISH, and the statistics and scratchpad accessors.
+ *
+ * Scheduling is deterministic: each round, fetch dispatches as many
+ * instructions as fit, then load, compute and store in turn execute
+ * instructions from their queues for as long as the head's pops are
+ * available.  Units are ordered by tokens only (spec 5.4), so any schedule
+ * gives a correctly synchronised program the same result; a fixed one also
+ * makes every fault reproducible.
+ */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const vta_stats_names[VTA_NSTATS] = {
+    "inp_load_nbytes", "wgt_load_nbytes", "acc_load_nbytes", "uop_load_nbytes",
+    "out_store_nbytes", "gemm_counter",   "alu_counter"};
+
+const char *const vta_dep_flag_names[DEP_NFLAGS] = {"pop_prev", "pop_next", "push_prev",
+                                                    "push_next"};
+
+static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
+static const char *const q_dir[4] = {"load->compute", "compute->load", "compute->store",
+                                     "store->compute"};
+
+const char *vta_queue_name(int q) {
+  static const char *const n[4] = {"l2g (load->compute)", "g2l (compute->load)",
+                                    "g2s (compute->store)", "s2g (store->compute)"};
+  return q >= 0 && q < 4 ? n[q] : "?";
+}
+
+int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_err *err) {
+  const uint64_t v[VTA_NSTATS] = {s->inp_load_nbytes,  s->wgt_load_nbytes,
+                                  s->acc_load_nbytes,  s->uop_load_nbytes,
+                                  s->out_store_nbytes, s->gemm_counter,
+                                  s->alu_counter};
+  for (int i = 0; i < VTA_NSTATS; i++)
+    if (!strcmp(name, vta_stats_names[i])) {
+      *value = v[i];
+      return 0;
+    }
+  char list[256] = "";
+  for (int i = 0; i < VTA_NSTATS; i++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+             vta_stats_names[i]);
+  return vta_errf(err, VTA_EINPUT, "unknown counter '%s' (expected one of %s)", name, list);
+}
+
+/* Spec 5.2: rows are units, columns pop_prev, pop_next, push_prev, push_next. */
+int vta_dep_queue(vta_unit_t unit, int flag) {
+  static const int table[3][DEP_NFLAGS] = {
+      [VTA_UNIT_LOAD] = {-1, VTA_Q_G2L, -1, VTA_Q_L2G},
+      [VTA_UNIT_COMPUTE] = {VTA_Q_L2G, VTA_Q_S2G, VTA_Q_G2L, VTA_Q_G2S},
+      [VTA_UNIT_STORE] = {VTA_Q_G2S, -1, VTA_Q_S2G, -1}};
+  return table[unit][flag];
+}
+
+uint32_t vta_dep_flag(const vta_insn_t *in, int flag) {
+  const uint32_t f[DEP_NFLAGS] = {in->pop_prev, in->pop_next, in->push_prev, in->push_next};
+  return f[flag];
+}
+
+int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,
+                 const char *fmt, ...) {
+  if (!err) return -1;
+  char dis[512], msg[VTA_ERR_LEN];
+  vta_insn_format(&c->insn, dis, sizeof dis);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return vta_errf(err, kind, "%s: instruction #%u (%s): %s", unit, c->idx, dis, msg);
+}
+
+void vta_model_params_default(vta_model_params_t *p) {
+  p->cmd_queue_depth = 512;    /* FPGA block design and Chisel (spec 5.2) */
+  p->token_queue_depth = 1024; /* FPGA token FIFOs (spec 5.2, 12.7) */
+  p->max_insns = 0;
+}
+
+/* acc lanes are int32 whatever their width: GEMM and ALU compute in 32 bits
+ * and wrap to the width; the other buffers hold lanes of at most 8 bits. */
+static int sram_init(sram_t *s, const char *name, uint32_t depth, uint32_t lanes,
+                     int width, uint32_t elem_bytes, int wide) {
+  *s = (sram_t){name, depth, lanes, width, elem_bytes, NULL, NULL};
+  size_t n = (size_t)depth * lanes;
+  if (wide) s->i32 = calloc(n, sizeof(int32_t));
+  else s->i8 = calloc(n, 1);
+  return s->i8 || s->i32 ? 0 : -1;
+}
+
+vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
+                           const vta_model_params_t *params, vta_err *err) {
+  vta_model_params_t p;
+  if (params) p = *params;
+  else vta_model_params_default(&p);
+  if (p.cmd_queue_depth == 0 || p.token_queue_depth == 0) {
+    vta_errf(err, VTA_EINPUT, "model parameters: cmd_queue_depth (%u) and "
+             "token_queue_depth (%u) must be at least 1", p.cmd_queue_depth,
+             p.token_queue_depth);
+    return NULL;
+  }
+  vta_model_t *m = calloc(1, sizeof *m);
+  if (!m) {
+    vta_errf(err, VTA_ENOMEM, "model: out of memory");
+    return NULL;
+  }
+  m->cfg = *cfg;
+  /* Re-derive so that a caller's hand-edited copy cannot disagree with itself. */
+  if (vta_config_derive(&m->cfg, err)) {
+    free(m);
+    return NULL;
+  }
+  m->params = p;
+  m->mem = mem;
+  const vta_config_t *c = &m->cfg;
+  uint32_t bo = (uint32_t)c->block_out, bi = (uint32_t)c->block_in, nb = (uint32_t)c->batch;
+  int bad = sram_init(&m->inp, "inp", c->inp_depth, nb * bi, c->inp_width,
+                      c->inp_elem_bytes, 0);
+  bad |= sram_init(&m->wgt, "wgt", c->wgt_depth, bo * bi, c->wgt_width, c->wgt_elem_bytes, 0);
+  bad |= sram_init(&m->acc, "acc", c->acc_depth, nb * bo, c->acc_width, c->acc_elem_bytes, 1);
+  bad |= sram_init(&m->out, "out", c->out_depth, nb * bo, c->out_width, c->out_elem_bytes, 0);
+  m->uop = calloc(c->uop_depth, sizeof *m->uop);
+  bad |= !m->uop;
+  vta_uop_layout(c, m->uop_lsb, m->uop_width);
+  for (int u = 0; u < 3; u++) {
+    m->q[u].cap = p.cmd_queue_depth;
+    m->q[u].slot = calloc(p.cmd_queue_depth, sizeof(cmd_t));
+    bad |= !m->q[u].slot;
+  }
+  if (bad) {
+    vta_model_free(m);
+    vta_errf(err, VTA_ENOMEM, "model: out of memory for the scratchpads and queues");
+    return NULL;
+  }
+  return m;
+}
+
+void vta_model_free(vta_model_t *m) {
+  if (!m) return;
+  sram_t *s[4] = {&m->inp, &m->wgt, &m->acc, &m->out};
+  for (int i = 0; i < 4; i++) {
+    free(s[i]->i8);
+    free(s[i]->i32);
+  }
+  free(m->uop);
+  for (int u = 0; u < 3; u++) free(m->q[u].slot);
+  free(m);
+}
+
+/* ---- the scheduler ------------------------------------------------------ */
+
+typedef int (*exec_fn)(vta_model_t *, const cmd_t *, vta_err *);
+static const exec_fn exec_unit[3] = {vta_load_execute, vta_compute_execute,
+                                     vta_store_execute};
+
+static int pops_ready(const vta_model_t *m, vta_unit_t unit, const vta_insn_t *in) {
+  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++)
+    if (vta_dep_flag(in, f) && m->tokens[vta_dep_queue(unit, f)] == 0) return 0;
+  return 1;
+}
+
+/* Pushes happen after the instruction completed (spec 5.2); all are checked
+ * before any is made so that a failed instruction pushes nothing. */
+static int push_tokens(vta_model_t *m, vta_unit_t unit, const cmd_t *c, vta_err *err) {
+  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+    int q = vta_dep_queue(unit, f);
+    if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
+      return vta_unit_err(err, VTA_ETOKEN, vta_unit_name(unit), c,
+                          "%s into %s overflows it: it already holds %u tokens "
+                          "(token_queue_depth %u)", vta_dep_flag_names[f],
+                          vta_queue_name(q), m->tokens[q], m->params.token_queue_depth);
+  }
+  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++)
+    if (vta_dep_flag(&c->insn, f)) m->tokens[vta_dep_queue(unit, f)]++;
+  return 0;
+}
+
+/* Run one unit until its queue is empty, its head waits on a token, or
+ * FINISH has executed. */
+static int drain(vta_model_t *m, vta_unit_t unit, int *progress, vta_err *err) {
+  cmdq_t *q = &m->q[unit];
+  while (q->count && !m->finished) {
+    const cmd_t *c = &q->slot[q->head];
+    if (!pops_ready(m, unit, &c->insn)) break;
+    if (m->params.max_insns && m->executed >= m->params.max_insns)
+      return vta_unit_err(err, VTA_ENOFINISH, vta_unit_name(unit), c,
+                          "stopped before this instruction: max_insns=%llu instructions "
+                          "executed without reaching FINISH",
+                          (unsigned long long)m->params.max_insns);
+    for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++)
+      if (vta_dep_flag(&c->insn, f)) m->tokens[vta_dep_queue(unit, f)]--;
+    if (exec_unit[unit](m, c, err)) return -1;
+    if (push_tokens(m, unit, c, err)) return -1;
+    q->head = (q->head + 1) % q->cap;
+    q->count--;
+    m->executed++;
+    *progress = 1;
+  }
+  return 0;
+}
+
+#define APPEND(...)                                                            \
+  do {                                                                         \
+    if (n < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__); \
+  } while (0)
+
+/* Nothing can move: say what every unit waits on, so that the missing
+ * push (or the too-small queue) can be found from the message alone. */
+static int deadlock(vta_model_t *m, vta_err *err) {
+  char buf[VTA_ERR_LEN], dis[512];
+  size_t n = 0;
+  APPEND("deadlock: ");
+  for (int u = 0; u < 3; u++) {
+    const cmdq_t *q = &m->q[u];
+    if (u) APPEND("; ");
+    if (!q->count) {
+      APPEND("%s idle (queue empty)", vta_unit_name((vta_unit_t)u));
+      continue;
+    }
+    const cmd_t *c = &q->slot[q->head];
+    APPEND("%s waits on", vta_unit_name((vta_unit_t)u));
+    int k = 0;
+    for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+      int t = vta_dep_queue((vta_unit_t)u, f);
+      if (vta_dep_flag(&c->insn, f) && m->tokens[t] == 0)
+        APPEND("%s %s (%s, 0 tokens)", k++ ? " and" : "", q_short[t], q_dir[t]);
+    }
+    vta_insn_format(&c->insn, dis, sizeof dis);
+    APPEND(" at instruction #%u (%s)", c->idx, dis);
+  }
+  APPEND("; fetch: %u of %u instructions dispatched", m->fetched, m->insn_count);
+  if (m->fetched < m->insn_count) {
+    /* Fetch stopped at a full queue; decode that instruction again to name it. */
+    const uint8_t *raw = vta_mem_host(m->mem, (uint64_t)m->insn_phys +
+                                      (uint64_t)m->fetched * VTA_INS_BYTES, VTA_INS_BYTES);
+    vta_insn_t in;
+    if (raw && !vta_insn_decode(&m->cfg, raw, &in, NULL)) {
+      vta_unit_t u = vta_insn_unit(&in);
+      vta_insn_format(&in, dis, sizeof dis);
+      APPEND(", blocked at instruction #%u (%s) by the full %s command queue "
+             "(cmd_queue_depth %u)", m->fetched, dis, vta_unit_name(u), m->q[u].cap);
+    }
+  }
+  return vta_errf(err, VTA_EDEADLOCK, "%s", buf);
+}
+
+int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  /* Instructions left over from a previous run (after its FINISH or its
+   * fault) are dropped; tokens and scratchpads persist (spec 5.3). */
+  for (int u = 0; u < 3; u++) m->q[u].head = m->q[u].count = 0;
+  m->insn_phys = insn_phys;
+  m->insn_count = count;
+  m->fetched = 0;
+  m->executed = 0;
+  m->finished = 0;
+  for (;;) {
+    int progress = 0;
+    if (vta_fetch_dispatch(m, &progress, err)) return -1;
+    for (int u = 0; u < 3; u++) {
+      if (drain(m, (vta_unit_t)u, &progress, err)) return -1;
+      if (m->finished) return 0;
+    }
+    if (progress) continue;
+    if (m->fetched == m->insn_count && !m->q[0].count && !m->q[1].count && !m->q[2].count)
+      return vta_errf(err, VTA_ENOFINISH,
+                      "no FINISH: all %u instructions at physical 0x%08x executed without a "
+                      "FINISH (a run completes only when compute executes FINISH)",
+                      count, insn_phys);
+    return deadlock(m, err);
+  }
+}
+
+const vta_config_t *vta_model_config(const vta_model_t *m) { return &m->cfg; }
+const vta_stats_t *vta_model_stats(const vta_model_t *m) { return &m->stats; }
+void vta_model_clear_stats(vta_model_t *m) { memset(&m->stats, 0, sizeof m->stats); }
+void vta_model_tokens(const vta_model_t *m, uint32_t tokens[4]) {
+  memcpy(tokens, m->tokens, sizeof m->tokens);
+}
+
+int vta_model_read_sram(const vta_model_t *m, uint32_t buffer, uint32_t index,
+                        int32_t *lanes, vta_err *err) {
+  const sram_t *s;
+  switch (buffer) {
+  case VTA_MEM_UOP:
+    if (index >= m->cfg.uop_depth)
+      return vta_errf(err, VTA_ERANGE, "uop index %u is out of range (the uop buffer has "
+                      "%u entries)", index, m->cfg.uop_depth);
+    lanes[0] = (int32_t)m->uop[index];
+    return 0;
+  case VTA_MEM_INP: s = &m->inp; break;
+  case VTA_MEM_WGT: s = &m->wgt; break;
+  case VTA_MEM_ACC: s = &m->acc; break;
+  case VTA_MEM_OUT: s = &m->out; break;
+  default:
+    return vta_errf(err, VTA_EINPUT, "no scratchpad for memory type %u (expected UOP, "
+                    "WGT, INP, ACC or OUT)", buffer);
+  }
+  if (index >= s->depth)
+    return vta_errf(err, VTA_ERANGE, "%s index %u is out of range (the %s buffer has %u "
+                    "entries)", s->name, index, s->name, s->depth);
+  size_t first = (size_t)index * s->lanes;
+  for (uint32_t l = 0; l < s->lanes; l++)
+    lanes[l] = s->i8 ? s->i8[first + l] : s->i32[first + l];
+  return 0;
+}

@@ -1,0 +1,166 @@
+/*
+ * vta_session.c - one program bundle on one model: its segments mapped at
+ * their physical addresses in a fresh device memory, its runs launched in
+ * order, its expectations checked against memory and statistics.
+ */
+#include "vta_session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct vta_session {
+  const vta_program_t *prog;
+  vta_mem_t *mem;
+  vta_model_t *model;
+  uint8_t **host; /* per segment, parallel to prog->segs */
+};
+
+vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
+                               vta_err *err) {
+  vta_session_t *s = calloc(1, sizeof *s);
+  if (!s) {
+    vta_errf(err, VTA_ENOMEM, "session: out of memory");
+    return NULL;
+  }
+  s->prog = p;
+  s->mem = vta_mem_new();
+  s->host = calloc(p->nsegs ? (size_t)p->nsegs : 1, sizeof *s->host);
+  if (!s->mem || !s->host) {
+    vta_session_free(s);
+    vta_errf(err, VTA_ENOMEM, "session: out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < p->nsegs; i++) {
+    const vta_segment_t *g = &p->segs[i];
+    s->host[i] = vta_mem_alloc_at(s->mem, g->addr, g->size, err);
+    if (!s->host[i]) {
+      vta_err_prefix(err, "segment %s: ", g->name);
+      if (p->source && g->line) vta_err_prefix(err, "%s:%d: ", p->source, g->line);
+      vta_session_free(s);
+      return NULL;
+    }
+    if (g->size) memcpy(s->host[i], g->data, g->size);
+  }
+  s->model = vta_model_new(&p->cfg, s->mem, params, err);
+  if (!s->model) {
+    vta_session_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void vta_session_free(vta_session_t *s) {
+  if (!s) return;
+  vta_model_free(s->model);
+  vta_mem_free(s->mem); /* frees every segment's memory */
+  free(s->host);
+  free(s);
+}
+
+static int seg_index(const vta_program_t *p, const char *name) {
+  for (int i = 0; i < p->nsegs; i++)
+    if (!strcmp(p->segs[i].name, name)) return i;
+  return -1;
+}
+
+int vta_session_run(vta_session_t *s, vta_err *err) {
+  const vta_program_t *p = s->prog;
+  for (int r = 0; r < p->nruns; r++) {
+    const vta_run_t *run = &p->runs[r];
+    int i = seg_index(p, run->segment);
+    int rc;
+    if (i < 0) {
+      rc = vta_errf(err, VTA_EINPUT, ".run: no segment named '%s'", run->segment);
+    } else {
+      const vta_segment_t *g = &p->segs[i];
+      uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
+      rc = vta_model_run(s->model, g->addr, count, err);
+    }
+    if (rc) {
+      if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* "FILE:LINE: " of an expectation, or its ordinal without a source. */
+static void where(const vta_program_t *p, int k, char *buf, size_t len) {
+  if (p->source && p->expects[k].line)
+    snprintf(buf, len, "%s:%d: ", p->source, p->expects[k].line);
+  else
+    snprintf(buf, len, "expectation %d: ", k + 1);
+}
+
+static void hex(const uint8_t *d, size_t n, char *out) {
+  for (size_t i = 0; i < n; i++) sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+/* Returns 1 when the expectation failed, after reporting it. */
+static int check_one(vta_session_t *s, int k, FILE *report) {
+  const vta_program_t *p = s->prog;
+  const vta_expect_t *e = &p->expects[k];
+  char at[600];
+  where(p, k, at, sizeof at);
+  if (e->kind == VTA_EXPECT_COUNTER) {
+    uint64_t v;
+    vta_err err;
+    if (vta_stats_get(vta_model_stats(s->model), e->counter, &v, &err)) {
+      if (report) fprintf(report, "%sexpect counter: %s\n", at, err.msg);
+      return 1;
+    }
+    if (v == e->value) return 0;
+    if (report)
+      fprintf(report, "%sexpect counter %s: expected %llu, actual %llu\n", at, e->counter,
+              (unsigned long long)e->value, (unsigned long long)v);
+    return 1;
+  }
+  const char *what = e->kind == VTA_EXPECT_BYTES ? "bytes" : "sha256";
+  int i = seg_index(p, e->segment);
+  if (i < 0 || (uint64_t)e->offset + e->size > p->segs[i].size) {
+    if (report)
+      fprintf(report, "%sexpect %s %s+%u (%u bytes): %s\n", at, what, e->segment,
+              e->offset, e->size,
+              i < 0 ? "no such segment" : "region extends beyond the segment");
+    return 1;
+  }
+  const uint8_t *got = s->host[i] + e->offset;
+  if (e->kind == VTA_EXPECT_SHA256) {
+    uint8_t d[32];
+    vta_sha256(got, e->size, d);
+    if (!memcmp(d, e->sha256, 32)) return 0;
+    char want_hex[65], got_hex[65];
+    hex(e->sha256, 32, want_hex);
+    hex(d, 32, got_hex);
+    if (report)
+      fprintf(report, "%sexpect sha256 %s+%u (%u bytes): expected %s, actual %s\n", at,
+              e->segment, e->offset, e->size, want_hex, got_hex);
+    return 1;
+  }
+  uint32_t first = 0, ndiff = 0;
+  for (uint32_t b = 0; b < e->size; b++)
+    if (got[b] != e->bytes[b] && !ndiff++) first = b;
+  if (!ndiff) return 0;
+  if (report)
+    fprintf(report, "%sexpect bytes %s+%u (%u bytes): first difference at byte %u "
+            "(%s+%u): expected 0x%02x, actual 0x%02x; %u of %u bytes differ\n", at,
+            e->segment, e->offset, e->size, first, e->segment, e->offset + first,
+            e->bytes[first], got[first], ndiff, e->size);
+  return 1;
+}
+
+int vta_session_check(vta_session_t *s, FILE *report) {
+  int failed = 0;
+  for (int k = 0; k < s->prog->nexpects; k++) failed += check_one(s, k, report);
+  return failed;
+}
+
+uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size) {
+  int i = seg_index(s->prog, name);
+  if (i < 0) return NULL;
+  if (size) *size = s->prog->segs[i].size;
+  return s->host[i];
+}
+
+vta_model_t *vta_session_model(vta_session_t *s) { return s->model; }
+vta_mem_t *vta_session_mem(vta_session_t *s) { return s->mem; }
