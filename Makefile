@@ -13,7 +13,7 @@ CC      ?= cc
 SAN     ?= 0
 ifeq ($(SAN),1)
 BUILD   ?= build/san
-OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT     := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 else
 BUILD   ?= build
 OPT     := -O2 -g

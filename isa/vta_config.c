@@ -241,8 +241,9 @@ int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
       goto out;
     }
     double v = cJSON_IsNumber(it) ? it->valuedouble : NAN;
-    if (!cJSON_IsNumber(it) || v != floor(v)) {
-      rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected an integer", name, line,
+    /* Range-check before the cast: a huge double does not fit a long. */
+    if (!cJSON_IsNumber(it) || v != floor(v) || v < -1 || v > 64) {
+      rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected a small integer", name, line,
                     it->string);
       goto out;
     }
