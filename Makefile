@@ -34,6 +34,9 @@ CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
 .PHONY: all deps test demo clean
+# Keep intermediate objects: make would otherwise delete them after the
+# test run and print that after the closing "N passed, N failed" line.
+.SECONDARY:
 all: deps $(BUILD)/libvtasim.a $(BUILD)/vtasim
 
 # The Debian packages the build needs; installed only when missing.

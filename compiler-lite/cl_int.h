@@ -223,6 +223,27 @@ int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err);
 int8_t *cl_random_i8(uint64_t seed, uint64_t stream, size_t n, int range);
 int32_t *cl_random_bias(uint64_t seed, size_t n, int range);
 
+/* What the tiler compares between valid schedules. */
+typedef struct cl_cost {
+  uint64_t traffic; /* DRAM bytes moved (loads and stores) */
+  uint64_t insns;   /* instructions, estimated */
+  uint64_t tile;    /* output elements per tile */
+  uint64_t red;     /* reduction blocks per tile */
+} cl_cost_t;
+
+/* Full validation of a schedule (the public check); cost may be NULL. */
+int cl_gemm_validate(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, cl_cost_t *cost,
+                     vta_err *err);
+int cl_conv2d_validate(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
+                       cl_cost_t *cost, vta_err *err);
+/* Shape rules only (block divisibility, positive sizes). */
+int cl_gemm_shape(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_err *err);
+int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vta_err *err);
+
+/* "needs N entries (detail), M available" for a scratchpad. */
+int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
+                  const char *detail);
+
 /* Appends "a b c" style text safely. */
 void cl_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
