@@ -4,6 +4,10 @@
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make test SAN=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make demo       assemble and run the demo programs, with their statistics
+#   make traces     regenerate the compiler-lite workloads under traces/
+#   make workloads  regenerate them and run each on the model, as a table
+#   make bench      cycles/s and wall time of the cycle and functional models
+#                   on the tutorial workloads (scripts/bench.sh)
 #   make deps       install the Debian packages the build needs (run by the above)
 #
 # Layers: isa/ uses nothing of ours; model/ and compiler-lite/ use isa/;
@@ -33,7 +37,7 @@ LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC))
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all deps test demo clean
+.PHONY: all deps test demo clean traces workloads bench
 # Keep intermediate objects: make would otherwise delete them after the
 # test run and print that after the closing "N passed, N failed" line.
 .SECONDARY:
@@ -80,6 +84,15 @@ test: all $(TEST_BIN)
 
 demo: all
 	@scripts/demo.sh $(BUILD)/vtasim
+
+traces: all
+	@traces/workloads.sh gen $(BUILD)/vtasim
+
+workloads: all
+	@traces/workloads.sh run $(BUILD)/vtasim
+
+bench: all
+	@scripts/bench.sh $(BUILD)/vtasim
 
 clean:
 	rm -rf build

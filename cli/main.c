@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vta_config.h"
 #include "vta_io.h"
@@ -16,6 +17,7 @@
 #include "vta_model.h"
 #include "vta_program.h"
 #include "vta_session.h"
+#include "gen.h"
 
 #define VTASIM_VERSION "0.1.0"
 
@@ -179,19 +181,40 @@ static const char run_help[] =
     "\n"
     "Run a program bundle (text or binary) on the model: map its segments into\n"
     "device memory, launch each of its .run lines, then check its expectations.\n"
-    "Prints the VTA statistics as a table, or as JSON with --json.\n"
+    "Prints the VTA statistics and the cycle count as a table, or JSON with --json.\n"
     "\n"
-    "  --engine functional   the functional reference model (the only engine so far)\n"
-    "  --json                machine-readable report on stdout (schema vtasim-run/1)\n"
+    "  --engine E            model: the cycle-accurate model of docs/microarch.md\n"
+    "                        (default); functional: the functional reference model\n"
+    "  --stats               the full cycle report: per-unit busy/stall/idle cycles,\n"
+    "                        per-client memory traffic, bandwidth, GEMM/ALU use\n"
+    "  --json                machine-readable report on stdout (schema vtasim-run/2)\n"
+    "  --trace FILE          write the instruction trace (docs/microarch.md section 10)\n"
     "  --quiet               no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
-    "  --cmd-queue N         command-queue depth per unit (default 512)\n"
-    "  --token-queue N       dependency-token queue capacity (default 1024)\n"
     "  --max-insns N         stop with an error after N executed instructions\n"
+    "  --max-cycles N        cycle model: stop a run with an error at cycle N\n"
+    "  --no-skip             cycle model: evaluate every cycle (no event skipping;\n"
+    "                        the counts are identical, only slower)\n"
+    "\n"
+    "Timing parameters (docs/microarch.md section 2):\n"
+    "%s"
     "\n"
     "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
     "2 bad input or a fault in the program (deadlock, out-of-range access...).\n";
+
+static void print_run_help(void) {
+  char opts[2048];
+  size_t n = 0;
+  for (int i = 0; i < vta_nparams && n < sizeof opts; i++) {
+    const vta_param_info_t *pi = &vta_params[i];
+    char left[64];
+    snprintf(left, sizeof left, "%s N", pi->option);
+    n += (size_t)snprintf(opts + n, sizeof opts - n, "  %-22s%s [%u]\n", left, pi->name,
+                          pi->def);
+  }
+  printf(run_help, opts);
+}
 
 #define MAX_DUMPS 32
 
@@ -205,13 +228,162 @@ static cJSON *stats_json(const vta_stats_t *s) {
   return o;
 }
 
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+/* The derived figures of the cycle report, computed once for both forms. */
+typedef struct figures {
+  double rd_bytes, wr_bytes, peak_bw;  /* transferred bytes; bytes/cycle per channel */
+  double macs_per_uop, peak_macs;      /* MACs of one GEMM uop; per cycle */
+} figures_t;
+
+static figures_t figures(const vta_model_t *m) {
+  const vta_config_t *c = vta_model_config(m);
+  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
+  const vta_model_params_t *p = vta_model_params(m);
+  figures_t f = {0};
+  for (int k = 0; k < VTA_RD_NCLIENTS; k++)
+    f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
+  f.wr_bytes = (double)cs->mem.wr.beats * p->mem.bus_bytes;
+  f.peak_bw = (double)p->mem.bus_bytes / p->mem.cpb;
+  f.macs_per_uop = (double)c->batch * c->block_in * c->block_out;
+  f.peak_macs = f.macs_per_uop; /* one GEMM uop per cycle */
+  return f;
+}
+
+static cJSON *client_json(const vta_memsys_client_stats_t *s) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "requests", (double)s->requests);
+  cJSON_AddNumberToObject(o, "beats", (double)s->beats);
+  cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
+  cJSON_AddNumberToObject(o, "busy", (double)s->busy);
+  return o;
+}
+
+static cJSON *cycles_json(const vta_model_t *m) {
+  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
+  const vta_model_params_t *p = vta_model_params(m);
+  figures_t f = figures(m);
+  double cyc = (double)cs->cycles;
+  cJSON *o = cJSON_CreateObject();
+  cJSON *pj = cJSON_AddObjectToObject(o, "params");
+  for (int i = 0; i < vta_nparams; i++)
+    cJSON_AddNumberToObject(pj, vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
+  cJSON_AddNumberToObject(pj, "FETCH_CHUNK", vta_fetch_chunk(&p->mem));
+  cJSON_AddNumberToObject(o, "runs", (double)cs->runs);
+  cJSON_AddNumberToObject(o, "total", cyc);
+  cJSON_AddNumberToObject(o, "ucnt", (double)cs->ucnt);
+  cJSON_AddNumberToObject(o, "last_ecnt", (double)cs->last_ecnt);
+  cJSON_AddNumberToObject(o, "last_ucnt", (double)cs->last_ucnt);
+  cJSON_AddNumberToObject(o, "skipped", (double)cs->skipped);
+  cJSON *un = cJSON_AddObjectToObject(o, "units");
+  const int order[VTA_CY_NUNITS] = {VTA_CY_FETCH, VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
+  for (int k = 0; k < VTA_CY_NUNITS; k++) {
+    cJSON *u = cJSON_AddObjectToObject(un, vta_cy_unit_name(order[k]));
+    for (int c = 0; c < VTA_NCAT; c++)
+      cJSON_AddNumberToObject(u, vta_cat_name(c), (double)cs->unit[order[k]].cat[c]);
+    cJSON_AddNumberToObject(u, "insns", (double)cs->unit[order[k]].insns);
+  }
+  cJSON *mem = cJSON_AddObjectToObject(o, "memory");
+  cJSON *rd = cJSON_AddObjectToObject(mem, "read");
+  cJSON *cl = cJSON_AddObjectToObject(rd, "clients");
+  for (int k = 0; k < VTA_RD_NCLIENTS; k++)
+    cJSON_AddItemToObject(cl, vta_rd_client_name(k), client_json(&cs->mem.rd[k]));
+  cJSON_AddNumberToObject(rd, "bytes_per_cycle", ratio(f.rd_bytes, cyc));
+  cJSON_AddNumberToObject(rd, "peak_bytes_per_cycle", f.peak_bw);
+  cJSON_AddNumberToObject(rd, "utilisation", ratio(f.rd_bytes, cyc * f.peak_bw));
+  cJSON *wr = cJSON_AddObjectToObject(mem, "write");
+  cJSON_AddItemToObject(wr, "clients", cJSON_CreateObject());
+  cJSON_AddItemToObject(cJSON_GetObjectItem(wr, "clients"), "out", client_json(&cs->mem.wr));
+  cJSON_AddNumberToObject(wr, "bytes_per_cycle", ratio(f.wr_bytes, cyc));
+  cJSON_AddNumberToObject(wr, "peak_bytes_per_cycle", f.peak_bw);
+  cJSON_AddNumberToObject(wr, "utilisation", ratio(f.wr_bytes, cyc * f.peak_bw));
+  cJSON *g = cJSON_AddObjectToObject(o, "gemm");
+  double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
+  cJSON_AddNumberToObject(g, "uops", (double)cs->gemm_uops);
+  cJSON_AddNumberToObject(g, "reset_uops", (double)cs->gemm_reset_uops);
+  cJSON_AddNumberToObject(g, "uops_per_cycle", ratio((double)cs->gemm_uops, cyc));
+  cJSON_AddNumberToObject(g, "macs_per_cycle", ratio(mac_uops * f.macs_per_uop, cyc));
+  cJSON_AddNumberToObject(g, "peak_macs_per_cycle", f.peak_macs);
+  cJSON_AddNumberToObject(g, "utilisation", ratio(mac_uops, cyc));
+  cJSON *a = cJSON_AddObjectToObject(o, "alu");
+  cJSON_AddNumberToObject(a, "uops", (double)cs->alu_uops);
+  cJSON_AddNumberToObject(a, "issue_cycles", (double)cs->alu_slots);
+  cJSON_AddNumberToObject(a, "uops_per_cycle", ratio((double)cs->alu_uops, cyc));
+  cJSON_AddNumberToObject(a, "utilisation", ratio((double)cs->alu_slots, cyc));
+  return o;
+}
+
+static void print_cycles(const vta_model_t *m, double wall) {
+  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
+  const vta_model_params_t *p = vta_model_params(m);
+  figures_t f = figures(m);
+  double cyc = (double)cs->cycles;
+  printf("  timing:");
+  for (int i = 0; i < vta_nparams; i++)
+    printf(" %s=%u", vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
+  printf("\n\n");
+  printf("  %-30s %14llu  (launch to FINISH, %llu run%s)\n", "cycles",
+         (unsigned long long)cs->cycles, (unsigned long long)cs->runs,
+         cs->runs == 1 ? "" : "s summed");
+  printf("  %-30s %14llu\n", "UCNT (acc row writes)", (unsigned long long)cs->ucnt);
+  printf("  %-30s %14.3f  (%.3g simulated cycles/s)\n", "wall time, s", wall,
+         ratio(cyc, wall));
+  printf("\n  cycles per unit (each row sums to the cycles above)\n  %-8s", "unit");
+  for (int c = 0; c < VTA_NCAT; c++) printf(" %11s", vta_cat_name(c));
+  printf(" %11s\n", "insns");
+  const int order[VTA_CY_NUNITS] = {VTA_CY_FETCH, VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
+  for (int k = 0; k < VTA_CY_NUNITS; k++) {
+    uint64_t v[VTA_NCAT + 1];
+    memcpy(v, cs->unit[order[k]].cat, sizeof cs->unit[order[k]].cat);
+    v[VTA_NCAT] = cs->unit[order[k]].insns;
+    printf("  %-8s", vta_cy_unit_name(order[k]));
+    for (int c = 0; c <= VTA_NCAT; c++) printf(" %11llu", (unsigned long long)v[c]);
+    printf("\n  %-8s", "");
+    for (int c = 0; c < VTA_NCAT; c++)
+      printf(" %10.1f%%", 100.0 * ratio((double)v[c], cyc));
+    printf("\n");
+  }
+  printf("\n  memory client    requests        beats        bytes   busy cycles\n");
+  for (int k = 0; k <= VTA_RD_NCLIENTS; k++) {
+    const vta_memsys_client_stats_t *s = k < VTA_RD_NCLIENTS ? &cs->mem.rd[k] : &cs->mem.wr;
+    char name[32];
+    snprintf(name, sizeof name, "%s (%s)", k < VTA_RD_NCLIENTS ? vta_rd_client_name(k) : "out",
+             k < VTA_RD_NCLIENTS ? "read" : "write");
+    printf("  %-14s %10llu %12llu %12llu %13llu\n", name, (unsigned long long)s->requests,
+           (unsigned long long)s->beats, (unsigned long long)s->bytes,
+           (unsigned long long)s->busy);
+  }
+  printf("  read bandwidth:  %.2f of %.2f bytes/cycle (%.1f%%)\n", ratio(f.rd_bytes, cyc),
+         f.peak_bw, 100 * ratio(f.rd_bytes, cyc * f.peak_bw));
+  printf("  write bandwidth: %.2f of %.2f bytes/cycle (%.1f%%)\n", ratio(f.wr_bytes, cyc),
+         f.peak_bw, 100 * ratio(f.wr_bytes, cyc * f.peak_bw));
+  double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
+  printf("\n  GEMM: %llu uops (%llu reset), %.3f uops/cycle, %.1f of %.0f MACs/cycle (%.1f%%)\n",
+         (unsigned long long)cs->gemm_uops, (unsigned long long)cs->gemm_reset_uops,
+         ratio((double)cs->gemm_uops, cyc), ratio(mac_uops * f.macs_per_uop, cyc),
+         f.peak_macs, 100 * ratio(mac_uops, cyc));
+  printf("  ALU:  %llu uops in %llu issue cycles, %.3f uops/cycle (%.1f%% of cycles issuing)\n",
+         (unsigned long long)cs->alu_uops, (unsigned long long)cs->alu_slots,
+         ratio((double)cs->alu_uops, cyc), 100 * ratio((double)cs->alu_slots, cyc));
+  if (cs->skipped)
+    printf("  (event skipping jumped over %llu quiet cycles)\n", (unsigned long long)cs->skipped);
+  printf("\n");
+}
+
 static void print_table(const char *file, const vta_program_t *p, const vta_model_t *m,
-                        int failed) {
+                        int failed, int full, double wall) {
   char name[64];
   vta_config_name(&p->cfg, name, sizeof name);
+  const vta_model_params_t *mp = vta_model_params(m);
+  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
   printf("vtasim run %s\n", file);
-  printf("  config %s, engine functional, %d run%s, %d expectation%s\n\n", name, p->nruns,
-         p->nruns == 1 ? "" : "s", p->nexpects, p->nexpects == 1 ? "" : "s");
+  printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name,
+         vta_engine_name(mp->engine), p->nruns, p->nruns == 1 ? "" : "s", p->nexpects,
+         p->nexpects == 1 ? "" : "s");
+  if (cs && full) print_cycles(m, wall);
+  else if (cs) printf("  cycles %llu (launch to FINISH), UCNT %llu\n\n",
+                      (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
+  else printf("\n");
   printf("  %-18s %16s\n", "statistic", "value");
   const vta_stats_t *s = vta_model_stats(m);
   for (int i = 0; i < VTA_NSTATS; i++) {
@@ -226,49 +398,78 @@ static void print_table(const char *file, const vta_program_t *p, const vta_mode
     printf("  expectations: %d passed, %d failed\n", p->nexpects - failed, failed);
 }
 
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static int cmd_run(int argc, char **argv) {
-  const char *in = NULL, *engine = "functional";
+  const char *in = NULL, *engine = "model", *trace_path = NULL;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0;
   vta_model_params_t params;
   vta_model_params_default(&params);
+  vta_err e = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(run_help, stdout); return EXIT_OK; }
+    const vta_param_info_t *pi = a[0] == '-' && a[1] == '-' ? vta_param_find(a) : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_run_help(); return EXIT_OK; }
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--stats")) full = 1;
+    else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
+    else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
     else if (!strcmp(a, "--dump") && v) {
       if (ndumps == MAX_DUMPS) return usage_error("run", "%s", "too many --dump options");
       if (!strchr(v, '=')) return usage_error("run", "--dump expects SEG=PATH, got '%s'", v);
       dumps[ndumps++] = v;
       i++;
-    } else if ((!strcmp(a, "--cmd-queue") || !strcmp(a, "--token-queue") ||
-                !strcmp(a, "--max-insns")) && v) {
+    } else if ((!strcmp(a, "--max-insns") || !strcmp(a, "--max-cycles")) && v) {
       long long n = parse_count(v);
-      if (n < 0 || n > 0xffffffffll || (n == 0 && strcmp(a, "--max-insns")))
-        return usage_error("run", "expected a positive number, got '%s'", v);
-      if (!strcmp(a, "--cmd-queue")) params.cmd_queue_depth = (uint32_t)n;
-      else if (!strcmp(a, "--token-queue")) params.token_queue_depth = (uint32_t)n;
-      else params.max_insns = (uint64_t)n;
+      if (n < 0) return usage_error("run", "expected a number, got '%s'", v);
+      if (!strcmp(a, "--max-insns")) params.max_insns = (uint64_t)n;
+      else params.max_cycles = (uint64_t)n;
+      i++;
+    } else if (pi && v) {
+      long long n = parse_count(v);
+      if (n < 0) return usage_error("run", "expected a number, got '%s'", v);
+      if (vta_model_params_set(&params, a, (uint64_t)n, &e)) {
+        fprintf(stderr, "%s run: %s\nTry '%s run --help'.\n", prog_name, e.msg, prog_name);
+        return EXIT_BAD;
+      }
       i++;
     } else if (a[0] == '-' && a[1]) return usage_error("run", "unknown option or missing value '%s'", a);
     else if (!in) in = a;
     else return usage_error("run", "unexpected argument '%s'", a);
   }
   if (!in) return usage_error("run", "%s", "missing input FILE");
-  if (strcmp(engine, "functional"))
-    return usage_error("run", "unknown engine '%s' (available: functional)", engine);
+  if (vta_engine_parse(engine, &params.engine, &e)) return usage_error("run", "%s", e.msg);
 
-  vta_err e = {0};
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
   int rc = EXIT_OK, failed = 0, ran = 0;
   char *report = NULL;
   size_t report_len = 0;
-  vta_session_t *s = vta_session_new(&p, &params, &e);
+  double wall = 0;
+  FILE *trace = NULL;
+  vta_session_t *s = NULL;
+  if (trace_path) {
+    trace = fopen(trace_path, "w");
+    if (!trace) {
+      vta_errf(&e, VTA_EIO, "--trace: %s: cannot open for writing", trace_path);
+      rc = fail(&e);
+      goto out;
+    }
+    params.trace = trace;
+  }
+  s = vta_session_new(&p, &params, &e);
   if (!s) { rc = fail(&e); goto out; }
-  if (vta_session_run(s, &e)) {
+  double t0 = seconds_now();
+  int run_rc = vta_session_run(s, &e);
+  wall = seconds_now() - t0;
+  if (run_rc) {
     rc = EXIT_BAD;
     if (!json) fail(&e);
   } else {
@@ -296,23 +497,28 @@ static int cmd_run(int argc, char **argv) {
     cJSON *o = cJSON_CreateObject();
     char cname[64];
     vta_config_name(&p.cfg, cname, sizeof cname);
-    cJSON_AddStringToObject(o, "schema", "vtasim-run/1");
+    cJSON_AddStringToObject(o, "schema", "vtasim-run/2");
     cJSON_AddStringToObject(o, "vtasim", VTASIM_VERSION);
     cJSON_AddStringToObject(o, "program", in);
     cJSON_AddStringToObject(o, "config", cname);
-    cJSON_AddStringToObject(o, "engine", engine);
+    cJSON_AddStringToObject(o, "engine", vta_engine_name(params.engine));
     cJSON_AddStringToObject(o, "status", rc == EXIT_OK ? "ok" : rc == EXIT_MISMATCH ? "mismatch" : "error");
     if (rc == EXIT_BAD) cJSON_AddStringToObject(o, "error", e.msg);
     cJSON_AddNumberToObject(o, "exit_code", rc);
-    vta_model_t *m = s ? vta_session_model(s) : NULL;
-    if (m) {
-      cJSON_AddItemToObject(o, "stats", stats_json(vta_model_stats(m)));
-      uint32_t t[4];
-      vta_model_tokens(m, t);
-      cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
-      const char *qn[4] = {"l2g", "g2l", "g2s", "s2g"};
-      for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
-    }
+    vta_model_t *m = vta_session_model(s);
+    cJSON_AddItemToObject(o, "stats", stats_json(vta_model_stats(m)));
+    uint32_t t[4];
+    vta_model_tokens(m, t);
+    cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
+    const char *qn[4] = {"l2g", "g2l", "g2s", "s2g"};
+    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
+    if (vta_model_cycle_stats(m)) cJSON_AddItemToObject(o, "cycles", cycles_json(m));
+    else cJSON_AddNullToObject(o, "cycles");
+    cJSON *host = cJSON_AddObjectToObject(o, "host");
+    cJSON_AddNumberToObject(host, "wall_seconds", wall);
+    if (vta_model_cycle_stats(m))
+      cJSON_AddNumberToObject(host, "cycles_per_second",
+                              ratio((double)vta_model_cycle_stats(m)->cycles, wall));
     cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
     cJSON_AddNumberToObject(ex, "total", p.nexpects);
     cJSON_AddBoolToObject(ex, "checked", ran);
@@ -329,11 +535,15 @@ static int cmd_run(int argc, char **argv) {
     free(txt);
     cJSON_Delete(o);
   } else if (!quiet && ran) {
-    print_table(in, &p, vta_session_model(s), failed);
+    print_table(in, &p, vta_session_model(s), failed, full, wall);
   }
+out:
   free(report);
   vta_session_free(s);
-out:
+  if (trace && fclose(trace) && rc == EXIT_OK) {
+    vta_errf(&e, VTA_EIO, "--trace: %s: write error", trace_path);
+    rc = fail(&e);
+  }
   vta_program_free(&p);
   return rc;
 }
@@ -421,8 +631,10 @@ static const char main_help[] =
     "commands:\n"
     "  asm     assemble a text program bundle into the binary bundle\n"
     "  dis     disassemble a bundle, or raw instruction/micro-op bytes, to text\n"
-    "  run     run a bundle on the model, check its expectations, print statistics\n"
+    "  run     run a bundle on the cycle-accurate model (or the functional one),\n"
+    "          check its expectations, print statistics and cycle counts\n"
     "  config  print a hardware configuration and its instruction layout\n"
+    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
@@ -443,6 +655,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "asm")) return cmd_asm(argc - 1, argv + 1);
   if (!strcmp(c, "dis")) return cmd_dis(argc - 1, argv + 1);
   if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
+  if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);

@@ -1,9 +1,10 @@
 /*
- * cl_int.h - compiler-lite internals shared by its files: the runtime
- * emulation (cl_emit.c), the statement tree and the passes over it
- * (cl_ir.c), the bundle assembly (cl_job.c) and the helpers the two
- * schedules (cl_gemm.c, cl_conv2d.c) and the tiler (cl_tiling.c) share.
- * Nothing here is public API.
+ * cl_int.h - compiler-lite internals shared by its files: micro-op kernels
+ * (cl_uop.c), the runtime emulation (cl_emit.c), the statement tree and the
+ * passes over it (cl_ir.c), the bundle assembly (cl_job.c) and the helpers
+ * the two schedules (cl_gemm.c, cl_conv2d.c) and the tiler (cl_tiling.c)
+ * share.  Nothing here is public API; tests/test_compiler.c uses it to test
+ * the runtime rules directly.
  */
 #ifndef VTA_CL_INT_H
 #define VTA_CL_INT_H
@@ -212,6 +213,8 @@ int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *
 /* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
 int cl_check_config(const vta_config_t *cfg, vta_err *err);
 int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err);
+/* A DRAM tensor must fit one segment. */
+int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err);
 /* The 14-bit loop-count and 16-bit DMA fields. */
 #define CL_ITER_MAX ((1u << VTA_LOOP_ITER_BITS) - 1)
 #define CL_SIZE_MAX ((1u << VTA_MEMOP_SIZE_BITS) - 1)

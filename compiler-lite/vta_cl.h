@@ -80,8 +80,9 @@ void vta_cl_conv2d_defaults(vta_cl_conv2d_params_t *p);
  * Automatic tiling: overwrite the tile sizes and the thread count with the
  * best schedule that fits every scratchpad and field width (two virtual
  * threads whenever some schedule with two fits; then the least DRAM traffic,
- * i.e. the largest tiles; then the fewest instructions).  Fails with the
- * reason the smallest schedule cannot fit.
+ * i.e. the largest tiles; then the fewest instructions).  Tile sizes and
+ * the thread count that are non-zero on entry are kept as constraints.
+ * Fails with the reason the smallest schedule cannot fit.
  */
 int vta_cl_gemm_autotile(const vta_config_t *cfg, vta_cl_gemm_params_t *p, vta_err *err);
 int vta_cl_conv2d_autotile(const vta_config_t *cfg, vta_cl_conv2d_params_t *p, vta_err *err);
@@ -140,7 +141,8 @@ typedef struct vta_cl_report {
  * `.expect` of the whole "out" segment (from the naive reference), `.expect`
  * of the seven statistics, and `.meta` lines with the shapes, schedule,
  * epilogue and seed.  The program is initialised here (vta_program_init) with
- * *cfg; free it with vta_program_free.  rep may be NULL.
+ * *cfg; free it with vta_program_free (on failure it is left freed).  rep
+ * may be NULL.
  */
 int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
                       vta_program_t *out, vta_cl_report_t *rep, vta_err *err);

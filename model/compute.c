@@ -6,9 +6,16 @@
  *
  * Every computed scratchpad index is checked before use: hardware wraps,
  * but an out-of-range index is a program bug the model must report (12.9).
+ *
+ * The semantics of one micro-op (indices, checks, MACs, ALU lanes) are
+ * written once and used by both engines: the functional engine applies
+ * them in place, loop after loop; the cycle engine (the end of this file,
+ * docs/microarch.md 6.3-6.5 and 6.7) runs them through the GEMM/ALU
+ * pipeline, reading operands and writing results in the contract's cycles.
  */
-#include "core.h"
+#include "cycle.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct { uint32_t dst, src, wgt; } uop_t;
@@ -50,7 +57,8 @@ static int check_uop_range(const vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* ---- LOAD UOP / LOAD ACC ------------------------------------------------ */
 
-static int load_uop(vta_model_t *m, const cmd_t *c, vta_err *err) {
+/* The checks of LOAD UOP; returns the DRAM row, or NULL after an error. */
+static const uint8_t *uop_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   /* HLS copies x_size uops and ignores the rest; fsim honours y/stride/pads.
    * Only the form both agree on is accepted (spec 6.2, 12.5). */
@@ -58,24 +66,23 @@ static int load_uop(vta_model_t *m, const cmd_t *c, vta_err *err) {
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "LOAD UOP is 1-D: y_size must be 1 and all pad fields 0 (spec 6.2), "
                         "got y_size=%u y_pad_0=%u y_pad_1=%u x_pad_0=%u x_pad_1=%u",
-                        in->y_size, in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1);
+                        in->y_size, in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1),
+           NULL;
   if ((uint64_t)in->sram_base + in->x_size > m->cfg.uop_depth)
     return vta_unit_err(err, VTA_ERANGE, "compute", c,
                         "writes uop entries %u..%llu, beyond the uop buffer of %u entries",
                         in->sram_base,
                         (unsigned long long)in->sram_base + in->x_size - 1,
-                        m->cfg.uop_depth);
-  const uint8_t *src = vta_tensor_row(m, "compute", c, 0, VTA_UOP_BYTES, err);
-  if (!src) return -1;
-  for (uint32_t k = 0; k < in->x_size; k++, src += 4)
-    m->uop[in->sram_base + k] = (uint32_t)src[0] | (uint32_t)src[1] << 8 |
-                                (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24;
-  m->stats.uop_load_nbytes += (uint64_t)in->x_size * in->y_size * VTA_UOP_BYTES;
-  return 0;
+                        m->cfg.uop_depth),
+           NULL;
+  return vta_tensor_row(m, "compute", c, 0, VTA_UOP_BYTES, err);
 }
 
-static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
+/* LOAD on compute: the checks and statistics both engines share. */
+static int load_begin(vta_model_t *m, const cmd_t *c, int *nop, const uint8_t **uops,
+                      vta_err *err) {
   const vta_insn_t *in = &c->insn;
+  *nop = 0;
   /* The memory type is judged even on a NOP: the stream is malformed. */
   if (in->mem_type == VTA_MEM_ACC_8BIT)
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
@@ -86,12 +93,33 @@ static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
                         "LOAD %s is illegal: compute loads only UOP and ACC, load only INP "
                         "and WGT, and out is written only by GEMM and ALU (spec 5.1)",
                         vta_mem_name(in->mem_type));
-  if (in->x_size == 0) return 0; /* sync NOP (spec 5.5) */
-  if (in->mem_type == VTA_MEM_UOP) return load_uop(m, c, err);
-  /* LOAD ACC leaves out untouched: only GEMM/ALU results reach it (2.1). */
-  if (vta_tensor_load_2d(m, &m->acc, "compute", c, err)) return -1;
+  *nop = in->x_size == 0; /* sync NOP (spec 5.5) */
+  if (*nop) return 0;
+  if (in->mem_type == VTA_MEM_UOP) {
+    *uops = uop_check(m, c, err);
+    if (!*uops) return -1;
+    m->stats.uop_load_nbytes += (uint64_t)in->x_size * in->y_size * VTA_UOP_BYTES;
+    return 0;
+  }
+  if (m->cy && vta_tensor_check_load(m, &m->acc, "compute", c, err)) return -1;
   m->stats.acc_load_nbytes += (uint64_t)in->x_size * in->y_size * m->acc.elem_bytes;
   return 0;
+}
+
+static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  int nop;
+  const uint8_t *src = NULL;
+  if (load_begin(m, c, &nop, &src, err)) return -1;
+  if (nop) return 0;
+  if (in->mem_type == VTA_MEM_UOP) {
+    for (uint32_t k = 0; k < in->x_size; k++, src += 4)
+      m->uop[in->sram_base + k] = (uint32_t)src[0] | (uint32_t)src[1] << 8 |
+                                  (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24;
+    return 0;
+  }
+  /* LOAD ACC leaves out untouched: only GEMM/ALU results reach it (2.1). */
+  return vta_tensor_load_2d(m, &m->acc, "compute", c, err);
 }
 
 /* ---- GEMM --------------------------------------------------------------- */
@@ -119,31 +147,46 @@ static void mac(const vta_model_t *m, int32_t *acc, int8_t *out, const int8_t *x
     }
 }
 
+/* Start of a GEMM: statistics and checks; *runs = N. */
+static int gemm_begin(vta_model_t *m, const cmd_t *c, uint64_t *runs, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  *runs = uop_runs(in);
+  if (!in->reset_reg) m->stats.gemm_counter += *runs; /* reset counts nothing (9) */
+  if (*runs == 0) return 0;
+  return check_uop_range(m, c, err);
+}
+
+/* The acc, inp and wgt indices of one GEMM uop, checked (inp and wgt are
+ * not read by a reset, 12.2). */
+static int gemm_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint64_t *a,
+                      uint64_t *x, uint64_t *w, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  *a = at->op.dst + (uint64_t)at->i * in->dst_factor_out + (uint64_t)at->j * in->dst_factor_in;
+  if (*a >= m->acc.depth) return index_err(err, c, "acc", *a, m->acc.depth, at);
+  if (in->reset_reg) return 0;
+  *x = at->op.src + (uint64_t)at->i * in->src_factor_out + (uint64_t)at->j * in->src_factor_in;
+  *w = at->op.wgt + (uint64_t)at->i * in->wgt_factor_out + (uint64_t)at->j * in->wgt_factor_in;
+  if (*x >= m->inp.depth) return index_err(err, c, "inp", *x, m->inp.depth, at);
+  if (*w >= m->wgt.depth) return index_err(err, c, "wgt", *w, m->wgt.depth, at);
+  return 0;
+}
+
 static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
   const vta_insn_t *in = &c->insn;
-  uint64_t runs = uop_runs(in);
-  if (!in->reset_reg) m->stats.gemm_counter += runs; /* reset counts nothing (9) */
+  uint64_t runs, a, x = 0, w = 0;
+  if (gemm_begin(m, c, &runs, err)) return -1;
   if (runs == 0) return 0;
-  if (check_uop_range(m, c, err)) return -1;
   at_t at;
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
       for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
         at.op = uop_at(m, at.u);
-        uint64_t a = at.op.dst + (uint64_t)at.i * in->dst_factor_out +
-                     (uint64_t)at.j * in->dst_factor_in;
-        if (a >= m->acc.depth) return index_err(err, c, "acc", a, m->acc.depth, &at);
+        if (gemm_index(m, c, &at, &a, &x, &w, err)) return -1;
         int32_t *acc = m->acc.i32 + a * m->acc.lanes;
-        if (in->reset_reg) { /* acc only; src/wgt are not read (12.2) */
+        if (in->reset_reg) { /* acc only (12.2) */
           memset(acc, 0, m->acc.lanes * sizeof *acc);
           continue;
         }
-        uint64_t x = at.op.src + (uint64_t)at.i * in->src_factor_out +
-                     (uint64_t)at.j * in->src_factor_in;
-        uint64_t w = at.op.wgt + (uint64_t)at.i * in->wgt_factor_out +
-                     (uint64_t)at.j * in->wgt_factor_in;
-        if (x >= m->inp.depth) return index_err(err, c, "inp", x, m->inp.depth, &at);
-        if (w >= m->wgt.depth) return index_err(err, c, "wgt", w, m->wgt.depth, &at);
         mac(m, acc, m->out.i8 + a * m->out.lanes, m->inp.i8 + x * m->inp.lanes,
             m->wgt.i8 + w * m->wgt.lanes);
       }
@@ -166,52 +209,74 @@ static int32_t alu_op(uint32_t op, int32_t a, int32_t b) {
   }
 }
 
-static int alu(vta_model_t *m, const cmd_t *c, vta_err *err) {
+/* Start of an ALU instruction: checks and statistics; *runs = N. */
+static int alu_begin(vta_model_t *m, const cmd_t *c, uint64_t *runs, vta_err *err) {
   const vta_insn_t *in = &c->insn;
+  *runs = 0;
   if (in->alu_opcode == VTA_ALU_MUL)
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "ALU MUL (alu_opcode 4) is not supported: it exists only in fsim "
                         "and OpenCL and is optional (spec 12.4)");
-  uint64_t runs = uop_runs(in);
-  m->stats.alu_counter += runs; /* every ALU instruction counts (spec 9) */
-  if (runs == 0) return 0;
+  *runs = uop_runs(in);
+  m->stats.alu_counter += *runs; /* every ALU instruction counts (spec 9) */
+  if (*runs == 0) return 0;
   if (check_uop_range(m, c, err)) return -1;
-  int shr = in->alu_opcode == VTA_ALU_SHR;
-  if (shr && in->use_imm && !shift_ok(in->imm))
+  if (in->alu_opcode == VTA_ALU_SHR && in->use_imm && !shift_ok(in->imm))
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "SHR shift amount imm=%d is outside -31..31 (spec 6.5)", in->imm);
-  uint32_t lanes = m->acc.lanes;
+  return 0;
+}
+
+/* The dst and (without use_imm) src acc indices of one ALU uop, checked. */
+static int alu_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint64_t *d,
+                     uint64_t *s, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  *d = at->op.dst + (uint64_t)at->i * in->dst_factor_out + (uint64_t)at->j * in->dst_factor_in;
+  if (*d >= m->acc.depth) return index_err(err, c, "acc", *d, m->acc.depth, at);
+  if (in->use_imm) return 0; /* the src field is not read */
+  *s = at->op.src + (uint64_t)at->i * in->src_factor_out + (uint64_t)at->j * in->src_factor_in;
+  if (*s >= m->acc.depth) return index_err(err, c, "acc", *s, m->acc.depth, at);
+  return 0;
+}
+
+/* dst op= src (acc row srow) or op= imm (src NULL), lane by lane; out gets
+ * the low bits.  dst and src may be the same row. */
+static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32_t *dst,
+                     const int32_t *src, uint64_t srow, int8_t *out, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  int shr = in->alu_opcode == VTA_ALU_SHR;
   int aw = m->acc.width, ow = m->out.width;
+  for (uint32_t l = 0; l < m->acc.lanes; l++) {
+    int32_t b = src ? src[l] : in->imm;
+    if (shr && !shift_ok(b))
+      return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
+                          "SHR shift amount %d (acc[%llu] lane %u) is outside -31..31 "
+                          "(spec 6.5) at uop %u (dst=%u src=%u wgt=%u), iteration "
+                          "i=%u j=%u", b, (unsigned long long)srow, l, at->u, at->op.dst,
+                          at->op.src, at->op.wgt, at->i, at->j);
+    int32_t v = vta_sext((uint32_t)alu_op(in->alu_opcode, dst[l], b), aw);
+    dst[l] = v;
+    out[l] = (int8_t)vta_sext((uint32_t)v, ow);
+  }
+  return 0;
+}
+
+static int alu(vta_model_t *m, const cmd_t *c, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  uint64_t runs, d, s = 0;
+  if (alu_begin(m, c, &runs, err)) return -1;
+  if (runs == 0) return 0;
+  uint32_t lanes = m->acc.lanes;
   at_t at;
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
       for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
         at.op = uop_at(m, at.u);
-        uint64_t d = at.op.dst + (uint64_t)at.i * in->dst_factor_out +
-                     (uint64_t)at.j * in->dst_factor_in;
-        if (d >= m->acc.depth) return index_err(err, c, "acc", d, m->acc.depth, &at);
-        const int32_t *src = NULL; /* with use_imm the src field is not read */
-        if (!in->use_imm) {
-          uint64_t s = at.op.src + (uint64_t)at.i * in->src_factor_out +
-                       (uint64_t)at.j * in->src_factor_in;
-          if (s >= m->acc.depth) return index_err(err, c, "acc", s, m->acc.depth, &at);
-          src = m->acc.i32 + s * lanes;
-        }
-        int32_t *acc = m->acc.i32 + d * lanes;
-        int8_t *out = m->out.i8 + d * lanes;
-        for (uint32_t l = 0; l < lanes; l++) {
-          int32_t b = src ? src[l] : in->imm;
-          if (shr && !shift_ok(b))
-            return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
-                                "SHR shift amount %d (acc[%llu] lane %u) is outside -31..31 "
-                                "(spec 6.5) at uop %u (dst=%u src=%u wgt=%u), iteration "
-                                "i=%u j=%u", b,
-                                (unsigned long long)(src - m->acc.i32) / lanes, l, at.u,
-                                at.op.dst, at.op.src, at.op.wgt, at.i, at.j);
-          int32_t v = vta_sext((uint32_t)alu_op(in->alu_opcode, acc[l], b), aw);
-          acc[l] = v;
-          out[l] = (int8_t)vta_sext((uint32_t)v, ow);
-        }
+        if (alu_index(m, c, &at, &d, &s, err)) return -1;
+        const int32_t *src = in->use_imm ? NULL : m->acc.i32 + s * lanes;
+        if (alu_lanes(m, c, &at, m->acc.i32 + d * lanes, src, s, m->out.i8 + d * lanes,
+                      err))
+          return -1;
       }
   return 0;
 }
@@ -222,6 +287,175 @@ int vta_compute_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
   case VTA_OP_GEMM: return gemm(m, c, err);
   case VTA_OP_ALU: return alu(m, c, err);
   case VTA_OP_FINISH: m->finished = 1; return 0; /* "done"; tokens as usual (5.6) */
+  default:
+    return vta_unit_err(err, VTA_EILLEGAL, "compute", c, "not a compute instruction");
+  }
+}
+
+/* ---- cycle engine: the GEMM / ALU pipeline (docs/microarch.md 6.4, 6.5) --- */
+
+int vta_pipe_alloc(vta_model_t *m, pipe_t *p) {
+  p->acc = calloc((size_t)PIPE_DEPTH * m->acc.lanes, sizeof *p->acc);
+  p->out = calloc((size_t)PIPE_DEPTH * m->out.lanes, 1);
+  return p->acc && p->out ? 0 : -1;
+}
+
+void vta_pipe_free(pipe_t *p) {
+  free(p->acc);
+  free(p->out);
+}
+
+static void pipe_begin(pipe_t *p, const vta_insn_t *in, uint64_t n) {
+  p->alu = in->opcode == VTA_OP_ALU;
+  p->k = p->alu && !in->use_imm ? 2 : 1; /* one acc read port: src, then dst */
+  p->n = n;
+  p->next = 0;
+  p->i = p->j = 0;
+  p->u = in->uop_bgn;
+  p->head = p->count = 0;
+}
+
+/* The acc operand of a uop: sequential semantics, so the newest result
+ * still in the pipeline for that row wins over the SRAM (forwarding). */
+static const int32_t *acc_operand(const vta_model_t *m, const pipe_t *p, uint64_t row) {
+  for (uint32_t k = p->count; k-- > 0;) {
+    uint32_t e = (p->head + k) % PIPE_DEPTH;
+    if (p->row[e] == row) return p->acc + (size_t)e * m->acc.lanes;
+  }
+  return m->acc.i32 + row * m->acc.lanes;
+}
+
+/* Compute uop p->next at its operand-read cycle t into a new pipeline
+ * entry, to be written in cycle `when`. */
+static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when,
+                        vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  at_t at = {p->u, p->i, p->j, uop_at(m, p->u)};
+  uint32_t lanes = m->acc.lanes, e = (p->head + p->count) % PIPE_DEPTH;
+  int32_t *acc = p->acc + (size_t)e * lanes;
+  int8_t *out = p->out + (size_t)e * lanes;
+  uint64_t row, s = 0, x = 0, w = 0;
+  if (!p->alu) {
+    if (gemm_index(m, c, &at, &row, &x, &w, err)) return -1;
+    if (in->reset_reg) {
+      memset(acc, 0, lanes * sizeof *acc);
+    } else {
+      memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
+      /* inp and wgt are read now: a load's write of this cycle is not seen */
+      mac(m, acc, out, m->inp.i8 + x * m->inp.lanes, m->wgt.i8 + w * m->wgt.lanes);
+    }
+    p->write_out[e] = !in->reset_reg;
+    m->cy->stats.gemm_uops++;
+    m->cy->stats.gemm_reset_uops += in->reset_reg;
+  } else {
+    if (alu_index(m, c, &at, &row, &s, err)) return -1;
+    const int32_t *src = in->use_imm ? NULL : acc_operand(m, p, s);
+    memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
+    if (alu_lanes(m, c, &at, acc, src, s, out, err)) return -1;
+    p->write_out[e] = 1;
+    m->cy->stats.alu_uops++;
+    m->cy->stats.alu_slots += p->k;
+  }
+  p->row[e] = (uint32_t)row;
+  p->when[e] = when;
+  p->count++;
+  /* Loop order: iter_out, iter_in, uop. */
+  p->next++;
+  if (++p->u == in->uop_end) {
+    p->u = in->uop_bgn;
+    if (++p->j == in->iter_in) {
+      p->j = 0;
+      p->i++;
+    }
+  }
+  return 0;
+}
+
+/* One cycle of a GEMM or ALU from S+1 on; returns 1 in its done cycle. */
+static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
+  cyc_t *cy = m->cy;
+  pipe_t *p = &u->pipe;
+  uint64_t t = cy->now, S = u->start;
+  uint32_t lanes = m->acc.lanes;
+  /* Results due now reach acc (and out); UCNT counts each acc row write. */
+  while (p->count && p->when[p->head] == t) {
+    uint32_t e = p->head, row = p->row[e];
+    memcpy(m->acc.i32 + (size_t)row * lanes, p->acc + (size_t)e * lanes,
+           lanes * sizeof(int32_t));
+    if (p->write_out[e])
+      memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
+             m->out.lanes);
+    cy->run_ucnt++;
+    p->head = (p->head + 1) % PIPE_DEPTH;
+    p->count--;
+  }
+  /* GEMM: uop i read in S+2+i, operands in S+3+i, written in S+6+i.
+   * ALU: uop i read in S+2+k*i (its operands are compute's own acc),
+   * written in S+6+k*i+(k-1). */
+  if (p->next < p->n) {
+    uint64_t due = S + (p->alu ? 2 : 3) + p->k * p->next;
+    if (t == due &&
+        pipe_compute(m, p, &u->cur, due + (p->alu ? 3 + p->k : 3), err))
+      return -1;
+  }
+  return t == S + p->k * p->n + 6;
+}
+
+/* ---- cycle engine: the compute unit --------------------------------------- */
+
+int vta_compute_present(vta_model_t *m, vta_err *err) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
+}
+
+int vta_compute_cycle(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  unit_t *u = &cy->u[VTA_UNIT_COMPUTE];
+  if (u->busy) {
+    int busy = 1, done = 0;
+    switch (u->kind) {
+    case K_SYNC: done = 1; break; /* D = S + 1 */
+    case K_FINISH:                /* D = S + 1: the finish pulse */
+      done = 1;
+      cy->finished = 1;
+      m->finished = 1;
+      break;
+    case K_DMA: done = vta_dma_rd_step(m, &u->rd, &busy); break;
+    default:
+      done = pipe_step(m, u, err);
+      if (done < 0) return -1;
+    }
+    if (done) vta_unit_complete(m, u);
+    u->cat = busy ? VTA_CAT_BUSY : VTA_CAT_MEM;
+    u->acted |= busy;
+    return 0;
+  }
+  int r = vta_unit_try_start(m, u, err);
+  if (r <= 0) return r;
+  const cmd_t *c = &u->cur;
+  uint64_t n;
+  switch (c->insn.opcode) {
+  case VTA_OP_LOAD: {
+    int nop;
+    const uint8_t *src;
+    if (load_begin(m, c, &nop, &src, err)) return -1;
+    u->kind = nop ? K_SYNC : K_DMA;
+    if (nop) return 0;
+    int acc = c->insn.mem_type == VTA_MEM_ACC;
+    return vta_dma_rd_begin(m, &u->rd, c, acc ? VTA_RD_ACC : VTA_RD_UOP,
+                            acc ? &m->acc : NULL, cy->now, err);
+  }
+  case VTA_OP_GEMM:
+    if (gemm_begin(m, c, &n, err)) return -1;
+    u->kind = K_GEMM;
+    pipe_begin(&u->pipe, &c->insn, n);
+    return 0;
+  case VTA_OP_ALU:
+    if (alu_begin(m, c, &n, err)) return -1;
+    u->kind = K_ALU;
+    pipe_begin(&u->pipe, &c->insn, n);
+    return 0;
+  case VTA_OP_FINISH: u->kind = K_FINISH; return 0;
   default:
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c, "not a compute instruction");
   }

@@ -1,10 +1,11 @@
 /*
- * core.h - state shared by the units of the functional model (internal).
+ * core.h - state shared by the units of both engines (internal).
  *
- * vta_model.c owns the struct and the scheduler; fetch.c, load.c,
- * compute.c and store.c each implement one hardware unit against it, and
- * tensor.c the DRAM<->scratchpad transfers that load, compute and store
- * share (Chisel's TensorLoad/TensorStore).  Nothing here is public API.
+ * vta_model.c owns the struct and the functional scheduler, cycle.c the
+ * cycle-accurate one; fetch.c, load.c, compute.c and store.c each implement
+ * one hardware unit against it (its semantics and, see cycle.h, its timing
+ * FSM), and tensor.c the DRAM<->scratchpad transfers that load, compute and
+ * store share (Chisel's TensorLoad/TensorStore).  Nothing here is public API.
  */
 #ifndef VTA_CORE_H
 #define VTA_CORE_H
@@ -34,6 +35,7 @@ typedef struct sram {
 typedef struct cmd {
   vta_insn_t insn;
   uint32_t idx;
+  uint64_t queued; /* cycle model: first cycle it was visible in its queue */
 } cmd_t;
 
 /* A bounded FIFO of instructions (the 512-entry command queues, spec 5.2). */
@@ -64,6 +66,8 @@ struct vta_model {
   vta_stats_t stats;
   uint64_t executed;          /* instructions executed in the current run */
   int finished;               /* FINISH executed in the current run */
+
+  struct cyc *cy;             /* the cycle engine's state (cycle.h), or NULL */
 };
 
 /* The token queue a dependency flag of `unit` pops or pushes, or -1 where
@@ -78,12 +82,36 @@ int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t 
 /* fetch.c: dispatch instructions in order until the stream ends or the next
  * one's command queue is full; *progress is set when any was dispatched. */
 int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err);
+/* Decode instruction #idx from its 16 bytes and check its flags for the
+ * unit that executes it; both engines' fetch use it. */
+int vta_fetch_decode(vta_model_t *m, const uint8_t *raw, uint32_t idx, cmd_t *c,
+                     vta_err *err);
 
 /* Execute one instruction of a unit (tokens are handled by the caller). */
 int vta_load_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
 int vta_compute_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
 int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
 
+/* The checks and statistics of an instruction's start, shared by both
+ * engines: every error an instruction can raise before moving data, with
+ * the functional model's message.  *nop is set for a sync NOP. */
+int vta_load_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err);
+int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err);
+
+/* Nothing can move any more: the no-FINISH or deadlock error, naming what
+ * every unit waits on (`at` is appended, e.g. " at cycle 40"). */
+int vta_model_stuck(vta_model_t *m, const char *at, vta_err *err);
+
+/* tensor.c: the SRAM range and every DRAM row of a LOAD into s / a STORE
+ * from s, checked before any data moves (the cycle model's start checks). */
+int vta_tensor_check_load(vta_model_t *m, const sram_t *s, const char *unit,
+                          const cmd_t *c, vta_err *err);
+int vta_tensor_check_store(vta_model_t *m, const sram_t *s, const char *unit,
+                           const cmd_t *c, vta_err *err);
+/* Packed DRAM element <-> unpacked scratchpad lanes, and zero fill. */
+void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry);
+void vta_tensor_pack(const sram_t *s, uint32_t entry, uint8_t *dst);
+void vta_tensor_zero(sram_t *s, uint32_t entry, uint32_t count);
 /* tensor.c: LOAD with zero padding (spec 6.1) into s, the 2-D transfer that
  * INP, WGT and ACC share.  Checks the SRAM range and every DRAM row. */
 int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t *c,

@@ -6,8 +6,15 @@
  *
  * Fetch is also where an instruction's dependency flags are checked
  * against the spec 5.2 table, before any unit could act on them.
+ *
+ * Functional engine: vta_fetch_dispatch dispatches whatever fits.  Cycle
+ * engine (docs/microarch.md 7): chunks of FETCH_CHUNK instructions are read
+ * as the highest-priority read client, then dispatched one per cycle;
+ * reading and dispatching never overlap, as in the reference hardware.
  */
-#include "core.h"
+#include "cycle.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -36,23 +43,32 @@ static int check_flags(const cmd_t *c, vta_unit_t unit, vta_err *err) {
   return 0;
 }
 
+static int not_mapped(uint32_t idx, uint64_t phys, vta_err *err) {
+  return vta_errf(err, VTA_ERANGE,
+                  "fetch: instruction #%u at physical 0x%08llx..0x%08llx is not inside "
+                  "one device allocation", idx, (unsigned long long)phys,
+                  (unsigned long long)(phys + VTA_INS_BYTES - 1));
+}
+
+int vta_fetch_decode(vta_model_t *m, const uint8_t *raw, uint32_t idx, cmd_t *c,
+                     vta_err *err) {
+  c->idx = idx;
+  c->queued = 0;
+  if (vta_insn_decode(&m->cfg, raw, &c->insn, err))
+    return vta_err_prefix(err, "fetch: instruction #%u at physical 0x%08llx: ", idx,
+                          (unsigned long long)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES);
+  return check_flags(c, vta_insn_unit(&c->insn), err);
+}
+
 int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err) {
   while (m->fetched < m->insn_count) {
     uint32_t idx = m->fetched;
     uint64_t phys = (uint64_t)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES;
     const uint8_t *raw = vta_mem_host(m->mem, phys, VTA_INS_BYTES);
-    if (!raw)
-      return vta_errf(err, VTA_ERANGE,
-                      "fetch: instruction #%u at physical 0x%08llx..0x%08llx is not inside "
-                      "one device allocation", idx, (unsigned long long)phys,
-                      (unsigned long long)(phys + VTA_INS_BYTES - 1));
+    if (!raw) return not_mapped(idx, phys, err);
     cmd_t c;
-    c.idx = idx;
-    if (vta_insn_decode(&m->cfg, raw, &c.insn, err))
-      return vta_err_prefix(err, "fetch: instruction #%u at physical 0x%08llx: ", idx,
-                            (unsigned long long)phys);
+    if (vta_fetch_decode(m, raw, idx, &c, err)) return -1;
     vta_unit_t unit = vta_insn_unit(&c.insn);
-    if (check_flags(&c, unit, err)) return -1;
     cmdq_t *q = &m->q[unit];
     if (q->count == q->cap) return 0; /* blocked until the unit drains an entry */
     q->slot[(q->head + q->count) % q->cap] = c;
@@ -61,4 +77,112 @@ int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err) {
     *progress = 1;
   }
   return 0;
+}
+
+/* ---- cycle engine ----------------------------------------------------------- */
+
+/* Begin the chunk starting at instruction `first`: its instructions must
+ * all be in DRAM (checked at the request, with the functional message). */
+static int chunk_begin(vta_model_t *m, uint32_t first, vta_err *err) {
+  fetch_t *f = &m->cy->f;
+  f->first = first;
+  f->n = m->insn_count - first < m->cy->chunk ? m->insn_count - first : m->cy->chunk;
+  f->disp = 0;
+  f->fill = 0;
+  f->pend_beats = 0;
+  f->raddr = (uint64_t)m->insn_phys + (uint64_t)first * VTA_INS_BYTES;
+  f->rend = f->raddr + (uint64_t)f->n * VTA_INS_BYTES;
+  for (uint32_t k = 0; k < f->n; k++) {
+    uint64_t phys = f->raddr + (uint64_t)k * VTA_INS_BYTES;
+    if (!vta_mem_host(m->mem, phys, VTA_INS_BYTES)) return not_mapped(first + k, phys, err);
+  }
+  f->state = F_REQ;
+  return 0;
+}
+
+/* Nothing fetched, nothing presented. */
+static int fetch_reset(vta_model_t *m) {
+  fetch_t *f = &m->cy->f;
+  f->state = F_DONE;
+  f->presented = 0;
+  f->pushed = -1;
+  f->decoded = 0;
+  return 0;
+}
+
+int vta_fetch_present(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  fetch_t *f = &cy->f;
+  if (f->state != F_REQ) return 0;
+  f->presented = vta_memsys_burst_bytes(vta_memsys_params(cy->ms), f->raddr,
+                                        f->rend - f->raddr);
+  return vta_memsys_rd_request(cy->ms, VTA_RD_FETCH, f->raddr, f->presented, 0, err);
+}
+
+int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  fetch_t *f = &cy->f;
+  f->pushed = -1;
+  int did = 0;
+  if (f->presented) {
+    const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
+    if (g && g->client == VTA_RD_FETCH) {
+      f->pend_beats += g->beats;
+      f->raddr += f->presented;
+      if (f->raddr == f->rend) f->state = F_WAIT;
+      did = 1;
+    }
+    f->presented = 0;
+  }
+  const vta_rd_beat_t *b = vta_memsys_rd_beat(cy->ms);
+  if (b && b->client == VTA_RD_FETCH) {
+    memcpy(f->buf + f->fill, b->data + b->lo, b->hi - b->lo);
+    f->fill += b->hi - b->lo;
+    f->pend_beats--;
+    did = 1;
+    /* Dispatch starts the cycle after the chunk's last beat. */
+    if (f->state == F_WAIT && !f->pend_beats) f->state = F_DISP;
+    f->cat = VTA_CAT_BUSY;
+    f->acted = 1;
+    return 0;
+  }
+  if (f->state == F_DISP) {
+    /* Decoded once, in the first cycle it is up for dispatch (the fault
+     * cycle of section 7); a blocked dispatch keeps the decoded form. */
+    if (!f->decoded) {
+      uint32_t idx = f->first + f->disp;
+      if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
+        return -1;
+      f->decoded = 1;
+    }
+    vta_unit_t unit = vta_insn_unit(&f->push.insn);
+    if (m->q[unit].count == m->q[unit].cap) { /* full, the executing one included */
+      f->cat = VTA_CAT_QUEUE;
+      return 0;
+    }
+    f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
+    f->decoded = 0;
+    f->pushed = (int)unit;
+    m->fetched++;
+    cy->stats.unit[VTA_CY_FETCH].insns++;
+    did = 1;
+    /* The next chunk is requested in the cycle after the last dispatch. */
+    if (++f->disp == f->n) {
+      if (f->first + f->n < m->insn_count) {
+        if (chunk_begin(m, f->first + f->n, err)) return -1;
+      } else {
+        f->state = F_DONE;
+      }
+    }
+  }
+  f->cat = did ? VTA_CAT_BUSY : f->state == F_DONE ? VTA_CAT_IDLE : VTA_CAT_MEM;
+  f->acted = did;
+  return 0;
+}
+
+/* Launch (cycle 0): latch count and address, request the first chunk. */
+int vta_fetch_start(vta_model_t *m, vta_err *err) {
+  fetch_reset(m);
+  if (m->insn_count == 0) return 0;
+  return chunk_begin(m, 0, err);
 }

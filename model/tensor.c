@@ -1,10 +1,15 @@
 /*
  * tensor.c - the DRAM <-> scratchpad transfer engine shared by load (INP,
- * WGT), compute (ACC) and store (OUT), like Chisel's TensorLoad/TensorStore:
- * DRAM addressing (spec 2.3), lane packing LSB-first (spec 2.2), the padded
- * 2-D load (spec 6.1) and the strided store (spec 6.3).
+ * WGT), compute (ACC, UOP) and store (OUT), like Chisel's TensorLoad and
+ * TensorStore: DRAM addressing (spec 2.3), lane packing LSB-first (spec
+ * 2.2), the padded 2-D load (spec 6.1) and the strided store (spec 6.3).
+ *
+ * Functional engine: vta_tensor_load_2d / vta_tensor_store_2d move a whole
+ * instruction at once.  Cycle engine: dma_rd / dma_wr move it beat by beat
+ * through the memory system, writing each element in the cycle
+ * docs/microarch.md 6.2, 6.3 and 6.6 say, with the same pack/unpack.
  */
-#include "core.h"
+#include "cycle.h"
 
 #include <string.h>
 
@@ -26,7 +31,7 @@ uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32
 
 /* Packed DRAM element -> unpacked lanes.  Lane widths divide 8 or are
  * multiples of 8, so a lane never straddles a byte boundary. */
-static void unpack(const sram_t *s, const uint8_t *src, uint32_t entry) {
+void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry) {
   uint32_t n = s->lanes;
   int w = s->width;
   if (s->i8) {
@@ -52,7 +57,7 @@ static void unpack(const sram_t *s, const uint8_t *src, uint32_t entry) {
 }
 
 /* Unpacked lanes -> packed DRAM element (only i8 buffers are ever stored). */
-static void pack(const sram_t *s, uint32_t entry, uint8_t *dst) {
+void vta_tensor_pack(const sram_t *s, uint32_t entry, uint8_t *dst) {
   uint32_t n = s->lanes;
   int w = s->width;
   const int8_t *src = s->i8 + (size_t)entry * n;
@@ -68,14 +73,14 @@ static void pack(const sram_t *s, uint32_t entry, uint8_t *dst) {
   }
 }
 
-static void zero(sram_t *s, uint32_t entry, uint32_t count) {
+void vta_tensor_zero(sram_t *s, uint32_t entry, uint32_t count) {
   size_t first = (size_t)entry * s->lanes, n = (size_t)count * s->lanes;
   if (s->i8) memset(s->i8 + first, 0, n);
   else memset(s->i32 + first, 0, n * sizeof *s->i32);
 }
 
-int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t *c,
-                       vta_err *err) {
+static int load_sram_range(const sram_t *s, const char *unit, const cmd_t *c,
+                           vta_err *err) {
   const vta_insn_t *in = &c->insn;
   uint64_t row_len = (uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1;
   uint64_t rows = (uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1;
@@ -88,24 +93,11 @@ int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t 
                         (unsigned long long)(in->sram_base + total - 1),
                         (unsigned long long)rows, (unsigned long long)row_len, s->name,
                         s->depth);
-  uint32_t p = in->sram_base;
-  zero(s, p, (uint32_t)(in->y_pad_0 * row_len));
-  p += (uint32_t)(in->y_pad_0 * row_len);
-  for (uint32_t r = 0; r < in->y_size; r++) {
-    const uint8_t *src = vta_tensor_row(m, unit, c, r, s->elem_bytes, err);
-    if (!src) return -1;
-    zero(s, p, in->x_pad_0);
-    p += in->x_pad_0;
-    for (uint32_t x = 0; x < in->x_size; x++, src += s->elem_bytes) unpack(s, src, p++);
-    zero(s, p, in->x_pad_1);
-    p += in->x_pad_1;
-  }
-  zero(s, p, (uint32_t)(in->y_pad_1 * row_len));
   return 0;
 }
 
-int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
-                        vta_err *err) {
+static int store_sram_range(const sram_t *s, const char *unit, const cmd_t *c,
+                            vta_err *err) {
   const vta_insn_t *in = &c->insn;
   uint64_t total = (uint64_t)in->x_size * in->y_size;
   /* The SRAM side is dense: row r starts at sram_base + r*x_size. */
@@ -114,11 +106,268 @@ int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const
                         "reads %s entries %u..%llu, beyond the %s buffer of %u entries",
                         s->name, in->sram_base,
                         (unsigned long long)(in->sram_base + total - 1), s->name, s->depth);
+  return 0;
+}
+
+/* Every DRAM row, in order, as the functional transfers meet them. */
+static int check_rows(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
+                      vta_err *err) {
+  for (uint32_t r = 0; r < c->insn.y_size; r++)
+    if (!vta_tensor_row(m, unit, c, r, s->elem_bytes, err)) return -1;
+  return 0;
+}
+
+int vta_tensor_check_load(vta_model_t *m, const sram_t *s, const char *unit,
+                          const cmd_t *c, vta_err *err) {
+  if (load_sram_range(s, unit, c, err)) return -1;
+  return check_rows(m, s, unit, c, err);
+}
+
+int vta_tensor_check_store(vta_model_t *m, const sram_t *s, const char *unit,
+                           const cmd_t *c, vta_err *err) {
+  if (store_sram_range(s, unit, c, err)) return -1;
+  return check_rows(m, s, unit, c, err);
+}
+
+int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t *c,
+                       vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  uint64_t row_len = (uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1;
+  if (load_sram_range(s, unit, c, err)) return -1;
+  uint32_t p = in->sram_base;
+  vta_tensor_zero(s, p, (uint32_t)(in->y_pad_0 * row_len));
+  p += (uint32_t)(in->y_pad_0 * row_len);
+  for (uint32_t r = 0; r < in->y_size; r++) {
+    const uint8_t *src = vta_tensor_row(m, unit, c, r, s->elem_bytes, err);
+    if (!src) return -1;
+    vta_tensor_zero(s, p, in->x_pad_0);
+    p += in->x_pad_0;
+    for (uint32_t x = 0; x < in->x_size; x++, src += s->elem_bytes) vta_tensor_unpack(s, src, p++);
+    vta_tensor_zero(s, p, in->x_pad_1);
+    p += in->x_pad_1;
+  }
+  vta_tensor_zero(s, p, (uint32_t)(in->y_pad_1 * row_len));
+  return 0;
+}
+
+int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
+                        vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  if (store_sram_range(s, unit, c, err)) return -1;
   uint32_t p = in->sram_base;
   for (uint32_t r = 0; r < in->y_size; r++) {
     uint8_t *dst = vta_tensor_row(m, unit, c, r, s->elem_bytes, err);
     if (!dst) return -1;
-    for (uint32_t x = 0; x < in->x_size; x++, dst += s->elem_bytes) pack(s, p++, dst);
+    for (uint32_t x = 0; x < in->x_size; x++, dst += s->elem_bytes) vta_tensor_pack(s, p++, dst);
   }
   return 0;
+}
+
+/* ---- cycle engine: the load DMA (docs/microarch.md 6.2, 6.3) ------------- */
+
+static void rd_row(dma_rd_t *d) {
+  d->raddr = ((uint64_t)d->in.dram_base + (uint64_t)d->ry * d->in.x_stride) * d->elem;
+  d->rend = d->raddr + (uint64_t)d->in.x_size * d->elem;
+}
+
+int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,
+                     uint64_t start, vta_err *err) {
+  (void)m, (void)err;
+  const vta_insn_t *in = &c->insn;
+  uint8_t *stage = d->stage; /* allocated once, for the widest element */
+  *d = (dma_rd_t){0};
+  d->stage = stage;
+  d->active = 1;
+  d->client = client;
+  d->s = s;
+  d->elem = s ? s->elem_bytes : VTA_UOP_BYTES;
+  d->narrow = s != NULL;
+  d->in = *in;
+  d->start = start;
+  d->row_len = in->x_pad_0 + in->x_size + in->x_pad_1;
+  /* The command generator walks the top padding rows first, one a cycle. */
+  d->req_from = start + 1 + in->y_pad_0;
+  d->req_left = in->y_size > 0;
+  if (d->req_left) rd_row(d);
+  d->pads = (uint64_t)d->row_len * (in->y_pad_0 + in->y_pad_1) +
+            (uint64_t)(in->x_pad_0 + in->x_pad_1) * in->y_size;
+  return 0;
+}
+
+int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err) {
+  cyc_t *cy = m->cy;
+  if (!d->active || !d->req_left || cy->now < d->req_from) return 0;
+  uint32_t bytes = vta_memsys_burst_bytes(vta_memsys_params(cy->ms), d->raddr,
+                                          d->rend - d->raddr);
+  d->presented = bytes;
+  return vta_memsys_rd_request(cy->ms, d->client, d->raddr, bytes, 0, err);
+}
+
+/* The k-th pad entry in ascending order: top rows, then each data row's
+ * left and right columns, then bottom rows. */
+static uint32_t pad_entry(const dma_rd_t *d, uint64_t k) {
+  const vta_insn_t *in = &d->in;
+  uint64_t base = in->sram_base, rl = d->row_len, top = in->y_pad_0 * rl;
+  if (k < top) return (uint32_t)(base + k);
+  k -= top;
+  uint64_t side = in->x_pad_0 + in->x_pad_1;
+  if (k < side * in->y_size) {
+    uint64_t y = k / side, r = k % side;
+    uint64_t col = r < in->x_pad_0 ? r : in->x_pad_0 + in->x_size + (r - in->x_pad_0);
+    return (uint32_t)(base + (in->y_pad_0 + y) * rl + col);
+  }
+  k -= side * in->y_size;
+  return (uint32_t)(base + (in->y_pad_0 + in->y_size) * rl + k);
+}
+
+/* The bytes of a landing beat the request asked for, element by element:
+ * an element is written in the cycle the beat holding its last byte lands. */
+static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
+  const uint8_t *p = b->data + b->lo;
+  uint32_t n = b->hi - b->lo;
+  while (n) {
+    uint32_t take = d->elem - d->staged < n ? d->elem - d->staged : n;
+    memcpy(d->stage + d->staged, p, take);
+    d->staged += take;
+    p += take;
+    n -= take;
+    if (d->staged < d->elem) break;
+    d->staged = 0;
+    const vta_insn_t *in = &d->in;
+    if (d->s) {
+      uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
+      vta_tensor_unpack(d->s, d->stage, e);
+    } else {
+      const uint8_t *w = d->stage;
+      m->uop[in->sram_base + d->lx] = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
+                                      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+    }
+    if (++d->lx == in->x_size) {
+      d->lx = 0;
+      d->ly++;
+    }
+  }
+}
+
+int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
+  cyc_t *cy = m->cy;
+  /* inp/wgt/acc: D = 1 + max(S, last beat, last pad), one register stage
+   * after the last element write. */
+  if (d->narrow && !d->req_left && !d->pend_beats && d->pads_done == d->pads) {
+    d->active = 0;
+    *busy = 1;
+    return 1;
+  }
+  int did = 0;
+  if (d->presented) {
+    const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
+    if (g && g->client == d->client) {
+      d->pend_beats += g->beats;
+      d->raddr += d->presented;
+      if (d->raddr == d->rend && ++d->ry < d->in.y_size) rd_row(d);
+      else if (d->raddr == d->rend) d->req_left = 0;
+      did = 1;
+    }
+    d->presented = 0;
+  }
+  const vta_rd_beat_t *b = vta_memsys_rd_beat(cy->ms);
+  int landed = b && b->client == d->client;
+  if (landed) {
+    consume(m, d, b);
+    d->pend_beats--;
+    did = 1;
+  }
+  /* Padding uses the SRAM write port in cycles without a landing beat. */
+  if (!landed && d->pads_done < d->pads) {
+    vta_tensor_zero(d->s, pad_entry(d, d->pads_done++), 1);
+    did = 1;
+  }
+  *busy = did;
+  /* uop: D = the cycle of the last beat. */
+  if (!d->narrow && !d->req_left && !d->pend_beats) {
+    d->active = 0;
+    return 1;
+  }
+  return 0;
+}
+
+/* ---- cycle engine: the store DMA (docs/microarch.md 6.6) ------------------ */
+
+static void wr_row(dma_wr_t *d, uint32_t elem) {
+  d->baddr = ((uint64_t)d->in.dram_base + (uint64_t)d->y * d->in.x_stride) * elem;
+  d->rend = d->baddr + (uint64_t)d->in.x_size * elem;
+  d->sb_lo = d->sb_hi = d->baddr;
+}
+
+int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
+  (void)err;
+  uint8_t *sbuf = d->sbuf, *wbeat = d->wbeat;
+  *d = (dma_wr_t){0};
+  d->sbuf = sbuf;
+  d->wbeat = wbeat;
+  d->active = 1;
+  d->in = c->insn;
+  d->entry = c->insn.sram_base;
+  d->state = WR_AW;
+  wr_row(d, m->out.elem_bytes);
+  return 0;
+}
+
+int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err) {
+  cyc_t *cy = m->cy;
+  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
+  uint32_t bus = p->bus_bytes, elem = m->out.elem_bytes;
+  *busy = *done = 0;
+  switch (d->state) {
+  case WR_AW: {
+    uint32_t bytes = vta_memsys_burst_bytes(p, d->baddr, d->rend - d->baddr);
+    int r = vta_memsys_wr_addr(cy->ms, d->baddr, bytes, err);
+    if (r < 0) return -1;
+    if (!r) return 0;
+    d->bend = d->baddr + bytes;
+    d->beat = d->baddr / bus * bus;
+    d->state = WR_FILL;
+    *busy = 1;
+    vta_trace(m, "aw store addr=0x%08llx bytes=%u beats=%u", (unsigned long long)d->baddr,
+              bytes, vta_memsys_beats(p, d->baddr, bytes));
+    return 0;
+  }
+  case WR_FILL: {
+    uint64_t lo = d->baddr > d->beat ? d->baddr : d->beat;
+    uint64_t hi = d->bend < d->beat + bus ? d->bend : d->beat + bus;
+    if (d->sb_hi < hi) {
+      /* One cycle reads one element of the out scratchpad (the bubble). */
+      vta_tensor_pack(&m->out, d->entry++, d->sbuf + (d->sb_hi - d->sb_lo));
+      d->sb_hi += elem;
+      *busy = 1;
+      return 0;
+    }
+    memset(d->wbeat, 0, bus);
+    memcpy(d->wbeat + (lo - d->beat), d->sbuf + (lo - d->sb_lo), hi - lo);
+    int r = vta_memsys_wr_data(cy->ms, d->wbeat, NULL, err);
+    if (r < 0) return -1;
+    if (!r) return 0;
+    memmove(d->sbuf, d->sbuf + (hi - d->sb_lo), d->sb_hi - hi);
+    d->sb_lo = hi;
+    d->beat += bus;
+    if (hi == d->bend) d->state = WR_ACK;
+    *busy = 1;
+    return 0;
+  }
+  default: /* WR_ACK */
+    if (!vta_memsys_wr_ack(cy->ms)) return 0;
+    *busy = 1;
+    vta_trace(m, "ack store");
+    if (d->bend < d->rend) {
+      d->baddr = d->bend; /* the next burst of this row */
+    } else if (++d->y < d->in.y_size) {
+      wr_row(d, elem);
+    } else {
+      d->active = 0;
+      *done = 1;
+      return 0;
+    }
+    d->state = WR_AW;
+    return 0;
+  }
 }

@@ -3,7 +3,9 @@
  * host code written against VTA's driver.h runs on vtasim unchanged.
  *
  * Like fsim, all devices share one process-wide device memory (VTAMemAlloc
- * has no device argument).  The driver API has no error channel besides
+ * has no device argument).  The environment chooses what VTADeviceAlloc
+ * builds: VTASIM_CONFIG (a vta_config.json) and VTASIM_ENGINE ("model", the
+ * cycle-accurate default, or "functional").  The driver API has no error channel besides
  * return values, so failures are also printed on stderr.
  */
 #include "vtasim_driver.h"
@@ -72,6 +74,13 @@ VTADeviceHandle VTADeviceAlloc(void) {
     fprintf(stderr, "VTADeviceAlloc: VTASIM_CONFIG: %s\n", err.msg);
     return NULL;
   }
+  vta_model_params_t params;
+  vta_model_params_default(&params);
+  const char *engine = getenv("VTASIM_ENGINE");
+  if (engine && *engine && vta_engine_parse(engine, &params.engine, &err)) {
+    fprintf(stderr, "VTADeviceAlloc: VTASIM_ENGINE: %s\n", err.msg);
+    return NULL;
+  }
   vta_mem_t *mem = vtasim_driver_mem();
   device_t *d = calloc(1, sizeof *d);
   if (!mem || !d) {
@@ -79,7 +88,7 @@ VTADeviceHandle VTADeviceAlloc(void) {
     fprintf(stderr, "VTADeviceAlloc: out of memory\n");
     return NULL;
   }
-  d->model = vta_model_new(&cfg, mem, NULL, &err);
+  d->model = vta_model_new(&cfg, mem, &params, &err);
   if (!d->model) {
     fprintf(stderr, "VTADeviceAlloc: %s\n", err.msg);
     free(d);

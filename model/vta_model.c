@@ -1,16 +1,17 @@
 /*
- * vta_model.c - the model's top level: creation, the dependency-token
- * queues, the scheduler that runs fetch, load, compute and store until
- * FINISH, and the statistics and scratchpad accessors.
+ * vta_model.c - the model's top level: parameters, creation, the
+ * dependency-token queues, the functional engine's scheduler that runs
+ * fetch, load, compute and store until FINISH (the cycle engine is in
+ * cycle.c), and the statistics and scratchpad accessors.
  *
- * Scheduling is deterministic: each round, fetch dispatches as many
- * instructions as fit, then load, compute and store in turn execute
+ * Functional scheduling is deterministic: each round, fetch dispatches as
+ * many instructions as fit, then load, compute and store in turn execute
  * instructions from their queues for as long as the head's pops are
  * available.  Units are ordered by tokens only (spec 5.4), so any schedule
  * gives a correctly synchronised program the same result; a fixed one also
  * makes every fault reproducible.
  */
-#include "core.h"
+#include "cycle.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,10 +78,61 @@ int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t 
   return vta_errf(err, kind, "%s: instruction #%u (%s): %s", unit, c->idx, dis, msg);
 }
 
+const char *vta_engine_name(vta_engine_t e) {
+  return e == VTA_ENGINE_FUNCTIONAL ? "functional" : "model";
+}
+
+int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err) {
+  if (!strcmp(name, "model")) *e = VTA_ENGINE_MODEL;
+  else if (!strcmp(name, "functional")) *e = VTA_ENGINE_FUNCTIONAL;
+  else
+    return vta_errf(err, VTA_EINPUT, "unknown engine '%s' (available: model, functional)",
+                    name);
+  return 0;
+}
+
+static uint32_t *param_slot(vta_model_params_t *p, const vta_param_info_t *pi) {
+  char *base = pi->group == VTA_PARAM_MEM ? (char *)&p->mem : (char *)p;
+  return (uint32_t *)(base + pi->offset);
+}
+
+uint32_t vta_model_params_get(const vta_model_params_t *p, const vta_param_info_t *pi) {
+  return *param_slot((vta_model_params_t *)p, pi);
+}
+
+int vta_model_params_set(vta_model_params_t *p, const char *name, uint64_t value,
+                         vta_err *err) {
+  const vta_param_info_t *pi = vta_param_find(name);
+  if (!pi) return vta_errf(err, VTA_EINPUT, "unknown parameter '%s'", name);
+  if (vta_param_check(pi, value, err)) return -1;
+  *param_slot(p, pi) = (uint32_t)value;
+  return 0;
+}
+
 void vta_model_params_default(vta_model_params_t *p) {
-  p->cmd_queue_depth = 512;    /* FPGA block design and Chisel (spec 5.2) */
-  p->token_queue_depth = 1024; /* FPGA token FIFOs (spec 5.2, 12.7) */
+  memset(p, 0, sizeof *p);
+  for (int i = 0; i < vta_nparams; i++) *param_slot(p, &vta_params[i]) = vta_params[i].def;
   p->max_insns = 0;
+  p->engine = VTA_ENGINE_MODEL;
+}
+
+int vta_model_params_check(const vta_model_params_t *p, vta_err *err) {
+  /* The queue depths have always been checked with these words. */
+  if (p->cmd_queue_depth == 0 || p->token_queue_depth == 0)
+    return vta_errf(err, VTA_EINPUT, "model parameters: cmd_queue_depth (%u) and "
+                    "token_queue_depth (%u) must be at least 1", p->cmd_queue_depth,
+                    p->token_queue_depth);
+  for (int i = 0; i < vta_nparams; i++)
+    if (vta_param_check(&vta_params[i], vta_model_params_get(p, &vta_params[i]), err))
+      return vta_err_prefix(err, "model parameters: ");
+  if (p->engine != VTA_ENGINE_MODEL && p->engine != VTA_ENGINE_FUNCTIONAL)
+    return vta_errf(err, VTA_EINPUT, "model parameters: unknown engine %d", (int)p->engine);
+  return 0;
+}
+
+uint32_t vta_fetch_chunk(const vta_memsys_params_t *p) {
+  uint32_t c = p->max_burst * p->bus_bytes / VTA_INS_BYTES;
+  return c ? c : 1;
 }
 
 /* acc lanes are int32 whatever their width: GEMM and ALU compute in 32 bits
@@ -99,12 +151,7 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
   vta_model_params_t p;
   if (params) p = *params;
   else vta_model_params_default(&p);
-  if (p.cmd_queue_depth == 0 || p.token_queue_depth == 0) {
-    vta_errf(err, VTA_EINPUT, "model parameters: cmd_queue_depth (%u) and "
-             "token_queue_depth (%u) must be at least 1", p.cmd_queue_depth,
-             p.token_queue_depth);
-    return NULL;
-  }
+  if (vta_model_params_check(&p, err)) return NULL;
   vta_model_t *m = calloc(1, sizeof *m);
   if (!m) {
     vta_errf(err, VTA_ENOMEM, "model: out of memory");
@@ -138,11 +185,16 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
     vta_errf(err, VTA_ENOMEM, "model: out of memory for the scratchpads and queues");
     return NULL;
   }
+  if (p.engine == VTA_ENGINE_MODEL && vta_cycle_new(m, err)) {
+    vta_model_free(m);
+    return NULL;
+  }
   return m;
 }
 
 void vta_model_free(vta_model_t *m) {
   if (!m) return;
+  vta_cycle_free(m);
   sram_t *s[4] = {&m->inp, &m->wgt, &m->acc, &m->out};
   for (int i = 0; i < 4; i++) {
     free(s[i]->i8);
@@ -212,7 +264,7 @@ static int drain(vta_model_t *m, vta_unit_t unit, int *progress, vta_err *err) {
 
 /* Nothing can move: say what every unit waits on, so that the missing
  * push (or the too-small queue) can be found from the message alone. */
-static int deadlock(vta_model_t *m, vta_err *err) {
+static int deadlock(vta_model_t *m, const char *at, vta_err *err) {
   char buf[VTA_ERR_LEN], dis[512];
   size_t n = 0;
   APPEND("deadlock: ");
@@ -247,10 +299,21 @@ static int deadlock(vta_model_t *m, vta_err *err) {
              "(cmd_queue_depth %u)", m->fetched, dis, vta_unit_name(u), m->q[u].cap);
     }
   }
+  APPEND("%s", at);
   return vta_errf(err, VTA_EDEADLOCK, "%s", buf);
 }
 
+int vta_model_stuck(vta_model_t *m, const char *at, vta_err *err) {
+  if (m->fetched == m->insn_count && !m->q[0].count && !m->q[1].count && !m->q[2].count)
+    return vta_errf(err, VTA_ENOFINISH,
+                    "no FINISH: all %u instructions at physical 0x%08x executed without a "
+                    "FINISH (a run completes only when compute executes FINISH)%s",
+                    m->insn_count, m->insn_phys, at);
+  return deadlock(m, at, err);
+}
+
 int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (m->cy) return vta_cycle_run(m, insn_phys, count, err);
   /* Instructions left over from a previous run (after its FINISH or its
    * fault) are dropped; tokens and scratchpads persist (spec 5.3). */
   for (int u = 0; u < 3; u++) m->q[u].head = m->q[u].count = 0;
@@ -267,18 +330,25 @@ int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *e
       if (m->finished) return 0;
     }
     if (progress) continue;
-    if (m->fetched == m->insn_count && !m->q[0].count && !m->q[1].count && !m->q[2].count)
-      return vta_errf(err, VTA_ENOFINISH,
-                      "no FINISH: all %u instructions at physical 0x%08x executed without a "
-                      "FINISH (a run completes only when compute executes FINISH)",
-                      count, insn_phys);
-    return deadlock(m, err);
+    return vta_model_stuck(m, "", err);
   }
 }
 
 const vta_config_t *vta_model_config(const vta_model_t *m) { return &m->cfg; }
 const vta_stats_t *vta_model_stats(const vta_model_t *m) { return &m->stats; }
-void vta_model_clear_stats(vta_model_t *m) { memset(&m->stats, 0, sizeof m->stats); }
+void vta_model_clear_stats(vta_model_t *m) {
+  memset(&m->stats, 0, sizeof m->stats);
+  if (m->cy) {
+    memset(&m->cy->stats, 0, sizeof m->cy->stats);
+    vta_memsys_clear_stats(m->cy->ms);
+  }
+}
+
+const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m) {
+  return m->cy ? &m->cy->stats : NULL;
+}
+
+const vta_model_params_t *vta_model_params(const vta_model_t *m) { return &m->params; }
 void vta_model_tokens(const vta_model_t *m, uint32_t tokens[4]) {
   memcpy(tokens, m->tokens, sizeof m->tokens);
 }

@@ -1,21 +1,30 @@
 /*
- * vta_model.h - the functional reference model of the VTA core: fetch, the
- * three command queues, load, compute and store, and the four dependency
- * token queues (spec 5).  It says what VTA computes; issue 4 adds when.
+ * vta_model.h - the model of the VTA core: fetch, the three command queues,
+ * load, compute and store, the four dependency token queues (spec 5) and,
+ * in the cycle-accurate engine, the memory system.
  *
- * Units run concurrently and are ordered only by tokens; token state
- * persists across runs (spec 5.3).  Every fault stops the run with a message
- * naming the unit, the instruction (index and disassembly) and the queue.
+ * Two engines share the state and the per-instruction semantics:
+ *  - VTA_ENGINE_MODEL (the default): cycle-accurate, stepped per cycle,
+ *    exactly the contract of docs/microarch.md; counts cycles;
+ *  - VTA_ENGINE_FUNCTIONAL: what VTA computes, one instruction at a time.
+ * Both give the same results on every correctly synchronised program.
+ *
+ * Units are ordered only by tokens; token state persists across runs (spec
+ * 5.3).  Every fault stops the run with a message naming the unit, the
+ * instruction (index and disassembly) and the queue.
  */
 #ifndef VTA_MODEL_H
 #define VTA_MODEL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "vta_config.h"
 #include "vta_err.h"
 #include "vta_isa.h"
 #include "vta_mem.h"
+#include "vta_memsys.h"
+#include "vta_params.h"
 
 /* The seven fsim statistics, counted by the rules of spec 9. */
 typedef struct vta_stats {
@@ -32,13 +41,32 @@ int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_e
 enum { VTA_Q_L2G = 0, VTA_Q_G2L = 1, VTA_Q_G2S = 2, VTA_Q_S2G = 3 };
 const char *vta_queue_name(int q); /* "l2g (load->compute)" ... */
 
+typedef enum { VTA_ENGINE_MODEL = 0, VTA_ENGINE_FUNCTIONAL = 1 } vta_engine_t;
+const char *vta_engine_name(vta_engine_t e); /* "model", "functional" */
+/* By name; -1 with an error listing the engines if unknown. */
+int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err);
+
+/* Defaults and limits of the uint32_t parameters are in vta_params[]. */
 typedef struct vta_model_params {
-  uint32_t cmd_queue_depth;   /* instructions per unit command queue [512] */
-  uint32_t token_queue_depth; /* tokens a queue holds; a push beyond is an error [1024] */
+  uint32_t cmd_queue_depth;   /* CMDQ: instructions per unit command queue */
+  uint32_t token_queue_depth; /* TOKQ: tokens a queue holds; a push beyond is an error */
   uint64_t max_insns;         /* stop with an error after this many executed, 0 = no limit */
+  vta_engine_t engine;        /* [VTA_ENGINE_MODEL] */
+  vta_memsys_params_t mem;    /* cycle model: the memory system */
+  uint64_t max_cycles;        /* cycle model: stop a run at this cycle, 0 = no limit */
+  int no_skip;                /* cycle model: evaluate every cycle, no event skipping */
+  FILE *trace;                /* cycle model: instruction trace (docs/microarch.md 10) */
 } vta_model_params_t;
 
 void vta_model_params_default(vta_model_params_t *p);
+/* Check every parameter (the message names it). */
+int vta_model_params_check(const vta_model_params_t *p, vta_err *err);
+/* Set a uint32_t parameter by name, option or key ("RD_LAT", "--rd-lat"). */
+int vta_model_params_set(vta_model_params_t *p, const char *name, uint64_t value,
+                         vta_err *err);
+uint32_t vta_model_params_get(const vta_model_params_t *p, const vta_param_info_t *pi);
+/* FETCH_CHUNK, derived: instructions per fetch chunk (section 2). */
+uint32_t vta_fetch_chunk(const vta_memsys_params_t *p);
 
 typedef struct vta_model vta_model_t;
 
@@ -69,5 +97,45 @@ void vta_model_tokens(const vta_model_t *m, uint32_t tokens[4]);
  */
 int vta_model_read_sram(const vta_model_t *m, uint32_t buffer, uint32_t index,
                         int32_t *lanes, vta_err *err);
+
+/* ---- cycle model counters (docs/microarch.md section 8) ------------------ */
+
+/* Units in the counters: the three executing units, then fetch. */
+enum { VTA_CY_LOAD = 0, VTA_CY_COMPUTE = 1, VTA_CY_STORE = 2, VTA_CY_FETCH = 3, VTA_CY_NUNITS = 4 };
+const char *vta_cy_unit_name(int u); /* "load", "compute", "store", "fetch" */
+
+/* What a unit did in a cycle: exactly one category per unit per cycle. */
+enum {
+  VTA_CAT_BUSY = 0,   /* executing (fetch: requesting, receiving, dispatching) */
+  VTA_CAT_MEM,        /* executing, waiting for the memory */
+  VTA_CAT_QUEUE,      /* fetch: dispatch blocked by a full command queue */
+  VTA_CAT_DEP,        /* + VTA_Q_*: the head instruction waits for that token */
+  VTA_CAT_IDLE = VTA_CAT_DEP + 4, /* nothing to do */
+  VTA_NCAT
+};
+const char *vta_cat_name(int cat); /* "busy", "mem_stall", "queue_stall", "dep_l2g"... "idle" */
+
+typedef struct vta_unit_cycles {
+  uint64_t cat[VTA_NCAT];
+  uint64_t insns; /* instructions completed (fetch: dispatched) */
+} vta_unit_cycles_t;
+
+typedef struct vta_cycle_stats {
+  uint64_t runs;      /* runs that reached FINISH */
+  uint64_t cycles;    /* sum of ECNT over those runs */
+  uint64_t ucnt;      /* sum of UCNT */
+  uint64_t last_ecnt, last_ucnt; /* the last run's ECNT and UCNT */
+  vta_unit_cycles_t unit[VTA_CY_NUNITS];
+  uint64_t gemm_uops;       /* GEMM uops executed, reset ones included */
+  uint64_t gemm_reset_uops;
+  uint64_t alu_uops;
+  uint64_t alu_slots;       /* ALU issue cycles: 1 per immediate uop, 2 per vector uop */
+  uint64_t skipped;         /* cycles jumped over by the event-skipping fast path */
+  vta_memsys_stats_t mem;   /* the memory system's per-client counters */
+} vta_cycle_stats_t;
+
+/* NULL for the functional engine.  Accumulates across runs. */
+const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
+const vta_model_params_t *vta_model_params(const vta_model_t *m);
 
 #endif

@@ -30,12 +30,18 @@ typedef struct rig {
   uint32_t ins_phys, n, cap;
 } rig_t;
 
+/* These are the functional engine's unit tests (the cycle engine has
+ * tests/test_cycle.c): the rig always runs the functional engine. */
 static void rig_open_with(rig_t *r, const vta_config_t *cfg, const vta_model_params_t *p) {
   vta_err e;
   memset(r, 0, sizeof *r);
   r->cfg = *cfg;
   r->mem = vta_mem_new();
-  r->m = vta_model_new(cfg, r->mem, p, &e);
+  vta_model_params_t fp;
+  if (p) fp = *p;
+  else vta_model_params_default(&fp);
+  fp.engine = VTA_ENGINE_FUNCTIONAL;
+  r->m = vta_model_new(cfg, r->mem, &fp, &e);
   CHECK_MSG(r->m != NULL, "%s", e.msg);
   r->cap = 256;
   r->ins = vta_mem_alloc(r->mem, r->cap * 16, &r->ins_phys, &e);

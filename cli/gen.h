@@ -1,0 +1,10 @@
+/*
+ * gen.h - `vtasim gen`: compiler-lite on the command line.  argv[0] is
+ * "gen"; returns the process exit code (0 ok, 2 bad input or any error).
+ */
+#ifndef VTASIM_GEN_H
+#define VTASIM_GEN_H
+
+int vtasim_cmd_gen(int argc, char **argv);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * cl_job.c - turns a lowered schedule into a program bundle: places the
+ * data segments, runs the sync pass and the tree against the runtime
+ * emulation, lays the uop kernels out as the runtime's ReadBarrier does,
+ * encodes everything, and adds the run, the expectations and the meta
+ * lines.  Also the report (counts per kind, spec 9 statistics) and the
+ * small helpers both schedules share.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl_int.h"
+
+const char *const vta_cl_kind_names[VTA_CL_NKINDS] = {
+    "LOAD INP", "LOAD WGT",   "LOAD ACC", "LOAD UOP",    "GEMM",        "GEMM reset",
+    "ALU",      "STORE",      "NOP load", "NOP compute", "NOP store",   "FINISH"};
+
+const char *const vta_cl_stat_names[VTA_CL_NSTATS] = {
+    "inp_load_nbytes",  "wgt_load_nbytes", "acc_load_nbytes", "uop_load_nbytes",
+    "out_store_nbytes", "gemm_counter",    "alu_counter"};
+
+void cl_cat(char *buf, size_t len, const char *fmt, ...) {
+  size_t used = strlen(buf);
+  if (used + 1 >= len) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + used, len - used, fmt, ap);
+  va_end(ap);
+}
+
+uint64_t vta_cl_rand(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+int8_t *cl_random_i8(uint64_t seed, uint64_t stream, size_t n, int range) {
+  int8_t *v = malloc(n ? n : 1);
+  if (!v) return NULL;
+  /* one independent stream per tensor, so a shape change of one tensor
+   * does not reshuffle the others */
+  uint64_t st = seed * 0x100000001b3ull + stream;
+  for (size_t i = 0; i < n; i++)
+    v[i] = (int8_t)((int64_t)(vta_cl_rand(&st) % (uint64_t)(2 * range)) - range);
+  return v;
+}
+
+int32_t *cl_random_bias(uint64_t seed, size_t n, int range) {
+  int32_t *v = malloc((n ? n : 1) * sizeof *v);
+  if (!v) return NULL;
+  uint64_t st = seed * 0x100000001b3ull + 7;
+  for (size_t i = 0; i < n; i++)
+    v[i] = (int32_t)((int64_t)(vta_cl_rand(&st) % (uint64_t)(2 * range)) - range);
+  return v;
+}
+
+int cl_check_config(const vta_config_t *cfg, vta_err *err) {
+  if (cfg->inp_width != 8 || cfg->wgt_width != 8 || cfg->out_width != 8 ||
+      cfg->acc_width != 32)
+    return vta_errf(err, VTA_EINPUT,
+                    "compiler-lite needs 8-bit inputs, weights and outputs and 32-bit "
+                    "accumulators (LOG_INP_WIDTH = LOG_WGT_WIDTH = 3, LOG_ACC_WIDTH = 5)");
+  return 0;
+}
+
+int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err) {
+  if (e->shift < -15 || e->shift > 15)
+    return vta_errf(err, VTA_EINPUT,
+                    "shift %d is outside -15..15, the SHR amounts every VTA implementation "
+                    "agrees on (spec 6.5)", e->shift);
+  if (e->clip_lo < -32768 || e->clip_lo > 32767 || e->clip_hi < -32768 || e->clip_hi > 32767)
+    return vta_errf(err, VTA_EINPUT,
+                    "clip bounds %d,%d must fit the 16-bit ALU immediate (-32768..32767)",
+                    e->clip_lo, e->clip_hi);
+  if (e->clip_lo > e->clip_hi)
+    return vta_errf(err, VTA_EINPUT, "clip bounds %d,%d: the low bound exceeds the high one",
+                    e->clip_lo, e->clip_hi);
+  return 0;
+}
+
+int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err) {
+  if (bytes > VTA_SEGMENT_MAX_BYTES)
+    return vta_errf(err, VTA_EINPUT, "the %s tensor (%llu bytes) exceeds the largest segment "
+                    "(%u bytes)", what, (unsigned long long)bytes, VTA_SEGMENT_MAX_BYTES);
+  return 0;
+}
+
+/* ---- statistics and token bookkeeping --------------------------------------- */
+
+static void account(const vta_config_t *cfg, const vta_insn_t *in, vta_cl_report_t *rep) {
+  int k = cl_insn_kind(in);
+  rep->count[k]++;
+  rep->total++;
+  uint64_t xy = (uint64_t)in->x_size * in->y_size;
+  uint64_t loops = (uint64_t)in->iter_out * in->iter_in *
+                   (in->uop_end > in->uop_bgn ? in->uop_end - in->uop_bgn : 0);
+  switch (k) {
+  case VTA_CL_LOAD_INP: rep->stats[0] += xy * cfg->inp_elem_bytes; break;
+  case VTA_CL_LOAD_WGT: rep->stats[1] += xy * cfg->wgt_elem_bytes; break;
+  case VTA_CL_LOAD_ACC: rep->stats[2] += xy * cfg->acc_elem_bytes; break;
+  case VTA_CL_LOAD_UOP: rep->stats[3] += xy * VTA_UOP_BYTES; break;
+  case VTA_CL_STORE: rep->stats[4] += xy * cfg->out_elem_bytes; break;
+  case VTA_CL_GEMM: rep->stats[5] += loops; break;
+  case VTA_CL_ALU: rep->stats[6] += loops; break;
+  default: break;
+  }
+  /* queues l2g, g2l, g2s, s2g (spec 5.2) */
+  vta_unit_t u = vta_insn_unit(in);
+  if (u == VTA_UNIT_LOAD) {
+    rep->leftover[0] += (int)in->push_next;
+    rep->leftover[1] -= (int)in->pop_next;
+  } else if (u == VTA_UNIT_COMPUTE) {
+    rep->leftover[0] -= (int)in->pop_prev;
+    rep->leftover[1] += (int)in->push_prev;
+    rep->leftover[2] += (int)in->push_next;
+    rep->leftover[3] -= (int)in->pop_next;
+  } else {
+    rep->leftover[2] -= (int)in->pop_prev;
+    rep->leftover[3] += (int)in->push_prev;
+  }
+}
+
+int vta_cl_count_kinds(const vta_config_t *cfg, const uint8_t *insns, size_t len,
+                       uint32_t count[VTA_CL_NKINDS], vta_err *err) {
+  memset(count, 0, VTA_CL_NKINDS * sizeof *count);
+  if (len % VTA_INS_BYTES)
+    return vta_errf(err, VTA_EINPUT, "instruction stream of %zu bytes is not a whole number "
+                    "of 16-byte instructions", len);
+  for (size_t i = 0; i < len; i += VTA_INS_BYTES) {
+    vta_insn_t in;
+    if (vta_insn_decode(cfg, insns + i, &in, err))
+      return vta_err_prefix(err, "instruction %zu: ", i / VTA_INS_BYTES);
+    count[cl_insn_kind(&in)]++;
+  }
+  return 0;
+}
+
+void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f) {
+  fprintf(f, "%s: %s\n", rep->op, rep->shape);
+  fprintf(f, "schedule: %s\n", rep->schedule);
+  fprintf(f, "epilogue: %s\n", rep->epilogue);
+  fprintf(f, "tiles: %u   micro-op kernels: %u (%u uops)   scratchpad entries used: "
+          "inp %u, wgt %u, acc %u, uop %u\n",
+          rep->tiles, rep->kernels, rep->uops, rep->sram_used[0], rep->sram_used[1],
+          rep->sram_used[2], rep->sram_used[3]);
+  fprintf(f, "instructions: %u\n", rep->total);
+  for (int k = 0; k < VTA_CL_NKINDS; k++)
+    if (rep->count[k]) fprintf(f, "  %-12s %8u\n", vta_cl_kind_names[k], rep->count[k]);
+  fprintf(f, "statistics (expected):\n");
+  for (int i = 0; i < VTA_CL_NSTATS; i++)
+    fprintf(f, "  %-16s %12llu\n", vta_cl_stat_names[i], (unsigned long long)rep->stats[i]);
+  static const char *const q[4] = {"l2g", "g2l", "g2s", "s2g"};
+  for (int i = 0; i < 4; i++)
+    if (rep->leftover[i])
+      fprintf(f, "note: %d %s token(s) stay queued after FINISH (the final dependency pop "
+              "follows VTASynchronize, spec 8.5)\n", rep->leftover[i], q[i]);
+}
+
+/* ---- assembly ------------------------------------------------------------- */
+
+static uint32_t next_free(const vta_program_t *p) {
+  uint64_t next = 0x1000;
+  for (int i = 0; i < p->nsegs; i++) {
+    uint64_t end = ((uint64_t)p->segs[i].addr + p->segs[i].size + 0xfff) & ~0xfffull;
+    if (end > next) next = end;
+  }
+  return next >= 0x100000000ull ? 0 : (uint32_t)next;
+}
+
+int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
+                 vta_err *err) {
+  const vta_config_t *cfg = job->cfg;
+  vta_program_init(p);
+  p->cfg = *cfg;
+  cl_rt_t rt;
+  cl_rt_init(&rt, cfg, 0, err);
+  uint8_t *buf = NULL;
+  int rc = -1;
+
+  for (int i = 0; i < job->nseg; i++) {
+    vta_segment_t *s = vta_program_add_segment(p, job->seg[i].name, VTA_SEG_DATA, 0,
+                                               job->seg[i].data, job->seg[i].size, err);
+    if (!s) goto out;
+    job->seg[i].phys = s->addr;
+  }
+  /* The uop buffer's address must be known while the LOAD UOPs are built;
+   * the kernels fit in uop_depth words or the build fails, so reserve that. */
+  uint32_t uop_addr = next_free(p);
+  if (!uop_addr || (uint64_t)uop_addr + cfg->uop_depth * VTA_UOP_BYTES + 0x1000 > 0xffffffffull) {
+    vta_errf(err, VTA_EINPUT, "the tensors leave no room in the 32-bit device address space");
+    goto out;
+  }
+  rt.uop_phys = uop_addr;
+
+  cl_node_t *top;
+  if (cl_ir_sync(ir, job->root, job->bare, &top)) {
+    vta_errf(err, VTA_ENOMEM, "out of memory");
+    goto out;
+  }
+  if (cl_ir_run(top, job->nvars, job->exec, job->ctx, &rt, err)) goto out;
+  if (!rt.synced) {
+    vta_errf(err, VTA_EINPUT, "internal: the lowered program never synchronised");
+    goto out;
+  }
+  if (rt.evicted) {
+    uint32_t need = 0;
+    for (int i = 0; i < rt.nkern; i++) need += rt.kern[i]->nuops;
+    vta_errf(err, VTA_EINPUT,
+             "uop buffer: the distinct micro-op kernels need %u entries, %u available (TVM's "
+             "runtime would evict and reload kernels and misplace them in DRAM, spec 8.6); "
+             "use smaller tiles", need, cfg->uop_depth);
+    goto out;
+  }
+
+  /* ReadBarrier: resident kernels back to back, in cache-list order */
+  uint32_t words = cl_rt_uop_words(&rt);
+  buf = malloc((size_t)words * VTA_UOP_BYTES + (size_t)rt.ninsn * VTA_INS_BYTES + 16);
+  if (!buf) {
+    vta_errf(err, VTA_ENOMEM, "out of memory");
+    goto out;
+  }
+  uint32_t at = 0;
+  for (int i = 0; i < rt.ncache; i++)
+    for (uint32_t j = 0; j < rt.cache[i]->nuops; j++, at += VTA_UOP_BYTES)
+      if (vta_uop_encode(cfg, &rt.cache[i]->uops[j], buf + at, err)) {
+        vta_err_prefix(err, "micro-op %u of kernel %d/%d: ", j, rt.cache[i]->site,
+                       rt.cache[i]->key);
+        goto out;
+      }
+  if (!vta_program_add_segment(p, "uop", VTA_SEG_UOP, uop_addr, buf, at, err)) goto out;
+  for (uint32_t i = 0; i < rt.ninsn; i++)
+    if (vta_insn_encode(cfg, &rt.insn[i], buf + (size_t)i * VTA_INS_BYTES, err)) {
+      char text[512];
+      vta_insn_format(&rt.insn[i], text, sizeof text);
+      vta_err_prefix(err, "instruction %u (%s): ", i, text);
+      goto out;
+    }
+  if (!vta_program_add_segment(p, "insn", VTA_SEG_INSN, 0, buf,
+                               rt.ninsn * VTA_INS_BYTES, err) ||
+      vta_program_add_run(p, "insn", 0, err) ||
+      vta_program_add_expect_bytes(p, job->seg[job->out_seg].name, 0, job->expect,
+                                   job->seg[job->out_seg].size, err))
+    goto out;
+
+  memset(rep->count, 0, sizeof rep->count);
+  memset(rep->stats, 0, sizeof rep->stats);
+  memset(rep->leftover, 0, sizeof rep->leftover);
+  rep->total = 0;
+  for (uint32_t i = 0; i < rt.ninsn; i++) account(cfg, &rt.insn[i], rep);
+  rep->kernels = (uint32_t)rt.ncache;
+  rep->uops = words;
+  rep->sram_used[3] = words;
+  for (int i = 0; i < VTA_CL_NSTATS; i++)
+    if (vta_program_add_expect_counter(p, vta_cl_stat_names[i], rep->stats[i], err)) goto out;
+
+  char text[96];
+  for (int i = 0; i < job->nmeta; i++)
+    if (vta_program_add_meta(p, job->meta[i][0], job->meta[i][1], err)) goto out;
+  snprintf(text, sizeof text, "%u", rep->total);
+  if (vta_program_add_meta(p, "instructions", text, err)) goto out;
+  for (int k = 0; k < VTA_CL_NKINDS; k++) {
+    char key[48];
+    snprintf(key, sizeof key, "count.%s", vta_cl_kind_names[k]);
+    for (char *c = key; *c; c++)
+      if (*c == ' ') *c = '_';
+    snprintf(text, sizeof text, "%u", rep->count[k]);
+    if (vta_program_add_meta(p, key, text, err)) goto out;
+  }
+  if (vta_program_validate(p, err)) goto out;
+  rc = 0;
+out:
+  free(buf);
+  cl_rt_free(&rt);
+  if (rc) vta_program_free(p);
+  return rc;
+}

@@ -1,0 +1,322 @@
+/*
+ * cycle.c - the cycle-accurate engine (docs/microarch.md): one run is a
+ * loop over cycles, each computed from the state at its start and then
+ * committed (cycle.h explains the order that makes this exact).  Here live
+ * the parts the units share: the unit skeleton of section 4 (start, done,
+ * tokens, queues), the counters of section 8, the instruction trace of
+ * section 10, deadlock detection, and the event-skipping fast path.
+ *
+ * Event skipping: a cycle in which no unit changed state and the memory
+ * system did nothing is "quiet"; every following cycle is then an exact
+ * copy of it (same categories, same nothing) until the memory system's
+ * next event, so the engine jumps there and adds the skipped cycles to each
+ * unit's category of the quiet cycle.  If the memory system has no event
+ * either, nothing can ever change: that is a deadlock (or a missing FINISH).
+ */
+#include "cycle.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *vta_cy_unit_name(int u) {
+  static const char *const n[VTA_CY_NUNITS] = {"load", "compute", "store", "fetch"};
+  return u >= 0 && u < VTA_CY_NUNITS ? n[u] : "?";
+}
+
+const char *vta_cat_name(int cat) {
+  static const char *const n[VTA_NCAT] = {"busy",    "mem_stall", "queue_stall",
+                                          "dep_l2g", "dep_g2l",   "dep_g2s",
+                                          "dep_s2g", "idle"};
+  return cat >= 0 && cat < VTA_NCAT ? n[cat] : "?";
+}
+
+static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
+
+/* ---- creation ----------------------------------------------------------- */
+
+int vta_cycle_new(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = calloc(1, sizeof *cy);
+  if (!cy) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
+  m->cy = cy;
+  cy->ms = vta_memsys_new(&m->params.mem, m->mem, err);
+  if (!cy->ms) return -1;
+  cy->chunk = vta_fetch_chunk(&m->params.mem);
+  uint32_t bus = m->params.mem.bus_bytes;
+  uint32_t widest = m->inp.elem_bytes;
+  if (m->wgt.elem_bytes > widest) widest = m->wgt.elem_bytes;
+  if (m->acc.elem_bytes > widest) widest = m->acc.elem_bytes;
+  if (VTA_UOP_BYTES > widest) widest = VTA_UOP_BYTES;
+  int bad = 0;
+  for (int u = 0; u < 3; u++) {
+    cy->u[u].id = u;
+    cy->u[u].rd.stage = malloc(widest);
+    bad |= !cy->u[u].rd.stage;
+  }
+  unit_t *st = &cy->u[VTA_UNIT_STORE];
+  st->wr.sbuf = malloc(m->out.elem_bytes + 2 * bus);
+  st->wr.wbeat = malloc(bus);
+  cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
+  bad |= !st->wr.sbuf || !st->wr.wbeat || !cy->f.buf;
+  bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
+  if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
+  cy->trace = m->params.trace;
+  if (cy->trace) {
+    fprintf(cy->trace, "# vtasim cycle trace 1 (docs/microarch.md section 10)\n# params");
+    for (int i = 0; i < vta_nparams; i++)
+      fprintf(cy->trace, " %s=%u", vta_params[i].name,
+              vta_model_params_get(&m->params, &vta_params[i]));
+    fprintf(cy->trace, " FETCH_CHUNK=%u\n", cy->chunk);
+  }
+  return 0;
+}
+
+void vta_cycle_free(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  if (!cy) return;
+  vta_memsys_free(cy->ms);
+  for (int u = 0; u < 3; u++) free(cy->u[u].rd.stage);
+  free(cy->u[VTA_UNIT_STORE].wr.sbuf);
+  free(cy->u[VTA_UNIT_STORE].wr.wbeat);
+  free(cy->f.buf);
+  vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
+  free(cy);
+  m->cy = NULL;
+}
+
+/* ---- trace ----------------------------------------------------------------- */
+
+void vta_trace(vta_model_t *m, const char *fmt, ...) {
+  FILE *f = m->cy->trace;
+  if (!f) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(f, "%llu ", (unsigned long long)m->cy->now);
+  vfprintf(f, fmt, ap);
+  fputc('\n', f);
+  va_end(ap);
+}
+
+/* ---- the unit skeleton (section 4) ------------------------------------------ */
+
+int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
+  cyc_t *cy = m->cy;
+  cmdq_t *q = &m->q[u->id];
+  if (!q->count) {
+    u->cat = VTA_CAT_IDLE;
+    return 0;
+  }
+  const cmd_t *c = &q->slot[q->head];
+  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+    int t = vta_dep_queue((vta_unit_t)u->id, f);
+    if (vta_dep_flag(&c->insn, f) && m->tokens[t] == 0) {
+      u->cat = VTA_CAT_DEP + t; /* the first empty semaphore it pops */
+      u->dep++;
+      return 0;
+    }
+  }
+  if (m->params.max_insns && m->executed >= m->params.max_insns)
+    return vta_unit_err(err, VTA_ENOFINISH, vta_unit_name((vta_unit_t)u->id), c,
+                        "stopped before this instruction: max_insns=%llu instructions "
+                        "executed without reaching FINISH",
+                        (unsigned long long)m->params.max_insns);
+  /* S: the pops take effect now; only this unit reads these semaphores. */
+  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+    int t = vta_dep_queue((vta_unit_t)u->id, f);
+    if (!vta_dep_flag(&c->insn, f)) continue;
+    m->tokens[t]--;
+    vta_trace(m, "pop %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u->id), c->idx,
+              q_short[t], m->tokens[t]);
+  }
+  u->cur = *c;
+  u->busy = 1;
+  u->start = cy->now;
+  u->mem = 0;
+  u->cat = VTA_CAT_BUSY;
+  u->acted = 1;
+  m->executed++;
+  return 1;
+}
+
+void vta_unit_complete(vta_model_t *m, unit_t *u) {
+  (void)m;
+  u->busy = 0;
+  u->done = 1;
+  u->acted = 1;
+}
+
+/* End of a cycle: the pushes of instructions done in it (checked first,
+ * all of one instruction or none), their queue slots, fetch's dispatch. */
+static int commit(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  for (int id = 0; id < 3; id++) {
+    unit_t *u = &cy->u[id];
+    if (!u->done) continue;
+    const cmd_t *c = &u->cur;
+    const char *un = vta_unit_name((vta_unit_t)id);
+    for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+      int q = vta_dep_queue((vta_unit_t)id, f);
+      if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
+        return vta_unit_err(err, VTA_ETOKEN, un, c,
+                            "%s into %s overflows it: it already holds %u tokens "
+                            "(token_queue_depth %u)", vta_dep_flag_names[f],
+                            vta_queue_name(q), m->tokens[q], m->params.token_queue_depth);
+    }
+    if (cy->trace) {
+      char dis[512];
+      vta_insn_format(&c->insn, dis, sizeof dis);
+      vta_trace(m, "insn %s #%u queued=%llu start=%llu done=%llu dep=%llu mem=%llu %s", un,
+                c->idx, (unsigned long long)c->queued, (unsigned long long)u->start,
+                (unsigned long long)cy->now, (unsigned long long)u->dep,
+                (unsigned long long)u->mem, dis);
+    }
+    for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+      int q = vta_dep_queue((vta_unit_t)id, f);
+      if (!vta_dep_flag(&c->insn, f)) continue;
+      m->tokens[q]++;
+      vta_trace(m, "push %s #%u %s tokens=%u", un, c->idx, q_short[q], m->tokens[q]);
+    }
+    cmdq_t *cq = &m->q[id];
+    cq->head = (cq->head + 1) % cq->cap;
+    cq->count--;
+    u->done = 0;
+    u->dep = u->mem = 0;
+    cy->stats.unit[id].insns++;
+  }
+  fetch_t *f = &cy->f;
+  if (f->pushed >= 0) {
+    cmdq_t *cq = &m->q[f->pushed];
+    cq->slot[(cq->head + cq->count) % cq->cap] = f->push;
+    cq->count++;
+  }
+  return 0;
+}
+
+/* Add n cycles of every unit's current category to the counters. */
+static void count(vta_model_t *m, uint64_t n) {
+  cyc_t *cy = m->cy;
+  for (int id = 0; id < 3; id++) {
+    unit_t *u = &cy->u[id];
+    cy->stats.unit[id].cat[u->cat] += n;
+    if (u->cat == VTA_CAT_MEM) u->mem += n;
+  }
+  cy->stats.unit[VTA_CY_FETCH].cat[cy->f.cat] += n;
+}
+
+static int fail(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  cy->stats.mem = *vta_memsys_stats(cy->ms);
+  if (cy->trace) {
+    vta_trace(m, "error %s", err ? err->msg : "");
+    fflush(cy->trace);
+  }
+  return -1;
+}
+
+/* What each unit is doing, for the max_cycles message. */
+static void describe(vta_model_t *m, char *buf, size_t len) {
+  cyc_t *cy = m->cy;
+  size_t n = 0;
+  for (int id = 0; id < 3 && n < len; id++) {
+    const unit_t *u = &cy->u[id];
+    const cmdq_t *q = &m->q[id];
+    if (u->busy)
+      n += (size_t)snprintf(buf + n, len - n, "%s%s executing #%u since cycle %llu",
+                            id ? "; " : "", vta_unit_name((vta_unit_t)id), u->cur.idx,
+                            (unsigned long long)u->start);
+    else if (q->count)
+      n += (size_t)snprintf(buf + n, len - n, "%s%s %s at #%u", id ? "; " : "",
+                            vta_unit_name((vta_unit_t)id), vta_cat_name(u->cat),
+                            q->slot[q->head].idx);
+    else
+      n += (size_t)snprintf(buf + n, len - n, "%s%s idle", id ? "; " : "",
+                            vta_unit_name((vta_unit_t)id));
+  }
+  if (n < len)
+    snprintf(buf + n, len - n, "; fetch: %u of %u instructions dispatched", m->fetched,
+             m->insn_count);
+}
+
+int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+  cyc_t *cy = m->cy;
+  /* Launch: queues empty, every unit idle, memory idle; tokens and
+   * scratchpads persist (spec 5.3). */
+  for (int u = 0; u < 3; u++) {
+    m->q[u].head = m->q[u].count = 0;
+    unit_t *un = &cy->u[u];
+    un->busy = un->done = 0;
+    un->dep = un->mem = 0;
+    un->rd.active = un->wr.active = 0;
+    un->cat = VTA_CAT_IDLE;
+  }
+  m->insn_phys = insn_phys;
+  m->insn_count = count_;
+  m->fetched = 0;
+  m->executed = 0;
+  m->finished = 0;
+  vta_memsys_reset(cy->ms);
+  cy->now = 0;
+  cy->finished = 0;
+  cy->run_ucnt = 0;
+  vta_trace(m, "run %u insns=%u addr=0x%08x", cy->run++, count_, insn_phys);
+  if (vta_fetch_start(m, err)) return fail(m, err);
+  const uint64_t max = m->params.max_cycles;
+  for (;;) {
+    if (max && cy->now >= max) {
+      char what[1024];
+      describe(m, what, sizeof what);
+      vta_errf(err, VTA_ENOFINISH,
+               "cycle model: stopped at cycle %llu (max_cycles=%llu) without reaching "
+               "FINISH: %s", (unsigned long long)cy->now, (unsigned long long)max, what);
+      return fail(m, err);
+    }
+    for (int u = 0; u < 3; u++) cy->u[u].acted = 0;
+    cy->f.acted = 0;
+    /* Requests follow from the state at the start of the cycle. */
+    if (vta_fetch_present(m, err) || vta_compute_present(m, err) ||
+        vta_load_present(m, err))
+      return fail(m, err);
+    if (vta_memsys_rd_arbitrate(cy->ms) >= 0 && cy->trace) {
+      const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
+      vta_trace(m, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
+                vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes,
+                g->beats, (unsigned long long)g->first, (unsigned long long)g->last);
+    }
+    if (vta_store_cycle(m, err) || vta_compute_cycle(m, err) || vta_load_cycle(m, err) ||
+        vta_fetch_cycle(m, err) || commit(m, err))
+      return fail(m, err);
+    if (cy->finished) break; /* the finish pulse: ECNT = this cycle */
+    count(m, 1);
+    int active = vta_memsys_active(cy->ms) || cy->f.acted;
+    for (int u = 0; u < 3; u++) active |= cy->u[u].acted;
+    if (vta_memsys_tick(cy->ms, err)) return fail(m, err);
+    cy->now++;
+    if (active) continue;
+    uint64_t e = vta_memsys_next_event(cy->ms);
+    if (e == UINT64_MAX) { /* nothing will ever change */
+      cy->now--;             /* reported at the quiet cycle itself */
+      char at[64];
+      snprintf(at, sizeof at, " (cycle model, at cycle %llu)", (unsigned long long)cy->now);
+      vta_model_stuck(m, at, err);
+      return fail(m, err);
+    }
+    if (m->params.no_skip || e <= cy->now) continue;
+    if (max && e > max) e = max;
+    count(m, e - cy->now);
+    for (int u = 0; u < 3; u++)
+      if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE)
+        cy->u[u].dep += e - cy->now;
+    cy->stats.skipped += e - cy->now;
+    vta_memsys_skip(cy->ms, e);
+    cy->now = e;
+  }
+  vta_trace(m, "finish ecnt=%llu ucnt=%llu", (unsigned long long)cy->now,
+            (unsigned long long)cy->run_ucnt);
+  cy->stats.runs++;
+  cy->stats.cycles += cy->now;
+  cy->stats.ucnt += cy->run_ucnt;
+  cy->stats.last_ecnt = cy->now;
+  cy->stats.last_ucnt = cy->run_ucnt;
+  cy->stats.mem = *vta_memsys_stats(cy->ms);
+  return 0;
+}

@@ -1,0 +1,173 @@
+/*
+ * cycle.h - the state of the cycle-accurate engine (internal), named after
+ * docs/microarch.md: the unit skeleton of section 4 (unit_t), the tensor
+ * DMA engines of sections 6.2, 6.3 and 6.6 (dma_rd_t, dma_wr_t, in
+ * tensor.c), the GEMM/ALU pipeline of 6.4-6.5 (pipe_t, in compute.c), fetch
+ * of section 7 (fetch_t, in fetch.c), and the engine itself (cyc_t, in
+ * cycle.c) which steps them all one cycle at a time:
+ *
+ *   present read requests -> arbitrate -> store, compute, load, fetch ->
+ *   commit tokens and queues -> count -> memory tick
+ *
+ * The unit order makes "every effect is visible from the next cycle" hold
+ * for the scratchpads without double buffering: a unit reads an SRAM
+ * before the unit that writes it is evaluated (store reads out before
+ * compute writes it; compute reads inp/wgt before load writes them), and
+ * a read beat carries DRAM as it was at the start of the cycle.  Queues and
+ * token pushes are committed at the end of the cycle; a token pop touches
+ * a semaphore only its consumer reads, so it is applied at once.
+ */
+#ifndef VTA_CYCLE_H
+#define VTA_CYCLE_H
+
+#include "core.h"
+
+/* ---- tensor DMA engines (tensor.c) ------------------------------------ */
+
+/* A 2-D load into a scratchpad, or a 1-D uop load (section 6.2, 6.3). */
+typedef struct dma_rd {
+  int active;
+  int client;          /* VTA_RD_INP, WGT, ACC or UOP */
+  sram_t *s;           /* destination; NULL: the uop buffer */
+  uint32_t elem;       /* bytes per element in DRAM */
+  int narrow;          /* inp/wgt/acc: done one cycle after the last event */
+  vta_insn_t in;
+  uint64_t start;      /* S */
+  uint32_t row_len;    /* x_pad_0 + x_size + x_pad_1 */
+  /* request walk */
+  uint64_t req_from;   /* first cycle a request may issue: S + 1 + y_pad_0 */
+  int req_left;        /* bursts remain to be requested */
+  uint32_t ry;         /* row of the next request */
+  uint64_t raddr, rend;/* next burst's first byte, end of that row */
+  uint32_t presented;  /* bytes of the request presented this cycle, 0 = none */
+  uint64_t pend_beats; /* requested beats not yet landed */
+  /* landing: the next element's row and column, and its bytes so far */
+  uint32_t ly, lx, staged;
+  uint8_t *stage;
+  /* padding, written in ascending entry order */
+  uint64_t pads, pads_done;
+} dma_rd_t;
+
+/* A 2-D store from the out scratchpad (section 6.6). */
+enum { WR_AW = 0, WR_FILL, WR_ACK };
+typedef struct dma_wr {
+  int active, state;
+  vta_insn_t in;
+  uint32_t y;            /* current row */
+  uint32_t entry;        /* next SRAM entry to read (dense) */
+  uint64_t rend;         /* end of the current row in DRAM */
+  uint64_t baddr, bend;  /* current burst */
+  uint64_t beat;         /* aligned address of the next beat to send */
+  uint64_t sb_lo, sb_hi; /* DRAM bytes [sb_lo, sb_hi) are staged in sbuf */
+  uint8_t *sbuf, *wbeat;
+} dma_wr_t;
+
+/* ---- the GEMM / ALU pipeline (compute.c) -------------------------------- */
+
+#define PIPE_DEPTH 8 /* results computed, not yet written: at most 5 */
+typedef struct pipe {
+  int alu;             /* 0 GEMM, 1 ALU */
+  uint32_t k;          /* cycles per uop: 1, or 2 for a vector ALU op */
+  uint64_t n, next;    /* uops in all; the next to compute */
+  uint32_t i, j, u;    /* loop position of `next`: iter_out, iter_in, uop */
+  /* results in flight, oldest first */
+  uint32_t head, count;
+  uint64_t when[PIPE_DEPTH];
+  uint32_t row[PIPE_DEPTH];
+  int write_out[PIPE_DEPTH];
+  int32_t *acc;        /* PIPE_DEPTH rows of acc lanes */
+  int8_t *out;         /* PIPE_DEPTH rows of out lanes */
+} pipe_t;
+
+/* ---- the unit skeleton (section 4) ---------------------------------------- */
+
+enum { K_SYNC = 0, K_DMA, K_STORE, K_GEMM, K_ALU, K_FINISH };
+
+typedef struct unit {
+  int id;              /* VTA_CY_LOAD, COMPUTE, STORE */
+  int busy;            /* an instruction is executing */
+  int kind;            /* K_*: what it is executing */
+  cmd_t cur;           /* the executing instruction (still in its queue slot) */
+  uint64_t start;      /* S */
+  uint64_t dep, mem;   /* the head's dep-stall and mem-stall cycles so far */
+  int done;            /* completes in this cycle (D) */
+  int cat;             /* this cycle's category, VTA_CAT_* */
+  int acted;           /* changed state this cycle */
+  dma_rd_t rd;         /* load, compute */
+  dma_wr_t wr;         /* store */
+  pipe_t pipe;         /* compute */
+} unit_t;
+
+/* ---- fetch (section 7) ------------------------------------------------------ */
+
+enum { F_REQ = 0, F_WAIT, F_DISP, F_DONE };
+typedef struct fetch {
+  int state;
+  uint32_t first, n;     /* the chunk: instructions [first, first + n) */
+  uint32_t disp;         /* dispatched of the chunk */
+  uint64_t raddr, rend;  /* request walk over the chunk's bytes */
+  uint32_t presented;
+  uint64_t pend_beats;
+  uint32_t fill;         /* bytes of the chunk landed */
+  uint8_t *buf;          /* FETCH_CHUNK * 16 bytes */
+  int cat, acted;
+  int pushed;            /* unit whose queue got an instruction this cycle, or -1 */
+  int decoded;           /* push holds the decoded instruction up for dispatch */
+  cmd_t push;
+} fetch_t;
+
+/* ---- the engine ------------------------------------------------------------ */
+
+typedef struct cyc {
+  vta_memsys_t *ms;
+  uint64_t now;
+  unit_t u[3];           /* indexed by vta_unit_t = VTA_CY_LOAD..STORE */
+  fetch_t f;
+  uint32_t chunk;        /* FETCH_CHUNK */
+  int finished;          /* the finish pulse is in this cycle */
+  uint64_t run_ucnt;
+  uint32_t run;          /* runs started */
+  vta_cycle_stats_t stats;
+  FILE *trace;
+} cyc_t;
+
+/* cycle.c: the skeleton shared by load, compute and store. */
+/* Start the head instruction if its pops are available (section 4); sets
+ * the cycle's category; 1 when it started (the caller sets the kind up). */
+int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err);
+/* The executing instruction completes in this cycle (pushes and dequeue
+ * are committed at the end of the cycle). */
+void vta_unit_complete(vta_model_t *m, unit_t *u);
+/* Trace a line "CYCLE text" (no-op without a trace). */
+void vta_trace(vta_model_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* tensor.c: the DMA engines. */
+int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,
+                     uint64_t start, vta_err *err);
+int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err);
+/* One cycle from S+1 on: sets *busy when the engine did something (else it
+ * waited for memory); returns 1 in the done cycle D. */
+int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);
+int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
+int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
+
+/* Each unit's cycle: its timing FSM next to its semantics. */
+int vta_fetch_start(vta_model_t *m, vta_err *err);
+int vta_fetch_present(vta_model_t *m, vta_err *err);
+int vta_fetch_cycle(vta_model_t *m, vta_err *err);
+int vta_load_present(vta_model_t *m, vta_err *err);
+int vta_load_cycle(vta_model_t *m, vta_err *err);
+int vta_compute_present(vta_model_t *m, vta_err *err);
+int vta_compute_cycle(vta_model_t *m, vta_err *err);
+int vta_store_cycle(vta_model_t *m, vta_err *err);
+
+/* compute.c */
+int vta_pipe_alloc(vta_model_t *m, pipe_t *p);
+void vta_pipe_free(pipe_t *p);
+
+/* cycle.c: the engine behind vta_model_run for VTA_ENGINE_MODEL. */
+int vta_cycle_new(vta_model_t *m, vta_err *err);
+void vta_cycle_free(vta_model_t *m);
+int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err);
+
+#endif

@@ -1,0 +1,366 @@
+/*
+ * memsys.c - the memory system component (docs/microarch.md section 5):
+ * "pipelined latency + serialised bandwidth" on the read side, one burst at
+ * a time on the write side, DRAM in a vta_mem_t.
+ *
+ * Read requests are served strictly in issue order.  The schedule of a
+ * burst is fixed when it is granted: request r issued in cycle t_r lands
+ * its beats at f_r, f_r + CPB, ... with f_r = max(t_r + RD_LAT,
+ * last_beat(r-1) + CPB).  So the beat of a cycle is simply the next beat of
+ * the oldest burst in flight, if its cycle has come.
+ */
+#include "vta_memsys.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vta_params.h"
+
+#define NONE UINT64_MAX
+
+typedef struct rd_req {
+  int client;
+  uint32_t tag, bytes, beats;
+  uint64_t addr, first; /* byte address; cycle of the first beat */
+} rd_req_t;
+
+enum { W_IDLE = 0, W_OPEN, W_ACK };
+
+struct vta_memsys {
+  vta_memsys_params_t p;
+  vta_mem_t *mem;
+  uint64_t now;
+
+  /* Read requests presented in the current cycle, one slot per client. */
+  int want[VTA_RD_NCLIENTS];
+  rd_req_t wreq[VTA_RD_NCLIENTS];
+  int nwant;
+
+  /* Bursts in flight, oldest first (a ring of max_outst). */
+  rd_req_t *fifo;
+  uint32_t head, count;
+  uint32_t next_beat;         /* beat number of the oldest burst to land next */
+  uint64_t last_beat;         /* cycle of the last beat of the newest burst */
+  int have_last;
+  uint32_t inflight[VTA_RD_NCLIENTS];
+
+  vta_rd_grant_t grant;
+  int granted;
+  vta_rd_beat_t beat;
+  int beat_valid;
+  uint8_t *beat_data;
+
+  /* Write channel. */
+  int w_state;
+  uint64_t w_addr;
+  uint32_t w_bytes, w_beats, w_next;
+  uint64_t w_since;  /* cycle the current beat was first presented, or NONE */
+  uint64_t w_ack_at; /* cycle the acknowledge is due */
+  int w_event;       /* an address, a beat or the ack was accepted this cycle */
+  int w_ack_taken;
+
+  int fault;         /* a beat touched unmapped DRAM: reported at tick */
+  char fault_msg[256];
+
+  vta_memsys_stats_t st;
+};
+
+const char *vta_rd_client_name(int c) {
+  static const char *const n[VTA_RD_NCLIENTS] = {"fetch", "uop", "inp", "wgt", "acc"};
+  return c >= 0 && c < VTA_RD_NCLIENTS ? n[c] : "?";
+}
+
+int vta_memsys_params_check(const vta_memsys_params_t *p, vta_err *err) {
+  for (int i = 0; i < vta_nparams; i++) {
+    const vta_param_info_t *pi = &vta_params[i];
+    if (pi->group != VTA_PARAM_MEM) continue;
+    uint32_t v;
+    memcpy(&v, (const char *)p + pi->offset, sizeof v);
+    if (vta_param_check(pi, v, err)) return -1;
+  }
+  return 0;
+}
+
+vta_memsys_t *vta_memsys_new(const vta_memsys_params_t *p, vta_mem_t *mem, vta_err *err) {
+  if (vta_memsys_params_check(p, err)) return NULL;
+  vta_memsys_t *ms = calloc(1, sizeof *ms);
+  if (ms) {
+    ms->fifo = calloc(p->max_outst, sizeof *ms->fifo);
+    ms->beat_data = calloc(1, p->bus_bytes);
+  }
+  if (!ms || !ms->fifo || !ms->beat_data) {
+    vta_memsys_free(ms);
+    vta_errf(err, VTA_ENOMEM, "memory system: out of memory");
+    return NULL;
+  }
+  ms->p = *p;
+  ms->mem = mem;
+  vta_memsys_reset(ms);
+  return ms;
+}
+
+void vta_memsys_free(vta_memsys_t *ms) {
+  if (!ms) return;
+  free(ms->fifo);
+  free(ms->beat_data);
+  free(ms);
+}
+
+const vta_memsys_params_t *vta_memsys_params(const vta_memsys_t *ms) { return &ms->p; }
+
+uint32_t vta_memsys_beats(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes) {
+  if (!bytes) return 0;
+  return (uint32_t)((addr + bytes + p->bus_bytes - 1) / p->bus_bytes - addr / p->bus_bytes);
+}
+
+uint32_t vta_memsys_burst_bytes(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes) {
+  uint64_t window = (uint64_t)p->max_burst * p->bus_bytes;
+  uint64_t room = window - addr % window; /* up to the next aligned boundary */
+  return (uint32_t)(bytes < room ? bytes : room);
+}
+
+/* Copy the beat at aligned address a; bytes outside every allocation read
+ * as 0, and are a fault only if the request asked for them. */
+static void fetch_beat(vta_memsys_t *ms, uint64_t a, uint32_t lo, uint32_t hi) {
+  uint32_t n = ms->p.bus_bytes;
+  const uint8_t *src = vta_mem_host(ms->mem, a, n);
+  if (src) {
+    memcpy(ms->beat_data, src, n);
+    return;
+  }
+  /* A partial beat at the edge of an allocation: byte by byte. */
+  for (uint32_t i = 0; i < n; i++) {
+    const uint8_t *b = vta_mem_host(ms->mem, a + i, 1);
+    ms->beat_data[i] = b ? *b : 0;
+    if (!b && i >= lo && i < hi && !ms->fault) {
+      ms->fault = 1;
+      snprintf(ms->fault_msg, sizeof ms->fault_msg,
+               "memory: read beat of client %s at physical 0x%08llx touches unmapped byte "
+               "0x%08llx", vta_rd_client_name(ms->beat.client), (unsigned long long)a,
+               (unsigned long long)(a + i));
+    }
+  }
+}
+
+/* Work out the beat that lands in cycle ms->now, sampling DRAM as it is at
+ * the start of the cycle (every write of earlier cycles included). */
+static void prepare_beat(vta_memsys_t *ms) {
+  ms->beat_valid = 0;
+  if (!ms->count) return;
+  const rd_req_t *r = &ms->fifo[ms->head];
+  if (r->first + (uint64_t)ms->next_beat * ms->p.cpb != ms->now) return;
+  uint32_t bus = ms->p.bus_bytes;
+  uint64_t a = r->addr / bus * bus + (uint64_t)ms->next_beat * bus;
+  uint64_t lo = r->addr > a ? r->addr : a, end = r->addr + r->bytes;
+  uint64_t hi = end < a + bus ? end : a + bus;
+  ms->beat = (vta_rd_beat_t){r->client, r->tag, a, (uint32_t)(lo - a), (uint32_t)(hi - a),
+                             ms->next_beat, ms->next_beat + 1 == r->beats, ms->beat_data};
+  fetch_beat(ms, a, ms->beat.lo, ms->beat.hi);
+  ms->beat_valid = 1;
+}
+
+void vta_memsys_reset(vta_memsys_t *ms) {
+  ms->now = 0;
+  memset(ms->want, 0, sizeof ms->want);
+  ms->nwant = 0;
+  ms->head = ms->count = ms->next_beat = 0;
+  ms->have_last = 0;
+  memset(ms->inflight, 0, sizeof ms->inflight);
+  ms->granted = ms->beat_valid = 0;
+  ms->w_state = W_IDLE;
+  ms->w_since = NONE;
+  ms->w_event = ms->w_ack_taken = 0;
+  ms->fault = 0;
+}
+
+uint64_t vta_memsys_now(const vta_memsys_t *ms) { return ms->now; }
+
+const vta_rd_beat_t *vta_memsys_rd_beat(const vta_memsys_t *ms) {
+  return ms->beat_valid ? &ms->beat : NULL;
+}
+
+int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t bytes,
+                          uint32_t tag, vta_err *err) {
+  if (client < 0 || client >= VTA_RD_NCLIENTS)
+    return vta_errf(err, VTA_EINPUT, "memory: read request from unknown client %d", client);
+  if (ms->want[client])
+    return vta_errf(err, VTA_EINPUT, "memory: client %s presents two read requests in "
+                    "cycle %llu", vta_rd_client_name(client), (unsigned long long)ms->now);
+  uint32_t beats = vta_memsys_beats(&ms->p, addr, bytes);
+  if (!bytes || beats > ms->p.max_burst ||
+      vta_memsys_burst_bytes(&ms->p, addr, bytes) != bytes)
+    return vta_errf(err, VTA_EINPUT,
+                    "memory: read request of client %s at 0x%08llx for %u bytes breaks the "
+                    "burst rule (1..%u beats, not crossing a %u-byte boundary)",
+                    vta_rd_client_name(client), (unsigned long long)addr, bytes,
+                    ms->p.max_burst, ms->p.max_burst * ms->p.bus_bytes);
+  ms->want[client] = 1;
+  ms->wreq[client] = (rd_req_t){client, tag, bytes, beats, addr, 0};
+  ms->nwant++;
+  return 0;
+}
+
+int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
+  ms->granted = 0;
+  if (!ms->nwant) return -1;
+  int c = -1;
+  if (ms->count < ms->p.max_outst)
+    for (int i = 0; i < VTA_RD_NCLIENTS && c < 0; i++)
+      if (ms->want[i]) c = i;
+  memset(ms->want, 0, sizeof ms->want);
+  ms->nwant = 0;
+  if (c < 0) return -1;
+  rd_req_t r = ms->wreq[c];
+  uint64_t f = ms->now + ms->p.rd_lat;
+  if (ms->have_last && ms->last_beat + ms->p.cpb > f) f = ms->last_beat + ms->p.cpb;
+  r.first = f;
+  ms->last_beat = f + (uint64_t)(r.beats - 1) * ms->p.cpb;
+  ms->have_last = 1;
+  ms->fifo[(ms->head + ms->count) % ms->p.max_outst] = r;
+  ms->count++;
+  ms->inflight[c]++;
+  ms->st.rd[c].requests++;
+  ms->st.rd[c].bytes += r.bytes;
+  ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->last_beat};
+  ms->granted = 1;
+  return c;
+}
+
+const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms) {
+  return ms->granted ? &ms->grant : NULL;
+}
+
+uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms) { return ms->count; }
+
+int vta_memsys_wr_addr(vta_memsys_t *ms, uint64_t addr, uint32_t bytes, vta_err *err) {
+  uint32_t beats = vta_memsys_beats(&ms->p, addr, bytes);
+  if (!bytes || beats > ms->p.max_burst ||
+      vta_memsys_burst_bytes(&ms->p, addr, bytes) != bytes)
+    return vta_errf(err, VTA_EINPUT,
+                    "memory: write burst at 0x%08llx for %u bytes breaks the burst rule "
+                    "(1..%u beats, not crossing a %u-byte boundary)",
+                    (unsigned long long)addr, bytes, ms->p.max_burst,
+                    ms->p.max_burst * ms->p.bus_bytes);
+  /* The acknowledge frees the channel from the next cycle on. */
+  if (ms->w_state != W_IDLE) return 0;
+  ms->w_state = W_OPEN;
+  ms->w_addr = addr;
+  ms->w_bytes = bytes;
+  ms->w_beats = beats;
+  ms->w_next = 0;
+  ms->w_since = NONE;
+  ms->w_event = 1;
+  ms->st.wr.requests++;
+  ms->st.wr.bytes += bytes;
+  return 1;
+}
+
+int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *strb,
+                       vta_err *err) {
+  if (ms->w_state != W_OPEN)
+    return vta_errf(err, VTA_EINPUT, "memory: write beat in cycle %llu without an open "
+                    "burst", (unsigned long long)ms->now);
+  if (ms->w_since == NONE) ms->w_since = ms->now;
+  if (ms->now < ms->w_since + ms->p.cpb - 1) return 0;
+  uint32_t bus = ms->p.bus_bytes;
+  uint64_t a = ms->w_addr / bus * bus + (uint64_t)ms->w_next * bus;
+  uint64_t lo = ms->w_addr > a ? ms->w_addr : a, end = ms->w_addr + ms->w_bytes;
+  uint64_t hi = end < a + bus ? end : a + bus;
+  uint8_t *dst = strb ? NULL : vta_mem_host(ms->mem, lo, hi - lo);
+  if (dst) {
+    memcpy(dst, data + (lo - a), hi - lo);
+  } else { /* strobes, or the edge of an allocation: byte by byte */
+    for (uint64_t b = strb ? a : lo; b < (strb ? a + bus : hi); b++) {
+      if (strb && !strb[b - a]) continue;
+      uint8_t *d = vta_mem_host(ms->mem, b, 1);
+      if (d) *d = data[b - a];
+      else if (!ms->fault) {
+        ms->fault = 1;
+        snprintf(ms->fault_msg, sizeof ms->fault_msg,
+                 "memory: write beat at physical 0x%08llx touches unmapped byte 0x%08llx",
+                 (unsigned long long)a, (unsigned long long)b);
+      }
+    }
+  }
+  ms->st.wr.beats++;
+  ms->w_since = NONE;
+  ms->w_event = 1;
+  if (++ms->w_next == ms->w_beats) {
+    ms->w_state = W_ACK;
+    ms->w_ack_at = ms->now + ms->p.wr_ack;
+  }
+  return 1;
+}
+
+int vta_memsys_wr_ack(vta_memsys_t *ms) {
+  if (ms->w_state != W_ACK || ms->now < ms->w_ack_at || ms->w_ack_taken) return 0;
+  ms->w_ack_taken = 1; /* the channel frees at the end of this cycle */
+  ms->w_event = 1;
+  return 1;
+}
+
+int vta_memsys_active(const vta_memsys_t *ms) {
+  return ms->granted || ms->beat_valid || ms->w_event;
+}
+
+/* Per-cycle bookkeeping of the busy counters, for n identical cycles. */
+static void count_busy(vta_memsys_t *ms, uint64_t n) {
+  for (int c = 0; c < VTA_RD_NCLIENTS; c++)
+    if (ms->inflight[c]) ms->st.rd[c].busy += n;
+  if (ms->w_state != W_IDLE) ms->st.wr.busy += n;
+  ms->st.cycles += n;
+}
+
+int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
+  count_busy(ms, 1);
+  if (ms->beat_valid) {
+    const rd_req_t *r = &ms->fifo[ms->head];
+    ms->st.rd[r->client].beats++;
+    if (++ms->next_beat == r->beats) {
+      ms->inflight[r->client]--;
+      ms->head = (ms->head + 1) % ms->p.max_outst;
+      ms->count--;
+      ms->next_beat = 0;
+    }
+  }
+  if (ms->w_ack_taken) {
+    ms->w_state = W_IDLE;
+    ms->w_ack_taken = 0;
+  }
+  memset(ms->want, 0, sizeof ms->want);
+  ms->nwant = 0;
+  ms->granted = 0;
+  ms->w_event = 0;
+  ms->now++;
+  prepare_beat(ms);
+  if (ms->fault) {
+    ms->fault = 0;
+    return vta_errf(err, VTA_ERANGE, "%s", ms->fault_msg);
+  }
+  return 0;
+}
+
+uint64_t vta_memsys_next_event(const vta_memsys_t *ms) {
+  uint64_t e = NONE;
+  if (ms->count) {
+    const rd_req_t *r = &ms->fifo[ms->head];
+    e = r->first + (uint64_t)ms->next_beat * ms->p.cpb;
+  }
+  if (ms->w_state == W_OPEN && ms->w_since != NONE && ms->w_since + ms->p.cpb - 1 < e)
+    e = ms->w_since + ms->p.cpb - 1;
+  if (ms->w_state == W_ACK && ms->w_ack_at < e) e = ms->w_ack_at;
+  return e < ms->now ? ms->now : e;
+}
+
+void vta_memsys_skip(vta_memsys_t *ms, uint64_t to) {
+  if (to <= ms->now) return;
+  count_busy(ms, to - ms->now);
+  ms->now = to;
+  prepare_beat(ms);
+}
+
+int vta_memsys_busy(const vta_memsys_t *ms) { return ms->count || ms->w_state != W_IDLE; }
+
+const vta_memsys_stats_t *vta_memsys_stats(const vta_memsys_t *ms) { return &ms->st; }
+void vta_memsys_clear_stats(vta_memsys_t *ms) { memset(&ms->st, 0, sizeof ms->st); }

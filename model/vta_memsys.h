@@ -1,0 +1,158 @@
+/*
+ * vta_memsys.h - the memory system of the cycle-accurate model, as a
+ * cycle-stepped component with a narrow, AXI-like interface
+ * (docs/microarch.md section 5): a read server shared by five clients with
+ * fixed priority, a write channel, and the DRAM contents (a vta_mem_t).
+ *
+ * It is its own component because the RTL testbench serves the Verilog's
+ * memory port with this very code: whatever drives it (the C model's units
+ * or a Verilator harness) follows the same protocol every cycle t:
+ *
+ *   1. vta_memsys_rd_beat()          the read beat landing in cycle t, if any
+ *   2. vta_memsys_rd_request() * n   read requests presented in cycle t (AR valid)
+ *      vta_memsys_rd_arbitrate()     grants at most one (AR ready), by priority
+ *   3. vta_memsys_wr_addr/wr_data/wr_ack   the write channel's handshakes in t
+ *   4. vta_memsys_tick()             end of cycle t
+ *
+ * Every effect is visible from the next cycle; the beat of step 1 carries
+ * the DRAM bytes as they were at the start of cycle t.
+ */
+#ifndef VTA_MEMSYS_H
+#define VTA_MEMSYS_H
+
+#include <stdint.h>
+
+#include "vta_err.h"
+#include "vta_mem.h"
+
+/* Read clients, in priority order: a lower index wins (section 5.1). */
+enum { VTA_RD_FETCH = 0, VTA_RD_UOP, VTA_RD_INP, VTA_RD_WGT, VTA_RD_ACC, VTA_RD_NCLIENTS };
+const char *vta_rd_client_name(int client); /* "fetch", "uop", "inp", "wgt", "acc" */
+
+/* The memory parameters (section 2; defaults and limits in vta_params[]). */
+typedef struct vta_memsys_params {
+  uint32_t bus_bytes; /* BUS_BYTES: bytes per beat */
+  uint32_t rd_lat;    /* RD_LAT: read request issue to first beat, idle memory */
+  uint32_t cpb;       /* CPB: cycles per beat, read and write channels */
+  uint32_t wr_ack;    /* WR_ACK: last write beat to write acknowledge */
+  uint32_t max_burst; /* MAX_BURST: beats per burst, and the boundary rule */
+  uint32_t max_outst; /* MAX_OUTST: read bursts in flight */
+} vta_memsys_params_t;
+
+/* One read beat, valid during the cycle it lands. */
+typedef struct vta_rd_beat {
+  int client;          /* VTA_RD_* */
+  uint32_t tag;        /* the request's tag, as given */
+  uint64_t addr;       /* bus-aligned byte address of the beat */
+  uint32_t lo, hi;     /* data[lo, hi) are bytes the request asked for */
+  uint32_t index;      /* beat number within its burst */
+  int last;            /* the last beat of its burst */
+  const uint8_t *data; /* bus_bytes bytes */
+} vta_rd_beat_t;
+
+/* A granted read request: what the trace reports. */
+typedef struct vta_rd_grant {
+  int client;
+  uint32_t tag, bytes, beats;
+  uint64_t addr, first, last; /* byte address; cycles of the first and last beat */
+} vta_rd_grant_t;
+
+typedef struct vta_memsys_client_stats {
+  uint64_t requests; /* bursts issued */
+  uint64_t beats;    /* beats transferred */
+  uint64_t bytes;    /* bytes asked for (excludes the unused bytes of partial beats) */
+  uint64_t busy;     /* cycles with at least one of its bursts in flight */
+} vta_memsys_client_stats_t;
+
+typedef struct vta_memsys_stats {
+  vta_memsys_client_stats_t rd[VTA_RD_NCLIENTS];
+  vta_memsys_client_stats_t wr; /* the store unit, the only writer */
+  uint64_t cycles;              /* cycles ticked (skipped ones included) */
+} vta_memsys_stats_t;
+
+typedef struct vta_memsys vta_memsys_t;
+
+/* Check parameters against the limits of section 2; names the parameter. */
+int vta_memsys_params_check(const vta_memsys_params_t *p, vta_err *err);
+
+/* The component keeps a pointer to mem, which must outlive it. */
+vta_memsys_t *vta_memsys_new(const vta_memsys_params_t *p, vta_mem_t *mem, vta_err *err);
+void vta_memsys_free(vta_memsys_t *ms);
+const vta_memsys_params_t *vta_memsys_params(const vta_memsys_t *ms);
+
+/* Start a run: cycle 0, nothing in flight (anything left is dropped).
+ * Statistics accumulate across runs until cleared. */
+void vta_memsys_reset(vta_memsys_t *ms);
+uint64_t vta_memsys_now(const vta_memsys_t *ms);
+
+/* ---- read channel ---------------------------------------------------- */
+
+/* The beat landing in the current cycle, or NULL. */
+const vta_rd_beat_t *vta_memsys_rd_beat(const vta_memsys_t *ms);
+
+/*
+ * Present a read request of `bytes` bytes from byte address `addr` in the
+ * current cycle (one per client per cycle).  It covers the beats
+ * ceil((addr+bytes)/BUS) - floor(addr/BUS) and must obey the burst rule
+ * (at most MAX_BURST beats, not crossing a MAX_BURST*BUS_BYTES boundary);
+ * breaking it is an error (a client bug).
+ */
+int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t bytes,
+                          uint32_t tag, vta_err *err);
+
+/* Grant at most one presented request (fixed priority, no grant while
+ * MAX_OUTST bursts are in flight); returns the client or -1.  Requests not
+ * granted are withdrawn: a client presents again next cycle. */
+int vta_memsys_rd_arbitrate(vta_memsys_t *ms);
+/* The request granted in the current cycle (valid after arbitrate). */
+const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms);
+
+/* Bursts in flight (issued, last beat not yet landed) at this cycle. */
+uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms);
+
+/* ---- write channel --------------------------------------------------- */
+
+/* Address phase: 1 when accepted this cycle (the channel is free: no open
+ * burst and the previous acknowledge was in an earlier cycle). */
+int vta_memsys_wr_addr(vta_memsys_t *ms, uint64_t addr, uint32_t bytes, vta_err *err);
+/*
+ * Present the next data beat (bus_bytes bytes laid out as in DRAM from the
+ * aligned beat address; strb NULL = the burst's own bytes).  1 when accepted
+ * this cycle: a beat first presented in cycle c is accepted in c + CPB - 1,
+ * and its bytes reach DRAM then.
+ */
+int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *strb,
+                       vta_err *err);
+/* 1 in a cycle the write acknowledge is delivered (WR_ACK cycles after the
+ * last beat); the channel is free from the next cycle. */
+int vta_memsys_wr_ack(vta_memsys_t *ms);
+
+/* ---- time ------------------------------------------------------------- */
+
+/* End the current cycle.  Returns -1 if a beat touched unmapped DRAM. */
+int vta_memsys_tick(vta_memsys_t *ms, vta_err *err);
+
+/* 1 when something happened this cycle: a grant, a landing beat, an
+ * accepted address or data beat, a delivered acknowledge. */
+int vta_memsys_active(const vta_memsys_t *ms);
+/* The earliest cycle after the current one at which the component does
+ * something without new input (a beat lands, a presented write beat is
+ * accepted, an acknowledge is due); UINT64_MAX if none. */
+uint64_t vta_memsys_next_event(const vta_memsys_t *ms);
+/* Jump, from the start of a cycle in which nothing is presented, to the
+ * start of cycle `to` (<= next_event): the cycles between are idle. */
+void vta_memsys_skip(vta_memsys_t *ms, uint64_t to);
+/* 1 while a read burst is in flight or a write burst is open. */
+int vta_memsys_busy(const vta_memsys_t *ms);
+
+const vta_memsys_stats_t *vta_memsys_stats(const vta_memsys_t *ms);
+void vta_memsys_clear_stats(vta_memsys_t *ms);
+
+/* ---- the burst rule (section 5.2), for clients --------------------------- */
+
+/* Bytes of the first burst of a transfer of `bytes` bytes from `addr`. */
+uint32_t vta_memsys_burst_bytes(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes);
+/* Beats covering [addr, addr + bytes). */
+uint32_t vta_memsys_beats(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes);
+
+#endif

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# scripts/bench.sh VTASIM - `make bench`: simulated cycles per second and wall
+# time of the cycle-accurate model (with and without event skipping) and of
+# the functional model, on the two TVM tutorial workloads of compiler-lite
+# (`vtasim gen gemm`, `vtasim gen conv2d`).  Without the generator it uses
+# traces/*_tutorial.large.vta if present, else every traces/*.vta, and says so.
+# Wall time is the best of REPEAT runs of the simulation alone (the JSON
+# report's host.wall_seconds: no parsing, no checking).
+set -eu
+vtasim=${1:-build/vtasim}
+repeat=${REPEAT:-3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+out=$here/build/bench
+mkdir -p "$out"
+[ -x "$vtasim" ] || { echo "bench: $vtasim is not built" >&2; exit 2; }
+
+workloads=()
+if "$vtasim" gen --help >/dev/null 2>&1; then
+  for op in gemm conv2d; do
+    "$vtasim" gen "$op" -o "$out/${op}_tutorial.vta" >/dev/null
+    workloads+=("$out/${op}_tutorial.vta")
+  done
+  source="vtasim gen (compiler-lite), the tutorial schedules"
+elif [ -f "$here/traces/gemm_tutorial.large.vta" ] && [ -f "$here/traces/conv2d_tutorial.large.vta" ]; then
+  workloads=("$here/traces/gemm_tutorial.large.vta" "$here/traces/conv2d_tutorial.large.vta")
+  source="traces/*_tutorial.large.vta (vtasim gen is not available in this build)"
+else
+  for f in "$here"/traces/*.vta; do workloads+=("$f"); done
+  source="FALLBACK: traces/*.vta (neither vtasim gen nor the tutorial bundles are available)"
+fi
+
+echo "vtasim bench: $source; best of $repeat runs"
+printf '%-28s %-18s %12s %10s %14s\n' workload engine cycles wall_s "cycles/s"
+for w in "${workloads[@]}"; do
+  for engine in "model" "model --no-skip" "functional"; do
+    best=""
+    cycles=""
+    for _ in $(seq "$repeat"); do
+      # shellcheck disable=SC2086
+      line=$("$vtasim" run "$w" --engine $engine --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if d["status"] != "ok": sys.exit("run failed: " + d.get("error", d["status"]))
+c = d["cycles"]
+print(d["host"]["wall_seconds"], c["total"] if c else "-")')
+      wall=${line% *}
+      cycles=${line#* }
+      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
+    done
+    rate=$(python3 -c "c='$cycles'; print('-' if c == '-' else '%.3g' % (int(c) / max($best, 1e-9)))")
+    printf '%-28s %-18s %12s %10.4f %14s\n' "$(basename "$w" .vta)" "$engine" "$cycles" "$best" "$rate"
+  done
+done

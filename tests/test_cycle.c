@@ -1,0 +1,1257 @@
+/*
+ * test_cycle.c - tests of the cycle-accurate engine and of the memory
+ * system component against docs/microarch.md.
+ *
+ * Every expected cycle count below is derived by hand from the contract's
+ * formulas (the derivation is the comment above the check), never taken
+ * from the code under test.  Notation as in the contract: S start cycle,
+ * D done cycle, T = D - S + 1; a FINISH that starts in S pulses at S + 1,
+ * and ECNT is the cycle of that pulse.  With the default parameters
+ * (RD_LAT 4, CPB 1, BUS_BYTES 8) fetch reads n instructions as 2n beats
+ * landing in cycles 4 .. 3 + 2n and dispatches one per cycle from 4 + 2n,
+ * each visible to its unit one cycle later.
+ *
+ * The other half: the cycle engine computes what the functional engine
+ * computes (every bundle under traces/, under many memory settings), its
+ * counters add up, and event skipping changes nothing but speed.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "vta_mem.h"
+#include "vta_memsys.h"
+#include "vta_model.h"
+#include "vta_program.h"
+#include "vta_session.h"
+
+/* The bundles to check: $VTASIM_TRACES, else traces/ (tests run from the
+ * repository root). */
+static const char *traces_dir(void) {
+  const char *d = getenv("VTASIM_TRACES");
+  return d && *d ? d : "traces";
+}
+
+/* ---- a rig: memory, a cycle model with a trace, an instruction buffer --- */
+
+typedef struct rig {
+  vta_config_t cfg;
+  vta_mem_t *mem;
+  vta_model_t *m;
+  uint8_t *ins;
+  uint32_t ins_phys, n, cap;
+  char *tr;
+  size_t trlen;
+  FILE *trf;
+} rig_t;
+
+static void rig_open_p(rig_t *r, const vta_model_params_t *p) {
+  vta_err e;
+  memset(r, 0, sizeof *r);
+  vta_config_default(&r->cfg);
+  r->mem = vta_mem_new();
+  vta_model_params_t q;
+  if (p) q = *p;
+  else vta_model_params_default(&q);
+  r->trf = open_memstream(&r->tr, &r->trlen);
+  q.trace = r->trf;
+  r->m = vta_model_new(&r->cfg, r->mem, &q, &e);
+  CHECK_MSG(r->m != NULL, "%s", e.msg);
+  r->cap = 4096;
+  r->ins = vta_mem_alloc(r->mem, r->cap * 16, &r->ins_phys, &e);
+  CHECK(r->ins != NULL);
+}
+
+static void rig_open(rig_t *r) { rig_open_p(r, NULL); }
+
+/* Default parameters with one changed, by name. */
+static vta_model_params_t with(const char *name, uint32_t v) {
+  vta_model_params_t p;
+  vta_model_params_default(&p);
+  vta_err e;
+  if (name && vta_model_params_set(&p, name, v, &e)) CHECK_MSG(0, "%s", e.msg);
+  return p;
+}
+
+static void rig_close(rig_t *r) {
+  vta_model_free(r->m);
+  vta_mem_free(r->mem);
+  if (r->trf) fclose(r->trf);
+  free(r->tr);
+}
+
+static void emit(rig_t *r, vta_insn_t in) {
+  vta_err e;
+  if (r->n >= r->cap) {
+    CHECK_MSG(0, "instruction buffer full");
+    return;
+  }
+  if (vta_insn_encode(&r->cfg, &in, r->ins + 16 * r->n, &e)) {
+    CHECK_MSG(0, "encode: %s", e.msg);
+    return;
+  }
+  r->n++;
+}
+
+static int rig_run(rig_t *r, vta_err *e) {
+  vta_err_clear(e);
+  int rc = vta_model_run(r->m, r->ins_phys, r->n, e);
+  r->n = 0;
+  fflush(r->trf);
+  return rc;
+}
+
+/* Run; return the run's ECNT, or -1 after reporting the error. */
+static long long run_ecnt(rig_t *r) {
+  vta_err e;
+  if (rig_run(r, &e)) {
+    CHECK_MSG(0, "run failed: %s", e.msg);
+    return -1;
+  }
+  return (long long)vta_model_cycle_stats(r->m)->last_ecnt;
+}
+
+static uint8_t *dram(rig_t *r, size_t size, uint32_t *phys) {
+  vta_err e;
+  uint8_t *p = vta_mem_alloc(r->mem, size, phys, &e);
+  CHECK_MSG(p != NULL, "%s", e.msg);
+  return p;
+}
+
+/* Start and done cycle of instruction #idx from the last "insn" trace line
+ * naming it (docs/microarch.md section 10). */
+static int times(rig_t *r, uint32_t idx, long long *S, long long *D) {
+  char key[32];
+  snprintf(key, sizeof key, " #%u queued=", idx);
+  const char *hit = NULL;
+  for (const char *p = r->tr; p && (p = strstr(p, key)); p++) hit = p;
+  *S = *D = -1;
+  if (!hit) return -1;
+  const char *s = strstr(hit, "start="), *d = strstr(hit, "done=");
+  if (!s || !d) return -1;
+  *S = atoll(s + 6);
+  *D = atoll(d + 5);
+  return 0;
+}
+
+#define CHECK_TIMES(r, idx, s, d)                                           \
+  do {                                                                      \
+    long long S_, D_;                                                       \
+    CHECK_MSG(times((r), (idx), &S_, &D_) == 0, "no trace line for #%d", (int)(idx)); \
+    CHECK_EQ(S_, (s));                                                      \
+    CHECK_EQ(D_, (d));                                                      \
+  } while (0)
+
+/* ---- instruction builders ------------------------------------------------ */
+
+enum { PP = 1, PN = 2, SP = 4, SN = 8 }; /* pop_prev pop_next push_prev push_next */
+
+static vta_insn_t dep(vta_insn_t in, int f) {
+  in.pop_prev = !!(f & PP);
+  in.pop_next = !!(f & PN);
+  in.push_prev = !!(f & SP);
+  in.push_next = !!(f & SN);
+  return in;
+}
+
+static vta_insn_t LD(uint32_t type, uint32_t sram, uint32_t dram_base, uint32_t y,
+                     uint32_t x, uint32_t stride) {
+  return (vta_insn_t){.opcode = VTA_OP_LOAD, .mem_type = type, .sram_base = sram,
+                      .dram_base = dram_base, .y_size = y, .x_size = x, .x_stride = stride};
+}
+
+static vta_insn_t PAD(vta_insn_t in, uint32_t y0, uint32_t y1, uint32_t x0, uint32_t x1) {
+  in.y_pad_0 = y0, in.y_pad_1 = y1, in.x_pad_0 = x0, in.x_pad_1 = x1;
+  return in;
+}
+
+static vta_insn_t ST(uint32_t sram, uint32_t dram_base, uint32_t y, uint32_t x,
+                     uint32_t stride) {
+  return (vta_insn_t){.opcode = VTA_OP_STORE, .mem_type = VTA_MEM_OUT, .sram_base = sram,
+                      .dram_base = dram_base, .y_size = y, .x_size = x, .x_stride = stride};
+}
+
+/* GEMM / ALU with uops [b, e) looped out x in, factors dst/src(/wgt) in. */
+static vta_insn_t GEMM(int reset, uint32_t b, uint32_t e, uint32_t out, uint32_t in,
+                       uint32_t dst_in, uint32_t src_in, uint32_t wgt_in) {
+  return (vta_insn_t){.opcode = VTA_OP_GEMM, .reset_reg = (uint32_t)reset, .uop_bgn = b,
+                      .uop_end = e, .iter_out = out, .iter_in = in, .dst_factor_in = dst_in,
+                      .src_factor_in = src_in, .wgt_factor_in = wgt_in};
+}
+
+static vta_insn_t ALU(uint32_t op, uint32_t b, uint32_t e, uint32_t out, uint32_t in,
+                      int use_imm, int32_t imm) {
+  return (vta_insn_t){.opcode = VTA_OP_ALU, .alu_opcode = op, .uop_bgn = b, .uop_end = e,
+                      .iter_out = out, .iter_in = in, .use_imm = (uint32_t)use_imm,
+                      .imm = imm};
+}
+
+static vta_insn_t FIN(void) { return (vta_insn_t){.opcode = VTA_OP_FINISH}; }
+static vta_insn_t NOP_LOAD(void) { return LD(VTA_MEM_INP, 0, 0, 0, 0, 0); }
+static vta_insn_t NOP_COMPUTE(void) { return LD(VTA_MEM_UOP, 0, 0, 0, 0, 0); }
+static vta_insn_t NOP_STORE(void) { return ST(0, 0, 0, 0, 0); }
+
+/* n uops {dst=i, src=i, wgt=0} in a fresh DRAM buffer; returns dram_base. */
+static uint32_t put_uops(rig_t *r, uint32_t n, int offset_words) {
+  uint32_t phys;
+  uint8_t *p = dram(r, 4 * (n + 2), &phys);
+  for (uint32_t i = 0; i < n; i++) {
+    vta_uop_t u = {i % 16, i % 16, 0};
+    vta_err e;
+    if (vta_uop_encode(&r->cfg, &u, p + 4 * (i + (uint32_t)offset_words), &e))
+      CHECK_MSG(0, "%s", e.msg);
+  }
+  return phys / 4 + (uint32_t)offset_words;
+}
+
+/* ---- the memory system component alone (section 5) ------------------------ */
+
+static vta_memsys_params_t mem_params(void) {
+  vta_model_params_t p;
+  vta_model_params_default(&p);
+  return p.mem;
+}
+
+/* Tick to cycle t, collecting the landing beats' (client, cycle). */
+typedef struct { int client; uint64_t cycle; uint32_t index; int last; } seen_t;
+
+static void tick_to(vta_memsys_t *ms, uint64_t t, seen_t *log, int *n) {
+  vta_err e;
+  while (vta_memsys_now(ms) < t) {
+    const vta_rd_beat_t *b = vta_memsys_rd_beat(ms);
+    if (b && log) log[(*n)++] = (seen_t){b->client, vta_memsys_now(ms), b->index, b->last};
+    CHECK(vta_memsys_tick(ms, &e) == 0);
+  }
+}
+
+static void test_memsys_read_schedule(void) {
+  vta_memsys_params_t p = mem_params();
+  p.rd_lat = 5;
+  p.cpb = 2;
+  vta_mem_t *mem = vta_mem_new();
+  vta_err e;
+  uint8_t *d = vta_mem_alloc_at(mem, 0x1000, 4096, &e);
+  for (int i = 0; i < 4096; i++) d[i] = (uint8_t)i;
+  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  CHECK_MSG(ms != NULL, "%s", e.msg);
+  if (!ms) return;
+  /* Cycle 0: acc, wgt and fetch present; fetch wins (priority 0), the
+   * others are refused and must present again. */
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_ACC, 0x1000, 64, 7, &e) == 0);
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_WGT, 0x1100, 16, 8, &e) == 0);
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_FETCH, 0x1204, 12, 9, &e) == 0);
+  CHECK_EQ(vta_memsys_rd_arbitrate(ms), VTA_RD_FETCH);
+  /* fetch: bytes [0x1204, 0x1210) cover beats 0x1200 and 0x1208: 2 beats,
+   * first at 0 + RD_LAT = 5, then every CPB: 5, 7. */
+  const vta_rd_grant_t *g = vta_memsys_rd_granted(ms);
+  CHECK_EQ(g->beats, 2);
+  CHECK_EQ(g->first, 5);
+  CHECK_EQ(g->last, 7);
+  CHECK(vta_memsys_tick(ms, &e) == 0);
+  /* Cycle 1: wgt beats acc.  f = max(1 + 5, 7 + 2) = 9; 2 beats: 9, 11. */
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_ACC, 0x1000, 64, 7, &e) == 0);
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_WGT, 0x1100, 16, 8, &e) == 0);
+  CHECK_EQ(vta_memsys_rd_arbitrate(ms), VTA_RD_WGT);
+  CHECK_EQ(vta_memsys_rd_granted(ms)->first, 9);
+  CHECK(vta_memsys_tick(ms, &e) == 0);
+  /* Cycle 2: acc alone.  f = max(2 + 5, 11 + 2) = 13; 8 beats: 13 .. 27. */
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_ACC, 0x1000, 64, 7, &e) == 0);
+  CHECK_EQ(vta_memsys_rd_arbitrate(ms), VTA_RD_ACC);
+  CHECK_EQ(vta_memsys_rd_granted(ms)->first, 13);
+  CHECK_EQ(vta_memsys_rd_granted(ms)->last, 27);
+  CHECK(vta_memsys_tick(ms, &e) == 0);
+  /* In flight at cycle 3: all three. */
+  CHECK_EQ(vta_memsys_rd_inflight(ms), 3);
+  seen_t log[32];
+  int n = 0;
+  /* The first beat of fetch: aligned address 0x1200, requested bytes 4..8. */
+  tick_to(ms, 5, log, &n);
+  const vta_rd_beat_t *b = vta_memsys_rd_beat(ms);
+  CHECK(b && b->client == VTA_RD_FETCH && b->addr == 0x1200 && b->lo == 4 && b->hi == 8);
+  CHECK(b && b->data[4] == (uint8_t)0x204 && b->tag == 9);
+  tick_to(ms, 40, log, &n);
+  const seen_t want[] = {{VTA_RD_FETCH, 5, 0, 0},  {VTA_RD_FETCH, 7, 1, 1},
+                         {VTA_RD_WGT, 9, 0, 0},    {VTA_RD_WGT, 11, 1, 1},
+                         {VTA_RD_ACC, 13, 0, 0},   {VTA_RD_ACC, 15, 1, 0},
+                         {VTA_RD_ACC, 17, 2, 0},   {VTA_RD_ACC, 19, 3, 0},
+                         {VTA_RD_ACC, 21, 4, 0},   {VTA_RD_ACC, 23, 5, 0},
+                         {VTA_RD_ACC, 25, 6, 0},   {VTA_RD_ACC, 27, 7, 1}};
+  CHECK_EQ(n, 12);
+  for (int i = 0; i < 12 && i < n; i++) {
+    CHECK_EQ(log[i].client, want[i].client);
+    CHECK_EQ(log[i].cycle, want[i].cycle);
+    CHECK_EQ(log[i].index, want[i].index);
+    CHECK_EQ(log[i].last, want[i].last);
+  }
+  /* Statistics: requests, beats, bytes asked for, cycles in flight.  fetch
+   * is in flight in cycles 0..7 (8), wgt 1..11 (11), acc 2..27 (26). */
+  const vta_memsys_stats_t *st = vta_memsys_stats(ms);
+  CHECK_EQ(st->rd[VTA_RD_FETCH].beats, 2);
+  CHECK_EQ(st->rd[VTA_RD_FETCH].bytes, 12);
+  CHECK_EQ(st->rd[VTA_RD_FETCH].busy, 8);
+  CHECK_EQ(st->rd[VTA_RD_WGT].busy, 11);
+  CHECK_EQ(st->rd[VTA_RD_ACC].busy, 26);
+  CHECK_EQ(st->rd[VTA_RD_ACC].requests, 1);
+  CHECK_EQ(st->cycles, 40);
+  vta_memsys_free(ms);
+  vta_mem_free(mem);
+}
+
+static void test_memsys_outstanding_and_rules(void) {
+  vta_memsys_params_t p = mem_params();
+  p.max_outst = 2;
+  p.max_burst = 4; /* bursts of at most 4 beats in 32-byte windows */
+  vta_mem_t *mem = vta_mem_new();
+  vta_err e;
+  vta_mem_alloc_at(mem, 0x1000, 4096, &e);
+  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  if (!ms) return;
+  /* The burst rule: 40 bytes are 5 beats; [0x101c, 0x1024) crosses 0x1020. */
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1000, 40, 0, &e) == -1);
+  CHECK_CONTAINS(e.msg, "burst rule");
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x101c, 8, 0, &e) == -1);
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1000, 0, 0, &e) == -1);
+  CHECK_EQ(vta_memsys_burst_bytes(&p, 0x101c, 100), 4);
+  CHECK_EQ(vta_memsys_burst_bytes(&p, 0x1020, 100), 32);
+  CHECK_EQ(vta_memsys_beats(&p, 0x1004, 8), 2);
+  /* MAX_OUTST 2: one-beat requests at cycles 0 and 1 land at 4 and 5; at
+   * cycles 2..4 two are in flight (the one landing at 4 still counts in 4),
+   * so the third request is granted only in cycle 5. */
+  for (uint64_t t = 0; t < 6; t++) {
+    CHECK(vta_memsys_rd_request(ms, VTA_RD_UOP, 0x1000 + 8 * t, 8, 0, &e) == 0);
+    int g = vta_memsys_rd_arbitrate(ms);
+    if (t < 2 || t == 5) CHECK_EQ(g, VTA_RD_UOP);
+    else CHECK_EQ(g, -1);
+    vta_memsys_tick(ms, &e);
+  }
+  vta_memsys_free(ms);
+  /* Parameters are checked by name. */
+  p = mem_params();
+  p.bus_bytes = 12;
+  CHECK(vta_memsys_new(&p, mem, &e) == NULL);
+  CHECK_CONTAINS(e.msg, "BUS_BYTES");
+  p = mem_params();
+  p.rd_lat = 0;
+  CHECK(vta_memsys_new(&p, mem, &e) == NULL);
+  CHECK_CONTAINS(e.msg, "RD_LAT");
+  vta_mem_free(mem);
+}
+
+static void test_memsys_write_channel(void) {
+  vta_memsys_params_t p = mem_params();
+  p.cpb = 3;
+  p.wr_ack = 2;
+  vta_mem_t *mem = vta_mem_new();
+  vta_err e;
+  uint8_t *d = vta_mem_alloc_at(mem, 0x1000, 4096, &e);
+  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  if (!ms) return;
+  uint8_t beat[8];
+  /* Cycle 0: address phase of 12 bytes at 0x1004 (2 beats), accepted. */
+  CHECK_EQ(vta_memsys_wr_addr(ms, 0x1004, 12, &e), 1);
+  vta_memsys_tick(ms, &e);
+  /* Beat 0 presented from cycle 1: accepted in 1 + CPB - 1 = 3, and only
+   * bytes 4..7 of it (the burst's) reach DRAM. */
+  memset(beat, 0xab, 8);
+  for (int t = 1; t <= 3; t++) {
+    CHECK_EQ(vta_memsys_wr_addr(ms, 0x1100, 8, &e), 0); /* the channel is open */
+    CHECK_EQ(vta_memsys_wr_data(ms, beat, NULL, &e), t == 3);
+    if (t < 3) CHECK_EQ(vta_memsys_next_event(ms), 3);
+    vta_memsys_tick(ms, &e);
+  }
+  CHECK(d[3] == 0 && d[4] == 0xab && d[7] == 0xab && d[8] == 0);
+  /* Beat 1 presented from 4: accepted in 6; ack due in 6 + WR_ACK = 8. */
+  memset(beat, 0xcd, 8);
+  for (int t = 4; t <= 6; t++) {
+    CHECK_EQ(vta_memsys_wr_data(ms, beat, NULL, &e), t == 6);
+    vta_memsys_tick(ms, &e);
+  }
+  CHECK(d[8] == 0xcd && d[15] == 0xcd && d[16] == 0);
+  CHECK_EQ(vta_memsys_next_event(ms), 8);
+  CHECK_EQ(vta_memsys_wr_ack(ms), 0); /* cycle 7 */
+  vta_memsys_tick(ms, &e);
+  CHECK_EQ(vta_memsys_wr_ack(ms), 1); /* cycle 8 */
+  CHECK_EQ(vta_memsys_wr_addr(ms, 0x1100, 8, &e), 0); /* free only from 9 */
+  vta_memsys_tick(ms, &e);
+  CHECK_EQ(vta_memsys_wr_addr(ms, 0x1100, 8, &e), 1);
+  vta_memsys_tick(ms, &e);
+  /* Open from its address phase to its acknowledge: 0..8 = 9 cycles. */
+  const vta_memsys_stats_t *st = vta_memsys_stats(ms);
+  CHECK_EQ(st->wr.requests, 2);
+  CHECK_EQ(st->wr.beats, 2);
+  CHECK_EQ(st->wr.bytes, 20);
+  CHECK_EQ(st->wr.busy, 10); /* 9, plus cycle 9 of the second burst */
+  /* A beat without an open burst is a protocol error. */
+  vta_memsys_reset(ms);
+  CHECK(vta_memsys_wr_data(ms, beat, NULL, &e) == -1);
+  vta_memsys_free(ms);
+  vta_mem_free(mem);
+}
+
+static void test_memsys_skip(void) {
+  vta_memsys_params_t p = mem_params();
+  p.rd_lat = 30;
+  vta_mem_t *mem = vta_mem_new();
+  vta_err e;
+  vta_mem_alloc_at(mem, 0x1000, 4096, &e);
+  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  if (!ms) return;
+  CHECK_EQ(vta_memsys_next_event(ms), UINT64_MAX);
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1000, 16, 0, &e) == 0);
+  CHECK_EQ(vta_memsys_rd_arbitrate(ms), VTA_RD_INP);
+  CHECK(vta_memsys_active(ms));
+  vta_memsys_tick(ms, &e);
+  CHECK(!vta_memsys_active(ms));
+  /* Nothing happens until the first beat at 30: jump there. */
+  CHECK_EQ(vta_memsys_next_event(ms), 30);
+  vta_memsys_skip(ms, 30);
+  CHECK(vta_memsys_rd_beat(ms) != NULL);
+  CHECK(vta_memsys_busy(ms));
+  vta_memsys_tick(ms, &e);
+  vta_memsys_tick(ms, &e);
+  CHECK(!vta_memsys_busy(ms));
+  /* In flight from 0 to 31, skipped cycles included. */
+  CHECK_EQ(vta_memsys_stats(ms)->rd[VTA_RD_INP].busy, 32);
+  CHECK_EQ(vta_memsys_stats(ms)->cycles, 32);
+  vta_memsys_free(ms);
+  vta_mem_free(mem);
+}
+
+/* ---- the calibration programs of vta-timing.md section 7 (section 9) ----- */
+
+static void test_finish_only(void) {
+  /* Fetch: request 0, beats RD_LAT and RD_LAT + CPB, dispatch the cycle
+   * after, FINISH visible one later (S), pulse at S + 1:
+   * ECNT = RD_LAT + CPB + 3.  Default: 4 + 1 + 3 = 8 (measured: 8). */
+  const uint32_t lat[] = {4, 1, 20}, cpb[] = {1, 1, 3};
+  for (int k = 0; k < 3; k++) {
+    vta_model_params_t p = with("RD_LAT", lat[k]);
+    p.mem.cpb = cpb[k];
+    rig_t r;
+    rig_open_p(&r, &p);
+    emit(&r, FIN());
+    CHECK_EQ(run_ecnt(&r), lat[k] + cpb[k] + 3);
+    rig_close(&r);
+  }
+}
+
+static void test_calibration_gemm(void) {
+  /* LUOP(1 uop) + GEMM(N) + FINISH: 6 beats land 4..9, dispatch 10, 11, 12.
+   * LUOP S = 11, request 12, its one beat 16 = D (6.3: D = last beat).
+   * GEMM S = 17, D = S + N + 6 = N + 23; FINISH S = N + 24: ECNT = 25 + N.
+   * N counts iter_out * iter_in * uops: 1 x 200 and 4 uops x 10 x 5 are the
+   * same 200 (measured equal on the hardware). */
+  struct { uint32_t b, e, out, in; long long n; } g[] = {
+      {0, 1, 1, 1, 1}, {0, 1, 1, 7, 7}, {0, 1, 1, 200, 200}, {0, 4, 10, 5, 200},
+      {0, 1, 0, 5, 0}};
+  for (int k = 0; k < 5; k++) {
+    rig_t r;
+    rig_open(&r);
+    uint32_t ub = put_uops(&r, 4, 0);
+    emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, k == 3 ? 4 : 1, 1));
+    emit(&r, GEMM(0, g[k].b, g[k].e, g[k].out, g[k].in, 0, 0, 0));
+    emit(&r, FIN());
+    /* 4 uops are 2 beats: the LUOP ends one cycle later (D = 17). */
+    CHECK_EQ(run_ecnt(&r), 25 + g[k].n + (k == 3));
+    CHECK_TIMES(&r, 1, 17 + (k == 3), 23 + g[k].n + (k == 3));
+    /* UCNT counts every acc row write. */
+    CHECK_EQ(vta_model_cycle_stats(r.m)->last_ucnt, g[k].n);
+    rig_close(&r);
+  }
+  /* A reset GEMM takes the same time, writes acc rows (UCNT) but counts
+   * nothing in gemm_counter (spec 9). */
+  rig_t r;
+  rig_open(&r);
+  uint32_t ub = put_uops(&r, 1, 0);
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+  emit(&r, GEMM(1, 0, 1, 1, 9, 0, 0, 0));
+  emit(&r, FIN());
+  CHECK_EQ(run_ecnt(&r), 25 + 9);
+  CHECK_EQ(vta_model_cycle_stats(r.m)->last_ucnt, 9);
+  CHECK_EQ(vta_model_stats(r.m)->gemm_counter, 0);
+  rig_close(&r);
+}
+
+static void test_calibration_alu(void) {
+  /* As for GEMM, with T = k * N + 7: k = 1 with an immediate (25 + N), 2
+   * for a vector operand (25 + 2N). */
+  for (int use_imm = 0; use_imm < 2; use_imm++)
+    for (uint32_t n = 1; n <= 64; n *= 8) {
+      rig_t r;
+      rig_open(&r);
+      uint32_t ub = put_uops(&r, 1, 0);
+      emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+      emit(&r, ALU(VTA_ALU_ADD, 0, 1, 1, n, use_imm, 3));
+      emit(&r, FIN());
+      long long k = use_imm ? 1 : 2;
+      CHECK_EQ(run_ecnt(&r), 25 + k * n);
+      CHECK_TIMES(&r, 1, 17, 17 + k * n + 6);
+      CHECK_EQ(vta_model_cycle_stats(r.m)->alu_slots, k * n);
+      rig_close(&r);
+    }
+}
+
+static void test_calibration_load_wgt(void) {
+  /* LOAD WGT k tensors (push) + FINISH (pop): 4 beats of instructions land
+   * in RD_LAT + {0,1,2,3} * CPB, dispatch the next cycle, so LOAD starts
+   * S = RD_LAT + 3 CPB + 2 and occupies T = RD_LAT + (32k - 1) CPB + 3
+   * (6.2); FINISH starts at D + 1 = S + T and pulses at S + T + 1:
+   * ECNT = 2 RD_LAT + (32k + 2) CPB + 6, i.e. 16 + 32k by default
+   * (measured: 16 + 32k).  The sweep moves it exactly by that formula. */
+  const uint32_t lat[] = {4, 4, 4, 1, 20, 100, 4, 7};
+  const uint32_t cpb[] = {1, 1, 1, 1, 1, 1, 2, 3};
+  const uint32_t kk[] = {1, 2, 8, 3, 3, 3, 3, 2};
+  for (int i = 0; i < 8; i++) {
+    vta_model_params_t p = with("RD_LAT", lat[i]);
+    p.mem.cpb = cpb[i];
+    rig_t r;
+    rig_open_p(&r, &p);
+    uint32_t pw;
+    dram(&r, 256 * 8, &pw);
+    emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, kk[i], kk[i]), SN));
+    emit(&r, dep(FIN(), PP));
+    CHECK_EQ(run_ecnt(&r), 2 * lat[i] + (32 * kk[i] + 2) * cpb[i] + 6);
+    rig_close(&r);
+  }
+  /* Wider bus: 16 bytes a beat.  Two instructions are 2 beats (4, 5), LOAD
+   * starts at 7, its 16k beats take T = 4 + (16k - 1) + 3: ECNT = 14 + 16k. */
+  vta_model_params_t p = with("BUS_BYTES", 16);
+  rig_t r;
+  rig_open_p(&r, &p);
+  uint32_t pw;
+  dram(&r, 256 * 8, &pw);
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 3, 3), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 14 + 16 * 3);
+  rig_close(&r);
+}
+
+static void test_calibration_long(void) {
+  /* vta-timing.md 2.3, 2.4: whole programs measured at L_axi = 1.
+   * LUOP of 2048 uops + FINISH: 8192 bytes are 4 bursts of 256 beats (2 KiB
+   * windows), requested S + 1 .. S + 4 and landing back to back from
+   * S + 5 to S + 1028 = D (6.3); S = 9 (two instructions), FINISH S = 1038:
+   * ECNT 1039 (measured: 1039).  LOAD WGT of 256 tensors (8192 beats, 32
+   * bursts) + FINISH: T = 4 + 8192 + 2 = 8198, ECNT = 9 + 8198 + 1 = 8208
+   * (measured: 8208). */
+  rig_t r;
+  rig_open(&r);
+  uint32_t pu, pw;
+  dram(&r, 8192, &pu);
+  dram(&r, 65536, &pw);
+  emit(&r, LD(VTA_MEM_UOP, 0, pu / 4, 1, 2048, 2048));
+  emit(&r, FIN());
+  CHECK_EQ(run_ecnt(&r), 1039);
+  CHECK_EQ(vta_model_cycle_stats(r.m)->mem.rd[VTA_RD_UOP].requests, 4);
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 256, 256), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 8208);
+  rig_close(&r);
+}
+
+static void test_calibration_store(void) {
+  /* STORE (push) + FINISH (pop): STORE starts at S = 9.  6.6: a burst of
+   * T_b tensors takes T_b (OB CPB + 1) cycles after its address phase, then
+   * WR_ACK; T = 1 + sum_b (T_b (OB CPB + 1) + WR_ACK + 1); ECNT = S + T + 1.
+   * 16 tensors, one row, one burst: T = 1 + 48 + 2 = 51, ECNT = 61
+   * (measured: 61). */
+  struct { const char *param; uint32_t v; uint32_t y, x; long long ecnt; } c[] = {
+      {NULL, 0, 1, 16, 61},
+      /* 16 rows of one tensor, 16 bursts: T = 1 + 16 (3 + 2) = 81 (measured 81) */
+      {NULL, 0, 16, 1, 91},
+      /* WR_ACK 5: T = 1 + 16 (3 + 5 + 1) = 145 */
+      {"WR_ACK", 5, 16, 1, 155},
+      /* MAX_BURST 16 (128-byte windows): 256 bytes are 2 bursts of 8 tensors,
+       * T = 1 + 2 (24 + 2) = 53 */
+      {"MAX_BURST", 16, 1, 16, 63},
+      /* CPB 2: fetch's 4 beats land 4, 6, 8, 10, so S = 12; a tensor costs
+       * 2 * 2 + 1 = 5: T = 1 + 80 + 2 = 83, ECNT = 12 + 83 + 1 = 96 */
+      {"CPB", 2, 1, 16, 96}};
+  for (int k = 0; k < 5; k++) {
+    vta_model_params_t p = with(c[k].param, c[k].v);
+    rig_t r;
+    rig_open_p(&r, &p);
+    uint32_t po;
+    dram(&r, 4096, &po);
+    emit(&r, dep(ST(0, po / 16, c[k].y, c[k].x, c[k].x), SP));
+    emit(&r, dep(FIN(), PN));
+    CHECK_EQ(run_ecnt(&r), c[k].ecnt);
+    rig_close(&r);
+  }
+}
+
+/* ---- each instruction kind ------------------------------------------------ */
+
+static void test_sync_nops(void) {
+  /* Every NOP takes T = 2 (6.1), each unit one at a time, the units side
+   * by side. */
+  rig_t r;
+  rig_open(&r);
+  for (int i = 0; i < 3; i++) emit(&r, NOP_COMPUTE());
+  emit(&r, NOP_LOAD());
+  emit(&r, NOP_STORE());
+  emit(&r, FIN());
+  /* 6 instructions: 12 beats 4..15, dispatch 16..21, visible 17..22.
+   * Compute NOPs S/D 17/18, 19/20, 21/22; the load NOP (visible 20) 20/21;
+   * the store NOP (visible 21) 21/22; FINISH (visible 22) waits for
+   * compute: S = 23, ECNT 24. */
+  CHECK_EQ(run_ecnt(&r), 24);
+  CHECK_TIMES(&r, 0, 17, 18);
+  CHECK_TIMES(&r, 1, 19, 20);
+  CHECK_TIMES(&r, 2, 21, 22);
+  CHECK_TIMES(&r, 3, 20, 21);
+  CHECK_TIMES(&r, 4, 21, 22);
+  CHECK_TIMES(&r, 5, 23, 24);
+  rig_close(&r);
+  /* A LOAD of no rows and no pads and a STORE of no rows move nothing:
+   * like a NOP, D = S + 1 (6.1, 6.2). */
+  rig_open(&r);
+  emit(&r, dep(LD(VTA_MEM_INP, 0, 0, 0, 4, 4), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 12); /* S = 9, D = 10, FINISH 11, pulse 12 */
+  rig_close(&r);
+}
+
+static void test_load_uop_alignment(void) {
+  /* 3 uops from an odd word: bytes [4, 16) of an aligned 16 are 2 beats,
+   * so T = RD_LAT + 2 + 1 = 7 (6.3).  LUOP S = 9, D = 15; FINISH S = 16,
+   * pulse 17. */
+  rig_t r;
+  rig_open(&r);
+  uint32_t ub = put_uops(&r, 3, 1);
+  CHECK_EQ(ub % 2, 1);
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 3, 3));
+  emit(&r, FIN());
+  CHECK_EQ(run_ecnt(&r), 17);
+  CHECK_TIMES(&r, 0, 9, 15);
+  int32_t w;
+  vta_err e;
+  CHECK(vta_model_read_sram(r.m, VTA_MEM_UOP, 2, &w, &e) == 0);
+  vta_uop_t u;
+  uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
+  vta_uop_decode(&r.cfg, b, &u, &e);
+  CHECK(u.dst == 2 && u.src == 2);
+  rig_close(&r);
+}
+
+static void test_load_padding(void) {
+  /* LOAD INP 2x2 with every pad 1 (push) + FINISH (pop), S = 9.  row_len 4;
+   * pads 4 * 2 + 2 * 2 = 12; beats 2 rows x 32 bytes = 8.  The top pad row
+   * delays the first request to S + 2 = 11, row 1 at 12: beats 15..18 and
+   * max(16 + 0, 18 + 1) = 19..22.  Pads go in cycles without a beat from
+   * S + 1: 10..14 (5), then 23..29 (7).  D = 1 + 29 = 30 (T = 22 against
+   * 4 + 8 + 2 = 14 unpadded); FINISH S = 31, pulse 32. */
+  rig_t r;
+  rig_open(&r);
+  uint32_t pi;
+  uint8_t *d = dram(&r, 4096, &pi);
+  memset(d, 7, 64);
+  emit(&r, dep(PAD(LD(VTA_MEM_INP, 0, pi / 16, 2, 2, 2), 1, 1, 1, 1), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 32);
+  CHECK_TIMES(&r, 0, 9, 30);
+  /* Entry (1,1) holds data, (0,*) and (1,0) are zero. */
+  int32_t lanes[16];
+  vta_err e;
+  vta_model_read_sram(r.m, VTA_MEM_INP, 5, lanes, &e);
+  CHECK_EQ(lanes[0], 7);
+  vta_model_read_sram(r.m, VTA_MEM_INP, 4, lanes, &e);
+  CHECK_EQ(lanes[0], 0);
+  rig_close(&r);
+  /* One left pad is written at S + 1, inside the latency gap: free.
+   * T = 4 + 2 + 2 = 8, ECNT = 9 + 8 + 1 = 18. */
+  rig_open(&r);
+  dram(&r, 4096, &pi);
+  emit(&r, dep(PAD(LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1), 0, 0, 1, 0), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 18);
+  rig_close(&r);
+  /* vta-timing.md's 14x14 pad-1 input: 392 beats, 60 pads; requests from
+   * S + 2 to S + 15, beats S + 6 .. S + 397 back to back; 5 pads before,
+   * 55 after: last pad S + 452, T = 454 against 398 unpadded: +56
+   * (the hardware measured +57, section 9). */
+  rig_open(&r);
+  dram(&r, 196 * 16, &pi);
+  emit(&r, dep(PAD(LD(VTA_MEM_INP, 0, pi / 16, 14, 14, 14), 1, 1, 1, 1), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 9 + 454 + 1);
+  emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 14, 14, 14), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 9 + 398 + 1);
+  rig_close(&r);
+}
+
+static void test_load_rows_outstanding(void) {
+  /* 64 rows of one inp tensor (2-beat bursts), S = 9.  MAX_OUTST 16: the
+   * bursts queue up behind each other and the 128 beats stream from
+   * S + 5 on: T = 4 + 128 + 2 = 134, ECNT = 144.  MAX_OUTST 1: each request
+   * waits for the previous burst's last beat: period RD_LAT + 2 = 6,
+   * T = 64 * 6 + 2 = 386, ECNT = 396. */
+  const uint32_t outst[] = {16, 1};
+  const long long want[] = {144, 396};
+  for (int k = 0; k < 2; k++) {
+    vta_model_params_t p = with("MAX_OUTST", outst[k]);
+    rig_t r;
+    rig_open_p(&r, &p);
+    uint32_t pi;
+    dram(&r, 64 * 16, &pi);
+    emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 64, 1, 1), SN));
+    emit(&r, dep(FIN(), PP));
+    CHECK_EQ(run_ecnt(&r), want[k]);
+    const vta_cycle_stats_t *cs = vta_model_cycle_stats(r.m);
+    CHECK_EQ(cs->mem.rd[VTA_RD_INP].requests, 64);
+    CHECK_EQ(cs->mem.rd[VTA_RD_INP].beats, 128);
+    rig_close(&r);
+  }
+}
+
+static void test_fetch_chunks_and_queue_stall(void) {
+  /* 20 load NOPs + FINISH.  Default chunk 128: 42 beats land 4..45,
+   * dispatch 46..66, FINISH visible 67: ECNT 68.  MAX_BURST 16 makes
+   * FETCH_CHUNK = 16 * 8 / 16 = 8: a full chunk costs 1 request cycle ...
+   * request r, beats r + 4 .. r + 19, dispatch r + 20 .. r + 27, next request
+   * r + 28; chunks at 0, 28, 56; the last (5 instructions) has beats 60..69,
+   * dispatch 70..74: FINISH visible 75, ECNT 76. */
+  const uint32_t burst[] = {256, 16};
+  const long long want[] = {68, 76};
+  for (int k = 0; k < 2; k++) {
+    vta_model_params_t p = with("MAX_BURST", burst[k]);
+    rig_t r;
+    rig_open_p(&r, &p);
+    for (int i = 0; i < 20; i++) emit(&r, NOP_LOAD());
+    emit(&r, FIN());
+    CHECK_EQ(run_ecnt(&r), want[k]);
+    CHECK_EQ(vta_model_cycle_stats(r.m)->mem.rd[VTA_RD_FETCH].requests, k ? 3 : 1);
+    rig_close(&r);
+  }
+  /* CMDQ 2 (the executing instruction included): 5 load NOPs + FINISH.
+   * Beats 4..15, #0 and #1 dispatched at 16, 17; #0 runs 17/18, so the
+   * queue is full at the start of 18 (#0, #1): stall; #2 goes at 19, #1
+   * runs 19/20, stall at 20, #3 at 21, #2 runs 21/22, stall 22, #4 at 23,
+   * FINISH at 24, visible 25: ECNT 26, with 3 queue-stall cycles. */
+  vta_model_params_t p = with("CMDQ", 2);
+  rig_t r;
+  rig_open_p(&r, &p);
+  for (int i = 0; i < 5; i++) emit(&r, NOP_LOAD());
+  emit(&r, FIN());
+  CHECK_EQ(run_ecnt(&r), 26);
+  CHECK_EQ(vta_model_cycle_stats(r.m)->unit[VTA_CY_FETCH].cat[VTA_CAT_QUEUE], 3);
+  rig_close(&r);
+}
+
+/* ---- multi-instruction programs --------------------------------------------- */
+
+static void test_priority_contention(void) {
+  /* Both requests in one cycle: a compute NOP (push_prev) releases LOAD
+   * WGT (pop_next) on load and lets LOAD ACC start on compute in the same
+   * cycle.  4 instructions: beats 4..11, dispatch 12..15.  NOP S = 14,
+   * D = 15 (token visible 16); WGT S = 16, ACC S = 16; both request at 17:
+   * wgt (priority 3) beats acc (4).  wgt: beats 21..52, D = 53.  acc
+   * presents again at 18: f = max(18 + 4, 52 + 1) = 53, beats 53..84,
+   * D = 85.  FINISH (pop l2g, visible 54) waits for compute: S = 86,
+   * ECNT 87. */
+  rig_t r;
+  rig_open(&r);
+  uint32_t pw, pa;
+  dram(&r, 256, &pw);
+  dram(&r, 256, &pa);
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 1, 1), PN | SN));
+  emit(&r, dep(NOP_COMPUTE(), SP));
+  emit(&r, LD(VTA_MEM_ACC, 0, pa / 64, 1, 4, 4));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 87);
+  CHECK_TIMES(&r, 0, 16, 53);
+  CHECK_TIMES(&r, 2, 16, 85);
+  CHECK(strstr(r.tr, "17 rd wgt") && strstr(r.tr, "18 rd acc"));
+  /* acc waited: its refused request (17) and the cycles without a beat
+   * (19..52) are memory stalls: 1 + 34 = 35. */
+  CHECK_EQ(vta_model_cycle_stats(r.m)->unit[VTA_CY_COMPUTE].cat[VTA_CAT_MEM], 35);
+  rig_close(&r);
+  /* uop (1) beats inp (2) the same way: LOAD UOP of 2 uops (1 beat) at 17,
+   * beat 21 = its D; inp at 18: f = max(22, 21 + 1) = 22..23, D = 24;
+   * FINISH S = 25 (l2g visible 25), ECNT 26. */
+  rig_open(&r);
+  uint32_t pi;
+  dram(&r, 256, &pi);
+  uint32_t ub = put_uops(&r, 2, 0);
+  emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1), PN | SN));
+  emit(&r, dep(NOP_COMPUTE(), SP));
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 2, 2));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(run_ecnt(&r), 26);
+  CHECK_TIMES(&r, 2, 16, 21);
+  CHECK_TIMES(&r, 0, 16, 24);
+  rig_close(&r);
+}
+
+static void test_token_pingpong(void) {
+  /* LOAD WGT 1 tensor (T = RD_LAT + 32 + 2) and GEMM of 1 uop (T = 8)
+   * hand tokens back and forth; a token pushed at D is seen at D + 1, so a
+   * round is T_load + T_gemm = 38 + 8 = 46 cycles by default and 16 more at
+   * RD_LAT 20 (vta-timing.md 5.5: +16 at L_axi 17; section 9 on the 50
+   * the hardware took). */
+  const uint32_t lat[] = {4, 20};
+  for (int k = 0; k < 2; k++) {
+    vta_model_params_t p = with("RD_LAT", lat[k]);
+    rig_t r;
+    rig_open_p(&r, &p);
+    uint32_t pw;
+    dram(&r, 256, &pw);
+    uint32_t ub = put_uops(&r, 1, 0);
+    emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));                      /* #0 */
+    for (int i = 0; i < 5; i++) {
+      emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 1, 1), (i ? PN : 0) | SN)); /* #1+2i */
+      emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP | SP));          /* #2+2i */
+    }
+    emit(&r, dep(LD(VTA_MEM_INP, 0, 0, 0, 0, 0), PN)); /* take the last token */
+    emit(&r, FIN());
+    run_ecnt(&r);
+    long long s0, d0, s1, d1;
+    for (int i = 1; i < 4; i++) {
+      times(&r, (uint32_t)(1 + 2 * i), &s0, &d0);
+      times(&r, (uint32_t)(3 + 2 * i), &s1, &d1);
+      CHECK_EQ(s1 - s0, 46 + (lat[k] - 4));
+      CHECK_EQ(d0 - s0 + 1, lat[k] + 34);
+      times(&r, (uint32_t)(2 + 2 * i), &s1, &d1);
+      CHECK_EQ(s1, d0 + 1); /* GEMM starts the cycle after the push */
+      CHECK_EQ(d1 - s1 + 1, 8);
+    }
+    rig_close(&r);
+  }
+}
+
+static void test_store_reads_out_in_contract_cycle(void) {
+  /* The out row a STORE reads is the one GEMM/ALU wrote: ALU ADD imm on
+   * row 0 (push_next) then STORE (pop_prev).  Results are what the
+   * functional engine gives, and the store follows the ALU's done cycle. */
+  rig_t r;
+  rig_open(&r);
+  uint32_t po, pa;
+  uint8_t *out = dram(&r, 64, &po);
+  uint8_t *acc = dram(&r, 64, &pa);
+  for (int i = 0; i < 16; i++) acc[4 * i] = (uint8_t)i;
+  uint32_t ub = put_uops(&r, 1, 0);
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+  emit(&r, LD(VTA_MEM_ACC, 0, pa / 64, 1, 1, 1));
+  emit(&r, dep(ALU(VTA_ALU_ADD, 0, 1, 1, 1, 1, 5), SN));
+  emit(&r, dep(ST(0, po / 16, 1, 1, 1), PP | SP));
+  emit(&r, dep(FIN(), PN));
+  run_ecnt(&r);
+  for (int i = 0; i < 16; i++) CHECK_EQ(out[i], i + 5);
+  long long sa, da, ss, ds;
+  times(&r, 2, &sa, &da);
+  times(&r, 3, &ss, &ds);
+  CHECK_EQ(ss, da + 1);
+  CHECK_EQ(ds - ss + 1, 1 + 1 * (2 + 1) + 1 + 1); /* one tensor, one burst */
+  rig_close(&r);
+}
+
+/* Back-to-back uops on the same acc row need forwarding (6.4, 6.5): the
+ * results are the sequential ones. */
+static void test_forwarding(void) {
+  for (int engine = 0; engine < 2; engine++) {
+    vta_model_params_t p;
+    vta_model_params_default(&p);
+    p.engine = engine ? VTA_ENGINE_FUNCTIONAL : VTA_ENGINE_MODEL;
+    rig_t r;
+    rig_open_p(&r, &p);
+    uint32_t pa, pi, pw;
+    uint8_t *acc = dram(&r, 64 * 2, &pa), *inp = dram(&r, 16, &pi), *wgt = dram(&r, 256, &pw);
+    for (int i = 0; i < 16; i++) {
+      acc[4 * i] = 1;
+      inp[i] = 1;
+      wgt[16 * i + i] = 2; /* 2 * identity */
+    }
+    /* uop 0: dst 0, src 0, wgt 0 (GEMM); uop 0 as ALU: dst 0 src 0 */
+    uint32_t ub = put_uops(&r, 1, 0);
+    emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1), 0));
+    emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 1, 1), SN));
+    emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+    emit(&r, dep(LD(VTA_MEM_ACC, 0, pa / 64, 1, 1, 1), PP));
+    emit(&r, GEMM(0, 0, 1, 1, 6, 0, 0, 0));                 /* acc0 += 2, six times */
+    emit(&r, ALU(VTA_ALU_ADD, 0, 1, 1, 3, 0, 0));           /* acc0 += acc0, three times */
+    emit(&r, ALU(VTA_ALU_ADD, 0, 1, 1, 4, 1, 1));           /* += 1, four times */
+    emit(&r, FIN());
+    vta_err e;
+    CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
+    int32_t lanes[16];
+    vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
+    for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], (1 + 12) * 8 + 4);
+    rig_close(&r);
+  }
+}
+
+/* ---- errors ------------------------------------------------------------------- */
+
+static void test_errors(void) {
+  vta_err e;
+  rig_t r;
+  /* Deadlock: the functional engine's message, plus the cycle.  LUOP
+   * S = 11, its beat 16 = D; GEMM waits on l2g from 17 on; nothing is in
+   * flight any more, so cycle 17 is quiet with no memory event to come. */
+  rig_open(&r);
+  uint32_t ub = put_uops(&r, 1, 0);
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+  emit(&r, dep(GEMM(1, 0, 1, 1, 1, 0, 0, 0), PP));
+  emit(&r, FIN());
+  CHECK_EQ(rig_run(&r, &e), -1);
+  CHECK_EQ(e.kind, VTA_EDEADLOCK);
+  CHECK_CONTAINS(e.msg, "deadlock: load idle (queue empty); compute waits on l2g "
+                        "(load->compute, 0 tokens) at instruction #1 (GEMM");
+  CHECK_CONTAINS(e.msg, "fetch: 3 of 3 instructions dispatched (cycle model, at cycle 17)");
+  CHECK(strstr(r.tr, "error deadlock") != NULL); /* the trace ends with it */
+  /* No FINISH. */
+  emit(&r, NOP_LOAD());
+  CHECK_EQ(rig_run(&r, &e), -1);
+  CHECK_EQ(e.kind, VTA_ENOFINISH);
+  CHECK_CONTAINS(e.msg, "no FINISH: all 1 instructions");
+  rig_close(&r);
+  /* max_cycles: a GEMM of 1000 uops cannot finish by cycle 100. */
+  vta_model_params_t p;
+  vta_model_params_default(&p);
+  p.max_cycles = 100;
+  rig_open_p(&r, &p);
+  ub = put_uops(&r, 1, 0);
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+  emit(&r, GEMM(1, 0, 1, 1, 1000, 0, 0, 0));
+  emit(&r, FIN());
+  CHECK_EQ(rig_run(&r, &e), -1);
+  CHECK_EQ(e.kind, VTA_ENOFINISH);
+  CHECK_CONTAINS(e.msg, "stopped at cycle 100 (max_cycles=100)");
+  CHECK_CONTAINS(e.msg, "compute executing #1 since cycle 17");
+  rig_close(&r);
+  /* Token overflow, checked at the push (D): 3 load NOPs push l2g while
+   * compute is busy with a long GEMM; TOKQ 2. */
+  p = with("TOKQ", 2);
+  rig_open_p(&r, &p);
+  ub = put_uops(&r, 1, 0);
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+  emit(&r, GEMM(1, 0, 1, 1, 100, 0, 0, 0));
+  for (int i = 0; i < 3; i++) emit(&r, dep(NOP_LOAD(), SN));
+  emit(&r, dep(FIN(), PP));
+  CHECK_EQ(rig_run(&r, &e), -1);
+  CHECK_EQ(e.kind, VTA_ETOKEN);
+  CHECK_CONTAINS(e.msg, "load: instruction #4 (LOAD INP");
+  CHECK_CONTAINS(e.msg, "push_next into l2g (load->compute) overflows it: it already holds 2");
+  rig_close(&r);
+  /* max_insns, and a range fault with the functional engine's message. */
+  p = with(NULL, 0);
+  p.max_insns = 2;
+  rig_open_p(&r, &p);
+  for (int i = 0; i < 3; i++) emit(&r, NOP_COMPUTE());
+  emit(&r, FIN());
+  CHECK_EQ(rig_run(&r, &e), -1);
+  CHECK_CONTAINS(e.msg, "compute: instruction #2");
+  CHECK_CONTAINS(e.msg, "max_insns=2");
+  emit(&r, LD(VTA_MEM_INP, 0, 0xfffff000u / 16, 1, 1, 1));
+  emit(&r, FIN());
+  CHECK_EQ(rig_run(&r, &e), -1);
+  CHECK_EQ(e.kind, VTA_ERANGE);
+  CHECK_CONTAINS(e.msg, "load: instruction #0 (LOAD INP");
+  CHECK_CONTAINS(e.msg, "DRAM row 0 at physical 0xfffff000..0xfffff00f (16 bytes) is not "
+                        "inside one device allocation");
+  rig_close(&r);
+}
+
+/* ---- equivalence, counters and skipping on whole bundles --------------------- */
+
+typedef struct outcome {
+  int rc;
+  char err[VTA_ERR_LEN];
+  vta_stats_t stats;
+  uint32_t tokens[4];
+  uint8_t *dram; /* all segments, concatenated */
+  size_t dram_len;
+  int32_t *sram;  /* every lane of every scratchpad */
+  size_t sram_len;
+  vta_cycle_stats_t cycles;
+  int has_cycles;
+  char *trace;
+} outcome_t;
+
+static void outcome_free(outcome_t *o) {
+  free(o->dram);
+  free(o->sram);
+  free(o->trace);
+}
+
+static int run_bundle(const vta_program_t *prog, const vta_model_params_t *p, int trace,
+                      outcome_t *o) {
+  memset(o, 0, sizeof *o);
+  vta_model_params_t q = *p;
+  size_t tl = 0;
+  FILE *tf = trace ? open_memstream(&o->trace, &tl) : NULL;
+  q.trace = tf;
+  vta_err e = {0};
+  vta_session_t *s = vta_session_new(prog, &q, &e);
+  if (!s) {
+    CHECK_MSG(0, "session: %s", e.msg);
+    if (tf) fclose(tf);
+    return -1;
+  }
+  o->rc = vta_session_run(s, &e);
+  snprintf(o->err, sizeof o->err, "%s", o->rc ? e.msg : "");
+  if (tf) fclose(tf);
+  vta_model_t *m = vta_session_model(s);
+  o->stats = *vta_model_stats(m);
+  vta_model_tokens(m, o->tokens);
+  if (vta_model_cycle_stats(m)) {
+    o->cycles = *vta_model_cycle_stats(m);
+    o->has_cycles = 1;
+  }
+  for (int i = 0; i < prog->nsegs; i++) o->dram_len += prog->segs[i].size;
+  o->dram = malloc(o->dram_len ? o->dram_len : 1);
+  size_t at = 0;
+  for (int i = 0; i < prog->nsegs; i++) {
+    uint32_t size;
+    uint8_t *d = vta_session_segment(s, prog->segs[i].name, &size);
+    memcpy(o->dram + at, d, size);
+    at += size;
+  }
+  const vta_config_t *c = vta_model_config(m);
+  const uint32_t type[5] = {VTA_MEM_UOP, VTA_MEM_INP, VTA_MEM_WGT, VTA_MEM_ACC, VTA_MEM_OUT};
+  const uint32_t depth[5] = {c->uop_depth, c->inp_depth, c->wgt_depth, c->acc_depth,
+                             c->out_depth};
+  const uint32_t lanes[5] = {1, (uint32_t)(c->batch * c->block_in),
+                             (uint32_t)(c->block_out * c->block_in),
+                             (uint32_t)(c->batch * c->block_out),
+                             (uint32_t)(c->batch * c->block_out)};
+  for (int b = 0; b < 5; b++) o->sram_len += (size_t)depth[b] * lanes[b];
+  o->sram = malloc(o->sram_len * sizeof *o->sram);
+  at = 0;
+  for (int b = 0; b < 5; b++)
+    for (uint32_t i = 0; i < depth[b]; i++, at += lanes[b])
+      vta_model_read_sram(m, type[b], i, o->sram + at, NULL);
+  int fails = vta_session_check(s, NULL);
+  vta_session_free(s);
+  return fails;
+}
+
+/* Two outcomes compute the same: status, DRAM, scratchpads, stats, tokens. */
+static int same_results(const outcome_t *a, const outcome_t *b, const char *what) {
+  int ok = a->rc == b->rc && a->dram_len == b->dram_len &&
+           !memcmp(a->dram, b->dram, a->dram_len) && a->sram_len == b->sram_len &&
+           !memcmp(a->sram, b->sram, a->sram_len * sizeof *a->sram) &&
+           !memcmp(&a->stats, &b->stats, sizeof a->stats) &&
+           !memcmp(a->tokens, b->tokens, sizeof a->tokens);
+  CHECK_MSG(ok, "%s: results differ (rc %d/%d: '%s' / '%s')", what, a->rc, b->rc, a->err,
+            b->err);
+  return ok;
+}
+
+/* Section 8.1 invariants on a cycle outcome. */
+static void check_counters(const outcome_t *o, const vta_config_t *cfg, const char *what) {
+  const vta_cycle_stats_t *c = &o->cycles;
+  for (int u = 0; u < VTA_CY_NUNITS; u++) {
+    uint64_t sum = 0;
+    for (int k = 0; k < VTA_NCAT; k++) sum += c->unit[u].cat[k];
+    CHECK_MSG(sum == c->cycles, "%s: %s categories sum to %llu, not %llu cycles", what,
+              vta_cy_unit_name(u), (unsigned long long)sum, (unsigned long long)c->cycles);
+  }
+  /* Fetch has no token to wait on; the units have no full queue. */
+  for (int q = 0; q < 4; q++) CHECK_EQ(c->unit[VTA_CY_FETCH].cat[VTA_CAT_DEP + q], 0);
+  for (int u = 0; u < 3; u++) CHECK_EQ(c->unit[u].cat[VTA_CAT_QUEUE], 0);
+  /* Each client's bytes are the fsim statistics (spec 9). */
+  CHECK_EQ(c->mem.rd[VTA_RD_INP].bytes, o->stats.inp_load_nbytes);
+  CHECK_EQ(c->mem.rd[VTA_RD_WGT].bytes, o->stats.wgt_load_nbytes);
+  CHECK_EQ(c->mem.rd[VTA_RD_ACC].bytes, o->stats.acc_load_nbytes);
+  CHECK_EQ(c->mem.rd[VTA_RD_UOP].bytes, o->stats.uop_load_nbytes);
+  CHECK_EQ(c->mem.wr.bytes, o->stats.out_store_nbytes);
+  /* Fetch reads whole chunks: at least what it dispatched. */
+  CHECK(c->mem.rd[VTA_RD_FETCH].bytes >= 16 * c->unit[VTA_CY_FETCH].insns);
+  CHECK_EQ(c->mem.rd[VTA_RD_FETCH].bytes % 16, 0);
+  /* Memory cycles are the run's cycles; uop counts match fsim's. */
+  CHECK_EQ(c->mem.cycles, c->cycles);
+  CHECK_EQ(c->gemm_uops - c->gemm_reset_uops, o->stats.gemm_counter);
+  CHECK_EQ(c->alu_uops, o->stats.alu_counter);
+  CHECK_EQ(c->ucnt, c->gemm_uops + c->alu_uops);
+  CHECK(c->alu_slots >= c->alu_uops && c->alu_slots <= 2 * c->alu_uops);
+  uint64_t insns = c->unit[0].insns + c->unit[1].insns + c->unit[2].insns;
+  CHECK(insns <= c->unit[VTA_CY_FETCH].insns);
+  /* Busy cycles of a read client cover its beats times CPB at least. */
+  (void)cfg;
+}
+
+static uint64_t skipped_total; /* the fast path must have been exercised */
+
+/* The parameter sets every bundle runs under. */
+static const struct { const char *a; uint32_t av; const char *b; uint32_t bv; } variants[] = {
+    {NULL, 0, NULL, 0},         {"RD_LAT", 37, NULL, 0},   {"CPB", 3, "WR_ACK", 4},
+    {"BUS_BYTES", 16, NULL, 0}, {"BUS_BYTES", 64, "MAX_BURST", 2},
+    {"BUS_BYTES", 4, NULL, 0},  {"MAX_BURST", 1, NULL, 0}, {"MAX_OUTST", 1, "RD_LAT", 9},
+    {"CMDQ", 1, NULL, 0},       {"MAX_BURST", 16, "CPB", 2}};
+#define NVARIANTS (int)(sizeof variants / sizeof variants[0])
+
+static void check_bundle(const char *path, int nvariants) {
+  vta_program_t prog;
+  vta_err e;
+  if (vta_program_load(&prog, path, &e)) {
+    CHECK_MSG(0, "%s", e.msg);
+    return;
+  }
+  vta_model_params_t fp;
+  vta_model_params_default(&fp);
+  fp.engine = VTA_ENGINE_FUNCTIONAL;
+  outcome_t ref;
+  CHECK_MSG(run_bundle(&prog, &fp, 0, &ref) == 0, "%s: functional expectations fail", path);
+  for (int v = 0; v < nvariants; v++) {
+    vta_model_params_t p = with(variants[v].a, variants[v].av);
+    if (variants[v].b) vta_model_params_set(&p, variants[v].b, variants[v].bv, &e);
+    char what[1200];
+    snprintf(what, sizeof what, "%s with %s=%u %s=%u", path,
+             variants[v].a ? variants[v].a : "defaults", variants[v].av,
+             variants[v].b ? variants[v].b : "-", variants[v].bv);
+    outcome_t skip, step;
+    CHECK_MSG(run_bundle(&prog, &p, 1, &skip) == 0, "%s: expectations fail", what);
+    same_results(&ref, &skip, what);
+    if (!skip.rc) check_counters(&skip, &prog.cfg, what);
+    /* Event skipping changes nothing observable: counters and trace. */
+    p.no_skip = 1;
+    run_bundle(&prog, &p, 1, &step);
+    CHECK_MSG(skip.has_cycles && step.has_cycles && skip.cycles.cycles == step.cycles.cycles,
+              "%s: %llu cycles with skipping, %llu without", what,
+              (unsigned long long)skip.cycles.cycles, (unsigned long long)step.cycles.cycles);
+    vta_cycle_stats_t a = skip.cycles, b = step.cycles;
+    CHECK_EQ(b.skipped, 0);
+    skipped_total += a.skipped;
+    a.skipped = b.skipped = 0;
+    CHECK_MSG(!memcmp(&a, &b, sizeof a), "%s: counters differ with and without skipping", what);
+    CHECK_MSG(skip.trace && step.trace && !strcmp(skip.trace, step.trace),
+              "%s: traces differ with and without skipping", what);
+    outcome_free(&skip);
+    outcome_free(&step);
+  }
+  outcome_free(&ref);
+  vta_program_free(&prog);
+}
+
+/* Every bundle under traces/ (the *.large.* workloads only with
+ * VTASIM_LARGE=1: tests/cli/test_cycle.sh runs those). */
+static void test_bundles_equivalent(void) {
+  DIR *d = opendir(traces_dir());
+  CHECK_MSG(d != NULL, "cannot open %s", traces_dir());
+  if (!d) return;
+  const char *large = getenv("VTASIM_LARGE");
+  int n = 0;
+  struct dirent *de;
+  char *names[256];
+  int nn = 0;
+  while ((de = readdir(d)) && nn < 256) {
+    size_t l = strlen(de->d_name);
+    if (l < 5 || strcmp(de->d_name + l - 4, ".vta")) continue;
+    int is_large = strstr(de->d_name, ".large.") != NULL;
+    if (is_large != (large && *large == '1')) continue;
+    names[nn++] = strdup(de->d_name);
+  }
+  closedir(d);
+  for (int i = 0; i < nn; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", traces_dir(), names[i]);
+    check_bundle(path, large && *large == '1' ? 2 : NVARIANTS);
+    n++;
+    free(names[i]);
+  }
+  CHECK(n >= 2); /* at least the two demo programs */
+  CHECK(skipped_total > 0);
+  printf("  (%d bundles under %s)\n", n, traces_dir());
+}
+
+static void test_multi_run_counters(void) {
+  /* Cycles and UCNT add up over runs; each run restarts at cycle 0. */
+  rig_t r;
+  rig_open(&r);
+  emit(&r, FIN());
+  CHECK_EQ(run_ecnt(&r), 8);
+  emit(&r, FIN());
+  CHECK_EQ(run_ecnt(&r), 8);
+  const vta_cycle_stats_t *c = vta_model_cycle_stats(r.m);
+  CHECK_EQ(c->runs, 2);
+  CHECK_EQ(c->cycles, 16);
+  /* FINISH only: fetch is busy in 0 (request), 4, 5 (beats), 6 (dispatch),
+   * waits 1..3, idle 7: per run 4 busy + 3 mem + 1 idle. */
+  CHECK_EQ(c->unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY], 8);
+  CHECK_EQ(c->unit[VTA_CY_FETCH].cat[VTA_CAT_MEM], 6);
+  CHECK_EQ(c->unit[VTA_CY_FETCH].cat[VTA_CAT_IDLE], 2);
+  CHECK_EQ(c->unit[VTA_CY_COMPUTE].cat[VTA_CAT_BUSY], 2); /* S = 7, per run */
+  CHECK_EQ(c->unit[VTA_CY_COMPUTE].cat[VTA_CAT_IDLE], 14);
+  vta_model_clear_stats(r.m);
+  CHECK_EQ(vta_model_cycle_stats(r.m)->cycles, 0);
+  rig_close(&r);
+}
+
+static void test_trace_format(void) {
+  rig_t r;
+  rig_open(&r);
+  emit(&r, FIN());
+  run_ecnt(&r);
+  const char *want =
+      "0 run 0 insns=1 addr=0x00001000\n"
+      "0 rd fetch addr=0x00001000 bytes=16 beats=2 first=4 last=5\n"
+      "8 insn compute #0 queued=7 start=7 done=8 dep=0 mem=0 FINISH\n"
+      "8 finish ecnt=8 ucnt=0\n";
+  const char *body = strstr(r.tr, "0 run 0");
+  CHECK_MSG(body && !strcmp(body, want), "trace:\n%s", r.tr);
+  CHECK(!strncmp(r.tr, "# vtasim cycle trace 1", 22));
+  CHECK(strstr(r.tr, "# params BUS_BYTES=8 RD_LAT=4 CPB=1 WR_ACK=1 MAX_BURST=256 "
+                     "MAX_OUTST=16 CMDQ=512 TOKQ=1024 FETCH_CHUNK=128\n") != NULL);
+  rig_close(&r);
+}
+
+static void test_params(void) {
+  vta_model_params_t p;
+  vta_model_params_default(&p);
+  /* The defaults of section 2, from the one table. */
+  CHECK_EQ(p.mem.bus_bytes, 8);
+  CHECK_EQ(p.mem.rd_lat, 4);
+  CHECK_EQ(p.mem.cpb, 1);
+  CHECK_EQ(p.mem.wr_ack, 1);
+  CHECK_EQ(p.mem.max_burst, 256);
+  CHECK_EQ(p.mem.max_outst, 16);
+  CHECK_EQ(p.cmd_queue_depth, 512);
+  CHECK_EQ(p.token_queue_depth, 1024);
+  CHECK_EQ(p.engine, VTA_ENGINE_MODEL);
+  CHECK_EQ(vta_fetch_chunk(&p.mem), 128);
+  vta_err e;
+  CHECK(vta_model_params_set(&p, "--max-burst", 300, &e) == -1);
+  CHECK_CONTAINS(e.msg, "MAX_BURST = 300 is out of range");
+  CHECK(vta_model_params_set(&p, "max_burst", 24, &e) == -1);
+  CHECK_CONTAINS(e.msg, "power of two");
+  CHECK(vta_model_params_set(&p, "MAX_BURST", 16, &e) == 0);
+  CHECK_EQ(vta_fetch_chunk(&p.mem), 8);
+  CHECK(vta_model_params_set(&p, "NOPE", 1, &e) == -1);
+  vta_engine_t en;
+  CHECK(vta_engine_parse("functional", &en, &e) == 0 && en == VTA_ENGINE_FUNCTIONAL);
+  CHECK(vta_engine_parse("rtl", &en, &e) == -1);
+  CHECK_CONTAINS(e.msg, "available: model, functional");
+}
+
+int main(void) {
+  RUN(test_params);
+  RUN(test_memsys_read_schedule);
+  RUN(test_memsys_outstanding_and_rules);
+  RUN(test_memsys_write_channel);
+  RUN(test_memsys_skip);
+  RUN(test_finish_only);
+  RUN(test_calibration_gemm);
+  RUN(test_calibration_alu);
+  RUN(test_calibration_load_wgt);
+  RUN(test_calibration_long);
+  RUN(test_calibration_store);
+  RUN(test_sync_nops);
+  RUN(test_load_uop_alignment);
+  RUN(test_load_padding);
+  RUN(test_load_rows_outstanding);
+  RUN(test_fetch_chunks_and_queue_stall);
+  RUN(test_priority_contention);
+  RUN(test_token_pingpong);
+  RUN(test_store_reads_out_in_contract_cycle);
+  RUN(test_forwarding);
+  RUN(test_errors);
+  RUN(test_multi_run_counters);
+  RUN(test_trace_format);
+  RUN(test_bundles_equivalent);
+  return TEST_SUMMARY();
+}
