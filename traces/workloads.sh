@@ -15,6 +15,7 @@ set -u
 mode=${1:-}
 vtasim=${2:-build/vtasim}
 here=$(cd "$(dirname "$0")" && pwd)
+dest=${WORKLOADS_DIR:-$here} # where bundles go (tests use a scratch directory)
 case "$mode" in gen|run) ;; *) echo "usage: $0 gen|run VTASIM" >&2; exit 2 ;; esac
 [ -x "$vtasim" ] || { echo "$0: $vtasim is not built" >&2; exit 2; }
 
@@ -52,7 +53,7 @@ if [ "$mode" = run ]; then
   printf '%-28s %-6s %-40s %7s %10s %10s %6s  %s\n' workload op schedule insns gemm_ops cycles run_s result
 fi
 while IFS='|' read -r name op opts; do
-  file="$here/$name.vta"
+  file="$dest/$name.vta"
   # shellcheck disable=SC2086
   if ! report=$("$vtasim" gen "$op" $opts -o "$file" 2>&1); then
     echo "$name: vtasim gen failed:" >&2
