@@ -1,0 +1,67 @@
+/*
+ * vta_events.h - the observable events of docs/microarch.md section 8.2, as
+ * one record type that both the C model and the Verilated RTL produce, cycle
+ * by cycle, so that lockstep co-simulation compares like with like.
+ *
+ * Within one cycle the order of events carries no meaning: the comparator
+ * sorts both sides with vta_evlist_sort() first.  Data (scratchpad rows,
+ * write beats) is copied into the list's pool in DRAM layout (lanes packed
+ * LSB-first, spec 2.2), so an event stays valid until vta_evlist_clear().
+ */
+#ifndef VTA_EVENTS_H
+#define VTA_EVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum vta_ev_kind {
+  VTA_EV_DISPATCH = 0, /* fetch put instruction `index` into `unit`'s queue */
+  VTA_EV_START,        /* `unit` started instruction `index` (its pops happen now) */
+  VTA_EV_DONE,         /* `unit` completed instruction `index` (its pushes happen now) */
+  VTA_EV_POP,          /* a token left queue `which` (VTA_Q_*) */
+  VTA_EV_PUSH,         /* a token entered queue `which` */
+  VTA_EV_RD_REQ,       /* read request granted: client `which` (VTA_RD_*), byte `addr`
+                        * (exact, may be unaligned), beats in `index` */
+  VTA_EV_SRAM_WR,      /* scratchpad `which` (VTA_MEM_*) entry `index` := data */
+  VTA_EV_OUT_RD,       /* store read out-buffer entry `index` */
+  VTA_EV_WR_ADDR,      /* write burst address phase: `addr`, `bytes` */
+  VTA_EV_WR_BEAT,      /* write beat at aligned `addr`, strobe mask in `index`, data */
+  VTA_EV_WR_ACK,       /* write acknowledge */
+  VTA_EV_FINISH,       /* the finish pulse: ECNT in `addr`, UCNT in `index` */
+  VTA_EV_NKINDS
+} vta_ev_kind;
+
+typedef struct vta_event {
+  uint64_t cycle;
+  uint8_t kind;        /* vta_ev_kind */
+  uint8_t unit;        /* DISPATCH, START, DONE: vta_unit_t */
+  uint8_t which;       /* queue, read client (VTA_RD_*) or buffer (VTA_MEM_*) */
+  uint32_t index;      /* instruction index, scratchpad entry, strobe mask, UCNT */
+  uint64_t addr;       /* byte address, ECNT */
+  uint32_t bytes;      /* request length, or length of data */
+  const uint8_t *data; /* SRAM_WR, WR_BEAT: `bytes` bytes in the pool */
+} vta_event_t;
+
+/* The events of one cycle (or of any span), with their data. */
+typedef struct vta_evlist {
+  vta_event_t *ev;
+  int n, cap;
+  uint8_t *pool;
+  size_t pool_used, pool_cap;
+} vta_evlist_t;
+
+void vta_evlist_init(vta_evlist_t *l);
+void vta_evlist_free(vta_evlist_t *l);
+void vta_evlist_clear(vta_evlist_t *l);
+/* Append a copy of e (and of its data); returns the stored event, NULL when
+ * out of memory. */
+vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e);
+/* Canonical order: cycle, kind, unit, which, index, addr, bytes, data. */
+void vta_evlist_sort(vta_evlist_t *l);
+/* 0 when equal (same fields and same data bytes). */
+int vta_event_cmp(const vta_event_t *a, const vta_event_t *b);
+/* One line, e.g. "cycle 37 SRAM_WR acc[12] = 0x0000... (64 bytes)". */
+int vta_event_format(const vta_event_t *e, char *buf, size_t len);
+const char *vta_ev_kind_name(int kind);
+
+#endif
