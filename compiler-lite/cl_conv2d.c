@@ -21,8 +21,6 @@
 
 #include "cl_int.h"
 
-enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
-       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE };
 enum { V_B = 0, V_O, V_Y, V_X, V_I, NVARS };
 
 typedef struct conv {
@@ -439,25 +437,13 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
   cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
   cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
   cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)c.ti, red));
-  if (p->epi.bias) {
-    cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
-    cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_ALU_BIAS));
-  }
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_SHR));
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_MAX));
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_MIN));
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_STORE, OP_STORE));
+  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
   cl_node_t *root = cl_ir_loop(&ir, V_X, (int)c.tw, tile);
   root = cl_ir_loop(&ir, V_Y, (int)c.th, root);
   root = cl_ir_loop(&ir, V_O, (int)(c.to / c.vt), root);
   root = cl_ir_loop(&ir, V_B, (int)c.tb, root);
-  int bare = root && root->kind == CL_FOR;
-  if (c.vt > 1) {
-    cl_node_t *vt = cl_ir_node(&ir, CL_VTHREAD, 0, (int)c.vt);
-    cl_ir_add(&ir, vt, root);
-    root = vt;
-    bare = 0;
-  }
+  int bare;
+  root = cl_ir_wrap_vthreads(&ir, root, (int)c.vt, &bare);
   if (ir.oom) {
     vta_errf(err, VTA_ENOMEM, "out of memory");
     goto done;
@@ -466,22 +452,8 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
 
   cl_job_t job;
   memset(&job, 0, sizeof job);
-  job.cfg = cfg;
-  job.seg[0].name = "inp"; job.seg[0].data = (uint8_t *)px; job.seg[0].size = (uint32_t)nx;
-  job.seg[1].name = "wgt"; job.seg[1].data = (uint8_t *)pk; job.seg[1].size = (uint32_t)nk;
-  job.nseg = 2;
-  if (bias) {
-    job.seg[2].name = "bias";
-    job.seg[2].data = pb;
-    job.seg[2].size = c.noc * cfg->acc_elem_bytes;
-    job.nseg = 3;
-  }
-  job.out_seg = job.nseg;
-  job.seg[job.nseg].name = "out";
-  job.seg[job.nseg].data = zero;
-  job.seg[job.nseg].size = (uint32_t)ny;
-  job.nseg++;
-  job.expect = (const uint8_t *)py;
+  cl_job_set_tensors(&job, cfg, (uint8_t *)px, nx, (uint8_t *)pk, nk, bias ? pb : NULL,
+                     (size_t)c.noc * cfg->acc_elem_bytes, zero, ny, (const uint8_t *)py);
   job.root = root;
   job.bare = bare;
   job.nvars = NVARS;
@@ -490,18 +462,7 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
   c.job = &job;
   c.seg_bias = bias ? 2 : -1;
   c.seg_out = job.out_seg;
-  char seed[32], range[16];
-  snprintf(seed, sizeof seed, "%llu", (unsigned long long)p->seed);
-  snprintf(range, sizeof range, "%d", p->range);
-  const char *meta[][2] = {{"generator", "vtasim gen conv2d (compiler-lite)"},
-                           {"op", "conv2d"},
-                           {"shape", rep->shape},
-                           {"schedule", rep->schedule},
-                           {"epilogue", rep->epilogue},
-                           {"seed", seed},
-                           {"range", range}};
-  job.nmeta = (int)(sizeof meta / sizeof meta[0]);
-  memcpy(job.meta, meta, sizeof meta);
+  cl_job_set_meta(&job, "conv2d", rep, p->seed, p->range);
   rc = cl_job_build(&job, &ir, out, rep, err);
 done:
   cl_ir_free(&ir);

@@ -20,8 +20,6 @@
 
 #include "cl_int.h"
 
-enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
-       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE };
 enum { V_B = 0, V_O, V_I, NVARS };
 
 typedef struct gemm {
@@ -327,23 +325,11 @@ int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
   cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
   cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
   cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)g.ti, red));
-  if (p->epi.bias) {
-    cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
-    cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_ALU_BIAS));
-  }
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_SHR));
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_MAX));
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_MIN));
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_STORE, OP_STORE));
+  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
   cl_node_t *root = cl_ir_loop(&ir, V_O, (int)(g.to / g.vt), tile);
   root = cl_ir_loop(&ir, V_B, (int)g.tb, root);
-  int bare = root && root->kind == CL_FOR;
-  if (g.vt > 1) {
-    cl_node_t *vt = cl_ir_node(&ir, CL_VTHREAD, 0, (int)g.vt);
-    cl_ir_add(&ir, vt, root);
-    root = vt;
-    bare = 0;
-  }
+  int bare;
+  root = cl_ir_wrap_vthreads(&ir, root, (int)g.vt, &bare);
   if (ir.oom) {
     vta_errf(err, VTA_ENOMEM, "out of memory");
     goto done;
@@ -352,40 +338,14 @@ int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
 
   cl_job_t job;
   memset(&job, 0, sizeof job);
-  job.cfg = cfg;
-  job.seg[0].name = "inp"; job.seg[0].data = (uint8_t *)pa; job.seg[0].size = (uint32_t)na;
-  job.seg[1].name = "wgt"; job.seg[1].data = (uint8_t *)pw; job.seg[1].size = (uint32_t)nw;
-  job.nseg = 2;
-  if (bias) {
-    job.seg[2].name = "bias";
-    job.seg[2].data = pb;
-    job.seg[2].size = g.nm * cfg->acc_elem_bytes;
-    job.nseg = 3;
-  }
-  job.out_seg = job.nseg;
-  job.seg[job.nseg].name = "out";
-  job.seg[job.nseg].data = zero;
-  job.seg[job.nseg].size = (uint32_t)nc;
-  job.nseg++;
-  job.expect = (const uint8_t *)pc;
+  cl_job_set_tensors(&job, cfg, (uint8_t *)pa, na, (uint8_t *)pw, nw, bias ? pb : NULL,
+                     (size_t)g.nm * cfg->acc_elem_bytes, zero, nc, (const uint8_t *)pc);
   job.root = root;
   job.bare = bare;
   job.nvars = NVARS;
   job.exec = gemm_exec;
   job.ctx = &g;
-  char seed[32];
-  snprintf(seed, sizeof seed, "%llu", (unsigned long long)p->seed);
-  char range[16];
-  snprintf(range, sizeof range, "%d", p->range);
-  const char *meta[][2] = {{"generator", "vtasim gen gemm (compiler-lite)"},
-                           {"op", "gemm"},
-                           {"shape", rep->shape},
-                           {"schedule", rep->schedule},
-                           {"epilogue", rep->epilogue},
-                           {"seed", seed},
-                           {"range", range}};
-  job.nmeta = (int)(sizeof meta / sizeof meta[0]);
-  memcpy(job.meta, meta, sizeof meta);
+  cl_job_set_meta(&job, "gemm", rep, p->seed, p->range);
   g.job = &job;
   g.seg_bias = bias ? 2 : -1;
   g.seg_out = job.out_seg;

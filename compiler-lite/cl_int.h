@@ -183,6 +183,19 @@ int cl_dma_2d(const cl_dim_t *dims, int n, uint32_t *x_size, uint32_t *y_size,
 
 /* ---- bundle assembly (cl_job.c) ----------------------------------------- */
 
+/* The operations of a schedule's blocks, shared by GEMM and conv2d: the
+ * reduction (reset, GEMM), the epilogue, and the DMAs. */
+enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
+       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE };
+
+/* Append the per-tile epilogue every operator ends with (spec 10): the
+ * optional bias (ACC load, ALU ADD), SHR, MAX, MIN, then the store. */
+void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias);
+/* Wrap the loop nest in `vt` virtual threads when vt > 1.  *bare says
+ * whether the function body is a bare loop, which decides where the final
+ * dependency pop lands relative to the sync (spec 8.5). */
+cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare);
+
 #define CL_MAX_SEGS 5
 
 typedef struct cl_job {
@@ -203,7 +216,18 @@ typedef struct cl_job {
   void *ctx;
   const char *meta[16][2];
   int nmeta;
+  char seed[32], range[16]; /* storage for the meta values below */
 } cl_job_t;
+
+/* The segments every operator has: inp, wgt, the optional int32 bias (NULL
+ * for none) and the zero-filled out, whose expected bytes are `expect`. */
+void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, size_t ninp,
+                        uint8_t *wgt, size_t nwgt, uint8_t *bias, size_t nbias,
+                        uint8_t *zero, size_t nout, const uint8_t *expect);
+/* The .meta lines every bundle records: generator, op, shape, schedule,
+ * epilogue, seed and data range. */
+void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
+                     uint64_t seed, int range);
 
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err);

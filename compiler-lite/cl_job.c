@@ -7,6 +7,7 @@
  * small helpers both schedules share.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +168,63 @@ static uint32_t next_free(const vta_program_t *p) {
     if (end > next) next = end;
   }
   return next >= 0x100000000ull ? 0 : (uint32_t)next;
+}
+
+void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias) {
+  if (bias) {
+    cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
+    cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ALU_BIAS));
+  }
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_SHR));
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_MAX));
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_MIN));
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_STORE, OP_STORE));
+}
+
+cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) {
+  *bare = root && root->kind == CL_FOR;
+  if (vt <= 1) return root;
+  cl_node_t *v = cl_ir_node(ir, CL_VTHREAD, 0, vt);
+  cl_ir_add(ir, v, root);
+  *bare = 0;
+  return v;
+}
+
+void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, size_t ninp,
+                        uint8_t *wgt, size_t nwgt, uint8_t *bias, size_t nbias,
+                        uint8_t *zero, size_t nout, const uint8_t *expect) {
+  job->cfg = cfg;
+  job->nseg = 0;
+  job->seg[job->nseg].name = "inp";
+  job->seg[job->nseg].data = inp;
+  job->seg[job->nseg++].size = (uint32_t)ninp;
+  job->seg[job->nseg].name = "wgt";
+  job->seg[job->nseg].data = wgt;
+  job->seg[job->nseg++].size = (uint32_t)nwgt;
+  if (bias) {
+    job->seg[job->nseg].name = "bias";
+    job->seg[job->nseg].data = bias;
+    job->seg[job->nseg++].size = (uint32_t)nbias;
+  }
+  job->out_seg = job->nseg;
+  job->seg[job->nseg].name = "out";
+  job->seg[job->nseg].data = zero;
+  job->seg[job->nseg++].size = (uint32_t)nout;
+  job->expect = expect;
+}
+
+void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
+                     uint64_t seed, int range) {
+  snprintf(job->seed, sizeof job->seed, "%llu", (unsigned long long)seed);
+  snprintf(job->range, sizeof job->range, "%d", range);
+  const char *gen = !strcmp(op, "gemm") ? "vtasim gen gemm (compiler-lite)"
+                                        : "vtasim gen conv2d (compiler-lite)";
+  const char *meta[][2] = {{"generator", gen},           {"op", op},
+                           {"shape", rep->shape},        {"schedule", rep->schedule},
+                           {"epilogue", rep->epilogue},  {"seed", job->seed},
+                           {"range", job->range}};
+  job->nmeta = (int)(sizeof meta / sizeof meta[0]);
+  memcpy(job->meta, meta, sizeof meta);
 }
 
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
