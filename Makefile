@@ -11,7 +11,7 @@
 #   make deps       install the Debian packages the build needs (run by the above)
 #
 # Layers: isa/ uses nothing of ours; model/ and compiler-lite/ use isa/;
-# cli/ is a thin roof over the libraries.
+# testbench/ uses model/; cli/ is a thin roof over the libraries.
 
 CC      ?= cc
 SAN     ?= 0
@@ -24,7 +24,7 @@ OPT     := -O2 -g
 endif
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
-INC     := -Iisa -Imodel -Icompiler-lite
+INC     := -Iisa -Imodel -Icompiler-lite -Itestbench
 LIBS    := -lcjson -lnettle -lm
 
 ISA_SRC   := $(wildcard isa/*.c)
@@ -32,8 +32,12 @@ MODEL_SRC := $(wildcard model/*.c)
 CL_SRC    := $(wildcard compiler-lite/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
+# testbench/: the co-simulation comparator (C, engine-agnostic, part of the
+# library).  Named one by one: the Verilator harness beside it is C++ and
+# built by its own rules.
+TB_SRC    := testbench/cosim.c
 
-LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC))
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC))
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
@@ -60,6 +64,7 @@ deps:
 $(BUILD)/isa/%.o: INC := -Iisa
 $(BUILD)/model/%.o: INC := -Iisa -Imodel
 $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
+$(BUILD)/testbench/%.o: INC := -Iisa -Imodel -Itestbench
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

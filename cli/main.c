@@ -18,6 +18,8 @@
 #include "vta_program.h"
 #include "vta_session.h"
 #include "gen.h"
+#include "cosim_cmd.h"
+#include "verilog.h"
 
 #define VTASIM_VERSION "0.1.0"
 
@@ -185,6 +187,8 @@ static const char run_help[] =
     "\n"
     "  --engine E            model: the cycle-accurate model of docs/microarch.md\n"
     "                        (default); functional: the functional reference model\n"
+    "  --engine cosim        the model and a second implementation in lockstep,\n"
+    "                        compared cycle by cycle: see vtasim cosim --help\n"
     "  --stats               the full cycle report: per-unit busy/stall/idle cycles,\n"
     "                        per-client memory traffic, bandwidth, GEMM/ALU use\n"
     "  --json                machine-readable report on stdout (schema vtasim-run/2)\n"
@@ -405,6 +409,7 @@ static double seconds_now(void) {
 }
 
 static int cmd_run(int argc, char **argv) {
+  if (vtasim_run_is_cosim(argc, argv)) return vtasim_cmd_run_cosim(argc, argv);
   const char *in = NULL, *engine = "model", *trace_path = NULL;
   const char *dumps[MAX_DUMPS];
   int ndumps = 0, json = 0, quiet = 0, full = 0;
@@ -552,23 +557,41 @@ out:
 
 static const char config_help[] =
     "usage: vtasim config [--config vta_config.json] [--json]\n"
+    "       vtasim config --verilog [--config vta_config.json] [timing options]\n"
     "\n"
     "Print a hardware configuration (default 1x16_i8w8a32_15_15_18_17) with\n"
-    "every derived constant and the instruction field layout.\n";
+    "every derived constant and the instruction field layout.  With --verilog,\n"
+    "print the RTL's parameter header (rtl/ includes it as vta_params.vh): the\n"
+    "configuration, the field layouts, the timing parameters (the options of\n"
+    "`vtasim run`, e.g. --max-burst 16) and the register map.\n";
 
 static int cmd_config(int argc, char **argv) {
   const char *path = NULL;
-  int json = 0;
+  int json = 0, verilog = 0;
+  vta_model_params_t params;
+  vta_model_params_default(&params);
+  vta_err e = {0};
+  char cmdline[1024] = "vtasim config"; /* quoted by the generated header */
   for (int i = 1; i < argc; i++) {
+    size_t n = strlen(cmdline);
+    snprintf(cmdline + n, sizeof cmdline - n, " %s", argv[i]);
+  }
+  for (int i = 1; i < argc; i++) {
+    const vta_param_info_t *pi = argv[i][0] == '-' ? vta_param_find(argv[i]) : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(config_help, stdout); return EXIT_OK; }
     else if (!strcmp(argv[i], "--config") && i + 1 < argc) path = argv[++i];
     else if (!strcmp(argv[i], "--json")) json = 1;
-    else return usage_error("config", "unexpected argument '%s'", argv[i]);
+    else if (!strcmp(argv[i], "--verilog")) verilog = 1;
+    else if (pi && i + 1 < argc) { /* a timing option, as `vtasim run` takes it */
+      long long v = parse_count(argv[++i]);
+      if (v < 0) return usage_error("config", "expected a number, got '%s'", argv[i]);
+      if (vta_model_params_set(&params, pi->name, (uint64_t)v, &e)) return usage_error("config", "%s", e.msg);
+    } else return usage_error("config", "unexpected argument '%s'", argv[i]);
   }
   vta_config_t c;
-  vta_err e = {0};
   vta_config_default(&c);
   if (path && vta_config_load_json(&c, path, &e)) return fail(&e);
+  if (verilog) return vtasim_config_verilog(stdout, &c, &params, cmdline, &e) ? fail(&e) : EXIT_OK;
   char name[64];
   vta_config_name(&c, name, sizeof name);
   struct { const char *k; long v; } d[] = {
@@ -633,6 +656,8 @@ static const char main_help[] =
     "  dis     disassemble a bundle, or raw instruction/micro-op bytes, to text\n"
     "  run     run a bundle on the cycle-accurate model (or the functional one),\n"
     "          check its expectations, print statistics and cycle counts\n"
+    "  cosim   run a bundle on the model and a second implementation (the RTL) in\n"
+    "          lockstep, report the first cycle where they differ\n"
     "  config  print a hardware configuration and its instruction layout\n"
     "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does\n"
     "\n"
@@ -656,6 +681,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "dis")) return cmd_dis(argc - 1, argv + 1);
   if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
+  if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);

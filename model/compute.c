@@ -305,14 +305,29 @@ void vta_pipe_free(pipe_t *p) {
   free(p->out);
 }
 
-static void pipe_begin(pipe_t *p, const vta_insn_t *in, uint64_t n) {
+static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t n,
+                       uint64_t S) {
   p->alu = in->opcode == VTA_OP_ALU;
   p->k = p->alu && !in->use_imm ? 2 : 1; /* one acc read port: src, then dst */
   p->n = n;
   p->next = 0;
   p->i = p->j = 0;
   p->u = in->uop_bgn;
+  p->uend = in->uop_end;
   p->head = p->count = 0;
+  uint32_t slip = 0;
+  /* Planted bugs (docs/microarch.md 8.4), off unless a test asks for them:
+   * uop_bound ends the uop loop one uop early; pipe_slip gives GEMM's
+   * write-back an extra register stage. */
+  if (m->params.inject == VTA_INJECT_UOP_BOUND && n) {
+    p->uend--;
+    p->n = p->uend > in->uop_bgn ? (uint64_t)in->iter_out * in->iter_in * (p->uend - in->uop_bgn) : 0;
+  }
+  if (m->params.inject == VTA_INJECT_PIPE_SLIP && !p->alu) slip = 1;
+  /* The schedule of 6.4 and 6.5, worked out once rather than per cycle. */
+  p->first = S + (p->alu ? 2 : 3);
+  p->wb = (p->alu ? 3 + p->k : 3) + slip;
+  p->done = S + p->k * p->n + 6 + slip;
 }
 
 /* The acc operand of a uop: sequential semantics, so the newest result
@@ -361,7 +376,7 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
   p->count++;
   /* Loop order: iter_out, iter_in, uop. */
   p->next++;
-  if (++p->u == in->uop_end) {
+  if (++p->u == p->uend) {
     p->u = in->uop_bgn;
     if (++p->j == in->iter_in) {
       p->j = 0;
@@ -375,7 +390,7 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
 static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
   cyc_t *cy = m->cy;
   pipe_t *p = &u->pipe;
-  uint64_t t = cy->now, S = u->start;
+  uint64_t t = cy->now;
   uint32_t lanes = m->acc.lanes;
   /* Results due now reach acc (and out); UCNT counts each acc row write. */
   while (p->count && p->when[p->head] == t) {
@@ -385,6 +400,10 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
     if (p->write_out[e])
       memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
              m->out.lanes);
+    if (cy->ev) { /* a reset GEMM writes acc only (spec 12.2) */
+      vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
+      if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
+    }
     cy->run_ucnt++;
     p->head = (p->head + 1) % PIPE_DEPTH;
     p->count--;
@@ -393,12 +412,10 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
    * ALU: uop i read in S+2+k*i (its operands are compute's own acc),
    * written in S+6+k*i+(k-1). */
   if (p->next < p->n) {
-    uint64_t due = S + (p->alu ? 2 : 3) + p->k * p->next;
-    if (t == due &&
-        pipe_compute(m, p, &u->cur, due + (p->alu ? 3 + p->k : 3), err))
-      return -1;
+    uint64_t due = p->first + p->k * p->next;
+    if (t == due && pipe_compute(m, p, &u->cur, due + p->wb, err)) return -1;
   }
-  return t == S + p->k * p->n + 6;
+  return t == p->done;
 }
 
 /* ---- cycle engine: the compute unit --------------------------------------- */
@@ -448,12 +465,12 @@ int vta_compute_cycle(vta_model_t *m, vta_err *err) {
   case VTA_OP_GEMM:
     if (gemm_begin(m, c, &n, err)) return -1;
     u->kind = K_GEMM;
-    pipe_begin(&u->pipe, &c->insn, n);
+    pipe_begin(m, &u->pipe, &c->insn, n, u->start);
     return 0;
   case VTA_OP_ALU:
     if (alu_begin(m, c, &n, err)) return -1;
     u->kind = K_ALU;
-    pipe_begin(&u->pipe, &c->insn, n);
+    pipe_begin(m, &u->pipe, &c->insn, n, u->start);
     return 0;
   case VTA_OP_FINISH: u->kind = K_FINISH; return 0;
   default:

@@ -12,6 +12,11 @@
  * next event, so the engine jumps there and adds the skipped cycles to each
  * unit's category of the quiet cycle.  If the memory system has no event
  * either, nothing can ever change: that is a deadlock (or a missing FINISH).
+ *
+ * Lockstep stepping (vta_cycle_step, for co-simulation) runs the very same
+ * cycle body one cycle per call with skipping off, and records the cycle's
+ * events (docs/microarch.md 8.2) into the caller's list; vta_cycle_run
+ * records none, so it pays one never-taken branch per emission point.
  */
 #include "cycle.h"
 
@@ -57,7 +62,10 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   st->wr.sbuf = malloc(m->out.elem_bytes + 2 * bus);
   st->wr.wbeat = malloc(bus);
   cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
-  bad |= !st->wr.sbuf || !st->wr.wbeat || !cy->f.buf;
+  if (m->out.elem_bytes > widest) widest = m->out.elem_bytes;
+  cy->evrow = malloc(widest);
+  cy->evzero = calloc(1, widest);
+  bad |= !st->wr.sbuf || !st->wr.wbeat || !cy->f.buf || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
   cy->trace = m->params.trace;
@@ -79,6 +87,8 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->u[VTA_UNIT_STORE].wr.sbuf);
   free(cy->u[VTA_UNIT_STORE].wr.wbeat);
   free(cy->f.buf);
+  free(cy->evrow);
+  free(cy->evzero);
   vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
   free(cy);
   m->cy = NULL;
@@ -95,6 +105,28 @@ void vta_trace(vta_model_t *m, const char *fmt, ...) {
   vfprintf(f, fmt, ap);
   fputc('\n', f);
   va_end(ap);
+}
+
+/* ---- events (section 8.2) ------------------------------------------------- */
+
+void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
+              uint32_t bytes, const uint8_t *data) {
+  const vta_event_t e = {m->cy->now, (uint8_t)kind, (uint8_t)unit, (uint8_t)which,
+                         index, addr, bytes, data};
+  vta_evlist_add(m->cy->ev, &e); /* out of memory: the comparator sees a gap */
+}
+
+void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) {
+  uint8_t *row = m->cy->evrow; /* allocated for the widest element */
+  if (s->i8) {
+    vta_tensor_pack(s, entry, row);
+  } else { /* acc: ACC_WIDTH/8-byte little-endian lanes, as LOAD ACC reads them */
+    uint32_t wb = (uint32_t)s->width / 8;
+    const int32_t *v = s->i32 + (size_t)entry * s->lanes;
+    for (uint32_t l = 0; l < s->lanes; l++)
+      for (uint32_t b = 0; b < wb; b++) row[l * wb + b] = (uint8_t)((uint32_t)v[l] >> (8 * b));
+  }
+  vta_emit(m, VTA_EV_SRAM_WR, 0, buffer, entry, 0, s->elem_bytes, row);
 }
 
 /* ---- the unit skeleton (section 4) ------------------------------------------ */
@@ -127,7 +159,9 @@ int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
     m->tokens[t]--;
     vta_trace(m, "pop %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u->id), c->idx,
               q_short[t], m->tokens[t]);
+    VTA_EMIT(m, VTA_EV_POP, 0, t, 0, 0, 0, NULL);
   }
+  VTA_EMIT(m, VTA_EV_START, u->id, 0, c->idx, 0, 0, NULL);
   u->cur = *c;
   u->busy = 1;
   u->start = cy->now;
@@ -170,11 +204,15 @@ static int commit(vta_model_t *m, vta_err *err) {
                 (unsigned long long)cy->now, (unsigned long long)u->dep,
                 (unsigned long long)u->mem, dis);
     }
+    VTA_EMIT(m, VTA_EV_DONE, id, 0, c->idx, 0, 0, NULL);
     for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
       int q = vta_dep_queue((vta_unit_t)id, f);
       if (!vta_dep_flag(&c->insn, f)) continue;
+      /* Planted bug drop_push (8.4): load's token into l2g is lost. */
+      if (q == VTA_Q_L2G && m->params.inject == VTA_INJECT_DROP_PUSH) continue;
       m->tokens[q]++;
       vta_trace(m, "push %s #%u %s tokens=%u", un, c->idx, q_short[q], m->tokens[q]);
+      VTA_EMIT(m, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
     }
     cmdq_t *cq = &m->q[id];
     cq->head = (cq->head + 1) % cq->cap;
@@ -237,10 +275,10 @@ static void describe(vta_model_t *m, char *buf, size_t len) {
              m->insn_count);
 }
 
-int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+/* Launch (cycle 0 comes next): queues empty, every unit idle, memory
+ * idle; tokens and scratchpads persist (spec 5.3). */
+static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
   cyc_t *cy = m->cy;
-  /* Launch: queues empty, every unit idle, memory idle; tokens and
-   * scratchpads persist (spec 5.3). */
   for (int u = 0; u < 3; u++) {
     m->q[u].head = m->q[u].count = 0;
     unit_t *un = &cy->u[u];
@@ -260,46 +298,101 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   cy->run_ucnt = 0;
   vta_trace(m, "run %u insns=%u addr=0x%08x", cy->run++, count_, insn_phys);
   if (vta_fetch_start(m, err)) return fail(m, err);
+  return 0;
+}
+
+/* The max_cycles limit, checked at the start of every cycle. */
+static int limit_error(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  const uint64_t max = m->params.max_cycles;
+  char what[1024];
+  describe(m, what, sizeof what);
+  vta_errf(err, VTA_ENOFINISH,
+           "cycle model: stopped at cycle %llu (max_cycles=%llu) without reaching "
+           "FINISH: %s", (unsigned long long)cy->now, (unsigned long long)max, what);
+  return fail(m, err);
+}
+
+/* Forced inline: the run loop must cost what it did before run and step
+ * shared it (measured: a call per cycle is a few per cent). */
+#define HOT static inline __attribute__((always_inline))
+
+HOT int over_limit(vta_model_t *m, vta_err *err) {
+  const uint64_t max = m->params.max_cycles;
+  return max && m->cy->now >= max ? limit_error(m, err) : 0;
+}
+
+/* One cycle, from the requests to the commit (cycle.h gives the order). */
+HOT int cycle_body(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  for (int u = 0; u < 3; u++) cy->u[u].acted = 0;
+  cy->f.acted = 0;
+  /* Requests follow from the state at the start of the cycle. */
+  if (vta_fetch_present(m, err) || vta_compute_present(m, err) || vta_load_present(m, err))
+    return fail(m, err);
+  if (vta_memsys_rd_arbitrate(cy->ms) >= 0 && (cy->trace || cy->ev)) {
+    const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
+    vta_trace(m, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
+              vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes,
+              g->beats, (unsigned long long)g->first, (unsigned long long)g->last);
+    VTA_EMIT(m, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
+  }
+  if (vta_store_cycle(m, err) || vta_compute_cycle(m, err) || vta_load_cycle(m, err) ||
+      vta_fetch_cycle(m, err) || commit(m, err))
+    return fail(m, err);
+  return 0;
+}
+
+/* The end of a cycle that is not the finish pulse: count it, end it in the
+ * memory system.  *active is 0 for a quiet cycle (section 8.3). */
+HOT int cycle_end(vta_model_t *m, int *active, vta_err *err) {
+  cyc_t *cy = m->cy;
+  count(m, 1);
+  int a = vta_memsys_active(cy->ms) || cy->f.acted;
+  for (int u = 0; u < 3; u++) a |= cy->u[u].acted;
+  *active = a;
+  if (vta_memsys_tick(cy->ms, err)) return fail(m, err);
+  cy->now++;
+  return 0;
+}
+
+/* A quiet cycle with no memory event to come can never change. */
+static int stuck(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  cy->now--; /* reported at the quiet cycle itself */
+  char at[64];
+  snprintf(at, sizeof at, " (cycle model, at cycle %llu)", (unsigned long long)cy->now);
+  vta_model_stuck(m, at, err);
+  return fail(m, err);
+}
+
+/* The finish pulse: the run is over and counted. */
+static void finish(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  vta_trace(m, "finish ecnt=%llu ucnt=%llu", (unsigned long long)cy->now,
+            (unsigned long long)cy->run_ucnt);
+  VTA_EMIT(m, VTA_EV_FINISH, 0, 0, (uint32_t)cy->run_ucnt, cy->now, 0, NULL);
+  cy->stats.runs++;
+  cy->stats.cycles += cy->now;
+  cy->stats.ucnt += cy->run_ucnt;
+  cy->stats.last_ecnt = cy->now;
+  cy->stats.last_ucnt = cy->run_ucnt;
+  cy->stats.mem = *vta_memsys_stats(cy->ms);
+}
+
+int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+  cyc_t *cy = m->cy;
+  cy->launched = 0; /* a run abandons any stepped one */
+  if (launch(m, insn_phys, count_, err)) return -1;
   const uint64_t max = m->params.max_cycles;
   for (;;) {
-    if (max && cy->now >= max) {
-      char what[1024];
-      describe(m, what, sizeof what);
-      vta_errf(err, VTA_ENOFINISH,
-               "cycle model: stopped at cycle %llu (max_cycles=%llu) without reaching "
-               "FINISH: %s", (unsigned long long)cy->now, (unsigned long long)max, what);
-      return fail(m, err);
-    }
-    for (int u = 0; u < 3; u++) cy->u[u].acted = 0;
-    cy->f.acted = 0;
-    /* Requests follow from the state at the start of the cycle. */
-    if (vta_fetch_present(m, err) || vta_compute_present(m, err) ||
-        vta_load_present(m, err))
-      return fail(m, err);
-    if (vta_memsys_rd_arbitrate(cy->ms) >= 0 && cy->trace) {
-      const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
-      vta_trace(m, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
-                vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes,
-                g->beats, (unsigned long long)g->first, (unsigned long long)g->last);
-    }
-    if (vta_store_cycle(m, err) || vta_compute_cycle(m, err) || vta_load_cycle(m, err) ||
-        vta_fetch_cycle(m, err) || commit(m, err))
-      return fail(m, err);
+    int active;
+    if (over_limit(m, err) || cycle_body(m, err)) return -1;
     if (cy->finished) break; /* the finish pulse: ECNT = this cycle */
-    count(m, 1);
-    int active = vta_memsys_active(cy->ms) || cy->f.acted;
-    for (int u = 0; u < 3; u++) active |= cy->u[u].acted;
-    if (vta_memsys_tick(cy->ms, err)) return fail(m, err);
-    cy->now++;
+    if (cycle_end(m, &active, err)) return -1;
     if (active) continue;
     uint64_t e = vta_memsys_next_event(cy->ms);
-    if (e == UINT64_MAX) { /* nothing will ever change */
-      cy->now--;             /* reported at the quiet cycle itself */
-      char at[64];
-      snprintf(at, sizeof at, " (cycle model, at cycle %llu)", (unsigned long long)cy->now);
-      vta_model_stuck(m, at, err);
-      return fail(m, err);
-    }
+    if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
     if (m->params.no_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
     count(m, e - cy->now);
@@ -310,13 +403,34 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
     vta_memsys_skip(cy->ms, e);
     cy->now = e;
   }
-  vta_trace(m, "finish ecnt=%llu ucnt=%llu", (unsigned long long)cy->now,
-            (unsigned long long)cy->run_ucnt);
-  cy->stats.runs++;
-  cy->stats.cycles += cy->now;
-  cy->stats.ucnt += cy->run_ucnt;
-  cy->stats.last_ecnt = cy->now;
-  cy->stats.last_ucnt = cy->run_ucnt;
-  cy->stats.mem = *vta_memsys_stats(cy->ms);
+  finish(m);
   return 0;
+}
+
+int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+  m->cy->launched = 0;
+  if (launch(m, insn_phys, count_, err)) return -1;
+  m->cy->launched = 1;
+  return 0;
+}
+
+/* One cycle of the launched run: the loop of vta_cycle_run without
+ * skipping, so the same cycles, counters and faults, one at a time. */
+int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err) {
+  cyc_t *cy = m->cy;
+  *finished = 0;
+  if (!cy->launched)
+    return vta_errf(err, VTA_EINPUT, "cycle model: step without a launched run");
+  cy->ev = out;
+  int active = 1, rc = over_limit(m, err) || cycle_body(m, err) ? -1 : 0;
+  if (!rc && cy->finished) {
+    finish(m);
+    *finished = 1;
+  } else if (!rc) {
+    rc = cycle_end(m, &active, err);
+    if (!rc && !active && vta_memsys_next_event(cy->ms) == UINT64_MAX) rc = stuck(m, err);
+  }
+  cy->ev = NULL;
+  if (rc || *finished) cy->launched = 0;
+  return rc;
 }

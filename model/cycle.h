@@ -46,6 +46,7 @@ typedef struct dma_rd {
   uint8_t *stage;
   /* padding, written in ascending entry order */
   uint64_t pads, pads_done;
+  uint32_t pad_up;     /* planted bug pad_row: bottom pads this many rows up */
 } dma_rd_t;
 
 /* A 2-D store from the out scratchpad (section 6.6). */
@@ -70,6 +71,10 @@ typedef struct pipe {
   uint32_t k;          /* cycles per uop: 1, or 2 for a vector ALU op */
   uint64_t n, next;    /* uops in all; the next to compute */
   uint32_t i, j, u;    /* loop position of `next`: iter_out, iter_in, uop */
+  uint32_t uend;       /* the uop loop's bound: uop_end (planted bug uop_bound: - 1) */
+  uint64_t first;      /* cycle uop 0 is read: S + 3 (GEMM) or S + 2 (ALU) */
+  uint64_t wb;         /* operand read to write-back: 3 (GEMM), 3 + k (ALU) */
+  uint64_t done;       /* D = S + k * N + 6 (planted bug pipe_slip: + 1) */
   /* results in flight, oldest first */
   uint32_t head, count;
   uint64_t when[PIPE_DEPTH];
@@ -129,7 +134,24 @@ typedef struct cyc {
   uint32_t run;          /* runs started */
   vta_cycle_stats_t stats;
   FILE *trace;
+  int launched;          /* a run is launched and being stepped */
+  vta_evlist_t *ev;      /* events of this cycle go here; NULL = nobody listens */
+  uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
+  uint8_t *evzero;       /* zeros of that size: the data of a pad write */
 } cyc_t;
+
+/* Record an event of docs/microarch.md 8.2 in the current cycle.  The test
+ * is at the call site so that, with nobody listening, no argument (a
+ * packed SRAM row, say) is even computed: one predictable branch. */
+#define VTA_EMIT(m, ...)                                                      \
+  do {                                                                         \
+    if ((m)->cy->ev) vta_emit((m), __VA_ARGS__);                               \
+  } while (0)
+void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
+              uint32_t bytes, const uint8_t *data);
+/* SRAM_WR of entry `entry` of s (an inp, wgt, acc or out row), packed as in
+ * DRAM; buffer is the VTA_MEM_* type. */
+void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
 
 /* cycle.c: the skeleton shared by load, compute and store. */
 /* Start the head instruction if its pops are available (section 4); sets
@@ -169,5 +191,8 @@ void vta_pipe_free(pipe_t *p);
 int vta_cycle_new(vta_model_t *m, vta_err *err);
 void vta_cycle_free(vta_model_t *m);
 int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err);
+/* The same run, one cycle per step (vta_model_launch / vta_model_step). */
+int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err);
+int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err);
 
 #endif

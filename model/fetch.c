@@ -57,6 +57,10 @@ int vta_fetch_decode(vta_model_t *m, const uint8_t *raw, uint32_t idx, cmd_t *c,
   if (vta_insn_decode(&m->cfg, raw, &c->insn, err))
     return vta_err_prefix(err, "fetch: instruction #%u at physical 0x%08llx: ", idx,
                           (unsigned long long)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES);
+  /* Planted bug alu_opcode (docs/microarch.md 8.4): the decoder loses bit 0
+   * of the ALU opcode, so MAX runs as MIN and SHR as ADD. */
+  if (m->params.inject == VTA_INJECT_ALU_OPCODE && c->insn.opcode == VTA_OP_ALU)
+    c->insn.alu_opcode &= ~1u;
   return check_flags(c, vta_insn_unit(&c->insn), err);
 }
 
@@ -163,6 +167,7 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
     f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
     f->decoded = 0;
     f->pushed = (int)unit;
+    VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, f->push.idx, 0, 0, NULL);
     m->fetched++;
     cy->stats.unit[VTA_CY_FETCH].insns++;
     did = 1;

@@ -172,7 +172,7 @@ static void rd_row(dma_rd_t *d) {
 
 int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,
                      uint64_t start, vta_err *err) {
-  (void)m, (void)err;
+  (void)err;
   const vta_insn_t *in = &c->insn;
   uint8_t *stage = d->stage; /* allocated once, for the widest element */
   *d = (dma_rd_t){0};
@@ -191,6 +191,10 @@ int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sr
   if (d->req_left) rd_row(d);
   d->pads = (uint64_t)d->row_len * (in->y_pad_0 + in->y_pad_1) +
             (uint64_t)(in->x_pad_0 + in->x_pad_1) * in->y_size;
+  /* Planted bug pad_row (docs/microarch.md 8.4): the bottom padding rows
+   * start one row too high, over the last data row (or the top pads). */
+  d->pad_up = m->params.inject == VTA_INJECT_PAD_ROW && in->y_pad_1 &&
+              in->y_pad_0 + in->y_size > 0;
   return 0;
 }
 
@@ -217,7 +221,7 @@ static uint32_t pad_entry(const dma_rd_t *d, uint64_t k) {
     return (uint32_t)(base + (in->y_pad_0 + y) * rl + col);
   }
   k -= side * in->y_size;
-  return (uint32_t)(base + (in->y_pad_0 + in->y_size) * rl + k);
+  return (uint32_t)(base + (in->y_pad_0 + in->y_size - d->pad_up) * rl + k);
 }
 
 /* The bytes of a landing beat the request asked for, element by element:
@@ -237,10 +241,14 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
     if (d->s) {
       uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
       vta_tensor_unpack(d->s, d->stage, e);
+      /* The staged bytes are the element in DRAM layout: the event's data. */
+      VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, d->stage);
     } else {
       const uint8_t *w = d->stage;
       m->uop[in->sram_base + d->lx] = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
                                       (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+      VTA_EMIT(m, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, in->sram_base + d->lx, 0, VTA_UOP_BYTES,
+               d->stage);
     }
     if (++d->lx == in->x_size) {
       d->lx = 0;
@@ -279,7 +287,9 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   }
   /* Padding uses the SRAM write port in cycles without a landing beat. */
   if (!landed && d->pads_done < d->pads) {
-    vta_tensor_zero(d->s, pad_entry(d, d->pads_done++), 1);
+    uint32_t e = pad_entry(d, d->pads_done++);
+    vta_tensor_zero(d->s, e, 1);
+    VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
     did = 1;
   }
   *busy = did;
@@ -328,6 +338,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     d->beat = d->baddr / bus * bus;
     d->state = WR_FILL;
     *busy = 1;
+    VTA_EMIT(m, VTA_EV_WR_ADDR, 0, 0, 0, d->baddr, bytes, NULL);
     vta_trace(m, "aw store addr=0x%08llx bytes=%u beats=%u", (unsigned long long)d->baddr,
               bytes, vta_memsys_beats(p, d->baddr, bytes));
     return 0;
@@ -337,6 +348,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     uint64_t hi = d->bend < d->beat + bus ? d->bend : d->beat + bus;
     if (d->sb_hi < hi) {
       /* One cycle reads one element of the out scratchpad (the bubble). */
+      VTA_EMIT(m, VTA_EV_OUT_RD, 0, 0, d->entry, 0, 0, NULL);
       vta_tensor_pack(&m->out, d->entry++, d->sbuf + (d->sb_hi - d->sb_lo));
       d->sb_hi += elem;
       *busy = 1;
@@ -347,6 +359,11 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     int r = vta_memsys_wr_data(cy->ms, d->wbeat, NULL, err);
     if (r < 0) return -1;
     if (!r) return 0;
+    if (cy->ev) { /* strobes: the beat's bytes inside the burst, [lo, hi) */
+      uint32_t strb = 0;
+      for (uint64_t b = lo; b < hi && b - d->beat < 32; b++) strb |= 1u << (b - d->beat);
+      vta_emit(m, VTA_EV_WR_BEAT, 0, 0, strb, d->beat, bus, d->wbeat);
+    }
     memmove(d->sbuf, d->sbuf + (hi - d->sb_lo), d->sb_hi - hi);
     d->sb_lo = hi;
     d->beat += bus;
@@ -358,6 +375,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     if (!vta_memsys_wr_ack(cy->ms)) return 0;
     *busy = 1;
     vta_trace(m, "ack store");
+    VTA_EMIT(m, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL);
     if (d->bend < d->rend) {
       d->baddr = d->bend; /* the next burst of this row */
     } else if (++d->y < d->in.y_size) {

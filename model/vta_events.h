@@ -7,6 +7,19 @@
  * sorts both sides with vta_evlist_sort() first.  Data (scratchpad rows,
  * write beats) is copied into the list's pool in DRAM layout (lanes packed
  * LSB-first, spec 2.2), so an event stays valid until vta_evlist_clear().
+ *
+ * Canonical form (applied by vta_evlist_add, so producers need not care):
+ * fields a kind does not use (see the comments below) are 0, and the bytes
+ * of a WR_BEAT outside its strobe are 0.  Data per kind:
+ *   SRAM_WR  one event per entry written, `bytes` = the entry's DRAM size:
+ *            inp/wgt/out the packed int8 (or narrower) lanes, acc the lanes
+ *            as ACC_WIDTH/8-byte little-endian words, uop the 4-byte word;
+ *            padding zeros, LOAD ACC rows and GEMM/ALU results alike (a
+ *            reset GEMM writes acc only, spec 12.2).
+ *   WR_BEAT  BUS_BYTES bytes of the aligned beat; strobe bit k = byte k.
+ *            Beyond 32-byte buses `index` holds the strobes of bytes 0..31
+ *            only (the data, zero outside the strobe, carries the rest).
+ *   RD_REQ   `bytes` = the request's length, `index` = its beats.
  */
 #ifndef VTA_EVENTS_H
 #define VTA_EVENTS_H

@@ -91,6 +91,34 @@ int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err) {
   return 0;
 }
 
+/* The planted bugs of docs/microarch.md 8.4 and the unit each lives in;
+ * the RTL testbench plants the same bugs under the same names. */
+static const char *const inject_names[VTA_INJECT_N] = {
+    "none", "uop_bound", "drop_push", "alu_opcode", "pad_row", "pipe_slip"};
+static const char *const inject_units[VTA_INJECT_N] = {
+    "-", "compute", "load", "compute", "load", "compute"};
+
+const char *vta_inject_name(int inject) {
+  return inject >= 0 && inject < VTA_INJECT_N ? inject_names[inject] : "?";
+}
+
+const char *vta_inject_unit(int inject) {
+  return inject >= 0 && inject < VTA_INJECT_N ? inject_units[inject] : "?";
+}
+
+int vta_inject_parse(const char *name, vta_inject_t *out, vta_err *err) {
+  for (int i = 0; i < VTA_INJECT_N; i++)
+    if (!strcmp(name, inject_names[i])) {
+      *out = (vta_inject_t)i;
+      return 0;
+    }
+  char list[256] = "";
+  for (int i = 1; i < VTA_INJECT_N; i++)
+    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i > 1 ? ", " : "",
+             inject_names[i]);
+  return vta_errf(err, VTA_EINPUT, "unknown planted bug '%s' (available: %s)", name, list);
+}
+
 static uint32_t *param_slot(vta_model_params_t *p, const vta_param_info_t *pi) {
   char *base = pi->group == VTA_PARAM_MEM ? (char *)&p->mem : (char *)p;
   return (uint32_t *)(base + pi->offset);
@@ -127,6 +155,9 @@ int vta_model_params_check(const vta_model_params_t *p, vta_err *err) {
       return vta_err_prefix(err, "model parameters: ");
   if (p->engine != VTA_ENGINE_MODEL && p->engine != VTA_ENGINE_FUNCTIONAL)
     return vta_errf(err, VTA_EINPUT, "model parameters: unknown engine %d", (int)p->engine);
+  if ((int)p->inject < 0 || p->inject >= VTA_INJECT_N)
+    return vta_errf(err, VTA_EINPUT, "model parameters: unknown planted bug %d",
+                    (int)p->inject);
   return 0;
 }
 
@@ -333,6 +364,25 @@ int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *e
     return vta_model_stuck(m, "", err);
   }
 }
+
+static int need_cycle(const vta_model_t *m, vta_err *err) {
+  if (m->cy) return 0;
+  return vta_errf(err, VTA_EINPUT, "stepping a run needs the cycle model (engine model), "
+                  "not the %s engine", vta_engine_name(m->params.engine));
+}
+
+int vta_model_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (need_cycle(m, err)) return -1;
+  return vta_cycle_launch(m, insn_phys, count, err);
+}
+
+int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err) {
+  *finished = 0;
+  if (need_cycle(m, err)) return -1;
+  return vta_cycle_step(m, out, finished, err);
+}
+
+uint64_t vta_model_now(const vta_model_t *m) { return m->cy ? m->cy->now : 0; }
 
 const vta_config_t *vta_model_config(const vta_model_t *m) { return &m->cfg; }
 const vta_stats_t *vta_model_stats(const vta_model_t *m) { return &m->stats; }

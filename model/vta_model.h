@@ -21,6 +21,7 @@
 
 #include "vta_config.h"
 #include "vta_err.h"
+#include "vta_events.h"
 #include "vta_isa.h"
 #include "vta_mem.h"
 #include "vta_memsys.h"
@@ -46,6 +47,27 @@ const char *vta_engine_name(vta_engine_t e); /* "model", "functional" */
 /* By name; -1 with an error listing the engines if unknown. */
 int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err);
 
+/*
+ * Planted bugs (docs/microarch.md 8.4): a TEST HOOK for co-simulation's
+ * self-test, off by default.  Each makes the cycle model a "mutant" that
+ * behaves like an RTL with that bug, so the comparator can be shown to
+ * catch it; the RTL testbench plants the same bugs under the same names.
+ */
+typedef enum {
+  VTA_INJECT_NONE = 0,
+  VTA_INJECT_UOP_BOUND,  /* GEMM/ALU uop loop stops one uop early (compute) */
+  VTA_INJECT_DROP_PUSH,  /* load's push_next into l2g is lost (load) */
+  VTA_INJECT_ALU_OPCODE, /* alu_opcode decoded without bit 0: MAX->MIN, SHR->ADD (compute) */
+  VTA_INJECT_PAD_ROW,    /* bottom padding rows written one row too high (load DMA) */
+  VTA_INJECT_PIPE_SLIP,  /* GEMM write-back one cycle late, D one later (compute) */
+  VTA_INJECT_N
+} vta_inject_t;
+const char *vta_inject_name(int inject); /* "none", "uop_bound", ... */
+/* The unit a planted bug lives in ("compute", "load"). */
+const char *vta_inject_unit(int inject);
+/* By name; -1 with an error listing the names if unknown. */
+int vta_inject_parse(const char *name, vta_inject_t *out, vta_err *err);
+
 /* Defaults and limits of the uint32_t parameters are in vta_params[]. */
 typedef struct vta_model_params {
   uint32_t cmd_queue_depth;   /* CMDQ: instructions per unit command queue */
@@ -56,6 +78,7 @@ typedef struct vta_model_params {
   uint64_t max_cycles;        /* cycle model: stop a run at this cycle, 0 = no limit */
   int no_skip;                /* cycle model: evaluate every cycle, no event skipping */
   FILE *trace;                /* cycle model: instruction trace (docs/microarch.md 10) */
+  vta_inject_t inject;        /* cycle model: a planted bug, TEST HOOK only [NONE] */
 } vta_model_params_t;
 
 void vta_model_params_default(vta_model_params_t *p);
@@ -82,6 +105,20 @@ void vta_model_free(vta_model_t *m);
  * VTA_EINPUT for undecodable instructions).
  */
 int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err);
+
+/*
+ * Lockstep stepping (cycle model only), for co-simulation: launch a run
+ * (cycle 0 is the first step), then step it one cycle at a time, exactly
+ * as vta_model_run would run it with event skipping off.  Each step appends
+ * the events of docs/microarch.md 8.2 of that cycle to `out` (which may be
+ * NULL) and sets *finished in the finish-pulse cycle, after which the run
+ * is over and counted as vta_model_run counts it.  A fault ends the run
+ * with -1, as in vta_model_run.  vta_model_run itself emits no events.
+ */
+int vta_model_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err);
+int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err);
+/* The current cycle of the launched run (the next step's cycle). */
+uint64_t vta_model_now(const vta_model_t *m);
 
 const vta_config_t *vta_model_config(const vta_model_t *m);
 const vta_stats_t *vta_model_stats(const vta_model_t *m);

@@ -1,0 +1,305 @@
+/*
+ * cosim_cmd.c - `vtasim cosim FILE`: the program bundle on two
+ * implementations of the core in lockstep (testbench/cosim.h), the
+ * divergence report or a one-line summary, text or JSON.
+ *
+ * Side A is always the C model, the reference of docs/microarch.md.  Side
+ * B is the RTL when the build has it (VTASIM_HAVE_RTL), else the model
+ * again; --inject makes side B the model with a planted bug, the check
+ * that the comparator catches what it should.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosim.h"
+#include "cosim_cmd.h"
+#include "vta_params.h"
+
+enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
+
+#ifdef VTASIM_HAVE_RTL
+#define DEFAULT_DUT "rtl"
+#else
+#define DEFAULT_DUT "model"
+#endif
+
+static const char cosim_help[] =
+    "usage: vtasim cosim FILE [options]\n"
+    "       vtasim run FILE --engine cosim [options]\n"
+    "\n"
+    "Run a program bundle on the C model and on a second implementation of the\n"
+    "VTA core in lockstep, one cycle at a time, comparing every observable event\n"
+    "(docs/microarch.md 8.2): instruction dispatch, start and done per unit, token\n"
+    "pops and pushes, read requests, scratchpad writes, out-buffer reads, write\n"
+    "addresses, beats and acknowledges, the finish pulse.  At the first difference\n"
+    "print where (cycle, unit, instruction), what each side did, the last events\n"
+    "of each and the token counts.  At the end of every run also compare ECNT,\n"
+    "UCNT, every counter and every DRAM segment.  Each side has its own DRAM.\n"
+    "\n"
+    "  --dut E               the second side: rtl (the Verilated RTL, when built\n"
+    "                        in) or model (the C model again) [" DEFAULT_DUT "]\n"
+    "  --inject NAME         the second side is the C model with a planted bug\n"
+    "                        (docs/microarch.md 8.4), to show it is caught: %s\n"
+    "  --last N              events of each side in the report [16]\n"
+    "  --json                machine-readable result on stdout (schema vtasim-cosim/1)\n"
+    "  --quiet               print only a divergence, a failed expectation or an error\n"
+    "  --max-cycles N        stop a run with an error at cycle N\n"
+    "\n"
+    "Timing parameters (docs/microarch.md section 2), for both sides:\n"
+    "%s"
+    "\n"
+    "Exit status: 0 the sides agree and the expectations hold, 1 they diverge\n"
+    "(or an expectation failed), 2 bad input or a fault of the program itself.\n";
+
+static void print_help(void) {
+  char opts[2048], bugs[256] = "";
+  size_t n = 0;
+  for (int i = 0; i < vta_nparams && n < sizeof opts; i++) {
+    const vta_param_info_t *pi = &vta_params[i];
+    char left[64];
+    snprintf(left, sizeof left, "%s N", pi->option);
+    n += (size_t)snprintf(opts + n, sizeof opts - n, "  %-22s%s [%u]\n", left, pi->name,
+                          pi->def);
+  }
+  for (int i = 1; i < VTA_INJECT_N; i++)
+    snprintf(bugs + strlen(bugs), sizeof bugs - strlen(bugs), "%s%s", i > 1 ? ", " : "",
+             vta_inject_name(i));
+  printf(cosim_help, bugs, opts);
+}
+
+static int usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "vtasim cosim: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'vtasim cosim --help'.\n");
+  return EXIT_BAD;
+}
+
+static long long parse_count(const char *s) {
+  char *end;
+  if (!s || !*s || *s == '-') return -1;
+  long long v = strtoll(s, &end, 0);
+  return *end ? -1 : v;
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static cJSON *events_json(const vta_evlist_t *l) {
+  cJSON *a = cJSON_CreateArray();
+  char line[1200];
+  for (int i = 0; i < l->n; i++) {
+    vta_event_format(&l->ev[i], line, sizeof line);
+    cJSON_AddItemToArray(a, cJSON_CreateString(line));
+  }
+  return a;
+}
+
+static cJSON *result_json(const vta_cosim_result_t *r) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON *sides = cJSON_AddArrayToObject(o, "sides");
+  for (int i = 0; i < 2; i++) cJSON_AddItemToArray(sides, cJSON_CreateString(r->name[i]));
+  cJSON_AddStringToObject(o, "result", vta_cosim_status_name(r->status));
+  cJSON_AddNumberToObject(o, "runs", r->runs);
+  cJSON_AddNumberToObject(o, "cycles", (double)r->cycles);
+  cJSON_AddNumberToObject(o, "events", (double)r->events);
+  cJSON_AddNumberToObject(o, "segments", r->segments);
+  if (r->status == VTA_COSIM_EQUAL) {
+    cJSON_AddNullToObject(o, "divergence");
+    return o;
+  }
+  cJSON *d = cJSON_AddObjectToObject(o, "divergence");
+  cJSON_AddStringToObject(d, "kind", vta_cosim_status_name(r->status));
+  cJSON_AddNumberToObject(d, "run_index", r->run); /* 0-based, as in the trace */
+  cJSON_AddNumberToObject(d, "cycle", (double)r->cycle);
+  if (r->unit >= 0) cJSON_AddStringToObject(d, "unit", vta_cy_unit_name(r->unit));
+  else cJSON_AddNullToObject(d, "unit");
+  if (r->insn >= 0) {
+    cJSON *in = cJSON_AddObjectToObject(d, "instruction");
+    cJSON_AddNumberToObject(in, "index", (double)r->insn);
+    cJSON_AddStringToObject(in, "disassembly", r->disasm);
+  } else {
+    cJSON_AddNullToObject(d, "instruction");
+  }
+  cJSON_AddStringToObject(d, "what", r->what);
+  cJSON *only = cJSON_AddObjectToObject(d, "only");
+  cJSON *last = cJSON_AddObjectToObject(d, "last");
+  cJSON *err = cJSON_AddObjectToObject(d, "errors");
+  cJSON *tok = cJSON_AddObjectToObject(d, "tokens");
+  static const char *const qn[4] = {"l2g", "g2l", "g2s", "s2g"};
+  for (int i = 0; i < 2; i++) {
+    cJSON_AddItemToObject(only, r->name[i], events_json(&r->only[i]));
+    cJSON_AddItemToObject(last, r->name[i], events_json(&r->last[i]));
+    if (r->error[i][0]) cJSON_AddStringToObject(err, r->name[i], r->error[i]);
+    else cJSON_AddNullToObject(err, r->name[i]);
+    cJSON *t = cJSON_AddObjectToObject(tok, r->name[i]);
+    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(t, qn[q], r->tokens[i][q]);
+  }
+  return o;
+}
+
+/* ---- the command ---------------------------------------------------------------- */
+
+int vtasim_cmd_cosim(int argc, char **argv) {
+  const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
+  int json = 0, quiet = 0;
+  vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT};
+  vta_model_params_t params;
+  vta_model_params_default(&params);
+  vta_err e = {0};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    const vta_param_info_t *pi = a[0] == '-' && a[1] == '-' ? vta_param_find(a) : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      print_help();
+      return EXIT_OK;
+    } else if (!strcmp(a, "--json")) {
+      json = 1;
+    } else if (!strcmp(a, "--quiet")) {
+      quiet = 1;
+    } else if (!strcmp(a, "--dut") && v) {
+      dut = v;
+      i++;
+    } else if (!strcmp(a, "--inject") && v) {
+      inject = v;
+      i++;
+    } else if ((!strcmp(a, "--last") || !strcmp(a, "--max-cycles")) && v) {
+      long long n = parse_count(v);
+      if (n < 0 || (!strcmp(a, "--last") && n > 100000))
+        return usage("expected a number, got '%s'", v);
+      if (!strcmp(a, "--last")) opts.last = (int)n;
+      else params.max_cycles = (uint64_t)n;
+      i++;
+    } else if (pi && v) {
+      long long n = parse_count(v);
+      if (n < 0) return usage("expected a number, got '%s'", v);
+      if (vta_model_params_set(&params, a, (uint64_t)n, &e)) return usage("%s", e.msg);
+      i++;
+    } else if (a[0] == '-' && a[1]) {
+      return usage("unknown option or missing value '%s'", a);
+    } else if (!in) {
+      in = a;
+    } else {
+      return usage("unexpected argument '%s'", a);
+    }
+  }
+  if (!in) return usage("%s", "missing input FILE");
+  vta_model_params_t pb = params;
+  if (inject) {
+    if (vta_inject_parse(inject, &pb.inject, &e)) return usage("%s", e.msg);
+    dut = "model"; /* the mutant is a model; the RTL plants its bugs at build time */
+  }
+  if (strcmp(dut, "model") && strcmp(dut, "rtl"))
+    return usage("unknown --dut '%s' (available: rtl, model)", dut);
+
+  vta_program_t p;
+  if (vta_program_load(&p, in, &e)) {
+    fprintf(stderr, "vtasim: error: %s\n", e.msg);
+    return EXIT_BAD;
+  }
+  vta_cosim_side_t side[2];
+  memset(side, 0, sizeof side);
+  vta_cosim_result_t r;
+  memset(&r, 0, sizeof r);
+  int rc = EXIT_OK, failed = 0, cmp = -1;
+  char *report = NULL;
+  size_t report_len = 0;
+  if (vta_cosim_side_model(&side[0], &p, &params, &e)) goto error;
+  if (!strcmp(dut, "rtl")) {
+#ifdef VTASIM_HAVE_RTL
+    if (vta_cosim_side_rtl(&side[1], &p, &params, &e)) goto error;
+#else
+    vta_errf(&e, VTA_EINPUT, "--dut rtl: this vtasim is built without the RTL (the "
+             "Verilator testbench of testbench/); use --dut model or --inject NAME");
+    goto error;
+#endif
+  } else if (vta_cosim_side_model(&side[1], &p, &pb, &e)) {
+    goto error;
+  }
+  cmp = vta_cosim_run(&p, side, &opts, &r, &e);
+  if (cmp < 0) goto error;
+  if (cmp > 0) {
+    rc = EXIT_MISMATCH;
+  } else {
+    /* The sides agree: the program's own expectations, on side A. */
+    FILE *rep = open_memstream(&report, &report_len);
+    failed = vta_session_check(side[0].sess, rep ? rep : stderr);
+    if (rep) fclose(rep);
+    if (failed) rc = EXIT_MISMATCH;
+  }
+  goto done;
+error:
+  rc = EXIT_BAD;
+done:
+  if (json) {
+    cJSON *o = cJSON_CreateObject();
+    char cname[64];
+    vta_config_name(&p.cfg, cname, sizeof cname);
+    cJSON_AddStringToObject(o, "schema", "vtasim-cosim/1");
+    cJSON_AddStringToObject(o, "program", in);
+    cJSON_AddStringToObject(o, "config", cname);
+    cJSON_AddStringToObject(o, "status", rc == EXIT_OK         ? "ok"
+                                         : rc == EXIT_BAD    ? "error"
+                                         : cmp > 0           ? "diverged"
+                                                             : "mismatch");
+    cJSON_AddNumberToObject(o, "exit_code", rc);
+    if (rc == EXIT_BAD) cJSON_AddStringToObject(o, "error", e.msg);
+    if (cmp >= 0) cJSON_AddItemToObject(o, "cosim", result_json(&r));
+    else cJSON_AddNullToObject(o, "cosim");
+    cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
+    cJSON_AddNumberToObject(ex, "total", p.nexpects);
+    cJSON_AddBoolToObject(ex, "checked", cmp == 0);
+    cJSON_AddNumberToObject(ex, "failed", failed);
+    cJSON *fl = cJSON_AddArrayToObject(ex, "failures");
+    for (char *line = report, *nl; line && *line; line = nl + 1) {
+      nl = strchr(line, '\n');
+      if (nl) *nl = '\0';
+      cJSON_AddItemToArray(fl, cJSON_CreateString(line));
+      if (!nl) break;
+    }
+    char *txt = cJSON_Print(o);
+    if (txt) puts(txt);
+    free(txt);
+    cJSON_Delete(o);
+  } else if (rc == EXIT_BAD) {
+    fprintf(stderr, "vtasim: error: %s\n", e.msg);
+  } else {
+    if (cmp > 0 || !quiet) {
+      printf("vtasim cosim %s\n", in);
+      vta_cosim_report(&r, stdout);
+    }
+    if (report && report_len) fputs(report, stderr);
+    if (cmp == 0 && p.nexpects && !quiet)
+      printf("  expectations (on %s): %d passed, %d failed\n", r.name[0],
+             p.nexpects - failed, failed);
+  }
+  free(report);
+  vta_cosim_result_free(&r);
+  vta_cosim_side_free(&side[1]);
+  vta_cosim_side_free(&side[0]);
+  vta_program_free(&p);
+  return rc;
+}
+
+int vtasim_run_is_cosim(int argc, char **argv) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], "--engine") && !strcmp(argv[i + 1], "cosim")) return 1;
+  return 0;
+}
+
+int vtasim_cmd_run_cosim(int argc, char **argv) {
+  /* argv without "--engine cosim"; the rest is cosim's to judge. */
+  char **v = malloc((size_t)argc * sizeof *v);
+  if (!v) return EXIT_BAD;
+  int n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && i + 1 < argc && !strcmp(argv[i], "--engine") && !strcmp(argv[i + 1], "cosim")) {
+      i++;
+      continue;
+    }
+    v[n++] = argv[i];
+  }
+  int rc = vtasim_cmd_cosim(n, v);
+  free(v);
+  return rc;
+}

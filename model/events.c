@@ -1,0 +1,223 @@
+/*
+ * events.c - the event lists of vta_events.h: the record of what a core did
+ * in a cycle, as the C model and the Verilated RTL both produce it for
+ * lockstep co-simulation (docs/microarch.md 8.2).
+ *
+ * A list owns a copy of every event's data in one byte pool.  The pool
+ * grows by allocating a larger one and re-basing the data pointers of the
+ * events already stored (each offset is taken while the old pool is still
+ * alive), so a stored event stays valid until vta_evlist_clear() however
+ * many events follow it.
+ *
+ * vta_evlist_add() also puts each event in canonical form: fields its kind
+ * does not use are zeroed, and a write beat's bytes outside its strobe are
+ * zeroed.  Both producers then compare equal whatever their don't-care
+ * bits hold (an RTL's W data outside WSTRB is arbitrary).
+ */
+#include "vta_events.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vta_isa.h"
+#include "vta_memsys.h"
+
+void vta_evlist_init(vta_evlist_t *l) { memset(l, 0, sizeof *l); }
+
+void vta_evlist_free(vta_evlist_t *l) {
+  free(l->ev);
+  free(l->pool);
+  vta_evlist_init(l);
+}
+
+void vta_evlist_clear(vta_evlist_t *l) {
+  l->n = 0;
+  l->pool_used = 0;
+}
+
+/* Which fields each kind uses; the others are 0 in canonical form. */
+enum { F_UNIT = 1, F_WHICH = 2, F_INDEX = 4, F_ADDR = 8, F_BYTES = 16, F_DATA = 32 };
+static const unsigned kind_fields[VTA_EV_NKINDS] = {
+    [VTA_EV_DISPATCH] = F_UNIT | F_INDEX,
+    [VTA_EV_START] = F_UNIT | F_INDEX,
+    [VTA_EV_DONE] = F_UNIT | F_INDEX,
+    [VTA_EV_POP] = F_WHICH,
+    [VTA_EV_PUSH] = F_WHICH,
+    [VTA_EV_RD_REQ] = F_WHICH | F_INDEX | F_ADDR | F_BYTES,
+    [VTA_EV_SRAM_WR] = F_WHICH | F_INDEX | F_BYTES | F_DATA,
+    [VTA_EV_OUT_RD] = F_INDEX,
+    [VTA_EV_WR_ADDR] = F_ADDR | F_BYTES,
+    [VTA_EV_WR_BEAT] = F_INDEX | F_ADDR | F_BYTES | F_DATA,
+    [VTA_EV_WR_ACK] = 0,
+    [VTA_EV_FINISH] = F_INDEX | F_ADDR,
+};
+
+/* Make room for `need` more pool bytes; 0, or -1 when out of memory.  The
+ * source of the event being added may live in the old pool (copying from
+ * one list into itself), so the old pool is freed only by the caller. */
+static int pool_grow(vta_evlist_t *l, size_t need, uint8_t **old) {
+  *old = NULL;
+  if (l->pool_used + need <= l->pool_cap) return 0;
+  size_t cap = l->pool_cap ? l->pool_cap : 4096;
+  while (cap < l->pool_used + need) cap *= 2;
+  uint8_t *p = malloc(cap);
+  if (!p) return -1;
+  if (l->pool_used) memcpy(p, l->pool, l->pool_used);
+  /* Re-base while the old pool is alive: the offsets are well defined. */
+  for (int i = 0; i < l->n; i++)
+    if (l->ev[i].data) l->ev[i].data = p + (l->ev[i].data - l->pool);
+  *old = l->pool;
+  l->pool = p;
+  l->pool_cap = cap;
+  return 0;
+}
+
+vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
+  if (e->kind >= VTA_EV_NKINDS) return NULL;
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 64;
+    vta_event_t *ev = realloc(l->ev, (size_t)cap * sizeof *ev);
+    if (!ev) return NULL;
+    l->ev = ev;
+    l->cap = cap;
+  }
+  unsigned f = kind_fields[e->kind];
+  vta_event_t c = {e->cycle, e->kind, 0, 0, 0, 0, 0, NULL};
+  if (f & F_UNIT) c.unit = e->unit;
+  if (f & F_WHICH) c.which = e->which;
+  if (f & F_INDEX) c.index = e->index;
+  if (f & F_ADDR) c.addr = e->addr;
+  if (f & F_BYTES) c.bytes = e->bytes;
+  if ((f & F_DATA) && e->data && e->bytes) {
+    uint8_t *old;
+    if (pool_grow(l, e->bytes, &old)) return NULL;
+    uint8_t *d = l->pool + l->pool_used;
+    memcpy(d, e->data, e->bytes);
+    free(old);
+    if (c.kind == VTA_EV_WR_BEAT) /* don't-care bytes: outside the strobe */
+      for (uint32_t b = 0; b < c.bytes && b < 32; b++)
+        if (!(c.index >> b & 1)) d[b] = 0;
+    l->pool_used += e->bytes;
+    c.data = d;
+  }
+  l->ev[l->n] = c;
+  return &l->ev[l->n++];
+}
+
+int vta_event_cmp(const vta_event_t *a, const vta_event_t *b) {
+#define CMP(f)                                                                \
+  if (a->f != b->f) return a->f < b->f ? -1 : 1
+  CMP(cycle);
+  CMP(kind);
+  CMP(unit);
+  CMP(which);
+  CMP(index);
+  CMP(addr);
+  CMP(bytes);
+#undef CMP
+  if (!a->data || !b->data) return (a->data != NULL) - (b->data != NULL);
+  int r = memcmp(a->data, b->data, a->bytes);
+  return (r > 0) - (r < 0);
+}
+
+static int cmp_qsort(const void *a, const void *b) { return vta_event_cmp(a, b); }
+
+void vta_evlist_sort(vta_evlist_t *l) {
+  /* Data pointers point into the pool, not into the array: moving the
+   * records around keeps them valid. */
+  if (l->n > 1) qsort(l->ev, (size_t)l->n, sizeof *l->ev, cmp_qsort);
+}
+
+const char *vta_ev_kind_name(int kind) {
+  static const char *const n[VTA_EV_NKINDS] = {
+      "DISPATCH", "START",   "DONE",    "POP",     "PUSH",    "RD_REQ",
+      "SRAM_WR",  "OUT_RD",  "WR_ADDR", "WR_BEAT", "WR_ACK",  "FINISH"};
+  return kind >= 0 && kind < VTA_EV_NKINDS ? n[kind] : "?";
+}
+
+static const char *queue_short(int q) {
+  static const char *const n[4] = {"l2g", "g2l", "g2s", "s2g"};
+  return q >= 0 && q < 4 ? n[q] : "?";
+}
+
+static const char *buffer_name(int b) {
+  switch (b) {
+  case VTA_MEM_UOP: return "uop";
+  case VTA_MEM_WGT: return "wgt";
+  case VTA_MEM_INP: return "inp";
+  case VTA_MEM_ACC: return "acc";
+  case VTA_MEM_OUT: return "out";
+  default: return "?";
+  }
+}
+
+/* The data bytes in address order (byte 0 first), as many as fit in the
+ * room left, then "..." when cut. */
+static size_t hex_bytes(char *buf, size_t len, const uint8_t *d, uint32_t n) {
+  static const char hx[] = "0123456789abcdef";
+  size_t k = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (k + 2 + 4 >= len) { /* keep room for "..." and the NUL */
+      if (k + 4 <= len) memcpy(buf + k, "...", 4), k += 3;
+      return k;
+    }
+    buf[k++] = hx[d[i] >> 4];
+    buf[k++] = hx[d[i] & 15];
+  }
+  if (k < len) buf[k] = '\0';
+  return k;
+}
+
+int vta_event_format(const vta_event_t *e, char *buf, size_t len) {
+  if (!len) return 0;
+  int n = snprintf(buf, len, "cycle %llu %s", (unsigned long long)e->cycle,
+                   vta_ev_kind_name(e->kind));
+  if (n < 0 || (size_t)n >= len) return n;
+  size_t k = (size_t)n, room = len - k;
+  char *p = buf + k;
+  switch (e->kind) {
+  case VTA_EV_DISPATCH:
+    n = snprintf(p, room, " #%u -> %s", e->index, vta_unit_name((vta_unit_t)e->unit));
+    break;
+  case VTA_EV_START:
+  case VTA_EV_DONE:
+    n = snprintf(p, room, " %s #%u", vta_unit_name((vta_unit_t)e->unit), e->index);
+    break;
+  case VTA_EV_POP:
+  case VTA_EV_PUSH: n = snprintf(p, room, " %s", queue_short(e->which)); break;
+  case VTA_EV_RD_REQ:
+    n = snprintf(p, room, " %s addr=0x%08llx bytes=%u beats=%u",
+                 vta_rd_client_name(e->which), (unsigned long long)e->addr, e->bytes,
+                 e->index);
+    break;
+  case VTA_EV_SRAM_WR:
+    n = snprintf(p, room, " %s[%u] = 0x", buffer_name(e->which), e->index);
+    break;
+  case VTA_EV_OUT_RD: n = snprintf(p, room, " out[%u]", e->index); break;
+  case VTA_EV_WR_ADDR:
+    n = snprintf(p, room, " addr=0x%08llx bytes=%u", (unsigned long long)e->addr, e->bytes);
+    break;
+  case VTA_EV_WR_BEAT:
+    n = snprintf(p, room, " addr=0x%08llx strb=0x%x = 0x", (unsigned long long)e->addr,
+                 e->index);
+    break;
+  case VTA_EV_FINISH:
+    n = snprintf(p, room, " ECNT=%llu UCNT=%u", (unsigned long long)e->addr, e->index);
+    break;
+  default: n = 0; break;
+  }
+  if (n < 0 || (size_t)n >= room) return (int)(k + (n < 0 ? 0 : (size_t)n));
+  k += (size_t)n;
+  if (e->kind == VTA_EV_SRAM_WR || e->kind == VTA_EV_WR_BEAT) {
+    /* Leave room for the " (N bytes)" tail. */
+    char tail[32];
+    int t = snprintf(tail, sizeof tail, " (%u bytes)", e->bytes);
+    size_t hroom = len - k > (size_t)t + 1 ? len - k - (size_t)t : 1;
+    if (e->data) k += hex_bytes(buf + k, hroom, e->data, e->bytes);
+    else buf[k] = '\0';
+    n = snprintf(buf + k, len - k, "%s", tail);
+    k += n > 0 ? (size_t)n : 0;
+  }
+  return (int)k;
+}

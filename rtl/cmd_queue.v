@@ -1,0 +1,63 @@
+// cmd_queue.v - the command queue of one unit (load, compute or store): a FIFO
+// of dispatched instructions with their indices (docs/microarch.md 4.1, 7).
+//
+// The executing instruction stays at the head until its done cycle D, so the
+// queue holds it and up to CMDQ-1 waiting ones; `pop` is D.  Fetch pushes at
+// the end of its dispatch cycle and sees `full` from the start of the cycle.
+// `limit` is the run-time CMDQ (<= DEPTH, the built one).  The head is read
+// combinationally so that a unit can start the cycle it sees the entry.
+// Queues start empty at every launch (`clr`).
+module cmd_queue #(
+  parameter integer DEPTH = 512,
+  parameter integer W     = 160,
+  parameter integer CW    = 10,   // bits of a count 0..DEPTH
+  parameter integer PW    = 9     // bits of a slot index
+) (
+  input  wire          clk,
+  input  wire          clr,
+  input  wire [CW-1:0] limit,
+  input  wire          push,
+  input  wire [W-1:0]  push_data,
+  input  wire          pop,
+  output wire [W-1:0]  head,
+  output wire          empty,
+  output wire          full
+);
+  reg [W-1:0]  slot_q [0:DEPTH-1];
+  reg [PW-1:0] head_q, tail_q;
+  reg [CW-1:0] count_q;
+  reg [PW-1:0] head_d, tail_d;
+  reg [CW-1:0] count_d;
+
+  function [PW-1:0] next_slot(input [PW-1:0] p);
+    next_slot = (p == DEPTH[PW-1:0] - 1'b1) ? {PW{1'b0}} : p + 1'b1;
+  endfunction
+
+  always @(*) begin
+    head_d  = pop  ? next_slot(head_q) : head_q;
+    tail_d  = push ? next_slot(tail_q) : tail_q;
+    count_d = count_q;
+    if (push && !pop) count_d = count_q + 1'b1;
+    if (pop && !push) count_d = count_q - 1'b1;
+  end
+
+  always @(posedge clk) begin
+    if (clr) begin
+      head_q  <= {PW{1'b0}};
+      tail_q  <= {PW{1'b0}};
+      count_q <= {CW{1'b0}};
+    end else begin
+      head_q  <= head_d;
+      tail_q  <= tail_d;
+      count_q <= count_d;
+    end
+  end
+
+  always @(posedge clk) begin
+    if (push) slot_q[tail_q] <= push_data;
+  end
+
+  assign head  = slot_q[head_q];
+  assign empty = count_q == {CW{1'b0}};
+  assign full  = count_q >= limit;
+endmodule

@@ -1,0 +1,179 @@
+// fetch.v - the fetch unit (docs/microarch.md 7): reads the run's 16-byte
+// instructions in chunks of FETCH_CHUNK as read client 0, then dispatches
+// them one per cycle, in order, into the command queue of the unit that
+// executes them (spec 5.1).  Reading and dispatching never overlap:
+//
+//   REQ  present the chunk's bursts, one a cycle, as granted
+//   WAIT until the chunk's last beat has landed (cycle L)
+//   DISP from L+1, one instruction a cycle; a full target queue stalls it;
+//        the cycle after the chunk's last dispatch, REQ for the next chunk
+//   DONE everything dispatched
+//
+// The chunk buffer is 16/BUS_BYTES banks of BUS_BYTES-wide words, bank j
+// holding bytes [j*BUS, (j+1)*BUS) of every instruction, so that a beat
+// writes one bank and an instruction is read whole (asynchronously) in its
+// dispatch cycle.  Instruction addresses are 16-byte aligned (bundle format)
+// and BUS_BYTES <= 16 (checked by the parameter generator), so every beat is
+// a whole slice of one instruction.
+module fetch (
+  input  wire          clk,
+  input  wire          rst,
+  input  wire          launch,      // the host's launch write (end of cycle -1)
+  input  wire          run,
+  input  wire [31:0]   insn_count,
+  input  wire [31:0]   insn_addr,
+  input  wire [31:0]   win_mask,    // MAX_BURST * BUS_BYTES - 1
+  input  wire [15:0]   chunk,       // run-time FETCH_CHUNK (<= the built one)
+  // read client 0
+  output wire          req_valid,
+  output wire [31:0]   req_addr,
+  output wire [31:0]   req_bytes,
+  output wire [8:0]    req_beats,
+  input  wire          grant,
+  input  wire          m_rvalid,
+  input  wire [2:0]    m_rid,
+  input  wire [BUS_BYTES*8-1:0] m_rdata,
+  // dispatch
+  input  wire [2:0]    q_full,      // per unit (load, compute, store)
+  output wire [2:0]    q_push,      // one-hot: the unit dispatched to
+  output wire [159:0]  q_data,      // {index, instruction}
+  output wire [1:0]    disp_unit,
+  output wire [31:0]   disp_idx,
+  output reg  [2:0]    cat          // VTA_CAT_* of this cycle
+);
+`include "vta_params.vh"
+  localparam integer NBK  = INS_BYTES / BUS_BYTES;   // banks (beats per instruction)
+  localparam integer CW   = $clog2(FETCH_CHUNK + 1);
+  localparam integer XW   = FETCH_CHUNK > 1 ? $clog2(FETCH_CHUNK) : 1;
+  localparam integer FW   = $clog2(FETCH_CHUNK * NBK + 1);
+  localparam [1:0] S_REQ = 2'd0, S_WAIT = 2'd1, S_DISP = 2'd2, S_DONE = 2'd3;
+
+  reg [1:0]  state_q, state_d;
+  reg [31:0] first_q, first_d;   // index of the chunk's first instruction
+  reg [CW-1:0] n_q, n_d;         // instructions in the chunk
+  reg [CW-1:0] disp_q, disp_d;   // of them dispatched
+  reg [31:0] raddr_q, raddr_d, rend_q, rend_d;
+  reg [FW-1:0] pend_q, pend_d;   // beats requested, not landed
+  reg [FW-1:0] fill_q, fill_d;   // beats landed in the chunk
+
+  // ---- the chunk buffer -----------------------------------------------------
+  wire beat = m_rvalid && m_rid == RD_FETCH[2:0];
+  wire [XW-1:0] wr_slot = fill_q[FW-1:0] / NBK[FW-1:0];
+  wire [127:0] insn;
+  genvar b;
+  generate
+    for (b = 0; b < NBK; b = b + 1) begin : g_bank
+      reg [BUS_BYTES*8-1:0] bank_q [0:FETCH_CHUNK-1];
+      always @(posedge clk) begin
+        if (beat && (fill_q % NBK[FW-1:0]) == b) bank_q[wr_slot] <= m_rdata;
+      end
+      assign insn[b*BUS_BYTES*8 +: BUS_BYTES*8] = bank_q[disp_q[XW-1:0]];
+    end
+  endgenerate
+
+  // ---- decode: which unit executes it (spec 5.1) ----------------------------
+  wire [2:0] opc = insn[INSN_OPCODE_LSB +: 3];
+  wire [2:0] mty = insn[INSN_MEM_MEMORY_TYPE_LSB +: 3];
+  wire [1:0] unit = opc == OP_STORE[2:0] ? UNIT_STORE[1:0]
+                  : (opc == OP_LOAD[2:0] && (mty == MEM_INP[2:0] || mty == MEM_WGT[2:0]))
+                    ? UNIT_LOAD[1:0] : UNIT_COMPUTE[1:0];
+
+  // ---- the request walker ---------------------------------------------------
+  burst u_burst (.addr(raddr_q), .remaining(rend_q - raddr_q), .win_mask(win_mask),
+                 .bytes(req_bytes), .beats(req_beats));
+  assign req_valid = run && state_q == S_REQ;
+  assign req_addr  = raddr_q;
+
+  wire dispatch = run && state_q == S_DISP && !beat && !q_full[unit];
+  assign q_push    = dispatch ? (3'd1 << unit) : 3'd0;
+  assign disp_idx  = first_q + {{(32-CW){1'b0}}, disp_q};
+  assign q_data    = {disp_idx, insn};
+  assign disp_unit = unit;
+
+  // The next chunk: [first + n, first + n + min(remaining, chunk)).
+  wire [31:0] next_first = first_q + {{(32-CW){1'b0}}, n_q};
+  wire [31:0] left       = insn_count - next_first;
+  wire [CW-1:0] next_n   = left < {16'd0, chunk} ? left[CW-1:0] : chunk[CW-1:0];
+  wire [CW-1:0] first_n  = insn_count < {16'd0, chunk} ? insn_count[CW-1:0] : chunk[CW-1:0];
+
+  always @(*) begin
+    state_d = state_q;
+    first_d = first_q;
+    n_d     = n_q;
+    disp_d  = disp_q;
+    raddr_d = raddr_q;
+    rend_d  = rend_q;
+    pend_d  = pend_q;
+    fill_d  = fill_q;
+    if (grant) begin
+      raddr_d = raddr_q + req_bytes;
+      pend_d  = pend_d + req_beats[FW-1:0];
+      if (raddr_q + req_bytes == rend_q) state_d = S_WAIT;
+    end
+    if (beat) begin
+      pend_d = pend_d - 1'b1;
+      fill_d = fill_q + 1'b1;
+      // dispatch starts the cycle after the chunk's last beat
+      if (state_q == S_WAIT && pend_q == {{(FW-1){1'b0}}, 1'b1}) state_d = S_DISP;
+    end
+    if (dispatch) begin
+      disp_d = disp_q + 1'b1;
+      if (disp_q + 1'b1 == n_q) begin
+        if (next_first < insn_count) begin
+          state_d = S_REQ;
+          first_d = next_first;
+          n_d     = next_n;
+          disp_d  = {CW{1'b0}};
+          raddr_d = rend_q;
+          rend_d  = rend_q + {{(28-CW){1'b0}}, next_n, 4'd0};
+          fill_d  = {FW{1'b0}};
+        end else begin
+          state_d = S_DONE;
+        end
+      end
+    end
+    // Launch (cycle -1): latch the count and address, request the first chunk.
+    if (launch) begin
+      state_d = insn_count == 32'd0 ? S_DONE : S_REQ;
+      first_d = 32'd0;
+      n_d     = first_n;
+      disp_d  = {CW{1'b0}};
+      raddr_d = insn_addr;
+      rend_d  = insn_addr + {{(28-CW){1'b0}}, first_n, 4'd0};
+      pend_d  = {FW{1'b0}};
+      fill_d  = {FW{1'b0}};
+    end
+  end
+
+  always @(posedge clk) begin
+    if (rst) begin
+      state_q <= S_DONE;
+      first_q <= 32'd0;
+      n_q     <= {CW{1'b0}};
+      disp_q  <= {CW{1'b0}};
+      raddr_q <= 32'd0;
+      rend_q  <= 32'd0;
+      pend_q  <= {FW{1'b0}};
+      fill_q  <= {FW{1'b0}};
+    end else begin
+      state_q <= state_d;
+      first_q <= first_d;
+      n_q     <= n_d;
+      disp_q  <= disp_d;
+      raddr_q <= raddr_d;
+      rend_q  <= rend_d;
+      pend_q  <= pend_d;
+      fill_q  <= fill_d;
+    end
+  end
+
+  // Category (docs/microarch.md 8.1): busy when a request issues, a beat
+  // lands or an instruction is dispatched; queue_stall when the dispatch is
+  // blocked; idle when everything is dispatched; else waiting for memory.
+  always @(*) begin
+    if (grant || beat || dispatch)                          cat = CAT_BUSY[2:0];
+    else if (state_q == S_DISP && q_full[unit])              cat = CAT_QUEUE[2:0];
+    else if (state_q == S_DONE)                              cat = CAT_IDLE[2:0];
+    else                                                     cat = CAT_MEM[2:0];
+  end
+endmodule
