@@ -9,6 +9,13 @@
 #   make bench      cycles/s and wall time of the cycle and functional models
 #                   on the tutorial workloads (scripts/bench.sh)
 #   make deps       install the Debian packages the build needs (run by the above)
+#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top)
+#   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
+#
+# The RTL is built for the default configuration and timing parameters, or
+# for RTL_CONFIG=vta_config.json and RTL_PARAMS='--max-burst 16 ...' (the
+# options of `vtasim config --verilog`): build/rtl/vta_params.vh comes from
+# that command, run by build/vtasim-core (the CLI without the RTL).
 #
 # Layers: isa/ uses nothing of ours; model/ and compiler-lite/ use isa/;
 # testbench/ uses model/; cli/ is a thin roof over the libraries.
@@ -34,29 +41,33 @@ CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 # testbench/: the co-simulation comparator (C, engine-agnostic, part of the
 # library).  Named one by one: the Verilator harness beside it is C++ and
-# built by its own rules.
+# built by its own rules; its C glue (testbench/vta_rtl_glue.c, the RTL as
+# a cosim side) joins that build, with -DVTASIM_HAVE_RTL for the CLI.
 TB_SRC    := testbench/cosim.c
 
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC))
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+CORE_OBJ := $(patsubst %.c,$(BUILD)/core/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 
-.PHONY: all deps test demo clean traces workloads bench
+.PHONY: all deps test demo clean traces workloads bench lint synth FORCE
 # Keep intermediate objects: make would otherwise delete them after the
 # test run and print that after the closing "N passed, N failed" line.
 .SECONDARY:
 all: deps $(BUILD)/libvtasim.a $(BUILD)/vtasim
 
 # The Debian packages the build needs; installed only when missing.
-DEB_PKGS := libcjson-dev nettle-dev pkg-config
+DEB_PKGS := libcjson-dev nettle-dev pkg-config verilator yosys
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	[ -f /usr/include/nettle/sha2.h ] || missing="$$missing nettle-dev"; \
+	command -v verilator >/dev/null || missing="$$missing verilator"; \
+	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
 # Include paths enforce the layering: isa/ sees only itself, model/ and
@@ -64,7 +75,9 @@ deps:
 $(BUILD)/isa/%.o: INC := -Iisa
 $(BUILD)/model/%.o: INC := -Iisa -Imodel
 $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
-$(BUILD)/testbench/%.o: INC := -Iisa -Imodel -Itestbench
+# private: not inherited by prerequisites (the harness object's chain leads
+# to the CLI objects of build/vtasim-core, which need the default INC).
+$(BUILD)/testbench/%.o: private INC := -Iisa -Imodel -Itestbench
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,8 +87,75 @@ $(BUILD)/libvtasim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/vtasim: $(CLI_OBJ) $(BUILD)/libvtasim.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libvtasim.a $(LIBS)
+# ---- the RTL (rtl/) and its Verilator harness (testbench/) ----------------
+# The verilated core is C++ built by Verilator's own makefile in build/rtl/obj
+# (absolute paths: make runs there), fast flags, no --threads (slower on this
+# 2-vCPU class of machine), FST tracing compiled in and switched on at run
+# time (docs/toolchain notes).  Shared by SAN and normal builds.  VTA_INJECT
+# compiles in the planted bugs of docs/microarch.md 8.4, chosen at run time
+# (register INJECT, from vta_model_params.inject) for the co-simulation's
+# self-test; lint and synth see the RTL without them.
+RTL_DIR   := build/rtl
+RTL_ABS   := $(abspath $(RTL_DIR))
+RTL_SRC   := $(wildcard rtl/*.v)
+RTL_VH    := $(RTL_DIR)/vta_params.vh
+RTL_LIB   := $(RTL_DIR)/obj/Vvta_top__ALL.a
+VLT_RT    := $(addprefix $(RTL_DIR)/obj/,verilated.o verilated_threads.o verilated_fst_c.o)
+VLT_INC   := /usr/share/verilator/include
+VLT_OPT   := -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OPT_GLOBAL=-O3
+VLT_FLAGS := --cc --build -j 2 --trace-fst -DSIMULATION -DVTA_INJECT $(VLT_OPT)
+RTL_GEN   := $(BUILD)/vtasim-core config --verilog $(if $(RTL_CONFIG),--config $(RTL_CONFIG)) $(RTL_PARAMS)
+TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_glue.o
+CXX       ?= g++
+CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new
+
+# The CLI without the RTL: it generates the RTL's parameter header.
+$(BUILD)/core/cli/%.o: cli/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
+$(BUILD)/vtasim-core: $(CORE_OBJ) $(BUILD)/libvtasim.a
+	$(CC) $(LDFLAGS) -o $@ $(CORE_OBJ) $(BUILD)/libvtasim.a $(LIBS)
+
+# Regenerated every time, replaced only when it changes (incremental builds).
+$(RTL_VH): $(BUILD)/vtasim-core FORCE
+	@mkdir -p $(RTL_DIR)
+	@$(RTL_GEN) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || { mv $@.tmp $@; echo "generated $@"; }
+FORCE:
+# The Verilator command line, so that changing it rebuilds the core.
+$(RTL_DIR)/vflags: FORCE
+	@mkdir -p $(RTL_DIR)
+	@echo '$(VLT_FLAGS)' | cmp -s - $@ || echo '$(VLT_FLAGS)' > $@
+
+$(RTL_LIB): $(RTL_SRC) $(RTL_VH) $(RTL_DIR)/vflags
+	@mkdir -p $(RTL_DIR)/obj
+	@echo "verilating rtl/ (top vta_top) into $(RTL_DIR)/obj"
+	@t0=$$(date +%s%N); \
+	verilator $(VLT_FLAGS) -I$(RTL_ABS) \
+	  --top-module vta_top --Mdir $(RTL_ABS)/obj $(abspath $(RTL_SRC)) >$(RTL_DIR)/verilator.log 2>&1 \
+	  || { cat $(RTL_DIR)/verilator.log; exit 1; }; \
+	$(MAKE) -s -C $(RTL_DIR)/obj -f Vvta_top.mk verilated.o verilated_threads.o verilated_fst_c.o \
+	  OPT_FAST=-O3 OPT_GLOBAL=-O3 >>$(RTL_DIR)/verilator.log 2>&1 || { cat $(RTL_DIR)/verilator.log; exit 1; }; \
+	echo "verilated and compiled in $$(( ($$(date +%s%N) - t0) / 1000000 )) ms"
+$(VLT_RT): $(RTL_LIB)
+
+$(BUILD)/testbench/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
+	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -c $< -o $@
+
+# The full CLI: --engine rtl, vtasim cosim with the RTL.
+$(BUILD)/cli/%.o: CFLAGS += -DVTASIM_HAVE_RTL
+$(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
+	  $(LIBS) -lstdc++ -lz -pthread -latomic
+
+lint: $(RTL_VH)
+	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	@echo "lint: clean"
+
+synth: $(RTL_VH)
+	@scripts/synth.sh $(RTL_DIR)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libvtasim.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libvtasim.a $(LIBS)
@@ -102,4 +182,4 @@ bench: all
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path $(RTL_DIR) -prune -o -name '*.d' -print 2>/dev/null)

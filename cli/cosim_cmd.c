@@ -20,6 +20,7 @@
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
 #ifdef VTASIM_HAVE_RTL
+#include "vta_rtl.h"
 #define DEFAULT_DUT "rtl"
 #else
 #define DEFAULT_DUT "model"
@@ -43,6 +44,9 @@ static const char cosim_help[] =
     "  --inject NAME         the second side is the C model with a planted bug\n"
     "                        (docs/microarch.md 8.4), to show it is caught: %s\n"
     "  --last N              events of each side in the report [16]\n"
+    "  --wave FILE           write an FST waveform of the RTL (GTKWave, Surfer)\n"
+    "  --wave-window N       only its N cycles up to the divergence, recorded by a\n"
+    "                        second, identical co-simulation; nothing if they agree\n"
     "  --json                machine-readable result on stdout (schema vtasim-cosim/1)\n"
     "  --quiet               print only a divergence, a failed expectation or an error\n"
     "  --max-cycles N        stop a run with an error at cycle N\n"
@@ -140,8 +144,29 @@ static cJSON *result_json(const vta_cosim_result_t *r) {
 
 /* ---- the command ---------------------------------------------------------------- */
 
+/* Side A the model, side B as asked; the RTL records a waveform when wave
+ * is set (cycles [from, to) of every run, to = 0: all). */
+static int make_sides(vta_cosim_side_t side[2], const vta_program_t *p,
+                      const vta_model_params_t *pa, const vta_model_params_t *pb,
+                      const char *dut, const char *wave, uint64_t from, uint64_t to,
+                      vta_err *e) {
+  if (vta_cosim_side_model(&side[0], p, pa, e)) return -1;
+  if (strcmp(dut, "rtl")) return vta_cosim_side_model(&side[1], p, pb, e);
+#ifdef VTASIM_HAVE_RTL
+  if (vta_cosim_side_rtl(&side[1], p, pa, e)) return -1;
+  /* The RTL side's ctx is its vta_rtl_t (testbench/vta_rtl_glue.c). */
+  return wave ? vta_rtl_wave(side[1].ctx, wave, from, to, e) : 0;
+#else
+  (void)wave, (void)from, (void)to;
+  return vta_errf(e, VTA_EINPUT, "--dut rtl: this vtasim is built without the RTL (the "
+                  "Verilator testbench of testbench/); use --dut model or --inject NAME");
+#endif
+}
+
 int vtasim_cmd_cosim(int argc, char **argv) {
   const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
+  const char *wave = NULL;
+  long long window = 0;
   int json = 0, quiet = 0;
   vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT};
   vta_model_params_t params;
@@ -159,6 +184,13 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       quiet = 1;
     } else if (!strcmp(a, "--dut") && v) {
       dut = v;
+      i++;
+    } else if (!strcmp(a, "--wave") && v) {
+      wave = v;
+      i++;
+    } else if (!strcmp(a, "--wave-window") && v) {
+      window = parse_count(v);
+      if (window < 1) return usage("expected a number of cycles (1 or more), got '%s'", v);
       i++;
     } else if (!strcmp(a, "--inject") && v) {
       inject = v;
@@ -192,6 +224,9 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   if (strcmp(dut, "model") && strcmp(dut, "rtl"))
     return usage("unknown --dut '%s' (available: rtl, model)", dut);
 
+  if (window && !wave) return usage("%s", "--wave-window needs --wave FILE");
+  if (wave && strcmp(dut, "rtl"))
+    return usage("%s", "--wave records the RTL: it needs --dut rtl (and no --inject)");
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) {
     fprintf(stderr, "vtasim: error: %s\n", e.msg);
@@ -204,20 +239,21 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   int rc = EXIT_OK, failed = 0, cmp = -1;
   char *report = NULL;
   size_t report_len = 0;
-  if (vta_cosim_side_model(&side[0], &p, &params, &e)) goto error;
-  if (!strcmp(dut, "rtl")) {
-#ifdef VTASIM_HAVE_RTL
-    if (vta_cosim_side_rtl(&side[1], &p, &params, &e)) goto error;
-#else
-    vta_errf(&e, VTA_EINPUT, "--dut rtl: this vtasim is built without the RTL (the "
-             "Verilator testbench of testbench/); use --dut model or --inject NAME");
-    goto error;
-#endif
-  } else if (vta_cosim_side_model(&side[1], &p, &pb, &e)) {
-    goto error;
-  }
+  if (make_sides(side, &p, &params, &pb, dut, window ? NULL : wave, 0, 0, &e)) goto error;
   cmp = vta_cosim_run(&p, side, &opts, &r, &e);
   if (cmp < 0) goto error;
+  if (cmp > 0 && window) {
+    /* Both engines are deterministic: a second co-simulation diverges in
+     * the same cycle, and this time the RTL records the window before it
+     * (cycles of every run in that range: vta_rtl_wave). */
+    uint64_t to = r.cycle + 1, from = to > (uint64_t)window ? to - (uint64_t)window : 0;
+    vta_cosim_result_t again;
+    vta_cosim_side_free(&side[1]);
+    vta_cosim_side_free(&side[0]);
+    if (make_sides(side, &p, &params, &pb, dut, wave, from, to, &e)) goto error;
+    if (vta_cosim_run(&p, side, &opts, &again, &e) < 0) goto error;
+    vta_cosim_result_free(&again);
+  }
   if (cmp > 0) {
     rc = EXIT_MISMATCH;
   } else {

@@ -20,6 +20,9 @@
 #include "gen.h"
 #include "cosim_cmd.h"
 #include "verilog.h"
+#ifdef VTASIM_HAVE_RTL
+#include "vta_rtl.h"
+#endif
 
 #define VTASIM_VERSION "0.1.0"
 
@@ -187,6 +190,9 @@ static const char run_help[] =
     "\n"
     "  --engine E            model: the cycle-accurate model of docs/microarch.md\n"
     "                        (default); functional: the functional reference model\n"
+    "  --engine rtl          the Verilog RTL of rtl/, Verilated (testbench/vta_rtl.h)\n"
+    "  --wave FILE           --engine rtl: write an FST waveform of the RTL\n"
+    "  --wave-from N, --wave-to N   only the cycles [N, M) of each run\n"
     "  --engine cosim        the model and a second implementation in lockstep,\n"
     "                        compared cycle by cycle: see vtasim cosim --help\n"
     "  --stats               the full cycle report: per-unit busy/stall/idle cycles,\n"
@@ -410,7 +416,8 @@ static double seconds_now(void) {
 
 static int cmd_run(int argc, char **argv) {
   if (vtasim_run_is_cosim(argc, argv)) return vtasim_cmd_run_cosim(argc, argv);
-  const char *in = NULL, *engine = "model", *trace_path = NULL;
+  const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
+  uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
   int ndumps = 0, json = 0, quiet = 0, full = 0;
   vta_model_params_t params;
@@ -426,6 +433,13 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
+    else if (!strcmp(a, "--wave") && v) { wave = v; i++; }
+    else if ((!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) && v) {
+      long long n = parse_count(v);
+      if (n < 0) return usage_error("run", "expected a number, got '%s'", v);
+      *(a[7] == 'f' ? &wave_from : &wave_to) = (uint64_t)n;
+      i++;
+    }
     else if (!strcmp(a, "--dump") && v) {
       if (ndumps == MAX_DUMPS) return usage_error("run", "%s", "too many --dump options");
       if (!strchr(v, '=')) return usage_error("run", "--dump expects SEG=PATH, got '%s'", v);
@@ -471,6 +485,19 @@ static int cmd_run(int argc, char **argv) {
   }
   s = vta_session_new(&p, &params, &e);
   if (!s) { rc = fail(&e); goto out; }
+  if (params.engine == VTA_ENGINE_RTL) {
+#ifdef VTASIM_HAVE_RTL
+    if (vta_rtl_attach(s, &params, wave, wave_from, wave_to, &e)) { rc = fail(&e); goto out; }
+#else
+    vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
+    rc = fail(&e);
+    goto out;
+#endif
+  } else if (wave) {
+    vta_errf(&e, VTA_EINPUT, "--wave needs --engine rtl");
+    rc = fail(&e);
+    goto out;
+  }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
   wall = seconds_now() - t0;

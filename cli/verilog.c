@@ -118,6 +118,13 @@ int vtasim_config_verilog(FILE *f, const vta_config_t *c, const vta_model_params
       {"CAT_BUSY", VTA_CAT_BUSY}, {"CAT_MEM", VTA_CAT_MEM},   {"CAT_QUEUE", VTA_CAT_QUEUE},
       {"CAT_DEP", VTA_CAT_DEP},   {"CAT_IDLE", VTA_CAT_IDLE}};
   for (size_t i = 0; i < sizeof en / sizeof en[0]; i++) lp(f, en[i].k, en[i].v);
+  /* The planted bugs of docs/microarch.md 8.4, by the model's names. */
+  for (int i = 1; i < VTA_INJECT_N; i++) {
+    char n[64], k[80];
+    upper(vta_inject_name(i), n, sizeof n);
+    snprintf(k, sizeof k, "INJECT_%s", n);
+    lp(f, k, i);
+  }
 
   fprintf(f, "\n// Instruction fields (spec 3): INSN_<FIELD> common header, "
              "INSN_MEM_ LOAD/STORE, INSN_GEMM_, INSN_ALU_\n");

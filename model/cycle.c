@@ -38,6 +38,11 @@ const char *vta_cat_name(int cat) {
 
 static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
 
+/* Forced inline for the per-cycle pieces: the run loop must cost what it
+ * did before run and step shared it and events were added (measured with
+ * callgrind: a call per cycle is one to two per cent of a GEMM-bound run). */
+#define HOT static inline __attribute__((always_inline))
+
 /* ---- creation ----------------------------------------------------------- */
 
 int vta_cycle_new(vta_model_t *m, vta_err *err) {
@@ -181,7 +186,7 @@ void vta_unit_complete(vta_model_t *m, unit_t *u) {
 
 /* End of a cycle: the pushes of instructions done in it (checked first,
  * all of one instruction or none), their queue slots, fetch's dispatch. */
-static int commit(vta_model_t *m, vta_err *err) {
+HOT int commit(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   for (int id = 0; id < 3; id++) {
     unit_t *u = &cy->u[id];
@@ -313,12 +318,8 @@ static int limit_error(vta_model_t *m, vta_err *err) {
   return fail(m, err);
 }
 
-/* Forced inline: the run loop must cost what it did before run and step
- * shared it (measured: a call per cycle is a few per cent). */
-#define HOT static inline __attribute__((always_inline))
-
-HOT int over_limit(vta_model_t *m, vta_err *err) {
-  const uint64_t max = m->params.max_cycles;
+/* max is max_cycles, read once per run by the caller. */
+HOT int over_limit(vta_model_t *m, uint64_t max, vta_err *err) {
   return max && m->cy->now >= max ? limit_error(m, err) : 0;
 }
 
@@ -344,16 +345,16 @@ HOT int cycle_body(vta_model_t *m, vta_err *err) {
 }
 
 /* The end of a cycle that is not the finish pulse: count it, end it in the
- * memory system.  *active is 0 for a quiet cycle (section 8.3). */
-HOT int cycle_end(vta_model_t *m, int *active, vta_err *err) {
+ * memory system.  Returns 1 when something happened, 0 for a quiet cycle
+ * (section 8.3), -1 on a fault. */
+HOT int cycle_end(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   count(m, 1);
-  int a = vta_memsys_active(cy->ms) || cy->f.acted;
-  for (int u = 0; u < 3; u++) a |= cy->u[u].acted;
-  *active = a;
+  int active = vta_memsys_active(cy->ms) || cy->f.acted;
+  for (int u = 0; u < 3; u++) active |= cy->u[u].acted;
   if (vta_memsys_tick(cy->ms, err)) return fail(m, err);
   cy->now++;
-  return 0;
+  return active;
 }
 
 /* A quiet cycle with no memory event to come can never change. */
@@ -386,10 +387,10 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   if (launch(m, insn_phys, count_, err)) return -1;
   const uint64_t max = m->params.max_cycles;
   for (;;) {
-    int active;
-    if (over_limit(m, err) || cycle_body(m, err)) return -1;
+    if (over_limit(m, max, err) || cycle_body(m, err)) return -1;
     if (cy->finished) break; /* the finish pulse: ECNT = this cycle */
-    if (cycle_end(m, &active, err)) return -1;
+    int active = cycle_end(m, err);
+    if (active < 0) return -1;
     if (active) continue;
     uint64_t e = vta_memsys_next_event(cy->ms);
     if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
@@ -422,13 +423,14 @@ int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *er
   if (!cy->launched)
     return vta_errf(err, VTA_EINPUT, "cycle model: step without a launched run");
   cy->ev = out;
-  int active = 1, rc = over_limit(m, err) || cycle_body(m, err) ? -1 : 0;
+  int rc = over_limit(m, m->params.max_cycles, err) || cycle_body(m, err) ? -1 : 0;
   if (!rc && cy->finished) {
     finish(m);
     *finished = 1;
   } else if (!rc) {
-    rc = cycle_end(m, &active, err);
-    if (!rc && !active && vta_memsys_next_event(cy->ms) == UINT64_MAX) rc = stuck(m, err);
+    int active = cycle_end(m, err);
+    if (active < 0) rc = -1;
+    else if (!active && vta_memsys_next_event(cy->ms) == UINT64_MAX) rc = stuck(m, err);
   }
   cy->ev = NULL;
   if (rc || *finished) cy->launched = 0;

@@ -75,13 +75,7 @@ static int pool_grow(vta_evlist_t *l, size_t need, uint8_t **old) {
 
 vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
   if (e->kind >= VTA_EV_NKINDS) return NULL;
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 64;
-    vta_event_t *ev = realloc(l->ev, (size_t)cap * sizeof *ev);
-    if (!ev) return NULL;
-    l->ev = ev;
-    l->cap = cap;
-  }
+  /* Copy the record before the array may move: e may point into it. */
   unsigned f = kind_fields[e->kind];
   vta_event_t c = {e->cycle, e->kind, 0, 0, 0, 0, 0, NULL};
   if (f & F_UNIT) c.unit = e->unit;
@@ -89,16 +83,24 @@ vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
   if (f & F_INDEX) c.index = e->index;
   if (f & F_ADDR) c.addr = e->addr;
   if (f & F_BYTES) c.bytes = e->bytes;
-  if ((f & F_DATA) && e->data && e->bytes) {
+  const uint8_t *src = (f & F_DATA) && c.bytes ? e->data : NULL;
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 64;
+    vta_event_t *ev = realloc(l->ev, (size_t)cap * sizeof *ev);
+    if (!ev) return NULL;
+    l->ev = ev;
+    l->cap = cap;
+  }
+  if (src) {
     uint8_t *old;
-    if (pool_grow(l, e->bytes, &old)) return NULL;
+    if (pool_grow(l, c.bytes, &old)) return NULL;
     uint8_t *d = l->pool + l->pool_used;
-    memcpy(d, e->data, e->bytes);
+    memcpy(d, src, c.bytes);
     free(old);
     if (c.kind == VTA_EV_WR_BEAT) /* don't-care bytes: outside the strobe */
       for (uint32_t b = 0; b < c.bytes && b < 32; b++)
         if (!(c.index >> b & 1)) d[b] = 0;
-    l->pool_used += e->bytes;
+    l->pool_used += c.bytes;
     c.data = d;
   }
   l->ev[l->n] = c;
@@ -152,20 +154,22 @@ static const char *buffer_name(int b) {
   }
 }
 
-/* The data bytes in address order (byte 0 first), as many as fit in the
- * room left, then "..." when cut. */
-static size_t hex_bytes(char *buf, size_t len, const uint8_t *d, uint32_t n) {
+/* Append to buf (holding k characters, room for len) the data bytes in
+ * address order, byte 0 first, then `tail`.  When all of it does not fit,
+ * as many bytes as fit are followed by "..." (the tail goes first). */
+static size_t append_data(char *buf, size_t k, size_t len, const uint8_t *d, uint32_t n,
+                          const char *tail) {
   static const char hx[] = "0123456789abcdef";
-  size_t k = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (k + 2 + 4 >= len) { /* keep room for "..." and the NUL */
-      if (k + 4 <= len) memcpy(buf + k, "...", 4), k += 3;
-      return k;
-    }
+  size_t t = strlen(tail), room = len - k - 1; /* characters left, NUL excluded */
+  size_t fit = 2 * (size_t)n + t <= room ? n : room >= t + 3 ? (room - t - 3) / 2 : 0;
+  for (size_t i = 0; i < fit; i++) {
     buf[k++] = hx[d[i] >> 4];
     buf[k++] = hx[d[i] & 15];
   }
-  if (k < len) buf[k] = '\0';
+  const char *rest[2] = {fit < n ? "..." : "", tail};
+  for (int r = 0; r < 2; r++)
+    for (const char *c = rest[r]; *c && k < len - 1; c++) buf[k++] = *c;
+  buf[k] = '\0';
   return k;
 }
 
@@ -210,14 +214,9 @@ int vta_event_format(const vta_event_t *e, char *buf, size_t len) {
   if (n < 0 || (size_t)n >= room) return (int)(k + (n < 0 ? 0 : (size_t)n));
   k += (size_t)n;
   if (e->kind == VTA_EV_SRAM_WR || e->kind == VTA_EV_WR_BEAT) {
-    /* Leave room for the " (N bytes)" tail. */
     char tail[32];
-    int t = snprintf(tail, sizeof tail, " (%u bytes)", e->bytes);
-    size_t hroom = len - k > (size_t)t + 1 ? len - k - (size_t)t : 1;
-    if (e->data) k += hex_bytes(buf + k, hroom, e->data, e->bytes);
-    else buf[k] = '\0';
-    n = snprintf(buf + k, len - k, "%s", tail);
-    k += n > 0 ? (size_t)n : 0;
+    snprintf(tail, sizeof tail, " (%u bytes)", e->bytes);
+    k = append_data(buf, k, len, e->data, e->data ? e->bytes : 0, tail);
   }
   return (int)k;
 }

@@ -27,6 +27,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* C linkage for the C++ Verilator harness, which produces these too. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum vta_ev_kind {
   VTA_EV_DISPATCH = 0, /* fetch put instruction `index` into `unit`'s queue */
   VTA_EV_START,        /* `unit` started instruction `index` (its pops happen now) */
@@ -76,5 +81,9 @@ int vta_event_cmp(const vta_event_t *a, const vta_event_t *b);
 /* One line, e.g. "cycle 37 SRAM_WR acc[12] = 0x0000... (64 bytes)". */
 int vta_event_format(const vta_event_t *e, char *buf, size_t len);
 const char *vta_ev_kind_name(int kind);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

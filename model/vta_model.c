@@ -79,14 +79,15 @@ int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t 
 }
 
 const char *vta_engine_name(vta_engine_t e) {
-  return e == VTA_ENGINE_FUNCTIONAL ? "functional" : "model";
+  return e == VTA_ENGINE_FUNCTIONAL ? "functional" : e == VTA_ENGINE_RTL ? "rtl" : "model";
 }
 
 int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err) {
   if (!strcmp(name, "model")) *e = VTA_ENGINE_MODEL;
   else if (!strcmp(name, "functional")) *e = VTA_ENGINE_FUNCTIONAL;
+  else if (!strcmp(name, "rtl")) *e = VTA_ENGINE_RTL;
   else
-    return vta_errf(err, VTA_EINPUT, "unknown engine '%s' (available: model, functional)",
+    return vta_errf(err, VTA_EINPUT, "unknown engine '%s' (available: model, functional, rtl)",
                     name);
   return 0;
 }
@@ -153,7 +154,8 @@ int vta_model_params_check(const vta_model_params_t *p, vta_err *err) {
   for (int i = 0; i < vta_nparams; i++)
     if (vta_param_check(&vta_params[i], vta_model_params_get(p, &vta_params[i]), err))
       return vta_err_prefix(err, "model parameters: ");
-  if (p->engine != VTA_ENGINE_MODEL && p->engine != VTA_ENGINE_FUNCTIONAL)
+  if (p->engine != VTA_ENGINE_MODEL && p->engine != VTA_ENGINE_FUNCTIONAL &&
+      p->engine != VTA_ENGINE_RTL)
     return vta_errf(err, VTA_EINPUT, "model parameters: unknown engine %d", (int)p->engine);
   if ((int)p->inject < 0 || p->inject >= VTA_INJECT_N)
     return vta_errf(err, VTA_EINPUT, "model parameters: unknown planted bug %d",
@@ -216,7 +218,10 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
     vta_errf(err, VTA_ENOMEM, "model: out of memory for the scratchpads and queues");
     return NULL;
   }
-  if (p.engine == VTA_ENGINE_MODEL && vta_cycle_new(m, err)) {
+  /* The RTL engine keeps the cycle state for the counters it imports; the
+   * RTL's testbench writes the trace. */
+  if (p.engine == VTA_ENGINE_RTL) m->params.trace = NULL;
+  if (p.engine != VTA_ENGINE_FUNCTIONAL && vta_cycle_new(m, err)) {
     vta_model_free(m);
     return NULL;
   }
@@ -344,6 +349,9 @@ int vta_model_stuck(vta_model_t *m, const char *at, vta_err *err) {
 }
 
 int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (m->params.engine == VTA_ENGINE_RTL)
+    return vta_errf(err, VTA_EINPUT, "the rtl engine runs through a session runner "
+                    "(testbench/vta_rtl.h), not vta_model_run");
   if (m->cy) return vta_cycle_run(m, insn_phys, count, err);
   /* Instructions left over from a previous run (after its FINISH or its
    * fault) are dropped; tokens and scratchpads persist (spec 5.3). */
@@ -428,4 +436,11 @@ int vta_model_read_sram(const vta_model_t *m, uint32_t buffer, uint32_t index,
   for (uint32_t l = 0; l < s->lanes; l++)
     lanes[l] = s->i8 ? s->i8[first + l] : s->i32[first + l];
   return 0;
+}
+
+void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
+                      const vta_cycle_stats_t *cycles, const uint32_t tokens[4]) {
+  if (stats) m->stats = *stats;
+  if (cycles && m->cy) m->cy->stats = *cycles;
+  if (tokens) memcpy(m->tokens, tokens, sizeof m->tokens);
 }

@@ -42,8 +42,11 @@ int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_e
 enum { VTA_Q_L2G = 0, VTA_Q_G2L = 1, VTA_Q_G2S = 2, VTA_Q_S2G = 3 };
 const char *vta_queue_name(int q); /* "l2g (load->compute)" ... */
 
-typedef enum { VTA_ENGINE_MODEL = 0, VTA_ENGINE_FUNCTIONAL = 1 } vta_engine_t;
-const char *vta_engine_name(vta_engine_t e); /* "model", "functional" */
+/* VTA_ENGINE_RTL: the Verilated RTL (testbench/vta_rtl.h) runs the program
+ * through a session runner (vta_session_set_runner); the model keeps the
+ * cycle engine's counters only to report what the RTL counted. */
+typedef enum { VTA_ENGINE_MODEL = 0, VTA_ENGINE_FUNCTIONAL = 1, VTA_ENGINE_RTL = 2 } vta_engine_t;
+const char *vta_engine_name(vta_engine_t e); /* "model", "functional", "rtl" */
 /* By name; -1 with an error listing the engines if unknown. */
 int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err);
 
@@ -170,6 +173,15 @@ typedef struct vta_cycle_stats {
   uint64_t skipped;         /* cycles jumped over by the event-skipping fast path */
   vta_memsys_stats_t mem;   /* the memory system's per-client counters */
 } vta_cycle_stats_t;
+
+/*
+ * An engine outside the model (the RTL) reports what it counted: the seven
+ * fsim statistics, the cycle counters (ignored for the functional engine)
+ * and the token counts, read back through the accessors of this header so
+ * that every report treats all engines alike.
+ */
+void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
+                      const vta_cycle_stats_t *cycles, const uint32_t tokens[4]);
 
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);

@@ -13,6 +13,9 @@ struct vta_session {
   vta_mem_t *mem;
   vta_model_t *model;
   uint8_t **host; /* per segment, parallel to prog->segs */
+  vta_session_runner_fn runner; /* another engine, or NULL: the model */
+  void *runner_ctx;
+  void (*runner_free)(void *);
 };
 
 vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
@@ -49,8 +52,16 @@ vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t 
   return s;
 }
 
+void vta_session_set_runner(vta_session_t *s, vta_session_runner_fn run, void *ctx,
+                            void (*free_ctx)(void *ctx)) {
+  s->runner = run;
+  s->runner_ctx = ctx;
+  s->runner_free = free_ctx;
+}
+
 void vta_session_free(vta_session_t *s) {
   if (!s) return;
+  if (s->runner_free) s->runner_free(s->runner_ctx); /* it uses the DRAM freed below */
   vta_model_free(s->model);
   vta_mem_free(s->mem); /* frees every segment's memory */
   free(s->host);
@@ -74,7 +85,8 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
     } else {
       const vta_segment_t *g = &p->segs[i];
       uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
-      rc = vta_model_run(s->model, g->addr, count, err);
+      rc = s->runner ? s->runner(s->runner_ctx, s, g->addr, count, err)
+                     : vta_model_run(s->model, g->addr, count, err);
     }
     if (rc) {
       if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);

@@ -22,6 +22,18 @@ void vta_session_free(vta_session_t *s);
 int vta_session_run(vta_session_t *s, vta_err *err);
 
 /*
+ * Run the program's `.run`s on another engine (the RTL, testbench/): `run`
+ * is called for each instead of vta_model_run, on the session's DRAM
+ * (vta_session_mem); it reports its counters with vta_model_import.  The
+ * session owns ctx from now on and releases it with free_ctx (may be NULL)
+ * before its DRAM.
+ */
+typedef int (*vta_session_runner_fn)(void *ctx, vta_session_t *s, uint32_t insn_phys,
+                                     uint32_t count, vta_err *err);
+void vta_session_set_runner(vta_session_t *s, vta_session_runner_fn run, void *ctx,
+                            void (*free_ctx)(void *ctx));
+
+/*
  * Check every expectation; print one line per failed expectation (with the
  * first differing byte, or both digests, or both counter values) to report
  * when it is non-NULL.  Returns the number that failed.

@@ -65,7 +65,15 @@
   X(STORE_BUSY, 0xB4, 'r', 2, 0, "store cycles: busy")                                    \
   X(STORE_MEM, 0xB8, 'r', 2, 1, "store cycles: mem_stall")                                \
   X(STORE_DEP_G2S, 0xBC, 'r', 2, 5, "store cycles: dep_g2s")                              \
-  X(STORE_IDLE, 0xC0, 'r', 2, 7, "store cycles: idle")
+  X(STORE_IDLE, 0xC0, 'r', 2, 7, "store cycles: idle")                                    \
+  X(BUILD_CFG0, 0xE0, 'r', -1, -1, "built with: LOG_INP_WIDTH, WGT, ACC, BATCH, BLOCK (4 bits each)") \
+  X(BUILD_CFG1, 0xE4, 'r', -1, -1, "built with: LOG_UOP/INP/WGT/ACC_BUFF_SIZE (8 bits each)") \
+  X(BUILD_BUS_BYTES, 0xE8, 'r', -1, -1, "built with: BUS_BYTES")                             \
+  X(BUILD_MAX_BURST, 0xEC, 'r', -1, -1, "built with: MAX_BURST (the largest run-time value)") \
+  X(BUILD_MAX_OUTST, 0xF0, 'r', -1, -1, "built with: MAX_OUTST (the largest run-time value)") \
+  X(BUILD_CMDQ, 0xF4, 'r', -1, -1, "built with: CMDQ (the largest run-time value)")          \
+  X(BUILD_TOKQ, 0xF8, 'r', -1, -1, "built with: TOKQ")                                      \
+  X(INJECT, 0xFC, 'w', -1, -1, "planted bug, vta_inject_t (builds with VTA_INJECT; else reads 0)")
 
 #define VTA_VCR_ENUM(name, off, acc, unit, cat, doc) VTA_VCR_##name = off,
 enum { VTA_VCR_REGS(VTA_VCR_ENUM) VTA_VCR_END_ };

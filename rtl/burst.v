@@ -12,9 +12,13 @@ module burst (
 );
 `include "vta_params.vh"
   wire [32:0] room = {1'b0, win_mask} + 33'd1 - {1'b0, addr & win_mask};
-  wire [32:0] span;
   assign bytes = ({1'b0, remaining} < room) ? remaining : room[31:0];
-  // beats = ceil((addr mod BUS + bytes) / BUS)
-  assign span  = {1'b0, bytes} + {24'd0, addr[LOG_BUS_BYTES-1:0]} + BUS_BYTES - 1;
-  assign beats = span[LOG_BUS_BYTES+8:LOG_BUS_BYTES];
+  // beats = ceil((addr mod BUS + bytes) / BUS); at most MAX_BURST <= 256
+  wire [32:0] span = {1'b0, bytes} + {{(33-LOG_BUS_BYTES){1'b0}}, addr[LOG_BUS_BYTES-1:0]}
+                   + BUS_BYTES - 1;
+  wire [32:0] nbeats = span >> LOG_BUS_BYTES;
+  assign beats = nbeats[8:0];
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire unused_ok = &{1'b0, nbeats[32:9]};
+  /* verilator lint_on UNUSEDSIGNAL */
 endmodule

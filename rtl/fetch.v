@@ -19,6 +19,7 @@ module fetch (
   input  wire          clk,
   input  wire          rst,
   input  wire          launch,      // the host's launch write (end of cycle -1)
+  input  wire          stop,        // the finish pulse: the run ends with this cycle
   input  wire          run,
   input  wire [31:0]   insn_count,
   input  wire [31:0]   insn_addr,
@@ -58,7 +59,10 @@ module fetch (
 
   // ---- the chunk buffer -----------------------------------------------------
   wire beat = m_rvalid && m_rid == RD_FETCH[2:0];
-  wire [XW-1:0] wr_slot = fill_q[FW-1:0] / NBK[FW-1:0];
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [FW-1:0] fill_ins = fill_q / NBK[FW-1:0];    // instruction the next beat is in
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [XW-1:0] wr_slot = fill_ins[XW-1:0];
   wire [127:0] insn;
   genvar b;
   generate
@@ -132,6 +136,7 @@ module fetch (
         end
       end
     end
+    if (stop) state_d = S_DONE;
     // Launch (cycle -1): latch the count and address, request the first chunk.
     if (launch) begin
       state_d = insn_count == 32'd0 ? S_DONE : S_REQ;

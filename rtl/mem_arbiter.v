@@ -45,7 +45,7 @@ module mem_arbiter #(
   assign m_araddr  = req_addr[32*sel +: 32];
   assign ar_bytes  = req_bytes[32*sel +: 32];
   wire [8:0] beats = req_beats[9*sel +: 9];
-  assign m_arlen   = beats[7:0] - 8'd1;
+  assign m_arlen   = beats[7:0] - 8'd1;   // 256 beats: 8'hFF, bit 8 is implied
   assign m_arid    = sel;
   wire   issue     = m_arvalid && m_arready;
   assign grant     = issue ? (5'd1 << sel) : 5'd0;
@@ -55,6 +55,10 @@ module mem_arbiter #(
     if (issue && !(m_rvalid && m_rlast)) outst_d = outst_q + 1'b1;
     if (!issue && m_rvalid && m_rlast)   outst_d = outst_q - 1'b1;
   end
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire unused_ok = &{1'b0, beats[8]};
+  /* verilator lint_on UNUSEDSIGNAL */
 
   always @(posedge clk) begin
     if (clr) outst_q <= {OW{1'b0}};

@@ -79,7 +79,7 @@ int vta_cosim_side_rtl(vta_cosim_side_t *s, const vta_program_t *p,
 typedef enum {
   VTA_COSIM_EQUAL = 0,  /* every event, counter and segment identical */
   VTA_COSIM_EVENTS,     /* the events of a cycle differ */
-  VTA_COSIM_FAULT,      /* one side stopped with an error, the other did not */
+  VTA_COSIM_FAULT,      /* side 1 stopped with an error, side 0 did not */
   VTA_COSIM_COUNTERS,   /* ECNT, UCNT, a statistic or a counter differs at a run's end */
   VTA_COSIM_DRAM        /* a DRAM segment differs at a run's end */
 } vta_cosim_status_t;
@@ -112,10 +112,12 @@ typedef struct vta_cosim_result {
 } vta_cosim_result_t;
 
 /*
- * Run every `.run` of the program on both sides in lockstep.  Returns 0
- * when they agree, 1 at the first divergence (r describes it), -1 when
- * the comparison itself failed (both sides faulted alike, out of memory:
- * err says why).  r is filled either way; free it with vta_cosim_result_free.
+ * Run every `.run` of the program on both sides in lockstep; side 0 is the
+ * reference (the C model).  Returns 0 when they agree, 1 at the first
+ * divergence (r describes it), -1 when the comparison could not be made:
+ * the reference faulted (the program is faulty: deadlock, access out of
+ * range...), out of memory; err says why.  r is filled either way; free it
+ * with vta_cosim_result_free.
  */
 int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
                   const vta_cosim_opts_t *opts, vta_cosim_result_t *r, vta_err *err);

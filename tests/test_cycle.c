@@ -1224,8 +1224,9 @@ static void test_params(void) {
   CHECK(vta_model_params_set(&p, "NOPE", 1, &e) == -1);
   vta_engine_t en;
   CHECK(vta_engine_parse("functional", &en, &e) == 0 && en == VTA_ENGINE_FUNCTIONAL);
-  CHECK(vta_engine_parse("rtl", &en, &e) == -1);
-  CHECK_CONTAINS(e.msg, "available: model, functional");
+  CHECK(vta_engine_parse("rtl", &en, &e) == 0 && en == VTA_ENGINE_RTL);
+  CHECK(vta_engine_parse("bogus", &en, &e) == -1);
+  CHECK_CONTAINS(e.msg, "available: model, functional, rtl");
 }
 
 int main(void) {

@@ -1,0 +1,226 @@
+// vcr.v - the register port and the counters (spec 7.3, docs/microarch.md
+// 8.1; the map is model/vta_vcr.h, generated into VCR_* offsets).
+//
+// CTRL: the host writes bit 0 to launch; that write's clock edge starts the
+// run (cycle 0 is the next cycle: every unit idle, queues empty, fetch about
+// to request the first chunk).  At the finish pulse P the hardware sets CTRL
+// to 0b10 (visible from P+1), latches ECNT = P and stops the run.  Tokens,
+// scratchpads and the statistic counters persist across runs; ECNT and UCNT
+// are per run.  Category counters count the cycles 0..P-1 of every run.
+// Reads are combinational.
+module vcr (
+  input  wire        clk,
+  input  wire        rst,
+  input  wire        reg_wen,
+  input  wire [7:0]  reg_addr,
+  input  wire [31:0] reg_wdata,
+  output reg  [31:0] reg_rdata,
+  output wire        launch,
+  output wire        run,
+  output wire [31:0] insn_count,
+  output wire [31:0] insn_addr,
+  output wire [31:0] max_burst,
+  output wire [31:0] max_outst,
+  output wire [31:0] cmdq,
+  output wire [2:0]  inject,      // planted bug (docs/microarch.md 8.4), 0 = none
+  input  wire        finish,
+  input  wire [31:0] tok_l2g,
+  input  wire [31:0] tok_g2l,
+  input  wire [31:0] tok_g2s,
+  input  wire [31:0] tok_s2g,
+  input  wire        c_ucnt,
+  input  wire [31:0] st_inp,
+  input  wire [31:0] st_wgt,
+  input  wire [31:0] st_acc,
+  input  wire [31:0] st_uop,
+  input  wire [31:0] st_out,
+  input  wire [31:0] st_gemm,
+  input  wire [31:0] st_alu,
+  input  wire        c_gemm_uop,
+  input  wire        c_gemm_reset,
+  input  wire        c_alu_uop,
+  input  wire [1:0]  c_alu_slots,
+  input  wire        d_load,
+  input  wire        d_compute,
+  input  wire        d_store,
+  input  wire        d_fetch,
+  input  wire [2:0]  cat_fetch,
+  input  wire [2:0]  cat_load,
+  input  wire [2:0]  cat_compute,
+  input  wire [2:0]  cat_store
+);
+`include "vta_params.vh"
+  reg [1:0]  ctrl_q;
+  reg        run_q;
+  reg [31:0] ecnt_q, ucnt_q, count_q, addr_q, mb_q, mo_q, cmdq_q;
+  // statistics, counted from reset, across runs
+  reg [31:0] s_inp_q, s_wgt_q, s_acc_q, s_uop_q, s_out_q, s_gemm_q, s_alu_q;
+  reg [31:0] gu_q, gr_q, au_q, as_q, il_q, ic_q, is_q, if_q;
+  reg [31:0] fb_q, fm_q, fq_q, fi_q, lb_q, lm_q, ld_q, li_q;
+  reg [31:0] cb_q, cm_q, cl_q, cs_q, ci_q, sb_q, sm_q, sd_q, si_q;
+
+  assign launch     = reg_wen && reg_addr == VCR_CTRL && reg_wdata[0];
+  assign run        = run_q;
+  assign insn_count = count_q;
+  assign insn_addr  = addr_q;
+  assign max_burst  = mb_q;
+  assign max_outst  = mo_q;
+  assign cmdq       = cmdq_q;
+  wire   counting   = run_q && !finish;   // the cycles 0..ECNT-1
+
+  // Planted bugs exist only in builds for the co-simulation's self-test
+  // (define VTA_INJECT); elsewhere `inject` is 0 and the bug logic vanishes.
+`ifdef VTA_INJECT
+  reg [2:0] inject_q;
+  always @(posedge clk) begin
+    if (rst) inject_q <= 3'd0;
+    else if (reg_wen && reg_addr == VCR_INJECT) inject_q <= reg_wdata[2:0];
+  end
+  assign inject = inject_q;
+`else
+  assign inject = 3'd0;
+`endif
+
+  always @(posedge clk) begin
+    if (rst) begin
+      ctrl_q <= 2'd0;
+      run_q  <= 1'b0;
+      ecnt_q <= 32'd0;
+      ucnt_q <= 32'd0;
+      count_q <= 32'd0;
+      addr_q <= 32'd0;
+      mb_q   <= MAX_BURST;
+      mo_q   <= MAX_OUTST;
+      cmdq_q <= CMDQ;
+    end else begin
+      if (reg_wen) begin
+        case (reg_addr)
+          VCR_CTRL:       ctrl_q <= reg_wdata[1:0];
+          VCR_INSN_COUNT: count_q <= reg_wdata;
+          VCR_INSN_ADDR:  addr_q <= reg_wdata;
+          VCR_MAX_BURST:  mb_q <= reg_wdata;
+          VCR_MAX_OUTST:  mo_q <= reg_wdata;
+          VCR_CMDQ:       cmdq_q <= reg_wdata;
+          default: ;
+        endcase
+      end
+      if (launch) begin
+        run_q  <= 1'b1;
+        ecnt_q <= 32'd0;
+        ucnt_q <= 32'd0;
+      end else if (run_q) begin
+        if (finish) begin
+          run_q  <= 1'b0;
+          ctrl_q <= 2'b10;
+        end else begin
+          ecnt_q <= ecnt_q + 32'd1;
+        end
+        if (c_ucnt) ucnt_q <= ucnt_q + 32'd1;
+      end
+    end
+  end
+
+  function [31:0] inc(input [31:0] v, input c);
+    inc = v + {31'd0, c};
+  endfunction
+
+  always @(posedge clk) begin
+    if (rst) begin
+      s_inp_q <= 32'd0; s_wgt_q <= 32'd0; s_acc_q <= 32'd0; s_uop_q <= 32'd0;
+      s_out_q <= 32'd0; s_gemm_q <= 32'd0; s_alu_q <= 32'd0;
+      gu_q <= 32'd0; gr_q <= 32'd0; au_q <= 32'd0; as_q <= 32'd0;
+      il_q <= 32'd0; ic_q <= 32'd0; is_q <= 32'd0; if_q <= 32'd0;
+      fb_q <= 32'd0; fm_q <= 32'd0; fq_q <= 32'd0; fi_q <= 32'd0;
+      lb_q <= 32'd0; lm_q <= 32'd0; ld_q <= 32'd0; li_q <= 32'd0;
+      cb_q <= 32'd0; cm_q <= 32'd0; cl_q <= 32'd0; cs_q <= 32'd0; ci_q <= 32'd0;
+      sb_q <= 32'd0; sm_q <= 32'd0; sd_q <= 32'd0; si_q <= 32'd0;
+    end else begin
+      s_inp_q <= s_inp_q + st_inp;   s_wgt_q <= s_wgt_q + st_wgt;
+      s_acc_q <= s_acc_q + st_acc;   s_uop_q <= s_uop_q + st_uop;
+      s_out_q <= s_out_q + st_out;   s_gemm_q <= s_gemm_q + st_gemm;
+      s_alu_q <= s_alu_q + st_alu;
+      gu_q <= inc(gu_q, c_gemm_uop); gr_q <= inc(gr_q, c_gemm_reset);
+      au_q <= inc(au_q, c_alu_uop);  as_q <= as_q + {30'd0, c_alu_slots};
+      il_q <= inc(il_q, d_load);     ic_q <= inc(ic_q, d_compute);
+      is_q <= inc(is_q, d_store);    if_q <= inc(if_q, d_fetch);
+      fb_q <= inc(fb_q, counting && cat_fetch == CAT_BUSY[2:0]);
+      fm_q <= inc(fm_q, counting && cat_fetch == CAT_MEM[2:0]);
+      fq_q <= inc(fq_q, counting && cat_fetch == CAT_QUEUE[2:0]);
+      fi_q <= inc(fi_q, counting && cat_fetch == CAT_IDLE[2:0]);
+      lb_q <= inc(lb_q, counting && cat_load == CAT_BUSY[2:0]);
+      lm_q <= inc(lm_q, counting && cat_load == CAT_MEM[2:0]);
+      ld_q <= inc(ld_q, counting && cat_load == CAT_DEP[2:0] + Q_G2L[2:0]);
+      li_q <= inc(li_q, counting && cat_load == CAT_IDLE[2:0]);
+      cb_q <= inc(cb_q, counting && cat_compute == CAT_BUSY[2:0]);
+      cm_q <= inc(cm_q, counting && cat_compute == CAT_MEM[2:0]);
+      cl_q <= inc(cl_q, counting && cat_compute == CAT_DEP[2:0] + Q_L2G[2:0]);
+      cs_q <= inc(cs_q, counting && cat_compute == CAT_DEP[2:0] + Q_S2G[2:0]);
+      ci_q <= inc(ci_q, counting && cat_compute == CAT_IDLE[2:0]);
+      sb_q <= inc(sb_q, counting && cat_store == CAT_BUSY[2:0]);
+      sm_q <= inc(sm_q, counting && cat_store == CAT_MEM[2:0]);
+      sd_q <= inc(sd_q, counting && cat_store == CAT_DEP[2:0] + Q_G2S[2:0]);
+      si_q <= inc(si_q, counting && cat_store == CAT_IDLE[2:0]);
+    end
+  end
+
+  always @(*) begin
+    case (reg_addr)
+      VCR_CTRL:             reg_rdata = {30'd0, ctrl_q};
+      VCR_ECNT:             reg_rdata = ecnt_q;
+      VCR_INSN_COUNT:       reg_rdata = count_q;
+      VCR_INSN_ADDR:        reg_rdata = addr_q;
+      VCR_UCNT:             reg_rdata = ucnt_q;
+      VCR_TOK_L2G:          reg_rdata = tok_l2g;
+      VCR_TOK_G2L:          reg_rdata = tok_g2l;
+      VCR_TOK_G2S:          reg_rdata = tok_g2s;
+      VCR_TOK_S2G:          reg_rdata = tok_s2g;
+      VCR_MAX_BURST:        reg_rdata = mb_q;
+      VCR_MAX_OUTST:        reg_rdata = mo_q;
+      VCR_INP_LOAD_NBYTES:  reg_rdata = s_inp_q;
+      VCR_WGT_LOAD_NBYTES:  reg_rdata = s_wgt_q;
+      VCR_ACC_LOAD_NBYTES:  reg_rdata = s_acc_q;
+      VCR_UOP_LOAD_NBYTES:  reg_rdata = s_uop_q;
+      VCR_OUT_STORE_NBYTES: reg_rdata = s_out_q;
+      VCR_GEMM_COUNTER:     reg_rdata = s_gemm_q;
+      VCR_ALU_COUNTER:      reg_rdata = s_alu_q;
+      VCR_GEMM_UOPS:        reg_rdata = gu_q;
+      VCR_GEMM_RESET_UOPS:  reg_rdata = gr_q;
+      VCR_ALU_UOPS:         reg_rdata = au_q;
+      VCR_ALU_SLOTS:        reg_rdata = as_q;
+      VCR_INSNS_LOAD:       reg_rdata = il_q;
+      VCR_INSNS_COMPUTE:    reg_rdata = ic_q;
+      VCR_INSNS_STORE:      reg_rdata = is_q;
+      VCR_INSNS_FETCH:      reg_rdata = if_q;
+      VCR_CMDQ:             reg_rdata = cmdq_q;
+      VCR_FETCH_BUSY:       reg_rdata = fb_q;
+      VCR_FETCH_MEM:        reg_rdata = fm_q;
+      VCR_FETCH_QUEUE:      reg_rdata = fq_q;
+      VCR_FETCH_IDLE:       reg_rdata = fi_q;
+      VCR_LOAD_BUSY:        reg_rdata = lb_q;
+      VCR_LOAD_MEM:         reg_rdata = lm_q;
+      VCR_LOAD_DEP_G2L:     reg_rdata = ld_q;
+      VCR_LOAD_IDLE:        reg_rdata = li_q;
+      VCR_COMPUTE_BUSY:     reg_rdata = cb_q;
+      VCR_COMPUTE_MEM:      reg_rdata = cm_q;
+      VCR_COMPUTE_DEP_L2G:  reg_rdata = cl_q;
+      VCR_COMPUTE_DEP_S2G:  reg_rdata = cs_q;
+      VCR_COMPUTE_IDLE:     reg_rdata = ci_q;
+      VCR_STORE_BUSY:       reg_rdata = sb_q;
+      VCR_STORE_MEM:        reg_rdata = sm_q;
+      VCR_STORE_DEP_G2S:    reg_rdata = sd_q;
+      VCR_STORE_IDLE:       reg_rdata = si_q;
+      // what this core was built with (build/rtl/vta_params.vh), for the testbench
+      VCR_BUILD_CFG0:       reg_rdata = {12'd0, LOG_BLOCK[3:0], LOG_BATCH[3:0], LOG_ACC_WIDTH[3:0],
+                                         LOG_WGT_WIDTH[3:0], LOG_INP_WIDTH[3:0]};
+      VCR_BUILD_CFG1:       reg_rdata = {LOG_ACC_BUFF_SIZE[7:0], LOG_WGT_BUFF_SIZE[7:0],
+                                         LOG_INP_BUFF_SIZE[7:0], LOG_UOP_BUFF_SIZE[7:0]};
+      VCR_BUILD_BUS_BYTES:  reg_rdata = BUS_BYTES;
+      VCR_BUILD_MAX_BURST:  reg_rdata = MAX_BURST;
+      VCR_BUILD_MAX_OUTST:  reg_rdata = MAX_OUTST;
+      VCR_BUILD_CMDQ:       reg_rdata = CMDQ;
+      VCR_BUILD_TOKQ:       reg_rdata = TOKQ;
+      VCR_INJECT:           reg_rdata = {29'd0, inject};
+      default:              reg_rdata = 32'd0;
+    endcase
+  end
+endmodule

@@ -1,0 +1,273 @@
+// vta_top.v - the VTA core of vtasim (docs/microarch.md): fetch, the three
+// command queues, load, compute and store, the four token semaphores, the
+// scratchpads, the memory engine (read arbiter with MAX_OUTST; the store
+// owns the write channel), and the register port with the counters.
+//
+// Interfaces:
+//  * clk, rst (synchronous, active high): power-on reset; tokens 0.
+//  * register port (model/vta_vcr.h): reg_wen/reg_addr/reg_wdata written at
+//    the clock edge, reg_rdata combinational.  Writing CTRL bit 0 launches a
+//    run whose cycle 0 is the cycle after that write.
+//  * AXI4-style memory master.  AR: exact byte address (may be unaligned),
+//    ARLEN = beats - 1, ARID = read client (0 fetch, 1 uop, 2 inp, 3 wgt,
+//    4 acc); at most one request per cycle, by priority, only while fewer
+//    than MAX_OUTST bursts are in flight, so the memory never has to refuse.
+//    R: beats in order, always accepted (no RREADY).  AW/W/B: one burst at a
+//    time from store; B always accepted.  ev_ar_bytes is the exact byte
+//    length of the AR request (AXI carries only beats).
+//  * ev_*: the observable events of docs/microarch.md 8.2 of this cycle, for
+//    co-simulation (testbench/vta_rtl.cpp turns them into vta_event_t).
+module vta_top (
+  input  wire        clk,
+  input  wire        rst,
+  input  wire        reg_wen,
+  input  wire [7:0]  reg_addr,
+  input  wire [31:0] reg_wdata,
+  output wire [31:0] reg_rdata,
+  output wire        m_arvalid,
+  input  wire        m_arready,
+  output wire [31:0] m_araddr,
+  output wire [7:0]  m_arlen,
+  output wire [2:0]  m_arid,
+  input  wire        m_rvalid,
+  input  wire [BUS_BYTES*8-1:0] m_rdata,
+  input  wire [2:0]  m_rid,
+  input  wire        m_rlast,
+  output wire        m_awvalid,
+  input  wire        m_awready,
+  output wire [31:0] m_awaddr,
+  output wire [7:0]  m_awlen,
+  output wire        m_wvalid,
+  input  wire        m_wready,
+  output wire [BUS_BYTES*8-1:0] m_wdata,
+  output wire [BUS_BYTES-1:0]   m_wstrb,
+  output wire        m_wlast,
+  input  wire        m_bvalid,
+  output wire [31:0] ev_ar_bytes,
+  output wire        ev_dispatch,
+  output wire [1:0]  ev_dispatch_unit,
+  output wire [31:0] ev_dispatch_idx,
+  output wire        ev_load_start,
+  output wire        ev_load_done,
+  output wire [31:0] ev_load_idx,
+  output wire        ev_compute_start,
+  output wire        ev_compute_done,
+  output wire [31:0] ev_compute_idx,
+  output wire        ev_store_start,
+  output wire        ev_store_done,
+  output wire [31:0] ev_store_idx,
+  output wire [3:0]  ev_pop,             // bit = queue l2g, g2l, g2s, s2g
+  output wire [3:0]  ev_push,
+  output wire        ev_inp_we,
+  output wire [31:0] ev_inp_idx,
+  output wire [INP_ELEM_BYTES*8-1:0] ev_inp_wdata,
+  output wire        ev_wgt_we,
+  output wire [31:0] ev_wgt_idx,
+  output wire [WGT_ELEM_BYTES*8-1:0] ev_wgt_wdata,
+  output wire        ev_acc_we,
+  output wire [31:0] ev_acc_idx,
+  output wire [ACC_ELEM_BYTES*8-1:0] ev_acc_wdata,
+  output wire        ev_out_we,
+  output wire [31:0] ev_out_idx,
+  output wire [OUT_ELEM_BYTES*8-1:0] ev_out_wdata,
+  output wire [BUS_BYTES/4-1:0] ev_uop_we,  // slot k writes entry ev_uop_idx + k
+  output wire [31:0] ev_uop_idx,
+  output wire [BUS_BYTES*8-1:0] ev_uop_wdata,
+  output wire        ev_out_rd,
+  output wire [31:0] ev_out_rd_idx,
+  output wire        ev_finish
+);
+`include "vta_params.vh"
+  localparam integer CW = $clog2(CMDQ + 1);
+  localparam integer PW = CMDQ > 1 ? $clog2(CMDQ) : 1;
+  localparam integer OW = $clog2(MAX_OUTST + 1);
+  localparam integer TW = $clog2(TOKQ + 1);
+
+  // ---- registers and run control -------------------------------------------------
+  wire        launch, run, finish;
+  wire [31:0] insn_count, insn_addr, max_burst, max_outst, cmdq;
+  wire [2:0]  inject;
+  // The end of a run (the finish pulse) drops whatever the units were doing,
+  // like a launch (docs/microarch.md 3); tokens and scratchpads persist.
+  wire        clr = rst || launch || finish;
+  wire [31:0] win_mask = (max_burst << LOG_BUS_BYTES) - 32'd1;
+  wire [31:0] chunk32  = max_burst >> (4 - LOG_BUS_BYTES);
+  wire [15:0] chunk    = chunk32 == 32'd0 ? 16'd1 : chunk32[15:0];
+
+  // ---- token semaphores ------------------------------------------------------------
+  wire [TW-1:0] tok [0:3];
+  wire [3:0]    tok_nz, pop, push;
+  genvar q;
+  generate
+    for (q = 0; q < 4; q = q + 1) begin : g_sem
+      semaphore #(.CAP(TOKQ), .W(TW)) u_sem (.clk(clk), .rst(rst), .push(push[q]),
+        .pop(pop[q]), .nonzero(tok_nz[q]), .count(tok[q]));
+    end
+  endgenerate
+  assign ev_pop  = pop;
+  assign ev_push = push;
+
+  // ---- fetch and the command queues --------------------------------------------------
+  wire [2:0]   q_full, q_empty, q_push, q_pop;
+  wire [159:0] q_data;
+  wire [159:0] q_head [0:2];
+  wire [2:0]   cat_fetch, cat_load, cat_compute, cat_store;
+  wire [4:0]   rq_valid, grant;
+  wire [31:0]  rq_addr [0:4];
+  wire [31:0]  rq_bytes [0:4];
+  wire [8:0]   rq_beats [0:4];
+
+  fetch u_fetch (
+    .clk(clk), .rst(rst), .launch(launch), .stop(finish), .run(run), .insn_count(insn_count),
+    .insn_addr(insn_addr), .win_mask(win_mask), .chunk(chunk),
+    .req_valid(rq_valid[0]), .req_addr(rq_addr[0]), .req_bytes(rq_bytes[0]),
+    .req_beats(rq_beats[0]), .grant(grant[0]), .m_rvalid(m_rvalid), .m_rid(m_rid),
+    .m_rdata(m_rdata), .q_full(q_full), .q_push(q_push), .q_data(q_data),
+    .disp_unit(ev_dispatch_unit), .disp_idx(ev_dispatch_idx), .cat(cat_fetch));
+  assign ev_dispatch = |q_push;
+
+  genvar u;
+  generate
+    for (u = 0; u < 3; u = u + 1) begin : g_queue
+      cmd_queue #(.DEPTH(CMDQ), .W(160), .CW(CW), .PW(PW)) u_q (
+        .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[u]), .push_data(q_data),
+        .pop(q_pop[u]), .head(q_head[u]), .empty(q_empty[u]), .full(q_full[u]));
+    end
+  endgenerate
+
+  // ---- scratchpads ----------------------------------------------------------------------
+  wire                         inp_we, wgt_we, sp_re;
+  wire [31:0]                  ld_idx, inp_ridx, wgt_ridx;
+  wire [WGT_ELEM_BYTES*8-1:0]  ld_wdata;
+  wire [INP_ELEM_BYTES*8-1:0]  inp_rdata;
+  wire [WGT_ELEM_BYTES*8-1:0]  wgt_rdata;
+  wire                         acc_re, acc_we, out_we, out_re;
+  wire [31:0]                  acc_ridx, acc_widx, out_widx, out_ridx;
+  wire [ACC_ELEM_BYTES*8-1:0]  acc_rdata, acc_wdata;
+  wire [OUT_ELEM_BYTES*8-1:0]  out_rdata, out_wdata;
+  wire [BUS_BYTES/4-1:0]       uop_we;
+  wire                         uop_re;
+  wire [31:0]                  uop_widx, uop_ridx, uop_rdata;
+
+  sram #(.DEPTH(INP_DEPTH), .WIDTH(INP_ELEM_BYTES*8), .AW(LOG_INP_DEPTH)) u_inp (
+    .clk(clk), .we(inp_we), .waddr(ld_idx[LOG_INP_DEPTH-1:0]),
+    .wdata(ld_wdata[INP_ELEM_BYTES*8-1:0]), .re(sp_re), .raddr(inp_ridx[LOG_INP_DEPTH-1:0]),
+    .rdata(inp_rdata));
+  sram #(.DEPTH(WGT_DEPTH), .WIDTH(WGT_ELEM_BYTES*8), .AW(LOG_WGT_DEPTH)) u_wgt (
+    .clk(clk), .we(wgt_we), .waddr(ld_idx[LOG_WGT_DEPTH-1:0]), .wdata(ld_wdata),
+    .re(sp_re), .raddr(wgt_ridx[LOG_WGT_DEPTH-1:0]), .rdata(wgt_rdata));
+  sram #(.DEPTH(ACC_DEPTH), .WIDTH(ACC_ELEM_BYTES*8), .AW(LOG_ACC_DEPTH)) u_acc (
+    .clk(clk), .we(acc_we), .waddr(acc_widx[LOG_ACC_DEPTH-1:0]), .wdata(acc_wdata),
+    .re(acc_re), .raddr(acc_ridx[LOG_ACC_DEPTH-1:0]), .rdata(acc_rdata));
+  sram #(.DEPTH(OUT_DEPTH), .WIDTH(OUT_ELEM_BYTES*8), .AW(LOG_OUT_DEPTH)) u_out (
+    .clk(clk), .we(out_we), .waddr(out_widx[LOG_OUT_DEPTH-1:0]), .wdata(out_wdata),
+    .re(out_re), .raddr(out_ridx[LOG_OUT_DEPTH-1:0]), .rdata(out_rdata));
+  uop_sram u_uop (.clk(clk), .we(uop_we), .widx(uop_widx), .wdata(m_rdata), .re(uop_re),
+    .ridx(uop_ridx), .rdata(uop_rdata));
+
+  // ---- the units -------------------------------------------------------------------------
+  wire [2:0]  ld_client, cp_client;
+  wire        ld_req, cp_req;
+  wire [31:0] ld_addr, ld_bytes, cp_addr, cp_bytes;
+  wire [8:0]  ld_beats, cp_beats;
+  wire [31:0] st_inp, st_wgt, st_acc, st_uop, st_out, st_gemm, st_alu;
+  wire        c_gemm_uop, c_gemm_reset, c_alu_uop, c_ucnt;
+  wire [1:0]  c_alu_slots;
+
+  load u_load (
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[0]), .q_empty(q_empty[0]),
+    .q_pop(q_pop[0]), .g2l_nz(tok_nz[Q_G2L]), .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]),
+    .win_mask(win_mask), .req_valid(ld_req), .req_client(ld_client), .req_addr(ld_addr),
+    .req_bytes(ld_bytes), .req_beats(ld_beats), .grant(grant[RD_INP] || grant[RD_WGT]),
+    .m_rvalid(m_rvalid), .m_rid(m_rid), .m_rdata(m_rdata), .inp_we(inp_we), .wgt_we(wgt_we),
+    .wr_idx(ld_idx), .wr_data(ld_wdata), .ev_start(ev_load_start), .ev_done(ev_load_done),
+    .ev_idx(ev_load_idx), .cat(cat_load), .st_inp(st_inp), .st_wgt(st_wgt));
+
+  compute u_compute (
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[1]), .q_empty(q_empty[1]),
+    .q_pop(q_pop[1]), .l2g_nz(tok_nz[Q_L2G]), .s2g_nz(tok_nz[Q_S2G]),
+    .pop_l2g(pop[Q_L2G]), .pop_s2g(pop[Q_S2G]), .push_g2l(push[Q_G2L]),
+    .push_g2s(push[Q_G2S]), .win_mask(win_mask), .req_valid(cp_req),
+    .req_client(cp_client), .req_addr(cp_addr), .req_bytes(cp_bytes),
+    .req_beats(cp_beats), .grant(grant[RD_UOP] || grant[RD_ACC]), .m_rvalid(m_rvalid),
+    .m_rid(m_rid), .m_rdata(m_rdata), .uop_we(uop_we), .uop_widx(uop_widx),
+    .uop_re(uop_re), .uop_ridx(uop_ridx), .uop_rdata(uop_rdata), .sp_re(sp_re),
+    .inp_ridx(inp_ridx), .wgt_ridx(wgt_ridx), .inp_rdata(inp_rdata), .wgt_rdata(wgt_rdata),
+    .acc_re(acc_re), .acc_ridx(acc_ridx), .acc_rdata(acc_rdata), .acc_we(acc_we),
+    .acc_widx(acc_widx), .acc_wdata(acc_wdata), .out_we(out_we), .out_widx(out_widx),
+    .out_wdata(out_wdata), .ev_start(ev_compute_start), .ev_done(ev_compute_done),
+    .ev_idx(ev_compute_idx), .finish(finish), .cat(cat_compute), .st_acc(st_acc),
+    .st_uop(st_uop), .st_gemm(st_gemm), .st_alu(st_alu), .c_gemm_uop(c_gemm_uop),
+    .c_gemm_reset(c_gemm_reset), .c_alu_uop(c_alu_uop), .c_alu_slots(c_alu_slots),
+    .c_ucnt(c_ucnt));
+
+  store u_store (
+    .clk(clk), .clr(clr), .run(run), .head(q_head[2]), .q_empty(q_empty[2]),
+    .q_pop(q_pop[2]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]), .push_s2g(push[Q_S2G]),
+    .win_mask(win_mask), .out_re(out_re), .out_idx(out_ridx), .out_rdata(out_rdata),
+    .m_awvalid(m_awvalid), .m_awready(m_awready), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
+    .m_wvalid(m_wvalid), .m_wready(m_wready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
+    .m_wlast(m_wlast), .m_bvalid(m_bvalid), .ev_start(ev_store_start),
+    .ev_done(ev_store_done), .ev_idx(ev_store_idx), .cat(cat_store), .st_out(st_out));
+
+  // ---- the read arbiter: one request slot per client -------------------------------------
+  assign rq_valid[RD_UOP] = cp_req && cp_client == RD_UOP[2:0];
+  assign rq_valid[RD_ACC] = cp_req && cp_client == RD_ACC[2:0];
+  assign rq_valid[RD_INP] = ld_req && ld_client == RD_INP[2:0];
+  assign rq_valid[RD_WGT] = ld_req && ld_client == RD_WGT[2:0];
+  assign rq_addr[RD_UOP]  = cp_addr;  assign rq_bytes[RD_UOP] = cp_bytes;  assign rq_beats[RD_UOP] = cp_beats;
+  assign rq_addr[RD_ACC]  = cp_addr;  assign rq_bytes[RD_ACC] = cp_bytes;  assign rq_beats[RD_ACC] = cp_beats;
+  assign rq_addr[RD_INP]  = ld_addr;  assign rq_bytes[RD_INP] = ld_bytes;  assign rq_beats[RD_INP] = ld_beats;
+  assign rq_addr[RD_WGT]  = ld_addr;  assign rq_bytes[RD_WGT] = ld_bytes;  assign rq_beats[RD_WGT] = ld_beats;
+
+  mem_arbiter #(.OW(OW)) u_arb (
+    .clk(clk), .clr(clr), .max_outst(max_outst[OW-1:0]), .req_valid(rq_valid),
+    .req_addr({rq_addr[4], rq_addr[3], rq_addr[2], rq_addr[1], rq_addr[0]}),
+    .req_bytes({rq_bytes[4], rq_bytes[3], rq_bytes[2], rq_bytes[1], rq_bytes[0]}),
+    .req_beats({rq_beats[4], rq_beats[3], rq_beats[2], rq_beats[1], rq_beats[0]}),
+    .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready), .m_araddr(m_araddr),
+    .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid),
+    .m_rlast(m_rlast));
+
+  // ---- registers and counters -------------------------------------------------------------
+  vcr u_vcr (
+    .clk(clk), .rst(rst), .reg_wen(reg_wen), .reg_addr(reg_addr), .reg_wdata(reg_wdata),
+    .reg_rdata(reg_rdata), .launch(launch), .run(run), .insn_count(insn_count),
+    .insn_addr(insn_addr), .max_burst(max_burst), .max_outst(max_outst), .cmdq(cmdq), .inject(inject),
+    .finish(finish),
+    .tok_l2g({{(32-TW){1'b0}}, tok[Q_L2G]}), .tok_g2l({{(32-TW){1'b0}}, tok[Q_G2L]}),
+    .tok_g2s({{(32-TW){1'b0}}, tok[Q_G2S]}), .tok_s2g({{(32-TW){1'b0}}, tok[Q_S2G]}),
+    .c_ucnt(c_ucnt), .st_inp(st_inp), .st_wgt(st_wgt), .st_acc(st_acc), .st_uop(st_uop),
+    .st_out(st_out), .st_gemm(st_gemm), .st_alu(st_alu), .c_gemm_uop(c_gemm_uop),
+    .c_gemm_reset(c_gemm_reset), .c_alu_uop(c_alu_uop), .c_alu_slots(c_alu_slots),
+    .d_load(q_pop[0]), .d_compute(q_pop[1]), .d_store(q_pop[2]), .d_fetch(ev_dispatch),
+    .cat_fetch(cat_fetch), .cat_load(cat_load), .cat_compute(cat_compute),
+    .cat_store(cat_store));
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  // Scratchpad indices wrap at the buffer depth, as in hardware (the C model
+  // reports an out-of-range index as an error instead); the run-time limits
+  // are at most the built ones.
+  wire unused_ok = &{1'b0, max_outst, cmdq, inp_ridx, wgt_ridx, acc_ridx};
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---- events ------------------------------------------------------------------------------
+  assign ev_inp_we     = inp_we;
+  assign ev_inp_idx    = ld_idx;
+  assign ev_inp_wdata  = ld_wdata[INP_ELEM_BYTES*8-1:0];
+  assign ev_wgt_we     = wgt_we;
+  assign ev_wgt_idx    = ld_idx;
+  assign ev_wgt_wdata  = ld_wdata;
+  assign ev_acc_we     = acc_we;
+  assign ev_acc_idx    = acc_widx;
+  assign ev_acc_wdata  = acc_wdata;
+  assign ev_out_we     = out_we;
+  assign ev_out_idx    = out_widx;
+  assign ev_out_wdata  = out_wdata;
+  assign ev_uop_we     = uop_we;
+  assign ev_uop_idx    = uop_widx;
+  assign ev_uop_wdata  = m_rdata;
+  assign ev_out_rd     = out_re;
+  assign ev_out_rd_idx = out_ridx;
+  assign ev_finish     = finish;
+endmodule

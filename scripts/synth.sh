@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# scripts/synth.sh RTL_DIR - `make synth`: Yosys synthesis of rtl/ (top
+# vta_top, the configuration of RTL_DIR/vta_params.vh) to generic gates, with
+# the memories (scratchpads, command queues, fetch buffer) kept as $mem_v2
+# macros: mapping 3 Mbit of SRAM to flip-flops never finishes
+# (../shared/spec/toolchain.md section 8).  Prints the cell count and fails
+# on latches or on Yosys's design checks.  Log: RTL_DIR/synth.log.
+set -eu
+dir=${1:-build/rtl}
+root=$(cd "$(dirname "$0")/.." && pwd)
+log=$dir/synth.log
+t0=$(date +%s)
+yosys -q -l "$log" -p "
+  read_verilog -I$dir $root/rtl/*.v
+  hierarchy -check -top vta_top
+  synth -top vta_top -run begin:fine
+  select -assert-none t:\$dlatch t:\$adlatch t:\$sr t:\$dlatchsr
+  opt -fast -full
+  techmap
+  opt -fast
+  abc -fast
+  opt -fast
+  check -assert
+  tee -o $dir/synth.stat stat
+" >/dev/null
+t1=$(date +%s)
+cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$dir/synth.stat")
+mems=$(grep -c '\$mem_v2' "$dir/synth.stat" || true)
+ffs=$(awk '/\$_(S)?DFF/ {s+=$2} END {print s+0}' "$dir/synth.stat")
+echo "synth: vta_top, $cells cells ($ffs flip-flops), memories kept as macros; no latches; $((t1 - t0)) s (log $log)"
+grep -E '^\s+\$mem_v2|^\s+\$_(AND|OR|XOR|XNOR|NAND|NOR|ANDNOT|ORNOT|MUX|NOT)_' "$dir/synth.stat" | sed 's/^ */  /'

@@ -1,0 +1,697 @@
+// vta_rtl.cpp - the Verilator harness of rtl/vta_top.v behind the C API of
+// vta_rtl.h: serves the AXI port with model/memsys.c (docs/microarch.md 5.4),
+// turns the ev_* outputs into vta_event_t records (8.2), collects the
+// counters from the register port, writes the instruction trace (10) and
+// FST waveforms.  The only C++ in vtasim; everything it calls is C.
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+
+#include "Vvta_top.h"
+#include "verilated.h"
+#include "verilated_fst_c.h"
+
+extern "C" {  // vtasim's C headers have no C++ guards of their own
+#include "vta_isa.h"
+#include "vta_vcr.h"
+#include "vta_rtl.h"
+}
+
+namespace {
+
+// ---- ports of any width as little-endian bytes ------------------------------------
+
+template <typename T> void get_bytes(const T &v, uint8_t *out, size_t n) {
+  uint64_t x = v;
+  memcpy(out, &x, n);
+}
+template <std::size_t W> void get_bytes(const VlWide<W> &v, uint8_t *out, size_t n) {
+  memcpy(out, v.data(), n);
+}
+template <typename T> void set_bytes(T &v, const uint8_t *in, size_t n) {
+  uint64_t x = 0;
+  memcpy(&x, in, n);
+  v = (T)x;
+}
+template <std::size_t W> void set_bytes(VlWide<W> &v, const uint8_t *in, size_t n) {
+  memset(v.data(), 0, W * sizeof(EData));
+  memcpy(v.data(), in, n);
+}
+
+// Registers whose differences over a run are the counters (model/vta_vcr.h).
+struct reg_info {
+  const char *name;
+  uint32_t off;
+  int unit, cat;
+};
+#define VCR_INFO(n, o, a, u, c, d) {#n, o, u, c},
+const reg_info regs[] = {VTA_VCR_REGS(VCR_INFO)};
+#undef VCR_INFO
+const int nregs = (int)(sizeof regs / sizeof regs[0]);
+
+const int QUIET_LIMIT = 64;  // cycles without an event, memory idle: deadlock
+
+const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
+
+}  // namespace
+
+struct vta_rtl {
+  VerilatedContext *ctx;
+  Vvta_top *top;
+  VerilatedFstC *fst;
+  uint64_t wave_from, wave_to, wave_t;  // window in run cycles; running time
+  vta_mem_t *mem;
+  vta_memsys_t *ms;
+  vta_config_t cfg;
+  vta_model_params_t params;
+  uint32_t bus, elem[5];  // bytes per beat; per VTA_MEM_* element
+
+  int launched;
+  uint64_t now;           // cycle of the run
+  uint32_t run_no, insn_phys, insn_count;
+  int quiet;
+  uint64_t w_beat;        // aligned address of the next write beat
+
+  uint32_t snap[256 / 4]; // register values at the launch
+  vta_stats_t stats;
+  vta_cycle_stats_t cs;
+  uint64_t last_ecnt, last_ucnt;
+
+  // instruction trace (docs/microarch.md 10)
+  FILE *trace;
+  std::deque<uint64_t> queued[3];   // per unit: cycle each waiting instruction became visible
+  std::deque<uint32_t> pend[3];     // per unit: dispatched, not done (for the deadlock message)
+  uint64_t start[3], qd[3], prev_done[3], mem0[3];
+  uint8_t *buf;                     // scratch for event data
+};
+
+// ---- clocking ----------------------------------------------------------------------------
+
+static void dump(vta_rtl_t *r, uint64_t t) {
+  if (r->fst && r->now >= r->wave_from && (!r->wave_to || r->now < r->wave_to))
+    r->fst->dump(t);
+}
+
+// The clock edge at the end of a cycle (inputs stay as they are).
+static void edge(vta_rtl_t *r) {
+  r->top->clk = 1;
+  r->top->eval();
+  dump(r, r->wave_t + 5);
+  r->top->clk = 0;
+  r->wave_t += 10;
+}
+
+static void idle_inputs(Vvta_top *t) {
+  t->reg_wen = 0;
+  t->m_arready = 0;
+  t->m_rvalid = 0;
+  t->m_rlast = 0;
+  t->m_rid = 0;
+  t->m_awready = 0;
+  t->m_wready = 0;
+  t->m_bvalid = 0;
+}
+
+uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr) {
+  r->top->reg_addr = (uint8_t)addr;
+  r->top->eval();
+  return r->top->reg_rdata;
+}
+
+void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
+  idle_inputs(r->top);
+  r->top->reg_wen = 1;
+  r->top->reg_addr = (uint8_t)addr;
+  r->top->reg_wdata = value;
+  r->top->eval();
+  edge(r);
+  r->top->reg_wen = 0;
+  r->top->eval();
+}
+
+void vta_rtl_reset(vta_rtl_t *r) {
+  idle_inputs(r->top);
+  r->top->rst = 1;
+  for (int i = 0; i < 4; i++) {
+    r->top->eval();
+    edge(r);
+  }
+  r->top->rst = 0;
+  r->top->eval();
+  r->launched = 0;
+  if (r->params.inject) vta_rtl_reg_write(r, VTA_VCR_INJECT, (uint32_t)r->params.inject);
+  for (int i = 0; i < nregs; i++) r->snap[regs[i].off / 4] = vta_rtl_reg_read(r, regs[i].off);
+}
+
+// ---- creation -------------------------------------------------------------------------------
+
+static Vvta_top *make_top(VerilatedContext **ctx) {
+  *ctx = new VerilatedContext;
+  (*ctx)->traceEverOn(true);
+  return new Vvta_top{*ctx};
+}
+
+static void read_built(Vvta_top *t, vta_config_t *cfg, vta_model_params_t *p) {
+  auto rd = [t](uint32_t a) {
+    t->reg_addr = (uint8_t)a;
+    t->eval();
+    return t->reg_rdata;
+  };
+  vta_config_default(cfg);
+  uint32_t c0 = rd(VTA_VCR_BUILD_CFG0), c1 = rd(VTA_VCR_BUILD_CFG1);
+  cfg->log_inp_width = c0 & 15;
+  cfg->log_wgt_width = (c0 >> 4) & 15;
+  cfg->log_acc_width = (c0 >> 8) & 15;
+  cfg->log_batch = (c0 >> 12) & 15;
+  cfg->log_block = (c0 >> 16) & 15;
+  cfg->log_uop_buff_size = c1 & 255;
+  cfg->log_inp_buff_size = (c1 >> 8) & 255;
+  cfg->log_wgt_buff_size = (c1 >> 16) & 255;
+  cfg->log_acc_buff_size = (c1 >> 24) & 255;
+  vta_config_derive(cfg, NULL);
+  vta_model_params_default(p);
+  p->mem.bus_bytes = rd(VTA_VCR_BUILD_BUS_BYTES);
+  p->mem.max_burst = rd(VTA_VCR_BUILD_MAX_BURST);
+  p->mem.max_outst = rd(VTA_VCR_BUILD_MAX_OUTST);
+  p->cmd_queue_depth = rd(VTA_VCR_BUILD_CMDQ);
+  p->token_queue_depth = rd(VTA_VCR_BUILD_TOKQ);
+}
+
+int vta_rtl_built(vta_config_t *cfg, vta_model_params_t *params) {
+  VerilatedContext *ctx;
+  Vvta_top *t = make_top(&ctx);
+  read_built(t, cfg, params);
+  delete t;
+  delete ctx;
+  return 0;
+}
+
+// The parameters a run may use on this build (vta_rtl.h).
+static int check_build(const vta_config_t *bc, const vta_model_params_t *bp,
+                       const vta_config_t *cfg, const vta_model_params_t *p, vta_err *err) {
+  char want[64], have[64];
+  vta_config_name(cfg, want, sizeof want);
+  vta_config_name(bc, have, sizeof have);
+  const char *how = "rebuild it with `make RTL_CONFIG=vta_config.json RTL_PARAMS='--bus-bytes N ...'`";
+  if (!vta_config_equal(cfg, bc))
+    return vta_errf(err, VTA_EINPUT, "rtl: the program's configuration is %s but the RTL is "
+                    "built for %s: %s", want, have, how);
+  struct { const char *n; uint32_t v, b; int le; } c[] = {
+      {"BUS_BYTES", p->mem.bus_bytes, bp->mem.bus_bytes, 0},
+      {"MAX_BURST", p->mem.max_burst, bp->mem.max_burst, 1},
+      {"MAX_OUTST", p->mem.max_outst, bp->mem.max_outst, 1},
+      {"CMDQ", p->cmd_queue_depth, bp->cmd_queue_depth, 1},
+      {"TOKQ", p->token_queue_depth, bp->token_queue_depth, 1}};
+  for (auto &k : c)
+    if (k.le ? k.v > k.b : k.v != k.b)
+      return vta_errf(err, VTA_EINPUT, "rtl: %s = %u, but the RTL is built with %s = %u (%s): %s",
+                      k.n, k.v, k.n, k.b, k.le ? "the largest it can run" : "a fixed width",
+                      how);
+  return 0;
+}
+
+vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params,
+                       vta_mem_t *mem, vta_err *err) {
+  vta_rtl_t *r = new vta_rtl_t();
+  r->top = make_top(&r->ctx);
+  vta_config_t bc;
+  vta_model_params_t bp;
+  read_built(r->top, &bc, &bp);
+  r->cfg = *cfg;
+  vta_model_params_default(&r->params);
+  if (params) r->params = *params;
+  if (check_build(&bc, &bp, cfg, &r->params, err)) {
+    vta_rtl_free(r);
+    return NULL;
+  }
+  if (r->params.inject) { /* a planted bug needs a build with VTA_INJECT */
+    vta_rtl_reg_write(r, VTA_VCR_INJECT, (uint32_t)r->params.inject);
+    if (vta_rtl_reg_read(r, VTA_VCR_INJECT) != (uint32_t)r->params.inject) {
+      vta_errf(err, VTA_EINPUT, "rtl: planted bug %s: this RTL is built without VTA_INJECT",
+               vta_inject_name(r->params.inject));
+      vta_rtl_free(r);
+      return NULL;
+    }
+  }
+  r->mem = mem;
+  r->ms = vta_memsys_new(&r->params.mem, mem, err);
+  if (!r->ms) {
+    vta_rtl_free(r);
+    return NULL;
+  }
+  r->bus = r->params.mem.bus_bytes;
+  r->elem[VTA_MEM_UOP] = VTA_UOP_BYTES;
+  r->elem[VTA_MEM_INP] = cfg->inp_elem_bytes;
+  r->elem[VTA_MEM_WGT] = cfg->wgt_elem_bytes;
+  r->elem[VTA_MEM_ACC] = cfg->acc_elem_bytes;
+  r->elem[VTA_MEM_OUT] = cfg->out_elem_bytes;
+  r->buf = (uint8_t *)calloc(1, cfg->wgt_elem_bytes + cfg->acc_elem_bytes + 64);
+  r->trace = r->params.trace;
+  if (r->trace) {
+    fprintf(r->trace, "# vtasim cycle trace 1 (docs/microarch.md section 10)\n# params");
+    for (int i = 0; i < vta_nparams; i++)
+      fprintf(r->trace, " %s=%u", vta_params[i].name,
+              vta_model_params_get(&r->params, &vta_params[i]));
+    fprintf(r->trace, " FETCH_CHUNK=%u\n", vta_fetch_chunk(&r->params.mem));
+  }
+  vta_rtl_reset(r);
+  return r;
+}
+
+void vta_rtl_free(vta_rtl_t *r) {
+  if (!r) return;
+  if (r->fst) {
+    r->fst->close();
+    delete r->fst;
+  }
+  if (r->top) r->top->final();
+  delete r->top;
+  delete r->ctx;
+  vta_memsys_free(r->ms);
+  free(r->buf);
+  delete r;
+}
+
+int vta_rtl_wave(vta_rtl_t *r, const char *path, uint64_t from, uint64_t to, vta_err *err) {
+  if (r->fst) return vta_errf(err, VTA_EINPUT, "rtl: a waveform is already being written");
+  r->fst = new VerilatedFstC;
+  r->top->trace(r->fst, 99);
+  r->fst->open(path);
+  if (!r->fst->isOpen()) {
+    delete r->fst;
+    r->fst = NULL;
+    return vta_errf(err, VTA_EIO, "--wave: %s: cannot open for writing", path);
+  }
+  r->wave_from = from;
+  r->wave_to = to;
+  return 0;
+}
+
+// ---- a run ------------------------------------------------------------------------------------
+
+static void trace(vta_rtl_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void trace(vta_rtl_t *r, const char *fmt, ...) {
+  if (!r->trace) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(r->trace, "%llu ", (unsigned long long)r->now);
+  vfprintf(r->trace, fmt, ap);
+  fputc('\n', r->trace);
+  va_end(ap);
+}
+
+int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  (void)err;
+  vta_rtl_reg_write(r, VTA_VCR_INSN_COUNT, count);
+  vta_rtl_reg_write(r, VTA_VCR_INSN_ADDR, insn_phys);
+  vta_rtl_reg_write(r, VTA_VCR_MAX_BURST, r->params.mem.max_burst);
+  vta_rtl_reg_write(r, VTA_VCR_MAX_OUTST, r->params.mem.max_outst);
+  vta_rtl_reg_write(r, VTA_VCR_CMDQ, r->params.cmd_queue_depth);
+  for (int i = 0; i < nregs; i++) r->snap[regs[i].off / 4] = vta_rtl_reg_read(r, regs[i].off);
+  vta_memsys_reset(r->ms);
+  r->now = 0;
+  vta_rtl_reg_write(r, VTA_VCR_CTRL, 1);  // its clock edge starts the run: cycle 0 is next
+  r->now = 0;
+  r->insn_phys = insn_phys;
+  r->insn_count = count;
+  r->quiet = 0;
+  r->launched = 1;
+  for (int u = 0; u < 3; u++) {
+    r->queued[u].clear();
+    r->pend[u].clear();
+    r->prev_done[u] = UINT64_MAX;
+  }
+  trace(r, "run %u insns=%u addr=0x%08x", r->run_no++, count, insn_phys);
+  return 0;
+}
+
+uint64_t vta_rtl_now(const vta_rtl_t *r) { return r->now; }
+
+static uint32_t reg_delta(vta_rtl_t *r, uint32_t off) {
+  return vta_rtl_reg_read(r, off) - r->snap[off / 4];
+}
+
+// The run's counters, read after the finish pulse's clock edge.
+static void collect(vta_rtl_t *r) {
+  r->last_ecnt = vta_rtl_reg_read(r, VTA_VCR_ECNT);
+  r->last_ucnt = vta_rtl_reg_read(r, VTA_VCR_UCNT);
+  vta_stats_t *s = &r->stats;
+  s->inp_load_nbytes += reg_delta(r, VTA_VCR_INP_LOAD_NBYTES);
+  s->wgt_load_nbytes += reg_delta(r, VTA_VCR_WGT_LOAD_NBYTES);
+  s->acc_load_nbytes += reg_delta(r, VTA_VCR_ACC_LOAD_NBYTES);
+  s->uop_load_nbytes += reg_delta(r, VTA_VCR_UOP_LOAD_NBYTES);
+  s->out_store_nbytes += reg_delta(r, VTA_VCR_OUT_STORE_NBYTES);
+  s->gemm_counter += reg_delta(r, VTA_VCR_GEMM_COUNTER);
+  s->alu_counter += reg_delta(r, VTA_VCR_ALU_COUNTER);
+  vta_cycle_stats_t *c = &r->cs;
+  c->runs++;
+  c->cycles += r->last_ecnt;
+  c->ucnt += r->last_ucnt;
+  c->last_ecnt = r->last_ecnt;
+  c->last_ucnt = r->last_ucnt;
+  c->gemm_uops += reg_delta(r, VTA_VCR_GEMM_UOPS);
+  c->gemm_reset_uops += reg_delta(r, VTA_VCR_GEMM_RESET_UOPS);
+  c->alu_uops += reg_delta(r, VTA_VCR_ALU_UOPS);
+  c->alu_slots += reg_delta(r, VTA_VCR_ALU_SLOTS);
+  for (int i = 0; i < nregs; i++) {
+    if (regs[i].unit < 0) continue;
+    if (regs[i].cat < 0) c->unit[regs[i].unit].insns += reg_delta(r, regs[i].off);
+    else c->unit[regs[i].unit].cat[regs[i].cat] += reg_delta(r, regs[i].off);
+  }
+  c->mem = *vta_memsys_stats(r->ms);
+}
+
+static int fail(vta_rtl_t *r, vta_err *err) {
+  r->launched = 0;
+  if (r->trace) {
+    trace(r, "error %s", err ? err->msg : "");
+    fflush(r->trace);
+  }
+  return -1;
+}
+
+static uint64_t ev_cycle;  // the cycle being stepped (events are stamped with it)
+
+static void add(vta_evlist_t *out, int kind, int unit, int which, uint32_t index, uint64_t addr,
+                uint32_t bytes, const uint8_t *data) {
+  vta_event_t e;
+  memset(&e, 0, sizeof e);
+  e.cycle = ev_cycle;
+  e.kind = (uint8_t)kind;
+  e.unit = (uint8_t)unit;
+  e.which = (uint8_t)which;
+  e.index = index;
+  e.addr = addr;
+  e.bytes = bytes;
+  e.data = data;
+  vta_evlist_add(out, &e);
+}
+
+static const uint32_t mem_reg[3] = {VTA_VCR_LOAD_MEM, VTA_VCR_COMPUTE_MEM, VTA_VCR_STORE_MEM};
+
+// The instruction trace lines of a start (pops) and of a done (insn, pushes).
+static void trace_start(vta_rtl_t *r, int u, uint32_t idx, const uint32_t tok[4]) {
+  static const int pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
+  Vvta_top *t = r->top;
+  r->start[u] = r->now;
+  r->qd[u] = r->queued[u].empty() ? r->now : r->queued[u].front();
+  if (!r->queued[u].empty()) r->queued[u].pop_front();
+  r->mem0[u] = vta_rtl_reg_read(r, mem_reg[u]);
+  for (int k = 0; k < 2; k++) {
+    int q = pops[u][k];
+    if (q >= 0 && (t->ev_pop >> q & 1))
+      trace(r, "pop %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u), idx, q_short[q],
+            tok[q] - 1);
+  }
+}
+
+static void trace_done(vta_rtl_t *r, int u, uint32_t idx, const uint32_t tok[4]) {
+  static const int pushes[3][2] = {{-1, VTA_Q_L2G}, {VTA_Q_G2L, VTA_Q_G2S}, {VTA_Q_S2G, -1}};
+  Vvta_top *t = r->top;
+  char dis[512] = "?";
+  vta_insn_t in;
+  const uint8_t *raw = (const uint8_t *)vta_mem_host(
+      r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
+  if (raw && !vta_insn_decode(&r->cfg, raw, &in, NULL)) vta_insn_format(&in, dis, sizeof dis);
+  uint64_t from = r->prev_done[u] == UINT64_MAX ? 0 : r->prev_done[u] + 1;
+  if (r->qd[u] > from) from = r->qd[u];
+  uint64_t dep = r->start[u] - from;
+  uint64_t mem = vta_rtl_reg_read(r, mem_reg[u]) - r->mem0[u];
+  trace(r, "insn %s #%u queued=%llu start=%llu done=%llu dep=%llu mem=%llu %s",
+        vta_unit_name((vta_unit_t)u), idx, (unsigned long long)r->qd[u],
+        (unsigned long long)r->start[u], (unsigned long long)r->now,
+        (unsigned long long)dep, (unsigned long long)mem, dis);
+  r->prev_done[u] = r->now;
+  for (int k = 0; k < 2; k++) {
+    int q = pushes[u][k];
+    if (q >= 0 && (t->ev_push >> q & 1))
+      trace(r, "push %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u), idx, q_short[q],
+            tok[q] - ((t->ev_pop >> q) & 1) + 1);
+  }
+}
+
+#define APPEND(...)                                                                     \
+  do {                                                                                  \
+    if (n < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__);    \
+  } while (0)
+
+// Nothing moves and the memory is idle: the message of the C model
+// (model/vta_model.c), naming what the head of every queue waits on.
+static void stuck(vta_rtl_t *r, const char *at, vta_err *err) {
+  static const char *const q_dir[4] = {"load->compute", "compute->load", "compute->store",
+                                       "store->compute"};
+  static const int pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
+  uint32_t tok[4], disp = reg_delta(r, VTA_VCR_INSNS_FETCH);
+  vta_rtl_tokens(r, tok);
+  if (disp == r->insn_count && r->pend[0].empty() && r->pend[1].empty() && r->pend[2].empty()) {
+    vta_errf(err, VTA_ENOFINISH, "no FINISH: all %u instructions at physical 0x%08x executed "
+             "without a FINISH (a run completes only when compute executes FINISH)%s",
+             r->insn_count, r->insn_phys, at);
+    return;
+  }
+  char buf[VTA_ERR_LEN], dis[512];
+  size_t n = 0;
+  vta_insn_t in;
+  auto decode = [r, &in, &dis](uint32_t idx) {
+    const uint8_t *raw = (const uint8_t *)vta_mem_host(
+        r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
+    if (!raw || vta_insn_decode(&r->cfg, raw, &in, NULL)) return 0;
+    vta_insn_format(&in, dis, sizeof dis);
+    return 1;
+  };
+  APPEND("deadlock: ");
+  for (int u = 0; u < 3; u++) {
+    if (u) APPEND("; ");
+    if (r->pend[u].empty()) {
+      APPEND("%s idle (queue empty)", vta_unit_name((vta_unit_t)u));
+      continue;
+    }
+    uint32_t idx = r->pend[u].front();
+    APPEND("%s waits on", vta_unit_name((vta_unit_t)u));
+    if (!decode(idx)) {
+      APPEND(" ? at instruction #%u", idx);
+      continue;
+    }
+    const uint32_t flag[2] = {in.pop_prev, in.pop_next};
+    int k = 0;
+    for (int f = 0; f < 2; f++) {
+      int q = pops[u][f];
+      if (q >= 0 && flag[f] && tok[q] == 0)
+        APPEND("%s %s (%s, 0 tokens)", k++ ? " and" : "", q_short[q], q_dir[q]);
+    }
+    APPEND(" at instruction #%u (%s)", idx, dis);
+  }
+  APPEND("; fetch: %u of %u instructions dispatched", disp, r->insn_count);
+  if (disp < r->insn_count && decode(disp)) {
+    vta_unit_t u = vta_insn_unit(&in);
+    APPEND(", blocked at instruction #%u (%s) by the full %s command queue "
+           "(cmd_queue_depth %u)", disp, dis, vta_unit_name(u), r->params.cmd_queue_depth);
+  }
+  APPEND("%s", at);
+  vta_errf(err, VTA_EDEADLOCK, "%s", buf);
+}
+
+int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
+  Vvta_top *t = r->top;
+  *finished = 0;
+  if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
+  uint64_t max = r->params.max_cycles;
+  if (max && r->now >= max) {
+    vta_errf(err, VTA_ENOFINISH, "rtl: stopped at cycle %llu (max_cycles=%llu) without "
+             "reaching FINISH", (unsigned long long)r->now, (unsigned long long)max);
+    return fail(r, err);
+  }
+  // 1. the read beat landing in this cycle
+  idle_inputs(t);
+  const vta_rd_beat_t *b = vta_memsys_rd_beat(r->ms);
+  if (b) {
+    t->m_rvalid = 1;
+    t->m_rid = (uint8_t)b->client;
+    t->m_rlast = b->last;
+    set_bytes(t->m_rdata, b->data, r->bus);
+  }
+  t->eval();
+  // 2. the read request the core presents (it arbitrated and limits itself)
+  int ar = 0;
+  if (t->m_arvalid) {
+    if (vta_memsys_rd_request(r->ms, t->m_arid, t->m_araddr, t->ev_ar_bytes, 0, err)) {
+      vta_err_prefix(err, "rtl: cycle %llu: ", (unsigned long long)r->now);
+      return fail(r, err);
+    }
+  }
+  if (vta_memsys_rd_arbitrate(r->ms) >= 0) {
+    if (!t->m_arvalid || vta_memsys_rd_granted(r->ms)->client != t->m_arid) {
+      vta_errf(err, VTA_EINPUT, "rtl: the memory granted a request the core did not present");
+      return fail(r, err);
+    }
+    t->m_arready = 1;
+    ar = 1;
+  } else if (t->m_arvalid) {
+    vta_errf(err, VTA_EINPUT, "rtl: cycle %llu: the memory refused read request of client %s "
+             "(the core must respect MAX_OUTST itself)", (unsigned long long)r->now,
+             vta_rd_client_name(t->m_arid));
+    return fail(r, err);
+  }
+  // 3. the write channel's handshakes
+  int aw = 0, w = 0, bk = 0;
+  uint32_t aw_bytes = 0;
+  if (t->m_awvalid) {
+    aw_bytes = (uint32_t)(t->m_awlen + 1) * r->bus - t->m_awaddr % r->bus;
+    int k = vta_memsys_wr_addr(r->ms, t->m_awaddr, aw_bytes, err);
+    if (k < 0) return fail(r, err);
+    t->m_awready = aw = k;
+  }
+  uint8_t wdata[256], wstrb[256];
+  uint32_t strb_mask = 0;
+  if (t->m_wvalid) {
+    get_bytes(t->m_wdata, wdata, r->bus);
+    uint8_t sb[32] = {0};
+    get_bytes(t->m_wstrb, sb, (r->bus + 7) / 8);
+    int full = 1;
+    for (uint32_t i = 0; i < r->bus; i++) {
+      wstrb[i] = (sb[i / 8] >> (i % 8)) & 1;
+      full &= wstrb[i];
+      if (wstrb[i] && i < 32) strb_mask |= 1u << i;
+    }
+    int k = vta_memsys_wr_data(r->ms, wdata, full ? NULL : wstrb, err);
+    if (k < 0) return fail(r, err);
+    t->m_wready = w = k;
+  }
+  t->m_bvalid = bk = vta_memsys_wr_ack(r->ms);
+  // Outputs depend on the handshakes only when one happened (ready inputs
+  // were 0 in the first evaluation): most cycles need no second one.
+  if (ar || aw || w || bk) t->eval();
+  dump(r, r->wave_t);
+
+  // 4. the cycle's events
+  const int fin = t->ev_finish;
+  int act = ar || b || aw || w || bk || t->ev_dispatch || t->ev_load_start || t->ev_load_done ||
+            t->ev_compute_start || t->ev_compute_done || t->ev_store_start ||
+            t->ev_store_done || t->ev_inp_we || t->ev_wgt_we || t->ev_acc_we ||
+            t->ev_out_we || t->ev_uop_we || t->ev_out_rd || fin;
+  uint32_t tok[4] = {0, 0, 0, 0};
+  if (r->trace && (t->ev_pop || t->ev_push))
+    for (int q = 0; q < 4; q++) tok[q] = vta_rtl_reg_read(r, VTA_VCR_TOK_L2G + 4 * q);
+  if (r->trace) {
+    if (ar) {
+      const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
+      trace(r, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
+            vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes, g->beats,
+            (unsigned long long)g->first, (unsigned long long)g->last);
+    }
+    // the C model's order: store, compute, load, then the commit
+    if (aw)
+      trace(r, "aw store addr=0x%08x bytes=%u beats=%u", t->m_awaddr, aw_bytes,
+            vta_memsys_beats(&r->params.mem, t->m_awaddr, aw_bytes));
+    if (bk) trace(r, "ack store");
+    if (t->ev_store_start) trace_start(r, 2, t->ev_store_idx, tok);
+    if (t->ev_compute_start) trace_start(r, 1, t->ev_compute_idx, tok);
+    if (t->ev_load_start) trace_start(r, 0, t->ev_load_idx, tok);
+    if (t->ev_load_done) trace_done(r, 0, t->ev_load_idx, tok);
+    if (t->ev_compute_done) trace_done(r, 1, t->ev_compute_idx, tok);
+    if (t->ev_store_done) trace_done(r, 2, t->ev_store_idx, tok);
+    if (t->ev_dispatch) r->queued[t->ev_dispatch_unit].push_back(r->now + 1);
+  }
+  if (t->ev_dispatch) r->pend[t->ev_dispatch_unit].push_back(t->ev_dispatch_idx);
+  if (t->ev_load_done && !r->pend[0].empty()) r->pend[0].pop_front();
+  if (t->ev_compute_done && !r->pend[1].empty()) r->pend[1].pop_front();
+  if (t->ev_store_done && !r->pend[2].empty()) r->pend[2].pop_front();
+  ev_cycle = r->now;
+  if (out && act) {
+    if (t->ev_dispatch)
+      add(out, VTA_EV_DISPATCH, t->ev_dispatch_unit, 0, t->ev_dispatch_idx, 0, 0, NULL);
+    const struct { int go, done; uint32_t idx; } u[3] = {
+        {t->ev_load_start, t->ev_load_done, t->ev_load_idx},
+        {t->ev_compute_start, t->ev_compute_done, t->ev_compute_idx},
+        {t->ev_store_start, t->ev_store_done, t->ev_store_idx}};
+    for (int k = 0; k < 3; k++) {
+      if (u[k].go) add(out, VTA_EV_START, k, 0, u[k].idx, 0, 0, NULL);
+      if (u[k].done) add(out, VTA_EV_DONE, k, 0, u[k].idx, 0, 0, NULL);
+    }
+    for (int q = 0; q < 4; q++) {
+      if (t->ev_pop >> q & 1) add(out, VTA_EV_POP, 0, q, 0, 0, 0, NULL);
+      if (t->ev_push >> q & 1) add(out, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
+    }
+    if (ar) {
+      const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
+      add(out, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
+    }
+    if (t->ev_inp_we) {
+      get_bytes(t->ev_inp_wdata, r->buf, r->elem[VTA_MEM_INP]);
+      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_INP, t->ev_inp_idx, 0, r->elem[VTA_MEM_INP], r->buf);
+    }
+    if (t->ev_wgt_we) {
+      get_bytes(t->ev_wgt_wdata, r->buf, r->elem[VTA_MEM_WGT]);
+      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_WGT, t->ev_wgt_idx, 0, r->elem[VTA_MEM_WGT], r->buf);
+    }
+    if (t->ev_acc_we) {
+      get_bytes(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]);
+      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_ACC, t->ev_acc_idx, 0, r->elem[VTA_MEM_ACC], r->buf);
+    }
+    if (t->ev_out_we) {
+      get_bytes(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]);
+      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_OUT, t->ev_out_idx, 0, r->elem[VTA_MEM_OUT], r->buf);
+    }
+    if (t->ev_uop_we) {
+      get_bytes(t->ev_uop_wdata, r->buf, r->bus);
+      for (uint32_t k = 0; k < r->bus / 4; k++)
+        if (t->ev_uop_we >> k & 1)
+          add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, t->ev_uop_idx + k, 0, 4, r->buf + 4 * k);
+    }
+    if (t->ev_out_rd) add(out, VTA_EV_OUT_RD, 0, 0, t->ev_out_rd_idx, 0, 0, NULL);
+    if (aw) add(out, VTA_EV_WR_ADDR, 0, 0, 0, t->m_awaddr, aw_bytes, NULL);
+    if (w) add(out, VTA_EV_WR_BEAT, 0, 0, strb_mask, r->w_beat, r->bus, wdata);
+    if (bk) add(out, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL);
+  }
+  if (aw) r->w_beat = t->m_awaddr / r->bus * r->bus;
+  else if (w) r->w_beat += r->bus;
+  uint32_t ucnt = 0;
+  if (fin) {
+    ucnt = vta_rtl_reg_read(r, VTA_VCR_UCNT);
+    if (out) add(out, VTA_EV_FINISH, 0, 0, ucnt, r->now, 0, NULL);
+    trace(r, "finish ecnt=%llu ucnt=%u", (unsigned long long)r->now, ucnt);
+  }
+  // 5. the end of the cycle: the memory (not after the finish pulse), the clock
+  if (!fin && vta_memsys_tick(r->ms, err)) {
+    edge(r);
+    vta_err_prefix(err, "rtl: cycle %llu: ", (unsigned long long)r->now);
+    return fail(r, err);
+  }
+  edge(r);
+  if (fin) {
+    collect(r);
+    r->launched = 0;
+    *finished = 1;
+    return 0;
+  }
+  r->now++;
+  r->quiet = act || vta_memsys_busy(r->ms) ? 0 : r->quiet + 1;
+  if (r->quiet >= QUIET_LIMIT) {
+    char at[64];
+    snprintf(at, sizeof at, " (rtl, at cycle %llu)", (unsigned long long)(r->now - QUIET_LIMIT));
+    stuck(r, at, err);
+    return fail(r, err);
+  }
+  return 0;
+}
+
+int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (vta_rtl_launch(r, insn_phys, count, err)) return -1;
+  for (;;) {
+    int fin;
+    if (vta_rtl_step(r, NULL, &fin, err)) return -1;
+    if (fin) return 0;
+  }
+}
+
+const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
+const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
+uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
+uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
+
+void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]) {
+  for (int q = 0; q < 4; q++) tokens[q] = vta_rtl_reg_read(r, VTA_VCR_TOK_L2G + 4 * q);
+}

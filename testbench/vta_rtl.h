@@ -1,0 +1,118 @@
+/*
+ * vta_rtl.h - the Verilated RTL of rtl/ behind a C API (the harness is C++,
+ * testbench/vta_rtl.cpp; everything here is extern "C").
+ *
+ * The RTL's AXI port is served by the same memory component the cycle model
+ * uses (model/memsys.c) over a vta_mem_t, with the calls of
+ * docs/microarch.md 5.4 in the same order every cycle, so memory timing is
+ * identical by construction.  One vta_rtl_step is one cycle:
+ *
+ *   R    vta_memsys_rd_beat()          -> m_rvalid, m_rdata, m_rid, m_rlast
+ *   eval
+ *   AR   m_arvalid -> vta_memsys_rd_request + rd_arbitrate -> m_arready
+ *   W    m_awvalid -> wr_addr -> m_awready; m_wvalid -> wr_data -> m_wready;
+ *        wr_ack -> m_bvalid
+ *   eval; collect the cycle's events (ev_* outputs and the handshakes)
+ *   vta_memsys_tick() (not in the finish-pulse cycle: the run ends there)
+ *   clock edge
+ *
+ * Cycle 0 of a run is the first step after vta_rtl_launch (whose register
+ * writes take clock cycles of their own, outside the run).
+ */
+#ifndef VTA_RTL_H
+#define VTA_RTL_H
+
+#include <stdint.h>
+
+#include "vta_config.h"
+#include "vta_err.h"
+#include "vta_events.h"
+#include "vta_mem.h"
+#include "vta_memsys.h"
+#include "vta_model.h"
+#include "vta_session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vta_rtl vta_rtl_t;
+
+/* What the RTL was built with (build/rtl/vta_params.vh): a run needs the same
+ * configuration and BUS_BYTES; MAX_BURST, MAX_OUTST and CMDQ may be smaller
+ * (they are registers), TOKQ and the memory's RD_LAT, CPB, WR_ACK are free. */
+int vta_rtl_built(vta_config_t *cfg, vta_model_params_t *params);
+
+/*
+ * A Verilated core on `mem` (which must outlive it), reset (tokens 0,
+ * scratchpads 0).  Fails when cfg or params are not what the RTL was built
+ * for (see vta_rtl_built), naming the parameter and the rebuild to do.
+ * params->max_cycles bounds each run; params->trace, when set, receives the
+ * instruction trace of docs/microarch.md 10.
+ */
+vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params,
+                       vta_mem_t *mem, vta_err *err);
+void vta_rtl_free(vta_rtl_t *r);
+
+/* Power-on reset: `rst` for a few cycles; tokens, scratchpads (0) and the
+ * counters are cleared as by vta_rtl_new. */
+void vta_rtl_reset(vta_rtl_t *r);
+
+/* The register port (model/vta_vcr.h): a read is combinational; a write
+ * takes one clock cycle with every memory input idle. */
+uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr);
+void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value);
+
+/* Start a run of `count` instructions at `insn_phys` (INSN_COUNT,
+ * INSN_ADDR, the run-time parameters, then CTRL = 1); the memory starts
+ * idle at cycle 0, the first vta_rtl_step. */
+int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err);
+
+/*
+ * One cycle of the launched run.  Appends the cycle's events (docs/microarch.md
+ * 8.2, vta_events.h) to `out` when it is not NULL; sets *finished in the
+ * finish-pulse cycle, after which the run's counters have been collected.
+ * Fails (and ends the run) on a memory protocol error, a DRAM fault, the
+ * max_cycles limit, or a deadlock: 64 cycles without any event while the
+ * memory is idle.
+ */
+int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err);
+/* The cycle of the next step in the current run. */
+uint64_t vta_rtl_now(const vta_rtl_t *r);
+
+/* Launch and step until the finish pulse or an error. */
+int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err);
+
+/* Counters accumulated over the finished runs, from the RTL's registers
+ * (the memory statistics from the memory component); tokens now. */
+const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r);
+const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r);
+void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]);
+/* ECNT and UCNT of the last finished run. */
+uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r);
+uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r);
+
+/*
+ * Write an FST waveform of every signal (GTKWave, Surfer) to `path` for the
+ * cycles [from, to) of every run (to = 0: no end), numbered from the first
+ * run's cycle 0 on (one time unit = one cycle... 10 ns per cycle in the file).
+ * The big scratchpads are not traced (Verilator's --trace-max-array).
+ */
+int vta_rtl_wave(vta_rtl_t *r, const char *path, uint64_t from, uint64_t to, vta_err *err);
+
+/* ---- glue ------------------------------------------------------------------- */
+
+/*
+ * `vtasim run --engine rtl`: run the session's program on a new RTL core
+ * over the session's DRAM; after every run the counters go to the session's
+ * model (vta_model_import) so the usual reports, checks and JSON apply.
+ * wave may be NULL.
+ */
+int vta_rtl_attach(vta_session_t *s, const vta_model_params_t *params, const char *wave,
+                   uint64_t wave_from, uint64_t wave_to, vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,143 @@
+# tests/cli/test_rtl.sh - the Verilog RTL (rtl/, issue 5) through
+# `vtasim run --engine rtl`: lint is clean; every bundle in traces/ (the
+# large ones too when they have been generated) gives the model's results,
+# cycle count, UCNT, fsim statistics and every cycle counter; the
+# calibration programs of docs/microarch.md 9 and the timing sweeps of
+# test_cycle.sh give the same cycles on both engines; the instruction trace
+# is byte-identical; faults read like the model's; --wave writes FST.
+. "$ROOT/tests/cli/lib.sh"
+V=$VTASIM
+T=$ROOT/traces
+
+# --- lint -------------------------------------------------------------------------
+if command -v verilator >/dev/null && [ -f "$ROOT/build/rtl/vta_params.vh" ]; then
+  check rtl-lint verilator --lint-only -Wall -I"$ROOT/build/rtl" --top-module vta_top "$ROOT"/rtl/*.v
+else
+  echo "FAIL rtl-lint"; echo "  verilator or build/rtl/vta_params.vh missing (run make)"
+fi
+
+# same NAME FILE [options]: --engine rtl reports exactly what --engine model does
+# (exit status, expectations, statistics, tokens, and the whole cycles report
+# but the model's event-skipping count).
+same() {
+  local name=$1 f=$2; shift 2
+  "$V" run "$f" --json "$@" > "$TMP/m.json" 2>/dev/null
+  "$V" run "$f" --json --engine rtl "$@" > "$TMP/r.json" 2>/dev/null
+  if python3 - "$TMP/m.json" "$TMP/r.json" > "$TMP/same.out" 2>&1 <<'PY'
+import json, sys
+m, r = (json.load(open(p)) for p in sys.argv[1:3])
+def strip(j):
+    c = dict(j.get("cycles") or {})
+    c.pop("skipped", None)
+    return {"status": j["status"], "exit_code": j["exit_code"], "stats": j["stats"],
+            "tokens": j["tokens"], "cycles": c, "failed": j["expectations"]["failed"],
+            "checked": j["expectations"]["checked"]}
+def diff(a, b, path=""):
+    if isinstance(a, dict):
+        return [d for k in a for d in diff(a[k], b.get(k) if isinstance(b, dict) else None, path + "." + k)]
+    return [] if a == b else ["%s: model %s, rtl %s" % (path, a, b)]
+a, b = strip(m), strip(r)
+d = diff(a, b)
+if a["status"] != "ok": d.insert(0, "the model's status is %s" % a["status"])
+if r.get("engine") != "rtl": d.insert(0, "engine %s" % r.get("engine"))
+for line in d[:12]: print(line)
+sys.exit(1 if d else 0)
+PY
+  then echo "PASS $name"; else echo "FAIL $name"; sed 's/^/  /' "$TMP/same.out"; fi
+}
+
+# trace_same NAME FILE [options]: the instruction traces are byte-identical
+trace_same() {
+  local name=$1 f=$2; shift 2
+  "$V" run "$f" --quiet --trace "$TMP/tm.txt" "$@" >/dev/null 2>&1
+  "$V" run "$f" --quiet --trace "$TMP/tr.txt" --engine rtl "$@" >/dev/null 2>&1
+  if [ -s "$TMP/tm.txt" ] && cmp -s "$TMP/tm.txt" "$TMP/tr.txt"; then echo "PASS $name"
+  else echo "FAIL $name"; diff "$TMP/tm.txt" "$TMP/tr.txt" | head -8 | sed 's/^/  /'; fi
+}
+
+# --- every bundle ------------------------------------------------------------------
+BUILD=$(dirname "$V")
+for f in "$T"/*.vta; do
+  case "$BUILD:$f" in */san*:*.large.vta) continue ;; esac  # slow under the sanitizers
+  same "rtl-$(basename "$f" .vta)" "$f"
+done
+expect rtl-engine-report 0 'engine rtl, 1 run.*' -- $V run "$T/gemm_demo.vta" --engine rtl
+expect rtl-stats-report 0 'GEMM: 40 uops \(8 reset\)' -- $V run "$T/gemm_demo.vta" --engine rtl --stats
+
+# --- calibration programs (docs/microarch.md 9) and timing sweeps ---------------------
+prog() { # NAME, then instruction lines on stdin -> $TMP/NAME.vta
+  { printf '.version 1\n.data buf 0x10000 zero 65536\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
+    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
+}
+cycles() { "$V" run "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"]["total"])'; }
+expect_cycles() { # NAME WANT FILE [options]: on the RTL
+  local name=$1 want=$2; shift 2
+  local got; got=$(cycles "$@" --engine rtl 2>&1)
+  if [ "$got" = "$want" ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  cycles $got, expected $want"; fi
+}
+prog finish <<'X'
+FINISH
+X
+prog wgt3 <<'X'
+LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3 push_next
+FINISH pop_prev
+X
+prog store16 <<'X'
+STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=16 x_stride=16 push_prev
+FINISH pop_next
+X
+prog gemm10 <<'X'
+LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
+GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
+FINISH
+X
+prog alureg10 <<'X'
+LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
+ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
+FINISH
+X
+prog pad <<'X'
+LOAD INP sram_base=0 dram_base=@buf y_size=3 x_size=5 x_stride=7 y_pad_0=2 y_pad_1=1 x_pad_0=1 x_pad_1=2 push_next
+FINISH pop_prev
+X
+expect_cycles rtl-calib-finish 8 "$TMP/finish.vta"
+expect_cycles rtl-calib-wgt 112 "$TMP/wgt3.vta"          # 16 + 32k, k = 3
+expect_cycles rtl-calib-store 61 "$TMP/store16.vta"
+expect_cycles rtl-calib-gemm 35 "$TMP/gemm10.vta"        # 25 + N
+expect_cycles rtl-calib-alu-reg 45 "$TMP/alureg10.vta"   # 25 + 2N
+expect_cycles rtl-sweep-rd-lat 144 "$TMP/wgt3.vta" --rd-lat 20
+expect_cycles rtl-sweep-cpb 210 "$TMP/wgt3.vta" --cpb 2
+expect_cycles rtl-sweep-finish 26 "$TMP/finish.vta" --rd-lat 20 --cpb 3
+expect_cycles rtl-sweep-wr-ack 64 "$TMP/store16.vta" --wr-ack 4
+expect_cycles rtl-sweep-max-burst 63 "$TMP/store16.vta" --max-burst 16
+for p in finish wgt3 store16 gemm10 alureg10 pad; do same "rtl-prog-$p" "$TMP/$p.vta"; done
+# run-time MAX_BURST, MAX_OUTST and CMDQ below the built ones, memory timing
+same rtl-sweep-conv-burst1 "$T/small_conv_pad_vt2.vta" --max-burst 1 --max-outst 2
+same rtl-sweep-conv-cmdq "$T/small_conv_pad_vt2.vta" --cmd-queue 2 --rd-lat 17 --cpb 2
+same rtl-sweep-gemm-mixed "$T/small_gemm_vt2_bias.vta" --rd-lat 13 --cpb 3 --wr-ack 5 --max-burst 4 --max-outst 3 --cmd-queue 5
+
+# --- the instruction trace (docs/microarch.md 10) ----------------------------------------
+trace_same rtl-trace-gemm "$T/gemm_demo.vta"
+trace_same rtl-trace-conv-vt2 "$T/small_conv_pad_vt2.vta"
+trace_same rtl-trace-sweep "$T/small_gemm_vt2_bias.vta" --rd-lat 20 --max-burst 4 --cmd-queue 3
+trace_same rtl-trace-pad "$TMP/pad.vta"
+
+# --- faults and limits: the model's messages -------------------------------------------------
+prog dead <<'X'
+LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3 pop_next push_next
+FINISH pop_prev
+X
+prog nofin <<'X'
+LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3
+X
+expect rtl-deadlock 2 'deadlock: load waits on g2l \(compute->load, 0 tokens\) at instruction #0 .*compute waits on l2g .*fetch: 2 of 2 instructions dispatched \(rtl, at cycle 10\)' -- $V run "$TMP/dead.vta" --engine rtl
+expect rtl-no-finish 2 'no FINISH: all 1 instructions .* \(rtl, at cycle 109\)' -- $V run "$TMP/nofin.vta" --engine rtl
+expect rtl-max-cycles 2 'rtl: stopped at cycle 5 \(max_cycles=5\)' -- $V run "$TMP/gemm10.vta" --engine rtl --max-cycles 5
+expect rtl-built-bus 2 'BUS_BYTES = 16, but the RTL is built with BUS_BYTES = 8' -- $V run "$TMP/gemm10.vta" --engine rtl --bus-bytes 16
+expect rtl-built-cmdq 2 'CMDQ = 1000, but the RTL is built with CMDQ = 512' -- $V run "$TMP/gemm10.vta" --engine rtl --cmd-queue 1000
+expect rtl-wave-engine 2 '--wave needs --engine rtl' -- $V run "$TMP/gemm10.vta" --wave "$TMP/w.fst"
+
+# --- waveforms ---------------------------------------------------------------------------------
+rm -f "$TMP/w.fst"
+expect rtl-wave 0 '' -- $V run "$T/gemm_demo.vta" --engine rtl --quiet --wave "$TMP/w.fst" --wave-from 10 --wave-to 60
+check rtl-wave-file test -s "$TMP/w.fst"

@@ -1,0 +1,787 @@
+/*
+ * test_cosim.c - tests of co-simulation: the event lists (model/events.c),
+ * the events the cycle model emits when stepped (docs/microarch.md 8.2),
+ * the lockstep comparator (testbench/cosim.c), and its proof of worth:
+ * each planted bug of docs/microarch.md 8.4 is caught at the unit, cycle
+ * and instruction the contract says.
+ *
+ * Expected cycles are derived from the contract by hand, as in
+ * test_cycle.c: with the default parameters fetch reads n instructions as
+ * 2n beats landing in cycles 4 .. 3 + 2n and dispatches instruction k in
+ * cycle 4 + 2n + k, visible to its unit one cycle later.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cosim.h"
+#include "vta_events.h"
+#include "vta_isa.h"
+#include "vta_model.h"
+#include "vta_program.h"
+#include "vta_session.h"
+
+/* ---- programs ------------------------------------------------------------- */
+
+/* A bundle with a data buffer `buf` at 0x10000 (64 KiB, zero), the uops
+ * given (default one zero uop) at 0x3000, the instructions at 0x4000. */
+static int program(vta_program_t *p, const char *uops, const char *insns) {
+  char text[8192];
+  snprintf(text, sizeof text,
+           ".version 1\n.data buf 0x10000 zero 65536\n.uop k 0x3000 {\n%s}\n"
+           ".insn main 0x4000 {\n%s}\n.run main\n",
+           uops ? uops : "  dst=0 src=0 wgt=0\n", insns);
+  vta_err e;
+  vta_program_init(p);
+  if (vta_program_parse(p, text, strlen(text), "test", &e)) {
+    CHECK_MSG(0, "program: %s", e.msg);
+    return -1;
+  }
+  return 0;
+}
+
+static int load_file(vta_program_t *p, const char *path) {
+  vta_err e;
+  if (vta_program_load(p, path, &e)) {
+    CHECK_MSG(0, "%s", e.msg);
+    return -1;
+  }
+  return 0;
+}
+
+/* Every event of a whole program, stepped on the model (one run). */
+static int step_all(const vta_program_t *p, const vta_model_params_t *params,
+                    vta_evlist_t *all, vta_session_t **out) {
+  vta_err e;
+  vta_session_t *s = vta_session_new(p, params, &e);
+  CHECK_MSG(s != NULL, "%s", e.msg);
+  if (!s) return -1;
+  vta_model_t *m = vta_session_model(s);
+  const vta_segment_t *g = vta_program_find(p, p->runs[0].segment);
+  int rc = vta_model_launch(m, g->addr, g->size / VTA_INS_BYTES, &e);
+  vta_evlist_t cyc;
+  vta_evlist_init(&cyc);
+  for (uint64_t t = 0; !rc; t++) {
+    int fin;
+    vta_evlist_clear(&cyc);
+    CHECK_EQ(vta_model_now(m), t);
+    rc = vta_model_step(m, &cyc, &fin, &e);
+    for (int i = 0; i < cyc.n; i++) {
+      CHECK_EQ(cyc.ev[i].cycle, t); /* each step is exactly one cycle */
+      vta_evlist_add(all, &cyc.ev[i]);
+    }
+    if (fin) break;
+  }
+  vta_evlist_free(&cyc);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  if (out) *out = s;
+  else vta_session_free(s);
+  return rc;
+}
+
+/* The first event of a kind (and, if which >= 0, of that queue/client/buffer). */
+static const vta_event_t *find(const vta_evlist_t *l, int kind, int which, int64_t index) {
+  for (int i = 0; i < l->n; i++)
+    if (l->ev[i].kind == kind && (which < 0 || l->ev[i].which == which) &&
+        (index < 0 || l->ev[i].index == index))
+      return &l->ev[i];
+  return NULL;
+}
+
+static int count_kind(const vta_evlist_t *l, int kind, int which) {
+  int n = 0;
+  for (int i = 0; i < l->n; i++) n += l->ev[i].kind == kind && (which < 0 || l->ev[i].which == which);
+  return n;
+}
+
+#define CHECK_AT(l, kind, which, index, cyc)                                     \
+  do {                                                                            \
+    const vta_event_t *ev_ = find((l), (kind), (which), (index));                 \
+    CHECK_MSG(ev_ != NULL, "no %s (which %d index %lld)", vta_ev_kind_name(kind),  \
+              (int)(which), (long long)(index));                                  \
+    if (ev_) CHECK_EQ(ev_->cycle, (cyc));                                         \
+  } while (0)
+
+/* ---- event lists ------------------------------------------------------------ */
+
+static void test_evlist_pool(void) {
+  vta_evlist_t l;
+  vta_evlist_init(&l);
+  uint8_t row[300];
+  const vta_event_t *first = NULL;
+  /* Enough data to grow the pool several times: the earliest event's data
+   * must survive every move. */
+  for (int k = 0; k < 200; k++) {
+    memset(row, k, sizeof row);
+    vta_event_t e = {(uint64_t)k, VTA_EV_SRAM_WR, 0, VTA_MEM_WGT, (uint32_t)k, 0, 256, row};
+    const vta_event_t *s = vta_evlist_add(&l, &e);
+    CHECK(s != NULL);
+    if (!k) first = s;
+  }
+  (void)first; /* the array moved too: look the events up again */
+  CHECK_EQ(l.n, 200);
+  for (int k = 0; k < 200; k++) {
+    CHECK_EQ(l.ev[k].index, k);
+    CHECK(l.ev[k].data != NULL && l.ev[k].data[0] == k && l.ev[k].data[255] == k);
+  }
+  /* Copy events of a list into itself while it grows: the source lives in
+   * the pool being replaced. */
+  for (int k = 0; k < 200; k++) CHECK(vta_evlist_add(&l, &l.ev[k]) != NULL);
+  for (int k = 0; k < 400; k++) CHECK(l.ev[k].data[100] == k % 200);
+  vta_evlist_clear(&l);
+  CHECK_EQ(l.n, 0);
+  CHECK_EQ(l.pool_used, 0);
+  vta_evlist_free(&l);
+  CHECK(l.ev == NULL && l.pool == NULL);
+}
+
+static void test_evlist_canonical(void) {
+  vta_evlist_t l;
+  vta_evlist_init(&l);
+  uint8_t beat[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  /* Fields a kind does not use are zeroed, whatever the producer put there. */
+  vta_event_t e = {7, VTA_EV_POP, 2, VTA_Q_G2S, 99, 1234, 5, beat};
+  const vta_event_t *s = vta_evlist_add(&l, &e);
+  CHECK(s && s->unit == 0 && s->which == VTA_Q_G2S && s->index == 0 && s->addr == 0 &&
+        s->bytes == 0 && s->data == NULL);
+  /* Write beat: bytes outside the strobe are don't-care, zeroed. */
+  vta_event_t w = {7, VTA_EV_WR_BEAT, 0, 0, 0x3c, 0x10008, 8, beat};
+  s = vta_evlist_add(&l, &w);
+  CHECK(s && s->data && s->data[0] == 0 && s->data[1] == 0 && s->data[2] == 3 &&
+        s->data[5] == 6 && s->data[6] == 0 && s->data[7] == 0);
+  CHECK_EQ(beat[0], 1); /* the producer's bytes are left alone */
+  vta_event_t bad = {0, VTA_EV_NKINDS, 0, 0, 0, 0, 0, NULL};
+  CHECK(vta_evlist_add(&l, &bad) == NULL);
+  vta_evlist_free(&l);
+}
+
+static void test_sort_cmp(void) {
+  vta_evlist_t l;
+  vta_evlist_init(&l);
+  uint8_t d1[4] = {1, 0, 0, 0}, d2[4] = {2, 0, 0, 0};
+  vta_event_t ev[] = {
+      {5, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, 3, 0, 4, d2},
+      {5, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, 3, 0, 4, d1},
+      {5, VTA_EV_DONE, VTA_UNIT_LOAD, 0, 1, 0, 0, NULL},
+      {4, VTA_EV_FINISH, 0, 0, 10, 4, 0, NULL},
+      {5, VTA_EV_START, VTA_UNIT_STORE, 0, 2, 0, 0, NULL},
+      {5, VTA_EV_START, VTA_UNIT_LOAD, 0, 2, 0, 0, NULL},
+  };
+  for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) vta_evlist_add(&l, &ev[i]);
+  vta_evlist_sort(&l);
+  /* cycle, kind, unit, which, index, addr, bytes, data */
+  CHECK_EQ(l.ev[0].kind, VTA_EV_FINISH);
+  CHECK(l.ev[1].kind == VTA_EV_START && l.ev[1].unit == VTA_UNIT_LOAD);
+  CHECK(l.ev[2].kind == VTA_EV_START && l.ev[2].unit == VTA_UNIT_STORE);
+  CHECK_EQ(l.ev[3].kind, VTA_EV_DONE);
+  CHECK(l.ev[4].data[0] == 1 && l.ev[5].data[0] == 2);
+  CHECK(vta_event_cmp(&l.ev[4], &l.ev[5]) < 0 && vta_event_cmp(&l.ev[5], &l.ev[4]) > 0);
+  CHECK_EQ(vta_event_cmp(&l.ev[4], &ev[1]), 0);
+  vta_evlist_free(&l);
+}
+
+static void test_format(void) {
+  char b[256];
+  uint8_t acc[8] = {0x0c, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  vta_event_t e = {37, VTA_EV_SRAM_WR, 0, VTA_MEM_ACC, 12, 0, 8, acc};
+  vta_event_format(&e, b, sizeof b);
+  CHECK(!strcmp(b, "cycle 37 SRAM_WR acc[12] = 0x0c000000ffffffff (8 bytes)"));
+  vta_event_t r = {12, VTA_EV_RD_REQ, 0, VTA_RD_UOP, 1, 0x3000, 4, NULL};
+  vta_event_format(&r, b, sizeof b);
+  CHECK(!strcmp(b, "cycle 12 RD_REQ uop addr=0x00003000 bytes=4 beats=1"));
+  vta_event_t d = {10, VTA_EV_DISPATCH, VTA_UNIT_COMPUTE, 0, 0, 0, 0, NULL};
+  vta_event_format(&d, b, sizeof b);
+  CHECK(!strcmp(b, "cycle 10 DISPATCH #0 -> compute"));
+  vta_event_t f = {35, VTA_EV_FINISH, 0, 0, 10, 35, 0, NULL};
+  vta_event_format(&f, b, sizeof b);
+  CHECK(!strcmp(b, "cycle 35 FINISH ECNT=35 UCNT=10"));
+  vta_event_t p = {3, VTA_EV_PUSH, 0, VTA_Q_S2G, 0, 0, 0, NULL};
+  vta_event_format(&p, b, sizeof b);
+  CHECK(!strcmp(b, "cycle 3 PUSH s2g"));
+  /* Cut data ends in "...", and nothing is written past the buffer. */
+  uint8_t big[256];
+  memset(big, 0xab, sizeof big);
+  vta_event_t w = {1, VTA_EV_SRAM_WR, 0, VTA_MEM_WGT, 0, 0, 256, big};
+  char small[48];
+  memset(small, 'x', sizeof small);
+  vta_event_format(&w, small, 40);
+  CHECK(strlen(small) < 40 && small[40] == 'x');
+  CHECK_CONTAINS(small, "...");
+  for (size_t n = 1; n < 40; n++) { /* every length is safe */
+    memset(small, 'x', sizeof small);
+    vta_event_format(&w, small, n);
+    CHECK(strlen(small) < n && small[n] == 'x');
+  }
+  for (int k = 0; k < VTA_EV_NKINDS; k++) CHECK(strcmp(vta_ev_kind_name(k), "?"));
+  CHECK(!strcmp(vta_ev_kind_name(VTA_EV_WR_ACK), "WR_ACK"));
+  CHECK(!strcmp(vta_ev_kind_name(-1), "?"));
+}
+
+/* ---- the model's events ----------------------------------------------------- */
+
+/* docs/microarch.md section 10's example: LUOP + GEMM(N=10) + FINISH.
+ * Fetch of 3 instructions: one request at 0 for 48 bytes (6 beats,
+ * 4..9), dispatch #0..#2 in 10..12.  LUOP S = 11, request at S+1 = 12,
+ * its beat at 16 = D.  GEMM S = 17, acc/out rows at S+6+i = 23..32,
+ * D = S+N+6 = 33.  FINISH S = 34, pulse 35: ECNT 35, UCNT 10. */
+static void test_events_gemm(void) {
+  vta_program_t p;
+  if (program(&p, NULL,
+              "LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n"
+              "GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10\n"
+              "FINISH\n"))
+    return;
+  vta_evlist_t l;
+  vta_evlist_init(&l);
+  if (!step_all(&p, NULL, &l, NULL)) {
+    const vta_event_t *r = find(&l, VTA_EV_RD_REQ, VTA_RD_FETCH, -1);
+    CHECK(r && r->cycle == 0 && r->addr == 0x4000 && r->bytes == 48 && r->index == 6);
+    CHECK_AT(&l, VTA_EV_DISPATCH, -1, 0, 10);
+    CHECK_AT(&l, VTA_EV_DISPATCH, -1, 2, 12);
+    CHECK_AT(&l, VTA_EV_START, -1, 0, 11);
+    r = find(&l, VTA_EV_RD_REQ, VTA_RD_UOP, -1);
+    CHECK(r && r->cycle == 12 && r->addr == 0x3000 && r->bytes == 4 && r->index == 1);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_UOP, 0, 16);
+    CHECK_AT(&l, VTA_EV_DONE, -1, 0, 16);
+    CHECK_AT(&l, VTA_EV_START, -1, 1, 17);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_ACC, 0, 23);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_OUT, 0, 23);
+    CHECK_EQ(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_ACC), 10); /* one per uop */
+    CHECK_EQ(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_OUT), 10);
+    CHECK_AT(&l, VTA_EV_DONE, -1, 1, 33);
+    CHECK_AT(&l, VTA_EV_DONE, -1, 2, 35);
+    const vta_event_t *f = find(&l, VTA_EV_FINISH, -1, -1);
+    CHECK(f && f->cycle == 35 && f->addr == 35 && f->index == 10);
+    CHECK_EQ(l.ev[l.n - 1].cycle, 35);
+    const vta_event_t *w = find(&l, VTA_EV_SRAM_WR, VTA_MEM_ACC, -1);
+    CHECK(w && w->bytes == 64); /* acc: 16 lanes of int32, little-endian */
+    /* No dependency flags, no token events. */
+    CHECK_EQ(count_kind(&l, VTA_EV_POP, -1) + count_kind(&l, VTA_EV_PUSH, -1), 0);
+  }
+  vta_evlist_free(&l);
+  vta_program_free(&p);
+  /* A reset GEMM writes acc only (spec 12.2). */
+  if (program(&p, NULL,
+              "LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n"
+              "GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=3\n"
+              "FINISH\n"))
+    return;
+  vta_evlist_init(&l);
+  if (!step_all(&p, NULL, &l, NULL)) {
+    CHECK_EQ(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_ACC), 3);
+    CHECK_EQ(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_OUT), 0);
+  }
+  vta_evlist_free(&l);
+  vta_program_free(&p);
+}
+
+/* STORE 16 tensors (section 9): S = 9, address phase at S+1 = 10 (256
+ * bytes), element i read in 10 + 3i + 1, its two beats accepted in
+ * 10 + 3i + 2 and + 3, acknowledge one cycle after the last beat
+ * (10 + 45 + 3 = 58) at 59 = D.  Tokens: store pushes s2g at D, FINISH
+ * pops it at its start 60. */
+static void test_events_store(void) {
+  vta_program_t p;
+  if (program(&p, NULL,
+              "STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=16 x_stride=16 push_prev\n"
+              "FINISH pop_next\n"))
+    return;
+  vta_evlist_t l;
+  vta_evlist_init(&l);
+  if (!step_all(&p, NULL, &l, NULL)) {
+    const vta_event_t *a = find(&l, VTA_EV_WR_ADDR, -1, -1);
+    CHECK(a && a->cycle == 10 && a->addr == 0x10000 && a->bytes == 256);
+    CHECK_AT(&l, VTA_EV_OUT_RD, -1, 0, 11);
+    CHECK_AT(&l, VTA_EV_OUT_RD, -1, 15, 56);
+    CHECK_EQ(count_kind(&l, VTA_EV_WR_BEAT, -1), 32);
+    const vta_event_t *b = find(&l, VTA_EV_WR_BEAT, -1, -1);
+    CHECK(b && b->cycle == 12 && b->addr == 0x10000 && b->index == 0xff && b->bytes == 8);
+    CHECK_AT(&l, VTA_EV_WR_ACK, -1, -1, 59);
+    CHECK_AT(&l, VTA_EV_DONE, -1, 0, 59);
+    CHECK_AT(&l, VTA_EV_PUSH, VTA_Q_S2G, -1, 59);
+    CHECK_AT(&l, VTA_EV_POP, VTA_Q_S2G, -1, 60);
+    CHECK_AT(&l, VTA_EV_FINISH, -1, -1, 61);
+  }
+  vta_evlist_free(&l);
+  vta_program_free(&p);
+}
+
+/* LOAD INP of one element with y_pad_1 = 1 and x_pad_0 = 1: row_len 2,
+ * pads (ascending) entry 0 (left of row 0), then 2, 3 (the bottom row).
+ * Fetch of 2 instructions: dispatch #0 at 8, S = 9; pads from S+1 in
+ * cycles without a landing beat: the request goes out at S+1 = 10, its
+ * two beats land at 14 and 15 (the element is written at 15), so the
+ * pads take 10, 11, 12. */
+static void test_events_pad(void) {
+  vta_program_t p;
+  if (program(&p, NULL,
+              "LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 "
+              "y_pad_0=0 y_pad_1=1 x_pad_0=1 x_pad_1=0 push_next\n"
+              "FINISH pop_prev\n"))
+    return;
+  vta_evlist_t l;
+  vta_evlist_init(&l);
+  if (!step_all(&p, NULL, &l, NULL)) {
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 0, 10);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 2, 11);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 3, 12);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 1, 15);
+    CHECK_EQ(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_INP), 4);
+    const vta_event_t *z = find(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 3);
+    CHECK(z && z->bytes == 16 && z->data && z->data[0] == 0 && z->data[15] == 0);
+    CHECK_AT(&l, VTA_EV_DONE, -1, 0, 16); /* D = 1 + max(S, last beat, last pad) */
+    CHECK_AT(&l, VTA_EV_PUSH, VTA_Q_L2G, -1, 16);
+  }
+  vta_evlist_free(&l);
+  vta_program_free(&p);
+}
+
+/* Stepping is vta_model_run without skipping: the same cycles, counters,
+ * statistics and DRAM, on whole workloads. */
+static void test_step_equals_run(void) {
+  const char *files[] = {"traces/gemm_demo.vta", "traces/small_conv_pad.vta",
+                         "traces/alu_demo.vta"};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    vta_program_t p;
+    if (load_file(&p, files[f])) continue;
+    vta_err e;
+    vta_session_t *a = vta_session_new(&p, NULL, &e);
+    CHECK_MSG(a && !vta_session_run(a, &e), "%s: %s", files[f], e.msg);
+    vta_evlist_t l;
+    vta_evlist_init(&l);
+    vta_session_t *b = NULL;
+    vta_model_params_t q;
+    vta_model_params_default(&q);
+    if (p.nruns == 1 && a && !step_all(&p, &q, &l, &b)) {
+      const vta_cycle_stats_t *x = vta_model_cycle_stats(vta_session_model(a));
+      const vta_cycle_stats_t *y = vta_model_cycle_stats(vta_session_model(b));
+      CHECK_EQ(x->last_ecnt, y->last_ecnt);
+      CHECK_EQ(x->ucnt, y->ucnt);
+      CHECK_EQ(y->skipped, 0);
+      CHECK(!memcmp(x->unit, y->unit, sizeof x->unit));
+      CHECK(!memcmp(&x->mem, &y->mem, sizeof x->mem));
+      CHECK(!memcmp(vta_model_stats(vta_session_model(a)),
+                    vta_model_stats(vta_session_model(b)), sizeof(vta_stats_t)));
+      for (int k = 0; k < p.nsegs; k++) {
+        uint32_t n;
+        uint8_t *da = vta_session_segment(a, p.segs[k].name, &n);
+        uint8_t *db = vta_session_segment(b, p.segs[k].name, NULL);
+        CHECK_MSG(!memcmp(da, db, n), "%s: segment %s", files[f], p.segs[k].name);
+      }
+      CHECK_EQ(vta_session_check(b, NULL), 0);
+      const vta_event_t *fin = find(&l, VTA_EV_FINISH, -1, -1);
+      CHECK(fin && fin->addr == y->last_ecnt && fin->index == y->last_ucnt);
+      /* Every UCNT write is an acc SRAM_WR; LOAD ACC adds its own rows. */
+      CHECK(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_ACC) >= (int)y->last_ucnt);
+      CHECK_EQ(count_kind(&l, VTA_EV_DONE, -1), (int)(y->unit[0].insns + y->unit[1].insns +
+                                                     y->unit[2].insns));
+      CHECK_EQ(count_kind(&l, VTA_EV_WR_BEAT, -1), (int)y->mem.wr.beats);
+      CHECK_EQ(count_kind(&l, VTA_EV_RD_REQ, -1),
+               (int)(y->mem.rd[0].requests + y->mem.rd[1].requests + y->mem.rd[2].requests +
+                     y->mem.rd[3].requests + y->mem.rd[4].requests));
+    }
+    vta_evlist_free(&l);
+    vta_session_free(b);
+    vta_session_free(a);
+    vta_program_free(&p);
+  }
+}
+
+static void test_step_misuse(void) {
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  vta_mem_t *mem = vta_mem_new();
+  vta_err e;
+  vta_model_t *m = vta_model_new(&cfg, mem, NULL, &e);
+  int fin = 1;
+  CHECK_EQ(vta_model_step(m, NULL, &fin, &e), -1);
+  CHECK_CONTAINS(e.msg, "without a launched run");
+  CHECK_EQ(fin, 0);
+  vta_model_free(m);
+  vta_model_params_t q;
+  vta_model_params_default(&q);
+  q.engine = VTA_ENGINE_FUNCTIONAL;
+  m = vta_model_new(&cfg, mem, &q, &e);
+  CHECK_EQ(vta_model_launch(m, 0x4000, 1, &e), -1);
+  CHECK_CONTAINS(e.msg, "needs the cycle model");
+  vta_model_free(m);
+  q.engine = VTA_ENGINE_MODEL;
+  q.inject = VTA_INJECT_N;
+  CHECK(vta_model_new(&cfg, mem, &q, &e) == NULL);
+  CHECK_CONTAINS(e.msg, "unknown planted bug");
+  vta_mem_free(mem);
+  vta_inject_t inj;
+  CHECK_EQ(vta_inject_parse("pipe_slip", &inj, &e), 0);
+  CHECK_EQ(inj, VTA_INJECT_PIPE_SLIP);
+  CHECK_EQ(vta_inject_parse("typo", &inj, &e), -1);
+  CHECK_CONTAINS(e.msg, "uop_bound, drop_push, alu_opcode, pad_row, pipe_slip");
+  CHECK(!strcmp(vta_inject_unit(VTA_INJECT_DROP_PUSH), "load"));
+}
+
+/* ---- the comparator ------------------------------------------------------------- */
+
+/* Compare program p on the model and on the model with B's params (a
+ * planted bug); returns vta_cosim_run's result, r and the report. */
+static int cosim(const vta_program_t *p, const vta_model_params_t *pb, int last,
+                 vta_cosim_result_t *r, char **report, vta_err *e) {
+  vta_cosim_side_t s[2];
+  memset(s, 0, sizeof s);
+  int rc = -1;
+  memset(r, 0, sizeof *r);
+  if (!vta_cosim_side_model(&s[0], p, NULL, e) && !vta_cosim_side_model(&s[1], p, pb, e)) {
+    vta_cosim_opts_t o = {last};
+    rc = vta_cosim_run(p, s, &o, r, e);
+    size_t n;
+    FILE *f = open_memstream(report, &n);
+    if (f) {
+      vta_cosim_report(r, f);
+      fclose(f);
+    }
+  }
+  vta_cosim_side_free(&s[1]);
+  vta_cosim_side_free(&s[0]);
+  return rc;
+}
+
+static void test_cosim_equal(void) {
+  const char *files[] = {"traces/gemm_demo.vta", "traces/small_conv_pad_vt2.vta",
+                         "traces/small_gemm_vt2_bias.vta"};
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    vta_program_t p;
+    if (load_file(&p, files[f])) continue;
+    vta_cosim_result_t r;
+    char *rep = NULL;
+    vta_err e;
+    vta_model_params_t q;
+    vta_model_params_default(&q);
+    int rc = cosim(&p, &q, 16, &r, &rep, &e);
+    CHECK_MSG(rc == 0, "%s: rc %d: %s", files[f], rc, rc < 0 ? e.msg : rep);
+    CHECK_EQ(r.status, VTA_COSIM_EQUAL);
+    CHECK_EQ(r.runs, p.nruns);
+    CHECK_EQ(r.segments, p.nsegs);
+    CHECK(r.events > 0);
+    /* The cycles compared are the run's ECNT. */
+    vta_session_t *s = vta_session_new(&p, NULL, &e);
+    if (s && !vta_session_run(s, &e))
+      CHECK_EQ(r.cycles, vta_model_cycle_stats(vta_session_model(s))->cycles);
+    vta_session_free(s);
+    CHECK_CONTAINS(rep, "co-simulation model(A) vs model(B): EQUAL");
+    CHECK_CONTAINS(rep, "identical at the end of every run");
+    free(rep);
+    vta_cosim_result_free(&r);
+    vta_program_free(&p);
+  }
+}
+
+/* One planted bug on a program: caught at the expected cycle, unit and
+ * instruction, with the report's key phrases. */
+static void caught(const char *insns, const char *uops, vta_inject_t bug, uint64_t cycle,
+                   const char *unit, int64_t insn, const char *opcode, const char *extra) {
+  vta_program_t p;
+  if (program(&p, uops, insns)) return;
+  vta_model_params_t q;
+  vta_model_params_default(&q);
+  q.inject = bug;
+  vta_cosim_result_t r;
+  char *rep = NULL;
+  vta_err e;
+  int rc = cosim(&p, &q, 16, &r, &rep, &e);
+  CHECK_MSG(rc == 1, "%s: rc %d %s", vta_inject_name(bug), rc, rc < 0 ? e.msg : "");
+  CHECK_EQ(r.status, VTA_COSIM_EVENTS);
+  CHECK_EQ(r.cycle, cycle);
+  CHECK_EQ(r.run, 0);
+  CHECK(r.unit >= 0 && !strcmp(vta_cy_unit_name(r.unit), unit));
+  CHECK_EQ(r.insn, insn);
+  CHECK(!strcmp(unit, vta_inject_unit(bug)));
+  char where[128];
+  snprintf(where, sizeof where, "at cycle %llu of run 1 of 1, unit %s, instruction #%lld: %s",
+           (unsigned long long)cycle, unit, (long long)insn, opcode);
+  CHECK_CONTAINS(rep, where);
+  char name[64];
+  snprintf(name, sizeof name, "model vs mutant:%s: DIVERGED", vta_inject_name(bug));
+  CHECK_CONTAINS(rep, name);
+  CHECK_CONTAINS(rep, "did not:");
+  CHECK_CONTAINS(rep, "events of model, oldest first:");
+  CHECK_CONTAINS(rep, "tokens after cycle");
+  if (extra) CHECK_CONTAINS(rep, extra);
+  /* The last events end with the divergent cycle. */
+  CHECK(r.last[0].n > 0 && r.last[0].n <= 16 && r.last[0].ev[r.last[0].n - 1].cycle == cycle);
+  if (check_failures_) printf("%s", rep ? rep : "");
+  free(rep);
+  vta_cosim_result_free(&r);
+  vta_program_free(&p);
+}
+
+/* GEMM, LUOP + GEMM(N=10) + FINISH: first acc write at S+6 = 23, which the
+ * slipped pipeline makes one cycle later. */
+static void test_inject_pipe_slip(void) {
+  caught("LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n"
+         "GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10\n"
+         "FINISH\n",
+         NULL, VTA_INJECT_PIPE_SLIP, 23, "compute", 1, "GEMM",
+         "cycle 23 SRAM_WR acc[0]");
+}
+
+/* Two uops (dst 0 and 1, one beat: the LUOP still ends at 16) x iter_in 5
+ * with dst_factor_in 2: uop execution 1 writes acc[1] at S+6+1 = 24; with
+ * the loop cut short it is the next iteration's uop 0, acc[2]. */
+static void test_inject_uop_bound(void) {
+  caught("LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=2 x_stride=2\n"
+         "GEMM uop_bgn=0 uop_end=2 iter_out=1 iter_in=5 dst_factor_in=2\n"
+         "FINISH\n",
+         "  dst=0 src=0 wgt=0\n  dst=1 src=0 wgt=0\n", VTA_INJECT_UOP_BOUND, 24, "compute",
+         1, "GEMM", "SRAM_WR acc[2]");
+}
+
+/* LOAD WGT of one tensor (section 9: S = 9, D = 32k + 14 = 46): its push
+ * into l2g at 46 is lost; the tokens tell. */
+static void test_inject_drop_push(void) {
+  caught("LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next\n"
+         "FINISH pop_prev\n",
+         NULL, VTA_INJECT_DROP_PUSH, 46, "load", 0, "LOAD WGT",
+         "model l2g=1 g2l=0 g2s=0 s2g=0; mutant:drop_push l2g=0");
+}
+
+/* ALU MAX imm=5 on a zero acc row: MAX gives 5, the mutant's MIN 0, in the
+ * write at S+6 = 23 (ALU-imm: k = 1, same schedule as the GEMM above).
+ * The instruction is decoded from DRAM: the report shows MAX. */
+static void test_inject_alu_opcode(void) {
+  caught("LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n"
+         "ALU MAX uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=5\n"
+         "FINISH\n",
+         NULL, VTA_INJECT_ALU_OPCODE, 23, "compute", 1, "ALU MAX",
+         "acc[0] carries other data from byte 0 on: model 0x05, mutant:alu_opcode 0x00");
+}
+
+/* The padded load of test_events_pad: its bottom row's pads (entries 2, 3
+ * at 11, 12) go one row up, to entries 0 and 1: caught at 11. */
+static void test_inject_pad_row(void) {
+  caught("LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 "
+         "y_pad_0=0 y_pad_1=1 x_pad_0=1 x_pad_1=0 push_next\n"
+         "FINISH pop_prev\n",
+         NULL, VTA_INJECT_PAD_ROW, 11, "load", 0, "LOAD INP",
+         "mutant:pad_row did, model did not:\n    cycle 11 SRAM_WR inp[0]");
+}
+
+/* Every planted bug is caught on a real workload too, in its own unit. */
+static void test_inject_workloads(void) {
+  static const struct { vta_inject_t bug; const char *file; } w[] = {
+      {VTA_INJECT_UOP_BOUND, "traces/gemm_demo.vta"},
+      {VTA_INJECT_DROP_PUSH, "traces/small_gemm.vta"},
+      {VTA_INJECT_ALU_OPCODE, "traces/small_gemm_vt2_bias.vta"},
+      {VTA_INJECT_PAD_ROW, "traces/small_conv_pad.vta"},
+      {VTA_INJECT_PIPE_SLIP, "traces/small_conv_1x1_s2.vta"},
+  };
+  for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
+    vta_program_t p;
+    if (load_file(&p, w[k].file)) continue;
+    vta_model_params_t q;
+    vta_model_params_default(&q);
+    q.inject = w[k].bug;
+    vta_cosim_result_t r;
+    char *rep = NULL;
+    vta_err e;
+    int rc = cosim(&p, &q, 4, &r, &rep, &e);
+    CHECK_MSG(rc == 1 && r.unit >= 0 &&
+                  !strcmp(vta_cy_unit_name(r.unit), vta_inject_unit(w[k].bug)),
+              "%s on %s: rc %d, unit %d", vta_inject_name(w[k].bug), w[k].file, rc, r.unit);
+    CHECK(r.insn >= 0 && r.disasm[0]);
+    CHECK(r.last[0].n <= 4 && r.last[1].n <= 4);
+    free(rep);
+    vta_cosim_result_free(&r);
+    vta_program_free(&p);
+  }
+}
+
+/* ---- custom sides: the end-of-run checks and faults ------------------------------ */
+
+/* A model side that misbehaves in one way, to reach the comparator's
+ * other verdicts. */
+typedef struct tamper {
+  vta_model_t *m;
+  vta_session_t *s;
+  int how;           /* 0 flip a DRAM byte at the end, 1 ECNT + 1, 2 fail at cycle 5,
+                      * 3 stamp the events of cycle 9 with cycle 0 */
+  uint64_t cycle;
+} tamper_t;
+
+static int t_launch(void *c, uint32_t a, uint32_t n, vta_err *e) {
+  tamper_t *t = c;
+  t->cycle = 0;
+  return vta_model_launch(t->m, a, n, e);
+}
+
+static int t_step(void *c, vta_evlist_t *out, int *fin, vta_err *e) {
+  tamper_t *t = c;
+  if (t->how == 2 && t->cycle == 5) {
+    *fin = 0;
+    return vta_errf(e, VTA_EINPUT, "tamper: harness fault at cycle 5");
+  }
+  int first = out->n, rc = vta_model_step(t->m, out, fin, e);
+  if (t->how == 3 && t->cycle == 9)
+    for (int i = first; i < out->n; i++) out->ev[i].cycle = 0;
+  t->cycle++;
+  return rc;
+}
+
+static int t_regs(void *c, vta_cosim_regs_t *r, vta_err *e) {
+  (void)e;
+  tamper_t *t = c;
+  const vta_cycle_stats_t *cs = vta_model_cycle_stats(t->m);
+  r->ecnt = cs->last_ecnt + (t->how == 1);
+  r->ucnt = cs->last_ucnt;
+  r->stats = vta_model_stats(t->m);
+  r->cycles = NULL; /* a side without the per-unit counters */
+  if (t->how == 0) vta_session_segment(t->s, "buf", NULL)[5] ^= 0x40;
+  return 0;
+}
+
+static void t_free(void *c) { free(c); }
+
+static const vta_cosim_ops_t tamper_ops = {t_launch, t_step, t_regs, NULL, t_free};
+
+static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, char **rep,
+                        vta_err *e) {
+  vta_cosim_side_t s[2];
+  int rc = -1;
+  memset(s, 0, sizeof s);
+  memset(r, 0, sizeof *r);
+  if (!vta_cosim_side_model(&s[0], p, NULL, e) && !vta_cosim_side_model(&s[1], p, NULL, e)) {
+    tamper_t *t = calloc(1, sizeof *t);
+    t->m = s[1].ctx;
+    t->s = s[1].sess;
+    t->how = how;
+    s[1].ops = &tamper_ops;
+    s[1].ctx = t;
+    snprintf(s[1].name, sizeof s[1].name, "tampered");
+    rc = vta_cosim_run(p, s, NULL, r, e);
+    size_t n;
+    FILE *f = open_memstream(rep, &n);
+    vta_cosim_report(r, f);
+    fclose(f);
+  }
+  vta_cosim_side_free(&s[1]);
+  vta_cosim_side_free(&s[0]);
+  return rc;
+}
+
+static void test_cosim_end_checks(void) {
+  vta_program_t p;
+  if (program(&p, NULL,
+              "STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_prev\n"
+              "FINISH pop_next\n"))
+    return;
+  vta_cosim_result_t r;
+  char *rep = NULL;
+  vta_err e;
+  CHECK_EQ(run_tampered(&p, 0, &r, &rep, &e), 1);
+  CHECK_EQ(r.status, VTA_COSIM_DRAM);
+  CHECK(r.unit == VTA_CY_STORE);
+  CHECK_CONTAINS(rep, "DIVERGED (dram)");
+  CHECK_CONTAINS(rep, "DRAM segment buf (physical 0x00010000, 65536 bytes) differs at the end "
+                      "of run 0: first difference at byte 5 (physical 0x00010005): model "
+                      "0x00, tampered 0x40; 1 byte differs");
+  free(rep);
+  vta_cosim_result_free(&r);
+  CHECK_EQ(run_tampered(&p, 1, &r, &rep, &e), 1);
+  CHECK_EQ(r.status, VTA_COSIM_COUNTERS);
+  CHECK_CONTAINS(rep, "counter ECNT differs at the end of run 0: model");
+  free(rep);
+  vta_cosim_result_free(&r);
+  CHECK_EQ(run_tampered(&p, 2, &r, &rep, &e), 1);
+  CHECK_EQ(r.status, VTA_COSIM_FAULT);
+  CHECK_EQ(r.cycle, 5);
+  CHECK_CONTAINS(rep, "tampered stopped with an error at cycle 5, model did not");
+  CHECK_CONTAINS(rep, "tampered stopped: tamper: harness fault at cycle 5");
+  /* A side without a tokens port: counted from its events. */
+  CHECK_CONTAINS(rep, "tampered l2g=0 g2l=0 g2s=0 s2g=0");
+  free(rep);
+  vta_cosim_result_free(&r);
+  /* Fetch of 2 instructions: beats 4..7, dispatch #0 at 8 and #1 at 9,
+   * the store starts at 9: the two events of 9, stamped 0, are a harness
+   * bug. */
+  CHECK_EQ(run_tampered(&p, 3, &r, &rep, &e), 1);
+  CHECK_EQ(r.status, VTA_COSIM_FAULT);
+  CHECK_EQ(r.cycle, 9);
+  CHECK_CONTAINS(rep, "tampered stopped: 2 events of the step of cycle 9 carry another cycle");
+  free(rep);
+  vta_cosim_result_free(&r);
+  vta_program_free(&p);
+}
+
+/* A fault of the program itself (the reference faults): an error, not a
+ * divergence. */
+static void test_cosim_program_fault(void) {
+  vta_program_t p;
+  if (program(&p, NULL,
+              "LOAD INP sram_base=0 dram_base=0x7fffff y_size=1 x_size=1 x_stride=1\n"
+              "FINISH\n"))
+    return;
+  vta_cosim_result_t r;
+  char *rep = NULL;
+  vta_err e;
+  vta_model_params_t q;
+  vta_model_params_default(&q);
+  CHECK_EQ(cosim(&p, &q, 16, &r, &rep, &e), -1);
+  CHECK_CONTAINS(e.msg, "co-simulation: both sides stopped at cycle");
+  CHECK_CONTAINS(e.msg, "not inside one device allocation");
+  free(rep);
+  vta_cosim_result_free(&r);
+  vta_program_free(&p);
+}
+
+/* The ring keeps the last N events, oldest first; N = 0 keeps none. */
+static void test_cosim_last(void) {
+  vta_program_t p;
+  if (program(&p, NULL,
+              "LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n"
+              "GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10\n"
+              "FINISH\n"))
+    return;
+  vta_model_params_t q;
+  vta_model_params_default(&q);
+  q.inject = VTA_INJECT_PIPE_SLIP;
+  vta_cosim_result_t r;
+  char *rep = NULL;
+  vta_err e;
+  CHECK_EQ(cosim(&p, &q, 3, &r, &rep, &e), 1);
+  CHECK_EQ(r.last[0].n, 3);
+  /* model at 23: acc[0] and out[0] written, before them START #1 at 17 */
+  CHECK(r.last[0].ev[0].kind == VTA_EV_START && r.last[0].ev[0].cycle == 17);
+  CHECK(r.last[0].ev[2].kind == VTA_EV_SRAM_WR && r.last[0].ev[2].cycle == 23);
+  CHECK_EQ(r.last[1].n, 3); /* the mutant wrote nothing at 23 */
+  CHECK_EQ(r.last[1].ev[2].cycle, 17);
+  CHECK_CONTAINS(rep, "last 3 events of model, oldest first:");
+  free(rep);
+  vta_cosim_result_free(&r);
+  CHECK_EQ(cosim(&p, &q, 0, &r, &rep, &e), 1);
+  CHECK_EQ(r.last[0].n + r.last[1].n, 0);
+  free(rep);
+  vta_cosim_result_free(&r);
+  vta_program_free(&p);
+}
+
+int main(void) {
+  RUN(test_evlist_pool);
+  RUN(test_evlist_canonical);
+  RUN(test_sort_cmp);
+  RUN(test_format);
+  RUN(test_events_gemm);
+  RUN(test_events_store);
+  RUN(test_events_pad);
+  RUN(test_step_equals_run);
+  RUN(test_step_misuse);
+  RUN(test_cosim_equal);
+  RUN(test_inject_pipe_slip);
+  RUN(test_inject_uop_bound);
+  RUN(test_inject_drop_push);
+  RUN(test_inject_alu_opcode);
+  RUN(test_inject_pad_row);
+  RUN(test_inject_workloads);
+  RUN(test_cosim_end_checks);
+  RUN(test_cosim_program_fault);
+  RUN(test_cosim_last);
+  return TEST_SUMMARY();
+}
