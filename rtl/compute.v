@@ -328,7 +328,7 @@ module compute (
   reg [AWD-1:0] p4_res_q;
   reg [AWD-1:0] op_q, src_q;        // acc operands (dst, and src for a vector ALU op)
   reg [32*LANES-1:0] dot_q;         // GEMM dot products, 32 bits per lane
-  reg          h1_we_q;             // the acc write of the previous cycle
+  reg          h1_we_q;             // the write-back of the previous cycle
   reg [15:0]   h1_row_q;
   reg [AWD-1:0] h1_data_q;
 
@@ -357,7 +357,11 @@ module compute (
   assign acc_we    = wb_v || (dma_we && !dma_uop_q);
   assign acc_widx  = wb_v ? {16'd0, wb_row} : dma_idx;
   assign acc_wdata = wb_v ? wb_res : dma_wdata;
-  wire [LOG_ACC_DEPTH-1:0] cur_row = acc_widx[LOG_ACC_DEPTH-1:0];
+  // Forwarding looks at the pipeline's own write-back only: a LOAD ACC's
+  // rows all land before D and compute starts nothing before D+1, so no
+  // GEMM/ALU operand read can miss one (and the operands stay independent
+  // of the memory's R channel).
+  wire [LOG_ACC_DEPTH-1:0] cur_row = wb_row[LOG_ACC_DEPTH-1:0];
 
   function [AWD-1:0] fwd(input we, input [LOG_ACC_DEPTH-1:0] wrow, input [AWD-1:0] wdata,
                          input [LOG_ACC_DEPTH-1:0] row, input [AWD-1:0] v);
@@ -372,34 +376,40 @@ module compute (
   wire [LOG_ACC_DEPTH-1:0] p4_row = p4_row_q[LOG_ACC_DEPTH-1:0];
   wire           p4_fly    = slip_q && p4_v_q;
   wire [AWD-1:0] op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
-                             fwd(acc_we, cur_row, acc_wdata, p2_row,
+                             fwd(wb_v, cur_row, wb_res, p2_row,
                                  fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
   wire [AWD-1:0] op_use    = fwd(p4_fly, p4_row, p4_res_q, p3_row,
-                             fwd(acc_we, cur_row, acc_wdata, p3_row, op_q));
+                             fwd(wb_v, cur_row, wb_res, p3_row, op_q));
   // src operand (vector ALU): arrives in PB, held through P2, used in P3;
   // its row travels with it (the next uop's P1 overlaps this one's P2)
   reg  [15:0]    pb_srow_q, p2_srow_q, p3_srow_q;
   wire [LOG_ACC_DEPTH-1:0] pb_srow = pb_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p2_srow = p2_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p3_srow = p3_srow_q[LOG_ACC_DEPTH-1:0];
-  wire [AWD-1:0] src_arrive = fwd(acc_we, cur_row, acc_wdata, pb_srow,
+  wire [AWD-1:0] src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
                                   fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
-  wire [AWD-1:0] src_p2     = fwd(acc_we, cur_row, acc_wdata, p2_srow, src_q);
-  wire [AWD-1:0] src_hold   = fwd(acc_we, cur_row, acc_wdata, p3_srow, src_q);
+  wire [AWD-1:0] src_p2     = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
+  wire [AWD-1:0] src_hold   = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
 
   // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs
   reg [32*LANES-1:0] dot;
   integer b, o, k;
   reg signed [31:0] sum;
+  // (only when a GEMM uop is in P2: the same hardware, and a simulator skips
+  // the 256 multiplications in the other cycles)
   always @(*) begin
-    for (b = 0; b < BATCH; b = b + 1)
-      for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-        sum = 32'sd0;
-        for (k = 0; k < BLOCK_IN; k = k + 1)
-          sum = sum + $signed(inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH])
-                    * $signed(wgt_rdata[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]);
-        dot[(b*BLOCK_OUT+o)*32 +: 32] = sum;
-      end
+    dot = dot_q;
+    sum = 32'sd0;
+    if (p2_v_q && !alu_q) begin
+      for (b = 0; b < BATCH; b = b + 1)
+        for (o = 0; o < BLOCK_OUT; o = o + 1) begin
+          sum = 32'sd0;
+          for (k = 0; k < BLOCK_IN; k = k + 1)
+            sum = sum + $signed(inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH])
+                      * $signed(wgt_rdata[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]);
+          dot[(b*BLOCK_OUT+o)*32 +: 32] = sum;
+        end
+    end
   end
 
   // P3: the results, lane by lane
@@ -409,6 +419,10 @@ module compute (
   reg [31:0] la, lb, lr;
   reg signed [31:0] la_s, asr;    // kept apart: inside ?: an unsigned arm makes >>> logical
   always @(*) begin
+    res = p4_res_q;
+    res_out = p4_out_q;
+    la = 32'd0; lb = 32'd0; lr = 32'd0; la_s = 32'sd0; asr = 32'sd0;
+    if (p3_v_q)                       // (as for the dot products)
     for (l = 0; l < LANES; l = l + 1) begin
       la = {{(32-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
       lb = useimm_q ? imm_q
@@ -447,7 +461,7 @@ module compute (
       p3_v_q <= p2_v_q;
       p4_v_q <= p3_v_q;
       p5_v_q <= p4_v_q && slip_q;
-      h1_we_q <= acc_we;
+      h1_we_q <= wb_v;
     end
   end
 
@@ -472,7 +486,7 @@ module compute (
     p5_res_q  <= p4_res_q;
     p5_out_q  <= p4_out_q;
     p5_wout_q <= p4_wout_q;
-    h1_row_q  <= acc_widx[15:0];
-    h1_data_q <= acc_wdata;
+    h1_row_q  <= wb_row;
+    h1_data_q <= wb_res;
   end
 endmodule

@@ -24,8 +24,11 @@ yosys -q -l "$log" -p "
   tee -o $dir/synth.stat stat
 " >/dev/null
 t1=$(date +%s)
-cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$dir/synth.stat")
-mems=$(grep -c '\$mem_v2' "$dir/synth.stat" || true)
-ffs=$(awk '/\$_(S)?DFF/ {s+=$2} END {print s+0}' "$dir/synth.stat")
-echo "synth: vta_top, $cells cells ($ffs flip-flops), memories kept as macros; no latches; $((t1 - t0)) s (log $log)"
-grep -E '^\s+\$mem_v2|^\s+\$_(AND|OR|XOR|XNOR|NAND|NOR|ANDNOT|ORNOT|MUX|NOT)_' "$dir/synth.stat" | sed 's/^ */  /'
+# the totals of the whole hierarchy: the last section of `stat`
+awk '/=== design hierarchy ===/ {t=1} t' "$dir/synth.stat" > "$dir/synth.total"
+cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$dir/synth.total")
+ffs=$(awk '$1 ~ /^\$_S?DFF/ {s+=$2} END {print s+0}' "$dir/synth.total")
+mems=$(awk '$1 == "$mem_v2" {s+=$2} END {print s+0}' "$dir/synth.total")
+echo "synth: vta_top: $cells cells, of which $ffs flip-flops and $mems memories kept as \$mem_v2 macros;"
+echo "       no latches, yosys check clean; $((t1 - t0)) s (log $log, statistics $dir/synth.stat)"
+awk '$1 ~ /^\$(_|mem)/ && $2 ~ /^[0-9]+$/ {printf "  %-16s %8d\n", $1, $2}' "$dir/synth.total"

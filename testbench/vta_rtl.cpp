@@ -84,6 +84,8 @@ struct vta_rtl {
   FILE *trace;
   std::deque<uint64_t> queued[3];   // per unit: cycle each waiting instruction became visible
   std::deque<uint32_t> pend[3];     // per unit: dispatched, not done (for the deadlock message)
+  int busy[3];                      // per unit: executing pend[u].front() since cyc[u]
+  uint64_t cyc[3];
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
 };
@@ -322,6 +324,7 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
   for (int u = 0; u < 3; u++) {
     r->queued[u].clear();
     r->pend[u].clear();
+    r->busy[u] = 0;
     r->prev_done[u] = UINT64_MAX;
   }
   trace(r, "run %u insns=%u addr=0x%08x", r->run_no++, count, insn_phys);
@@ -494,16 +497,57 @@ static void stuck(vta_rtl_t *r, const char *at, vta_err *err) {
   vta_errf(err, VTA_EDEADLOCK, "%s", buf);
 }
 
+// What every unit is doing, for the max_cycles message (as the C model says
+// it: executing, waiting at the head for a token, or idle).
+static void describe(vta_rtl_t *r, char *buf, size_t len) {
+  static const int pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
+  uint32_t tok[4];
+  vta_rtl_tokens(r, tok);
+  size_t n = 0;
+  for (int u = 0; u < 3 && n < len; u++) {
+    const char *un = vta_unit_name((vta_unit_t)u), *sep = u ? "; " : "";
+    if (r->pend[u].empty()) {
+      n += (size_t)snprintf(buf + n, len - n, "%s%s idle", sep, un);
+      continue;
+    }
+    uint32_t idx = r->pend[u].front();
+    if (r->busy[u]) {
+      n += (size_t)snprintf(buf + n, len - n, "%s%s executing #%u since cycle %llu", sep, un,
+                            idx, (unsigned long long)r->cyc[u]);
+      continue;
+    }
+    int cat = VTA_CAT_IDLE;
+    vta_insn_t in;
+    const uint8_t *raw = (const uint8_t *)vta_mem_host(
+        r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
+    if (raw && !vta_insn_decode(&r->cfg, raw, &in, NULL)) {
+      const uint32_t flag[2] = {in.pop_prev, in.pop_next};
+      for (int f = 1; f >= 0; f--)  // the first empty one, pop_prev before pop_next
+        if (pops[u][f] >= 0 && flag[f] && tok[pops[u][f]] == 0) cat = VTA_CAT_DEP + pops[u][f];
+    }
+    n += (size_t)snprintf(buf + n, len - n, "%s%s %s at #%u", sep, un, vta_cat_name(cat), idx);
+  }
+  if (n < len)
+    snprintf(buf + n, len - n, "; fetch: %u of %u instructions dispatched",
+             reg_delta(r, VTA_VCR_INSNS_FETCH), r->insn_count);
+}
+
 int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   Vvta_top *t = r->top;
   *finished = 0;
   if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
   uint64_t max = r->params.max_cycles;
   if (max && r->now >= max) {
+    char what[1024];
+    describe(r, what, sizeof what);
     vta_errf(err, VTA_ENOFINISH, "rtl: stopped at cycle %llu (max_cycles=%llu) without "
-             "reaching FINISH", (unsigned long long)r->now, (unsigned long long)max);
+             "reaching FINISH: %s", (unsigned long long)r->now, (unsigned long long)max, what);
     return fail(r, err);
   }
+  // The AR, AW and W outputs are functions of registered state only (the
+  // core's requests are Moore outputs), so they are valid since the last
+  // clock edge: the memory is served first and the cycle's inputs then
+  // applied in one evaluation.
   // 1. the read beat landing in this cycle
   idle_inputs(t);
   const vta_rd_beat_t *b = vta_memsys_rd_beat(r->ms);
@@ -513,7 +557,6 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     t->m_rlast = b->last;
     set_bytes(t->m_rdata, b->data, r->bus);
   }
-  t->eval();
   // 2. the read request the core presents (it arbitrated and limits itself)
   int ar = 0;
   if (t->m_arvalid) {
@@ -561,9 +604,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     t->m_wready = w = k;
   }
   t->m_bvalid = bk = vta_memsys_wr_ack(r->ms);
-  // Outputs depend on the handshakes only when one happened (ready inputs
-  // were 0 in the first evaluation): most cycles need no second one.
-  if (ar || aw || w || bk) t->eval();
+  t->eval();
   dump(r, r->wave_t);
 
   // 4. the cycle's events
@@ -596,9 +637,18 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     if (t->ev_dispatch) r->queued[t->ev_dispatch_unit].push_back(r->now + 1);
   }
   if (t->ev_dispatch) r->pend[t->ev_dispatch_unit].push_back(t->ev_dispatch_idx);
-  if (t->ev_load_done && !r->pend[0].empty()) r->pend[0].pop_front();
-  if (t->ev_compute_done && !r->pend[1].empty()) r->pend[1].pop_front();
-  if (t->ev_store_done && !r->pend[2].empty()) r->pend[2].pop_front();
+  const int go[3] = {t->ev_load_start, t->ev_compute_start, t->ev_store_start};
+  const int dn[3] = {t->ev_load_done, t->ev_compute_done, t->ev_store_done};
+  for (int u = 0; u < 3; u++) {
+    if (go[u]) {
+      r->busy[u] = 1;
+      r->cyc[u] = r->now;
+    }
+    if (dn[u]) {
+      r->busy[u] = 0;
+      if (!r->pend[u].empty()) r->pend[u].pop_front();
+    }
+  }
   ev_cycle = r->now;
   if (out && act) {
     if (t->ev_dispatch)

@@ -116,6 +116,49 @@ same rtl-sweep-conv-burst1 "$T/small_conv_pad_vt2.vta" --max-burst 1 --max-outst
 same rtl-sweep-conv-cmdq "$T/small_conv_pad_vt2.vta" --cmd-queue 2 --rd-lat 17 --cpb 2
 same rtl-sweep-gemm-mixed "$T/small_gemm_vt2_bias.vta" --rd-lat 13 --cpb 3 --wr-ack 5 --max-burst 4 --max-outst 3 --cmd-queue 5
 
+# Corners, two runs: acc forwarding at distances 1..3 (GEMM, vector ALU whose src was
+# just written), a reset GEMM, every ALU op, a padded LOAD ACC, an unaligned odd-length
+# LOAD UOP; compared event by event as well.
+python3 -c "import random; random.seed(7); open('$TMP/rand.bin','wb').write(bytes(random.randrange(256) for _ in range(65536)))"
+cat > "$TMP/corners.vta" <<'X'
+.version 1
+.data buf 0x10000 file rand.bin
+.data out 0x20000 zero 4096
+.uop k 0x3000 {
+  dst=0 src=0 wgt=0
+  dst=1 src=1 wgt=1
+  dst=0 src=2 wgt=2
+  dst=2 src=3 wgt=3
+  dst=1 src=1 wgt=4
+  dst=0 src=0 wgt=0
+  dst=3 src=0 wgt=0
+}
+.insn main 0x4000 {
+  LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=8 x_stride=8
+  LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=8 x_stride=8 push_next
+  LOAD ACC sram_base=0 dram_base=@buf y_size=2 x_size=3 x_stride=5 y_pad_0=1 x_pad_1=1
+  LOAD UOP sram_base=5 dram_base=@k+1 y_size=1 x_size=5 x_stride=5
+  LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=5 x_stride=5 pop_prev
+  GEMM uop_bgn=0 uop_end=1 iter_out=2 iter_in=10
+  GEMM uop_bgn=0 uop_end=5 iter_out=3 iter_in=2 dst_factor_in=1 src_factor_out=1 wgt_factor_in=1
+  ALU ADD uop_bgn=0 uop_end=5 iter_out=2 iter_in=3 dst_factor_in=1 src_factor_in=1
+  ALU MAX uop_bgn=5 uop_end=10 iter_out=1 iter_in=4 dst_factor_in=1
+  ALU SHR uop_bgn=0 uop_end=5 iter_out=1 iter_in=2 use_imm=1 imm=-3
+  ALU MIN uop_bgn=0 uop_end=3 iter_out=2 iter_in=2 use_imm=1 imm=100
+  GEMM reset_reg=1 uop_bgn=6 uop_end=7 iter_out=1 iter_in=3 dst_factor_in=1
+  ALU ADD uop_bgn=0 uop_end=3 iter_out=1 iter_in=3 dst_factor_in=0 src_factor_in=1
+  GEMM uop_bgn=0 uop_end=3 iter_out=1 iter_in=4
+  ALU SHR uop_bgn=0 uop_end=4 iter_out=1 iter_in=1 use_imm=1 imm=2 push_next
+  STORE OUT sram_base=0 dram_base=@out y_size=2 x_size=3 x_stride=4 pop_prev push_prev
+  FINISH pop_next
+}
+.run main
+.run main
+X
+same rtl-corners "$TMP/corners.vta"
+same rtl-corners-sweep "$TMP/corners.vta" --max-burst 1 --rd-lat 9 --cmd-queue 2
+expect rtl-corners-cosim 0 'model vs rtl: EQUAL' -- $V cosim "$TMP/corners.vta"
+
 # --- the instruction trace (docs/microarch.md 10) ----------------------------------------
 trace_same rtl-trace-gemm "$T/gemm_demo.vta"
 trace_same rtl-trace-conv-vt2 "$T/small_conv_pad_vt2.vta"
