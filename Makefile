@@ -164,7 +164,10 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
 
+# The generated workloads (traces/*.large.vta) are made first, so that every
+# checkout runs the same tests, whatever was generated before.
 test: all $(TEST_BIN)
+	@traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD)
 
 demo: all

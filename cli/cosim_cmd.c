@@ -41,8 +41,9 @@ static const char cosim_help[] =
     "\n"
     "  --dut E               the second side: rtl (the Verilated RTL, when built\n"
     "                        in) or model (the C model again) [" DEFAULT_DUT "]\n"
-    "  --inject NAME         the second side is the C model with a planted bug\n"
-    "                        (docs/microarch.md 8.4), to show it is caught: %s\n"
+    "  --inject NAME         plant a bug in the second side (the RTL, or the C\n"
+    "                        model with --dut model; docs/microarch.md 8.4), to\n"
+    "                        show it is caught: %s\n"
     "  --last N              events of each side in the report [16]\n"
     "  --wave FILE           write an FST waveform of the RTL (GTKWave, Surfer)\n"
     "  --wave-window N       only its N cycles up to the divergence, recorded by a\n"
@@ -153,7 +154,7 @@ static int make_sides(vta_cosim_side_t side[2], const vta_program_t *p,
   if (vta_cosim_side_model(&side[0], p, pa, e)) return -1;
   if (strcmp(dut, "rtl")) return vta_cosim_side_model(&side[1], p, pb, e);
 #ifdef VTASIM_HAVE_RTL
-  if (vta_cosim_side_rtl(&side[1], p, pa, e)) return -1;
+  if (vta_cosim_side_rtl(&side[1], p, pb, e)) return -1; /* pb: its planted bug, if any */
   /* The RTL side's ctx is its vta_rtl_t (testbench/vta_rtl_glue.c). */
   return wave ? vta_rtl_wave(side[1].ctx, wave, from, to, e) : 0;
 #else
@@ -218,15 +219,16 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   if (!in) return usage("%s", "missing input FILE");
   vta_model_params_t pb = params;
   if (inject) {
+    /* The bug goes into side B, whichever it is: the RTL has the same
+     * planted bugs behind its INJECT register (docs/microarch.md 8.4). */
     if (vta_inject_parse(inject, &pb.inject, &e)) return usage("%s", e.msg);
-    dut = "model"; /* the mutant is a model; the RTL plants its bugs at build time */
   }
   if (strcmp(dut, "model") && strcmp(dut, "rtl"))
     return usage("unknown --dut '%s' (available: rtl, model)", dut);
 
   if (window && !wave) return usage("%s", "--wave-window needs --wave FILE");
   if (wave && strcmp(dut, "rtl"))
-    return usage("%s", "--wave records the RTL: it needs --dut rtl (and no --inject)");
+    return usage("%s", "--wave records the RTL: it needs --dut rtl");
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) {
     fprintf(stderr, "vtasim: error: %s\n", e.msg);

@@ -30,7 +30,7 @@ for t in "$build"/tests/test_*; do
 done
 for s in "$root"/tests/cli/test_*.sh; do
   [ -f "$s" ] || continue
-  run_one "$(basename "$s")" env VTASIM="$root/$build/vtasim" ROOT="$root" bash "$s"
+  run_one "$(basename "$s")" env VTASIM="$root/$build/vtasim" ROOT="$root" BUILD="$build" bash "$s"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
