@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/bench.sh VTASIM - `make bench`: simulated cycles per second and wall
-# time of the cycle-accurate model (with and without event skipping) and of
-# the functional model, on the two TVM tutorial workloads of compiler-lite
+# time of the cycle-accurate model (with and without event skipping), of the
+# functional model, of the Verilated RTL and of lockstep co-simulation (model
+# against RTL, every event compared), on the two TVM tutorial workloads of compiler-lite
 # (`vtasim gen gemm`, `vtasim gen conv2d`).  Without the generator it uses
 # traces/*_tutorial.large.vta if present, else every traces/*.vta, and says so.
 # Wall time is the best of REPEAT runs of the simulation alone (the JSON
@@ -29,10 +30,14 @@ else
   source="FALLBACK: traces/*.vta (neither vtasim gen nor the tutorial bundles are available)"
 fi
 
+engines=("model" "model --no-skip" "functional")
+have_rtl=0
+if "$vtasim" run --help | grep -q 'rtl'; then engines+=("rtl"); have_rtl=1; fi
+
 echo "vtasim bench: $source; best of $repeat runs"
 printf '%-28s %-18s %12s %10s %14s\n' workload engine cycles wall_s "cycles/s"
 for w in "${workloads[@]}"; do
-  for engine in "model" "model --no-skip" "functional"; do
+  for engine in "${engines[@]}"; do
     best=""
     cycles=""
     for _ in $(seq "$repeat"); do
@@ -49,5 +54,20 @@ print(d["host"]["wall_seconds"], c["total"] if c else "-")')
     done
     rate=$(python3 -c "c='$cycles'; print('-' if c == '-' else '%.3g' % (int(c) / max($best, 1e-9)))")
     printf '%-28s %-18s %12s %10.4f %14s\n' "$(basename "$w" .vta)" "$engine" "$cycles" "$best" "$rate"
+    [ "$engine" = rtl ] && rtl_wall=$best
   done
+  if [ "$have_rtl" = 1 ]; then
+    # Co-simulation, timed from outside (it includes loading the bundle,
+    # which the rows above exclude: a few ms at most).
+    best=""
+    for _ in $(seq "$repeat"); do
+      t0=$(date +%s.%N)
+      "$vtasim" cosim "$w" --quiet >/dev/null || { echo "bench: cosim of $w failed" >&2; exit 1; }
+      wall=$(python3 -c "print($(date +%s.%N) - $t0)")
+      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
+    done
+    rate=$(python3 -c "print('%.3g' % (int('$cycles') / max($best, 1e-9)))")
+    printf '%-28s %-18s %12s %10.4f %14s   (%.1fx the RTL alone)\n' "$(basename "$w" .vta)" \
+      "cosim model+rtl" "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($rtl_wall, 1e-9))")"
+  fi
 done

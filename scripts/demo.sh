@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # scripts/demo.sh VTASIM - the README's main job.
 #  1. TVM's blocked matrix-multiply tutorial (1x1024 . 1024x1024), compiled by
-#     compiler-lite, run on the cycle-accurate model with the full report and
-#     on the functional model; both check the output bit-exactly against the
-#     naive reference and the seven VTA statistics.
+#     compiler-lite, co-simulated cycle by cycle on the C model and the
+#     Verilated RTL, both engines' reports side by side, then the model's full
+#     report; every run checks the output bit-exactly against the naive
+#     reference and the seven VTA statistics.
 #  2. The hand-written demo programs: assembled, disassembled from the raw
 #     bytes VTA fetches, run, their output shown, and dis | asm shown to give
 #     back identical bytes.
@@ -15,11 +16,16 @@ mkdir -p "$out"
 echo "=== 1. GEMM tutorial workload (vtasim gen gemm: TVM's blocked matrix multiply)"
 "$vtasim" gen gemm -o "$out/gemm_tutorial.vta"
 echo
-echo "--- cycle-accurate model (docs/microarch.md):"
-"$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace"
+echo "--- lockstep co-simulation, C model against the Verilated RTL, every event compared:"
+"$vtasim" cosim "$out/gemm_tutorial.vta"
 echo
-echo "--- functional model:"
-"$vtasim" run "$out/gemm_tutorial.vta" --engine functional | tail -3
+echo "--- both engines' reports (the RTL column is read from the RTL's own counters):"
+"$vtasim" run "$out/gemm_tutorial.vta" --json > "$out/gemm_tutorial.model.json"
+"$vtasim" run "$out/gemm_tutorial.vta" --json --engine rtl > "$out/gemm_tutorial.rtl.json"
+python3 scripts/side_by_side.py "$out/gemm_tutorial.model.json" "$out/gemm_tutorial.rtl.json"
+echo
+echo "--- the cycle model's full report:"
+"$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace"
 echo "instruction trace: $out/gemm_tutorial.trace ($(wc -l < "$out/gemm_tutorial.trace") lines)"
 echo
 
@@ -45,5 +51,4 @@ for name in gemm_demo alu_demo; do
   fi
   echo
 done
-"$vtasim" run "$out/gemm_tutorial.vta" --json > "$out/gemm_tutorial.json"
-echo "JSON report of the tutorial workload: $out/gemm_tutorial.json"
+echo "JSON reports of the tutorial workload: $out/gemm_tutorial.model.json, $out/gemm_tutorial.rtl.json"
