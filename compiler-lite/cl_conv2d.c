@@ -321,26 +321,15 @@ static int conv_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
   }
 }
 
+static int conv_kernel_cb(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
+  return conv_kernel((const conv_t *)ctx, op, t, k, err);
+}
+
 int cl_conv2d_validate(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                        cl_cost_t *cost, vta_err *err) {
   conv_t c;
   if (conv_plan(cfg, p, &c, err)) return -1;
-  uint32_t uops = 0;
-  cl_kernel_t k = {0};
-  for (int op = OP_INIT; op <= OP_MIN; op++) {
-    if (op == OP_ALU_BIAS && !p->epi.bias) continue;
-    if (conv_kernel(&c, op, c.vt - 1, &k, err)) {
-      cl_kernel_clear(&k);
-      return -1;
-    }
-    uops += k.nuops;
-  }
-  cl_kernel_clear(&k);
-  if ((uint64_t)uops * c.vt > cfg->uop_depth) {
-    char d[96];
-    snprintf(d, sizeof d, "%u thread(s) x %u uops of distinct kernels", c.vt, uops);
-    return cl_buffer_err(err, "uop", (uint64_t)uops * c.vt, cfg->uop_depth, d);
-  }
+  if (cl_check_uop_kernels(cfg, conv_kernel_cb, &c, c.vt, p->epi.bias, err)) return -1;
   /* every DMA pattern: the corner tiles carry the most padding */
   load_t l;
   if (input_load(&c, 0, 0, 0, 0, &l, err) ||

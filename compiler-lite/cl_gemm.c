@@ -226,27 +226,16 @@ static int gemm_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
   }
 }
 
+static int gemm_kernel_cb(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
+  return gemm_kernel((const gemm_t *)ctx, op, t, k, err);
+}
+
 int cl_gemm_validate(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, cl_cost_t *cost,
                      vta_err *err) {
   gemm_t g;
   if (gemm_plan(cfg, p, &g, err)) return -1;
   /* the kernels of the last thread have the largest indices */
-  uint32_t uops = 0;
-  cl_kernel_t k = {0};
-  for (int op = OP_INIT; op <= OP_MIN; op++) {
-    if (op == OP_ALU_BIAS && !p->epi.bias) continue;
-    if (gemm_kernel(&g, op, g.vt - 1, &k, err)) {
-      cl_kernel_clear(&k);
-      return -1;
-    }
-    uops += k.nuops;
-  }
-  cl_kernel_clear(&k);
-  if ((uint64_t)uops * g.vt > cfg->uop_depth) {
-    char d[96];
-    snprintf(d, sizeof d, "%u thread(s) x %u uops of distinct kernels", g.vt, uops);
-    return cl_buffer_err(err, "uop", (uint64_t)uops * g.vt, cfg->uop_depth, d);
-  }
+  if (cl_check_uop_kernels(cfg, gemm_kernel_cb, &g, g.vt, p->epi.bias, err)) return -1;
   cl_cost_t c;
   uint64_t tiles = (uint64_t)g.tb * g.to, red = tiles * g.ti;
   c.traffic = red * (g.inp_sz * cfg->inp_elem_bytes + g.wgt_sz * cfg->wgt_elem_bytes) +

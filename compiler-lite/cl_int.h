@@ -188,6 +188,14 @@ int cl_dma_2d(const cl_dim_t *dims, int n, uint32_t *x_size, uint32_t *y_size,
 enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
        OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE };
 
+/* Builds the micro-op kernel of operation `op` for virtual thread t. */
+typedef int (*cl_kernel_fn)(const void *ctx, int op, uint32_t t, cl_kernel_t *k,
+                            vta_err *err);
+/* The uop buffer must hold every distinct kernel of every thread (each
+ * thread's kernels differ, spec 8.6); the last thread's are the largest. */
+int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
+                         uint32_t vt, int bias, vta_err *err);
+
 /* Append the per-tile epilogue every operator ends with (spec 10): the
  * optional bias (ACC load, ALU ADD), SHR, MAX, MIN, then the store. */
 void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias);

@@ -170,6 +170,25 @@ static uint32_t next_free(const vta_program_t *p) {
   return next >= 0x100000000ull ? 0 : (uint32_t)next;
 }
 
+int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
+                         uint32_t vt, int bias, vta_err *err) {
+  uint32_t uops = 0;
+  cl_kernel_t k = {0};
+  for (int op = OP_INIT; op <= OP_MIN; op++) {
+    if (op == OP_ALU_BIAS && !bias) continue;
+    if (kernel(ctx, op, vt - 1, &k, err)) {
+      cl_kernel_clear(&k);
+      return -1;
+    }
+    uops += k.nuops;
+  }
+  cl_kernel_clear(&k);
+  if ((uint64_t)uops * vt <= cfg->uop_depth) return 0;
+  char d[96];
+  snprintf(d, sizeof d, "%u thread(s) x %u uops of distinct kernels", vt, uops);
+  return cl_buffer_err(err, "uop", (uint64_t)uops * vt, cfg->uop_depth, d);
+}
+
 void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias) {
   if (bias) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
