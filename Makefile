@@ -11,6 +11,10 @@
 #   make deps       install the Debian packages the build needs (run by the above)
 #   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top)
 #   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
+#   make regress N=1000 SEED=1  N random programs co-simulated model vs RTL,
+#                   2 in parallel, failures kept and shrunk (scripts/regress.sh)
+#   make fuzz       libFuzzer (clang) on the assembler, bundle loader, config
+#                   reader and decoder, FUZZ_SECONDS (60) each (scripts/fuzz.sh)
 #
 # The RTL is built for the default configuration and timing parameters, or
 # for RTL_CONFIG=vta_config.json and RTL_PARAMS='--max-burst 16 ...' (the
@@ -181,6 +185,42 @@ workloads: all
 
 bench: all
 	@scripts/bench.sh $(BUILD)/vtasim
+
+# ---- random regression (scripts/regress.sh) -------------------------------
+# N constrained-random programs from seed SEED, each co-simulated model vs
+# RTL (and functional vs cycle model), JOBS at a time; failures kept and
+# shrunk under $(BUILD)/regress/fail/.
+N    ?= 100
+SEED ?= 1
+JOBS ?= 2
+.PHONY: regress
+regress: all
+	@scripts/regress.sh $(BUILD)/vtasim $(N) $(SEED) $(JOBS)
+
+# ---- fuzzing (tests/fuzz/, docs: scripts/fuzz.sh) --------------------------
+# libFuzzer needs clang, so isa/ is compiled again with clang into
+# build/fuzz/ (the gcc-built libvtasim.a cannot carry the coverage hooks).
+# `make fuzz` seeds the corpora and runs each target FUZZ_SECONDS; crashes
+# land in build/fuzz/crashes/ and, once fixed, go to tests/fuzz/regress/.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build/fuzz
+FUZZ_CC      := clang
+FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
+                -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_NAMES   := asm bundle config decode
+FUZZ_BIN     := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_NAMES))
+FUZZ_ISA_OBJ := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(ISA_SRC))
+
+$(FUZZ_DIR)/isa/%.o: isa/%.c $(wildcard isa/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iisa -c $< -o $@
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_ISA_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iisa -o $@ $< $(FUZZ_ISA_OBJ) $(LIBS)
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BIN)
+fuzz: all fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(BUILD)/vtasim $(FUZZ_DIR) $(FUZZ_NAMES)
 
 clean:
 	rm -rf build

@@ -3,7 +3,7 @@
  * data options, pick the tiling (the tutorial schedule by default,
  * automatic tiling with --auto or when shapes are given), build the bundle
  * with compiler-lite and write it, then print the schedule and the
- * instruction counts per kind.
+ * instruction counts per kind.  `gen random` lives in gen_random.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@ enum { GEN_OK = 0, GEN_BAD = 2 };
 static const char gen_help[] =
     "usage: vtasim gen gemm   [options] -o FILE\n"
     "       vtasim gen conv2d [options] -o FILE\n"
+    "       vtasim gen random [options] -o FILE   (see vtasim gen random --help)\n"
     "\n"
     "Compile a dense layer or a 2-D convolution into the VTA program TVM's VTA\n"
     "stack produces for the schedule (instructions, micro-op kernels, packed data,\n"
@@ -269,11 +270,12 @@ int vtasim_cmd_gen(int argc, char **argv) {
     fputs(gen_help, argc < 2 ? stderr : stdout);
     return argc < 2 ? GEN_BAD : GEN_OK;
   }
+  if (!strcmp(argv[1], "random")) return vtasim_cmd_gen_random(argc, argv);
   gen_t g;
   memset(&g, 0, sizeof g);
   if (!strcmp(argv[1], "conv2d")) g.conv = 1;
   else if (strcmp(argv[1], "gemm"))
-    return usage(NULL, "unknown operator '%s' (expected gemm or conv2d)", argv[1]);
+    return usage(NULL, "unknown operator '%s' (expected gemm, conv2d or random)", argv[1]);
   const char *op = argv[1];
   vta_cl_gemm_defaults(&g.g);
   vta_cl_conv2d_defaults(&g.c);

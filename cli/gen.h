@@ -6,5 +6,7 @@
 #define VTASIM_GEN_H
 
 int vtasim_cmd_gen(int argc, char **argv);
+/* `vtasim gen random` (cli/gen_random.c); same argv and exit codes. */
+int vtasim_cmd_gen_random(int argc, char **argv);
 
 #endif

@@ -199,4 +199,33 @@ int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
 /* splitmix64: the generator behind --seed. */
 uint64_t vta_cl_rand(uint64_t *state);
 
+/* ---- constrained-random programs (cl_random.c) ---------------------------- */
+
+/*
+ * Knobs of `vtasim gen random`.  0 means "choose at random from the seed";
+ * every value used is recorded as a .meta line so a bundle can be regenerated.
+ */
+typedef struct vta_cl_random_params {
+  uint64_t seed;
+  int insns;    /* body instructions per run (before syncs and the epilogue) */
+  int runs;     /* 1..3 .run launches, tokens carried across them */
+  int max_size; /* largest x_size and y_size of a transfer, loop iterations */
+  int no_timing; /* 1: keep the default hardware timing (no cosim_args knobs) */
+} vta_cl_random_params_t;
+
+/* A legal, deadlock-free random program with its expected statistics. */
+int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *rp,
+                        vta_program_t *p, vta_err *err);
+
+/* Coverage of the instruction streams of a batch of programs. */
+#define VTA_CL_COV_MAX 64
+typedef struct vta_cl_coverage {
+  int nprograms;
+  uint64_t hits[VTA_CL_COV_MAX];
+} vta_cl_coverage_t;
+void vta_cl_coverage_add(vta_cl_coverage_t *c, const vta_program_t *p);
+void vta_cl_coverage_print(const vta_cl_coverage_t *c, FILE *f);
+/* Number of coverage bins never hit. */
+int vta_cl_coverage_holes(const vta_cl_coverage_t *c);
+
 #endif

@@ -1,0 +1,222 @@
+/*
+ * gen_random.c - `vtasim gen random`: one constrained-random program bundle
+ * for co-simulation (compiler-lite/cl_random.c), or with --coverage N the
+ * coverage table of N programs (seeds S..S+N-1) without writing any.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "vta_cl.h"
+#include "vta_config.h"
+#include "vta_program.h"
+#include "vta_session.h"
+
+/* Stall situations are not visible in an instruction stream: they happen
+ * (or not) when the program runs.  The coverage batch therefore also runs
+ * every program on the cycle model (default timing) and counts the programs
+ * in which each unit spent at least one cycle in each stall category. */
+typedef struct {
+  const char *name;
+  int unit, cat;
+} stall_bin_t;
+
+static const stall_bin_t stall_bins[] = {
+    {"load waits on g2l", VTA_CY_LOAD, VTA_CAT_DEP + VTA_Q_G2L},
+    {"load waits on memory", VTA_CY_LOAD, VTA_CAT_MEM},
+    {"compute waits on l2g", VTA_CY_COMPUTE, VTA_CAT_DEP + VTA_Q_L2G},
+    {"compute waits on s2g", VTA_CY_COMPUTE, VTA_CAT_DEP + VTA_Q_S2G},
+    {"compute waits on memory", VTA_CY_COMPUTE, VTA_CAT_MEM},
+    {"store waits on g2s", VTA_CY_STORE, VTA_CAT_DEP + VTA_Q_G2S},
+    {"store waits on memory", VTA_CY_STORE, VTA_CAT_MEM},
+    {"fetch waits on memory", VTA_CY_FETCH, VTA_CAT_MEM},
+    {"fetch blocked by a full queue", VTA_CY_FETCH, VTA_CAT_QUEUE},
+};
+#define NSTALL (sizeof stall_bins / sizeof stall_bins[0])
+
+/* The timing a program is co-simulated with: its `.meta cosim_args`, pairs
+ * of a timing option and its value. */
+static int program_timing(const vta_program_t *p, vta_model_params_t *params, vta_err *e) {
+  vta_model_params_default(params);
+  for (int i = 0; i < p->nmeta; i++) {
+    if (strcmp(p->meta[i].key, "cosim_args")) continue;
+    char buf[512], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", p->meta[i].value);
+    for (char *opt = strtok_r(buf, " ", &save); opt; opt = strtok_r(NULL, " ", &save)) {
+      char *val = strtok_r(NULL, " ", &save);
+      if (!val) return vta_errf(e, VTA_EINPUT, "cosim_args: %s has no value", opt);
+      if (vta_model_params_set(params, opt, strtoull(val, NULL, 10), e)) return -1;
+    }
+  }
+  return 0;
+}
+
+/* Run one program on the cycle model, with the timing it is co-simulated
+ * with, and mark the stall bins it hits. */
+static int stall_coverage(const vta_program_t *p, unsigned long long hits[NSTALL],
+                          vta_err *e) {
+  vta_model_params_t params;
+  if (program_timing(p, &params, e)) return -1;
+  vta_session_t *s = vta_session_new(p, &params, e);
+  if (!s) return -1;
+  int rc = vta_session_run(s, e);
+  const vta_cycle_stats_t *cs = rc ? NULL : vta_model_cycle_stats(vta_session_model(s));
+  for (size_t b = 0; cs && b < NSTALL; b++)
+    hits[b] += cs->unit[stall_bins[b].unit].cat[stall_bins[b].cat] > 0;
+  vta_session_free(s);
+  return rc;
+}
+
+static const char random_help[] =
+    "usage: vtasim gen random --seed S [knobs] -o FILE\n"
+    "       vtasim gen random --coverage N [--seed S] [knobs]\n"
+    "\n"
+    "A legal random VTA program: loads of every memory type with random sizes,\n"
+    "strides and padding, uop kernels with random loops, GEMM with and without\n"
+    "reset, every ALU op with immediates and vector operands, stores, sync NOPs\n"
+    "and random balanced dependency tokens (never a deadlock, never an index out\n"
+    "of range), each run ending with the runtime epilogue and FINISH.  The seed\n"
+    "and every knob are .meta lines; .meta cosim_args holds the random timing\n"
+    "parameters to pass to `vtasim cosim`; the seven statistics are expected.\n"
+    "\n"
+    "  --seed S        random seed [1]\n"
+    "  --insns N       body instructions per run, 1..2000 [random 8..120]\n"
+    "  --runs N        .run launches, 1..3 [random]\n"
+    "  --max-size N    largest transfer side and loop count, 1..16 [random 2..8]\n"
+    "  --no-timing     default timing (cosim_args only fixes --cmd-queue 512)\n"
+    "  --coverage N    print the coverage of the programs of seeds S..S+N-1\n"
+    "  -o FILE         output ('-' for stdout)   --binary   --quiet\n"
+    "  --config vta_config.json\n"
+    "\n"
+    "Exit status: 0 written, 2 bad input.\n";
+
+static int bad(const char *fmt, const char *arg) {
+  fprintf(stderr, "vtasim gen random: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry 'vtasim gen random --help'.\n");
+  return 2;
+}
+
+static int num(const char *s, unsigned long long hi, unsigned long long *out) {
+  char *end;
+  if (!s || !*s || *s == '-') return -1;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || *end || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+int vtasim_cmd_gen_random(int argc, char **argv) {
+  vta_cl_random_params_t rp;
+  memset(&rp, 0, sizeof rp);
+  rp.seed = 1;
+  const char *out = NULL, *config = NULL;
+  int binary = 0, quiet = 0;
+  unsigned long long coverage = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(random_help, stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--binary")) { binary = 1; continue; }
+    if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
+    if (!strcmp(a, "--no-timing")) { rp.no_timing = 1; continue; }
+    static const char *const opts[] = {"--seed", "--insns", "--runs", "--max-size",
+                                       "--coverage", "-o", "--output", "--config"};
+    int k = -1;
+    for (int j = 0; j < 8; j++)
+      if (!strcmp(a, opts[j])) k = j;
+    if (k < 0) return bad("unknown option '%s'", a);
+    if (i + 1 >= argc) return bad("option '%s' needs a value", a);
+    const char *v = argv[++i];
+    unsigned long long x = 0;
+    static const unsigned long long lo[] = {0, 1, 1, 1, 1}, hi[] = {~0ull, 2000, 3, 16, 1000000};
+    if (k <= 4 && (num(v, hi[k], &x) || x < lo[k])) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "%s expects an integer in %llu..%llu, got '%%s'", a, lo[k], hi[k]);
+      return bad(msg, v);
+    }
+    switch (k) {
+    case 0: rp.seed = x; break;
+    case 1: rp.insns = (int)x; break;
+    case 2: rp.runs = (int)x; break;
+    case 3: rp.max_size = (int)x; break;
+    case 4: coverage = x; break;
+    case 5: case 6: out = v; break;
+    default: config = v; break;
+    }
+  }
+  vta_err e = {0};
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  if (config && vta_config_load_json(&cfg, config, &e)) goto fail;
+
+  if (coverage) {
+    vta_cl_coverage_t cov;
+    memset(&cov, 0, sizeof cov);
+    unsigned long long stalls[NSTALL] = {0};
+    uint64_t seed0 = rp.seed;
+    for (unsigned long long n = 0; n < coverage; n++) {
+      vta_program_t p;
+      rp.seed = seed0 + n;
+      if (vta_cl_random_build(&cfg, &rp, &p, &e)) goto fail;
+      vta_cl_coverage_add(&cov, &p);
+      int bad_run = stall_coverage(&p, stalls, &e);
+      vta_program_free(&p);
+      if (bad_run) {
+        vta_err_prefix(&e, "seed %llu: ", (unsigned long long)rp.seed);
+        goto fail;
+      }
+    }
+    vta_cl_coverage_print(&cov, stdout);
+    int holes = 0;
+    printf("\nstall situations (each program on the cycle model with its cosim_args timing)\n");
+    for (size_t b = 0; b < NSTALL; b++) {
+      printf("%-36s %8llu %6.1f%%\n", stall_bins[b].name, stalls[b],
+             100.0 * (double)stalls[b] / (double)coverage);
+      holes += stalls[b] == 0;
+    }
+    printf("%llu programs, %d of %d stall situations hit\n", coverage, (int)NSTALL - holes,
+           (int)NSTALL);
+    return 0;
+  }
+  if (!out) return bad("%s", "missing -o FILE");
+
+  vta_program_t p;
+  if (vta_cl_random_build(&cfg, &rp, &p, &e)) goto fail;
+  int to_stdout = !strcmp(out, "-");
+  FILE *f = to_stdout ? stdout : fopen(out, binary ? "wb" : "w");
+  if (!f) {
+    vta_errf(&e, VTA_EIO, "%s: cannot open for writing: %s", out, strerror(errno));
+    vta_program_free(&p);
+    goto fail;
+  }
+  int wbad = binary ? vta_program_write_binary(&p, f, &e) : vta_program_write_text(&p, f, &e);
+  wbad |= ferror(f);
+  wbad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+  if (!wbad && !quiet) {
+    FILE *r = to_stdout ? stderr : stdout;
+    uint32_t n = 0;
+    for (int i = 0; i < p.nsegs; i++)
+      if (p.segs[i].kind == VTA_SEG_INSN) n += p.segs[i].size / 16;
+    for (int i = 0; i < p.nmeta; i++)
+      if (!strcmp(p.meta[i].key, "generator") || !strcmp(p.meta[i].key, "cosim_args"))
+        fprintf(r, "%s: %s\n", p.meta[i].key, p.meta[i].value);
+    fprintf(r, "instructions: %u in %d run%s\n", n, p.nruns, p.nruns == 1 ? "" : "s");
+    if (!to_stdout) fprintf(r, "wrote %s\n", out);
+  }
+  vta_program_free(&p);
+  if (wbad) {
+    if (!e.msg[0]) vta_errf(&e, VTA_EIO, "%s: write error", out);
+    if (!to_stdout) remove(out);
+    goto fail;
+  }
+  return 0;
+fail:
+  fprintf(stderr, "vtasim: error: %s\n", e.msg);
+  return 2;
+}
