@@ -87,6 +87,8 @@ static const char random_help[] =
     "  --max-size N    largest transfer side and loop count, 1..16 [random 2..8]\n"
     "  --no-timing     default timing (cosim_args only fixes --cmd-queue 512)\n"
     "  --coverage N    print the coverage of the programs of seeds S..S+N-1\n"
+    "  --faults KIND   plant one fault so the run must stop with exit 2: deadlock,\n"
+    "                  sram_range, dram_range, no_finish or any (.meta fault)\n"
     "  -o FILE         output ('-' for stdout)   --binary   --quiet\n"
     "  --config vta_config.json\n"
     "\n"
@@ -113,7 +115,7 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
   vta_cl_random_params_t rp;
   memset(&rp, 0, sizeof rp);
   rp.seed = 1;
-  const char *out = NULL, *config = NULL;
+  const char *out = NULL, *config = NULL, *fault = NULL;
   int binary = 0, quiet = 0;
   unsigned long long coverage = 0;
   for (int i = 2; i < argc; i++) {
@@ -126,9 +128,9 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
     if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
     if (!strcmp(a, "--no-timing")) { rp.no_timing = 1; continue; }
     static const char *const opts[] = {"--seed", "--insns", "--runs", "--max-size",
-                                       "--coverage", "-o", "--output", "--config"};
+                                       "--coverage", "-o", "--output", "--config", "--faults"};
     int k = -1;
-    for (int j = 0; j < 8; j++)
+    for (int j = 0; j < 9; j++)
       if (!strcmp(a, opts[j])) k = j;
     if (k < 0) return bad("unknown option '%s'", a);
     if (i + 1 >= argc) return bad("option '%s' needs a value", a);
@@ -147,6 +149,7 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
     case 3: rp.max_size = (int)x; break;
     case 4: coverage = x; break;
     case 5: case 6: out = v; break;
+    case 8: fault = v; break;
     default: config = v; break;
     }
   }
@@ -188,6 +191,10 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
 
   vta_program_t p;
   if (vta_cl_random_build(&cfg, &rp, &p, &e)) goto fail;
+  if (fault && vta_cl_random_fault(&cfg, &p, fault, rp.seed, &e)) {
+    vta_program_free(&p);
+    goto fail;
+  }
   int to_stdout = !strcmp(out, "-");
   FILE *f = to_stdout ? stdout : fopen(out, binary ? "wb" : "w");
   if (!f) {

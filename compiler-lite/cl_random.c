@@ -753,3 +753,92 @@ int vta_cl_coverage_holes(const vta_cl_coverage_t *c) {
   for (int b = 0; b < C_NBINS; b++) n += c->hits[b] == 0;
   return n;
 }
+
+/* ---- planted faults (--faults) -------------------------------------------- */
+
+const char *const vta_cl_fault_kinds[] = {"deadlock", "sram_range", "dram_range", "no_finish",
+                                          NULL};
+
+/* Does instruction `in` qualify as the target of fault kind k? */
+static int fault_target(int k, const vta_insn_t *in) {
+  switch (k) {
+  case 0: return in->push_prev || in->push_next;
+  case 1:
+  case 2: return in->opcode == VTA_OP_LOAD && in->x_size &&
+                 (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT ||
+                  in->mem_type == VTA_MEM_ACC);
+  default: return in->opcode == VTA_OP_FINISH;
+  }
+}
+
+static void fault_apply(int k, const vta_config_t *cfg, vta_insn_t *in) {
+  switch (k) {
+  case 0: /* drop one push: its consumer's last pop can never be served */
+    if (in->push_next) in->push_next = 0; else in->push_prev = 0;
+    break;
+  case 1: { /* the first entry written lies one past the end of the buffer */
+    uint32_t depth = in->mem_type == VTA_MEM_INP   ? cfg->inp_depth
+                     : in->mem_type == VTA_MEM_WGT ? cfg->wgt_depth
+                                                   : cfg->acc_depth;
+    in->sram_base = depth < 0xffff ? depth : 0xffff;
+    break;
+  }
+  case 2: /* the top of the 32-bit space: no segment lives there */
+    in->dram_base = 0xffffffffu / vta_mem_elem_bytes(cfg, in->mem_type) - in->x_size;
+    break;
+  default: { /* FINISH -> a compute sync NOP with the same flags */
+    vta_insn_t nop = {0};
+    nop.opcode = VTA_OP_LOAD;
+    nop.mem_type = VTA_MEM_UOP;
+    nop.pop_prev = in->pop_prev, nop.pop_next = in->pop_next;
+    nop.push_prev = in->push_prev, nop.push_next = in->push_next;
+    *in = nop;
+  }
+  }
+}
+
+int vta_cl_random_fault(const vta_config_t *cfg, vta_program_t *p, const char *kind,
+                        uint64_t seed, vta_err *err) {
+  uint64_t st = seed ^ 0x6661756c74ull; /* its own stream: the program stays the same */
+  int k = -1;
+  for (int i = 0; vta_cl_fault_kinds[i]; i++)
+    if (!strcmp(kind, vta_cl_fault_kinds[i])) k = i;
+  if (!strcmp(kind, "any")) k = (int)(vta_cl_rand(&st) % 4);
+  if (k < 0)
+    return vta_errf(err, VTA_EINPUT, "unknown fault '%s' (expected deadlock, sram_range, "
+                    "dram_range, no_finish or any)", kind);
+  /* Collect the candidates over every instruction segment, in order. */
+  uint32_t n = 0;
+  for (int s = 0; s < p->nsegs; s++) {
+    if (p->segs[s].kind != VTA_SEG_INSN) continue;
+    for (uint32_t off = 0; off < p->segs[s].size; off += VTA_INS_BYTES) {
+      vta_insn_t in;
+      if (!vta_insn_decode(cfg, p->segs[s].data + off, &in, NULL) && fault_target(k, &in)) n++;
+    }
+  }
+  if (!n) return vta_errf(err, VTA_EINPUT, "no instruction of this program can take a %s "
+                          "fault; try another seed", vta_cl_fault_kinds[k]);
+  /* no_finish: the last FINISH, so that every instruction before it runs */
+  uint32_t pick = k == 3 ? n - 1 : (uint32_t)(vta_cl_rand(&st) % n);
+  for (int s = 0; s < p->nsegs; s++) {
+    if (p->segs[s].kind != VTA_SEG_INSN) continue;
+    for (uint32_t off = 0; off < p->segs[s].size; off += VTA_INS_BYTES) {
+      vta_insn_t in;
+      if (vta_insn_decode(cfg, p->segs[s].data + off, &in, NULL) || !fault_target(k, &in))
+        continue;
+      if (pick--) continue;
+      fault_apply(k, cfg, &in);
+      if (vta_insn_encode(cfg, &in, p->segs[s].data + off, err)) return -1;
+      for (int i = 0; i < p->nexpects; i++) {
+        free(p->expects[i].bytes);
+        free(p->expects[i].file);
+      }
+      p->nexpects = 0; /* it must stop with an error, not produce results */
+      char what[96];
+      snprintf(what, sizeof what, "%s insn %u of segment %s", vta_cl_fault_kinds[k],
+               off / VTA_INS_BYTES, p->segs[s].name);
+      return vta_program_add_meta(p, "fault", what, err);
+    }
+  }
+  return 0;
+}

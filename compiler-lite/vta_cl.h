@@ -217,6 +217,20 @@ typedef struct vta_cl_random_params {
 int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *rp,
                         vta_program_t *p, vta_err *err);
 
+/*
+ * Plant one fault into a legal random program (`vtasim gen random --faults
+ * KIND`), so that the fault paths get random inputs too: "deadlock" (a
+ * token push is dropped, so its pop waits forever), "sram_range" (a load
+ * writes past its scratchpad), "dram_range" (a load reads outside every
+ * segment), "no_finish" (the last FINISH becomes a sync NOP), or "any" (one
+ * of them, from the seed).  The instruction is chosen from the seed; the
+ * program's expectations are dropped (it must stop with an error instead)
+ * and `.meta fault KIND insn N` records what was planted.
+ */
+int vta_cl_random_fault(const vta_config_t *cfg, vta_program_t *p, const char *kind,
+                        uint64_t seed, vta_err *err);
+extern const char *const vta_cl_fault_kinds[]; /* NULL-terminated, without "any" */
+
 /* Coverage of the instruction streams of a batch of programs. */
 #define VTA_CL_COV_MAX 64
 typedef struct vta_cl_coverage {

@@ -27,3 +27,15 @@ fi
 # Stall situations come from running each program on the cycle model with the
 # timing it is co-simulated with: 100 programs reach every one.
 expect coverage-stalls 0 '100 programs, 9 of 9 stall situations hit' -- $VTASIM gen random --coverage 100 --seed 1
+# --faults: the same random programs with one planted fault must stop with
+# exit 2 and the fault's message, on both engines, for several seeds.
+for seed in 3 7 11; do
+  for spec in 'deadlock:deadlock: .* waits on' 'sram_range:beyond the (inp|wgt|acc) buffer' \
+              'dram_range:not inside one device allocation' 'no_finish:no FINISH'; do
+    kind=${spec%%:*} pat=${spec#*:}
+    $VTASIM gen random --seed $seed --faults $kind -o "$TMP/f.vta" --quiet
+    expect "fault-$kind-$seed" 2 "$pat" -- $VTASIM run "$TMP/f.vta"
+    expect "fault-$kind-$seed-functional" 2 "$pat" -- $VTASIM run "$TMP/f.vta" --engine functional
+  done
+done
+expect fault-unknown 2 "unknown fault 'typo'" -- $VTASIM gen random --faults typo -o "$TMP/f.vta"
