@@ -15,6 +15,7 @@
 
 #include "cosim.h"
 #include "cosim_cmd.h"
+#include "cli_util.h"
 #include "vta_params.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
@@ -74,19 +75,7 @@ static void print_help(void) {
   printf(cosim_help, bugs, opts);
 }
 
-static int usage(const char *fmt, const char *arg) {
-  fprintf(stderr, "vtasim cosim: ");
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry 'vtasim cosim --help'.\n");
-  return EXIT_BAD;
-}
-
-static long long parse_count(const char *s) {
-  char *end;
-  if (!s || !*s || *s == '-') return -1;
-  long long v = strtoll(s, &end, 0);
-  return *end ? -1 : v;
-}
+static int usage(const char *fmt, const char *arg) { return vtasim_usage("cosim", fmt, arg); }
 
 /* ---- JSON ------------------------------------------------------------------- */
 
@@ -190,21 +179,21 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       wave = v;
       i++;
     } else if (!strcmp(a, "--wave-window") && v) {
-      window = parse_count(v);
+      window = vtasim_parse_count(v);
       if (window < 1) return usage("expected a number of cycles (1 or more), got '%s'", v);
       i++;
     } else if (!strcmp(a, "--inject") && v) {
       inject = v;
       i++;
     } else if ((!strcmp(a, "--last") || !strcmp(a, "--max-cycles")) && v) {
-      long long n = parse_count(v);
+      long long n = vtasim_parse_count(v);
       if (n < 0 || (!strcmp(a, "--last") && n > 100000))
         return usage("expected a number, got '%s'", v);
       if (!strcmp(a, "--last")) opts.last = (int)n;
       else params.max_cycles = (uint64_t)n;
       i++;
     } else if (pi && v) {
-      long long n = parse_count(v);
+      long long n = vtasim_parse_count(v);
       if (n < 0) return usage("expected a number, got '%s'", v);
       if (vta_model_params_set(&params, a, (uint64_t)n, &e)) return usage("%s", e.msg);
       i++;

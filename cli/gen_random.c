@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_util.h"
 #include "gen.h"
 #include "vta_cl.h"
 #include "vta_config.h"
@@ -94,12 +95,7 @@ static const char random_help[] =
     "\n"
     "Exit status: 0 written, 2 bad input.\n";
 
-static int bad(const char *fmt, const char *arg) {
-  fprintf(stderr, "vtasim gen random: ");
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry 'vtasim gen random --help'.\n");
-  return 2;
-}
+static int bad(const char *fmt, const char *arg) { return vtasim_usage("gen random", fmt, arg); }
 
 static int num(const char *s, unsigned long long hi, unsigned long long *out) {
   char *end;

@@ -17,6 +17,7 @@
 #include "vta_model.h"
 #include "vta_program.h"
 #include "vta_session.h"
+#include "cli_util.h"
 #include "gen.h"
 #include "cosim_cmd.h"
 #include "verilog.h"
@@ -35,20 +36,6 @@ static int fail(const vta_err *e) {
   return EXIT_BAD;
 }
 
-static int usage_error(const char *cmd, const char *fmt, const char *arg) {
-  fprintf(stderr, "%s %s: ", prog_name, cmd);
-  fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry '%s %s --help'.\n", prog_name, cmd);
-  return EXIT_BAD;
-}
-
-/* Parse a non-negative integer option value; -1 if it is not one. */
-static long long parse_count(const char *s) {
-  char *end;
-  if (!s || !*s || *s == '-') return -1;
-  long long v = strtoll(s, &end, 0);
-  return *end ? -1 : v;
-}
 
 static FILE *open_out(const char *path, const char *mode, vta_err *e) {
   if (!path || !strcmp(path, "-")) return stdout;
@@ -83,11 +70,11 @@ static int cmd_asm(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(asm_help, stdout); return EXIT_OK; }
     else if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
     else if (!strcmp(argv[i], "--raw") && i + 1 < argc) raw = argv[++i];
-    else if (argv[i][0] == '-' && argv[i][1]) return usage_error("asm", "unknown option '%s'", argv[i]);
+    else if (argv[i][0] == '-' && argv[i][1]) return vtasim_usage("asm", "unknown option '%s'", argv[i]);
     else if (!in) in = argv[i];
-    else return usage_error("asm", "unexpected argument '%s'", argv[i]);
+    else return vtasim_usage("asm", "unexpected argument '%s'", argv[i]);
   }
-  if (!in) return usage_error("asm", "%s", "missing input FILE");
+  if (!in) return vtasim_usage("asm", "%s", "missing input FILE");
   vta_err e = {0};
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
@@ -142,11 +129,11 @@ static int cmd_dis(int argc, char **argv) {
     else if (!strcmp(argv[i], "--config") && i + 1 < argc) cfgpath = argv[++i];
     else if (!strcmp(argv[i], "--raw-insn")) raw = 1;
     else if (!strcmp(argv[i], "--raw-uop")) raw = 2;
-    else if (argv[i][0] == '-' && argv[i][1]) return usage_error("dis", "unknown option '%s'", argv[i]);
+    else if (argv[i][0] == '-' && argv[i][1]) return vtasim_usage("dis", "unknown option '%s'", argv[i]);
     else if (!in) in = argv[i];
-    else return usage_error("dis", "unexpected argument '%s'", argv[i]);
+    else return vtasim_usage("dis", "unexpected argument '%s'", argv[i]);
   }
-  if (!in) return usage_error("dis", "%s", "missing input FILE");
+  if (!in) return vtasim_usage("dis", "%s", "missing input FILE");
   vta_err e = {0};
   int rc = EXIT_OK;
   if (raw) {
@@ -165,7 +152,7 @@ static int cmd_dis(int argc, char **argv) {
     if (close_out(f, out, &e) && rc == EXIT_OK) rc = fail(&e);
     return rc;
   }
-  if (cfgpath) return usage_error("dis", "%s", "--config applies only to --raw-insn/--raw-uop "
+  if (cfgpath) return vtasim_usage("dis", "%s", "--config applies only to --raw-insn/--raw-uop "
                                   "(a bundle names its own configuration)");
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
@@ -435,36 +422,36 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
     else if (!strcmp(a, "--wave") && v) { wave = v; i++; }
     else if ((!strcmp(a, "--wave-from") || !strcmp(a, "--wave-to")) && v) {
-      long long n = parse_count(v);
-      if (n < 0) return usage_error("run", "expected a number, got '%s'", v);
+      long long n = vtasim_parse_count(v);
+      if (n < 0) return vtasim_usage("run", "expected a number, got '%s'", v);
       *(a[7] == 'f' ? &wave_from : &wave_to) = (uint64_t)n;
       i++;
     }
     else if (!strcmp(a, "--dump") && v) {
-      if (ndumps == MAX_DUMPS) return usage_error("run", "%s", "too many --dump options");
-      if (!strchr(v, '=')) return usage_error("run", "--dump expects SEG=PATH, got '%s'", v);
+      if (ndumps == MAX_DUMPS) return vtasim_usage("run", "%s", "too many --dump options");
+      if (!strchr(v, '=')) return vtasim_usage("run", "--dump expects SEG=PATH, got '%s'", v);
       dumps[ndumps++] = v;
       i++;
     } else if ((!strcmp(a, "--max-insns") || !strcmp(a, "--max-cycles")) && v) {
-      long long n = parse_count(v);
-      if (n < 0) return usage_error("run", "expected a number, got '%s'", v);
+      long long n = vtasim_parse_count(v);
+      if (n < 0) return vtasim_usage("run", "expected a number, got '%s'", v);
       if (!strcmp(a, "--max-insns")) params.max_insns = (uint64_t)n;
       else params.max_cycles = (uint64_t)n;
       i++;
     } else if (pi && v) {
-      long long n = parse_count(v);
-      if (n < 0) return usage_error("run", "expected a number, got '%s'", v);
+      long long n = vtasim_parse_count(v);
+      if (n < 0) return vtasim_usage("run", "expected a number, got '%s'", v);
       if (vta_model_params_set(&params, a, (uint64_t)n, &e)) {
         fprintf(stderr, "%s run: %s\nTry '%s run --help'.\n", prog_name, e.msg, prog_name);
         return EXIT_BAD;
       }
       i++;
-    } else if (a[0] == '-' && a[1]) return usage_error("run", "unknown option or missing value '%s'", a);
+    } else if (a[0] == '-' && a[1]) return vtasim_usage("run", "unknown option or missing value '%s'", a);
     else if (!in) in = a;
-    else return usage_error("run", "unexpected argument '%s'", a);
+    else return vtasim_usage("run", "unexpected argument '%s'", a);
   }
-  if (!in) return usage_error("run", "%s", "missing input FILE");
-  if (vta_engine_parse(engine, &params.engine, &e)) return usage_error("run", "%s", e.msg);
+  if (!in) return vtasim_usage("run", "%s", "missing input FILE");
+  if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
 
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
@@ -610,10 +597,10 @@ static int cmd_config(int argc, char **argv) {
     else if (!strcmp(argv[i], "--json")) json = 1;
     else if (!strcmp(argv[i], "--verilog")) verilog = 1;
     else if (pi && i + 1 < argc) { /* a timing option, as `vtasim run` takes it */
-      long long v = parse_count(argv[++i]);
-      if (v < 0) return usage_error("config", "expected a number, got '%s'", argv[i]);
-      if (vta_model_params_set(&params, pi->name, (uint64_t)v, &e)) return usage_error("config", "%s", e.msg);
-    } else return usage_error("config", "unexpected argument '%s'", argv[i]);
+      long long v = vtasim_parse_count(argv[++i]);
+      if (v < 0) return vtasim_usage("config", "expected a number, got '%s'", argv[i]);
+      if (vta_model_params_set(&params, pi->name, (uint64_t)v, &e)) return vtasim_usage("config", "%s", e.msg);
+    } else return vtasim_usage("config", "unexpected argument '%s'", argv[i]);
   }
   vta_config_t c;
   vta_config_default(&c);

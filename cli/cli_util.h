@@ -1,0 +1,14 @@
+/*
+ * cli_util.h - the few helpers every vtasim subcommand shares, so that all
+ * of them word usage errors and read numeric options the same way.
+ */
+#ifndef VTASIM_CLI_UTIL_H
+#define VTASIM_CLI_UTIL_H
+
+/* "vtasim CMD: <fmt with arg>" and a pointer to CMD's --help; returns 2. */
+int vtasim_usage(const char *cmd, const char *fmt, const char *arg);
+
+/* A non-negative integer option value (decimal or 0x); -1 if it is not one. */
+long long vtasim_parse_count(const char *s);
+
+#endif
