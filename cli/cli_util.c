@@ -3,8 +3,13 @@
  */
 #include "cli_util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "vta_io.h"
+#include "vta_program.h"
 
 int vtasim_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "vtasim %s: ", cmd);
@@ -15,7 +20,26 @@ int vtasim_usage(const char *cmd, const char *fmt, const char *arg) {
 
 long long vtasim_parse_count(const char *s) {
   char *end;
-  if (!s || !*s || *s == '-') return -1;
+  if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+  errno = 0;
   long long v = strtoll(s, &end, 0);
-  return *end ? -1 : v;
+  return *end || errno == ERANGE ? -1 : v; /* 2^64+5 is no count, not "huge" */
+}
+
+int vtasim_write_program(const vta_program_t *p, const char *path, int binary, vta_err *e) {
+  vta_out_t o;
+  if (vta_out_open(&o, path, "", binary, e)) return -1;
+  int bad = binary ? vta_program_write_binary(p, o.f, e) : vta_program_write_text(p, o.f, e);
+  if (bad) {
+    vta_out_close(&o, 0, NULL);
+    return vta_err_prefix(e, "%s: ", path && strcmp(path, "-") ? path : "stdout");
+  }
+  return vta_out_close(&o, 1, e);
+}
+
+int vtasim_finish(int rc) {
+  vta_err e;
+  if (vta_stdout_check(&e) == 0) return rc;
+  fprintf(stderr, "vtasim: error: %s\n", e.msg);
+  return 2;
 }

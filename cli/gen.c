@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "cli_util.h"
 #include "vta_cl.h"
 #include "vta_config.h"
 #include "vta_program.h"
@@ -299,21 +300,9 @@ int vtasim_cmd_gen(int argc, char **argv) {
     goto fail;
 
   int to_stdout = !strcmp(g.out, "-");
-  FILE *f = to_stdout ? stdout : fopen(g.out, g.binary ? "wb" : "w");
-  if (!f) {
-    vta_errf(&e, VTA_EIO, "%s: cannot open for writing: %s", g.out, strerror(errno));
-    vta_program_free(&p);
-    goto fail;
-  }
-  int bad = g.binary ? vta_program_write_binary(&p, f, &e) : vta_program_write_text(&p, f, &e);
-  bad |= ferror(f);
-  bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+  int bad = vtasim_write_program(&p, g.out, g.binary, &e);
   vta_program_free(&p);
-  if (bad) {
-    if (!e.msg[0]) vta_errf(&e, VTA_EIO, "%s: write error", g.out);
-    if (!to_stdout) remove(g.out);
-    goto fail;
-  }
+  if (bad) goto fail;
   if (!g.quiet) {
     FILE *r = to_stdout ? stderr : stdout;
     vta_cl_report_print(&rep, r);

@@ -192,15 +192,7 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
     goto fail;
   }
   int to_stdout = !strcmp(out, "-");
-  FILE *f = to_stdout ? stdout : fopen(out, binary ? "wb" : "w");
-  if (!f) {
-    vta_errf(&e, VTA_EIO, "%s: cannot open for writing: %s", out, strerror(errno));
-    vta_program_free(&p);
-    goto fail;
-  }
-  int wbad = binary ? vta_program_write_binary(&p, f, &e) : vta_program_write_text(&p, f, &e);
-  wbad |= ferror(f);
-  wbad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+  int wbad = vtasim_write_program(&p, out, binary, &e);
   if (!wbad && !quiet) {
     FILE *r = to_stdout ? stderr : stdout;
     uint32_t n = 0;
@@ -213,11 +205,7 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
     if (!to_stdout) fprintf(r, "wrote %s\n", out);
   }
   vta_program_free(&p);
-  if (wbad) {
-    if (!e.msg[0]) vta_errf(&e, VTA_EIO, "%s: write error", out);
-    if (!to_stdout) remove(out);
-    goto fail;
-  }
+  if (wbad) goto fail;
   return 0;
 fail:
   fprintf(stderr, "vtasim: error: %s\n", e.msg);

@@ -37,20 +37,6 @@ static int fail(const vta_err *e) {
 }
 
 
-static FILE *open_out(const char *path, const char *mode, vta_err *e) {
-  if (!path || !strcmp(path, "-")) return stdout;
-  FILE *f = fopen(path, mode);
-  if (!f) vta_errf(e, VTA_EIO, "%s: cannot open for writing", path);
-  return f;
-}
-
-static int close_out(FILE *f, const char *path, vta_err *e) {
-  int bad = ferror(f);
-  if (f == stdout) bad |= fflush(f) != 0;
-  else bad |= fclose(f) != 0;
-  return bad ? vta_errf(e, VTA_EIO, "%s: write error", path ? path : "stdout") : 0;
-}
-
 /* ---- asm ------------------------------------------------------------------ */
 
 static const char asm_help[] =
@@ -86,23 +72,21 @@ static int cmd_asm(int argc, char **argv) {
     out = defout;
   }
   int rc = EXIT_OK;
-  FILE *f = open_out(out, "wb", &e);
-  if (!f) { rc = fail(&e); goto done; }
   if (raw) {
-    vta_segment_t *s = vta_program_find(&p, raw);
-    if (!s) {
+    vta_segment_t *seg = vta_program_find(&p, raw);
+    vta_out_t o;
+    if (!seg) {
       vta_errf(&e, VTA_EINPUT, "%s: no segment named '%s'", in, raw);
       rc = fail(&e);
-    } else if (fwrite(s->data, 1, s->size, f) != s->size) {
-      vta_errf(&e, VTA_EIO, "%s: write error", out);
+    } else if (vta_out_open(&o, out, "", 1, &e)) {
       rc = fail(&e);
+    } else {
+      fwrite(seg->data, 1, seg->size, o.f); /* a short write leaves ferror set */
+      if (vta_out_close(&o, 1, &e)) rc = fail(&e);
     }
-  } else if (vta_program_write_binary(&p, f, &e)) {
+  } else if (vtasim_write_program(&p, out, 1, &e)) {
     rc = fail(&e);
   }
-  if (close_out(f, out, &e) && rc == EXIT_OK) rc = fail(&e);
-  if (rc != EXIT_OK && f != stdout) remove(out); /* no half-written output */
-done:
   vta_program_free(&p);
   return rc;
 }
@@ -143,25 +127,19 @@ static int cmd_dis(int argc, char **argv) {
     uint8_t *data;
     size_t len;
     if (vta_read_file(in, &data, &len, &e)) return fail(&e);
-    FILE *f = open_out(out, "w", &e);
-    if (!f) { free(data); return fail(&e); }
-    int r = raw == 1 ? vta_disasm_insns(&cfg, data, len, f, in, &e)
-                     : vta_disasm_uops(&cfg, data, len, f, in, &e);
+    vta_out_t o;
+    if (vta_out_open(&o, out, "", 0, &e)) { free(data); return fail(&e); }
+    int r = raw == 1 ? vta_disasm_insns(&cfg, data, len, o.f, in, &e)
+                     : vta_disasm_uops(&cfg, data, len, o.f, in, &e);
     free(data);
-    if (r) rc = fail(&e);
-    if (close_out(f, out, &e) && rc == EXIT_OK) rc = fail(&e);
+    if (vta_out_close(&o, !r, &e) || r) rc = fail(&e);
     return rc;
   }
   if (cfgpath) return vtasim_usage("dis", "%s", "--config applies only to --raw-insn/--raw-uop "
                                   "(a bundle names its own configuration)");
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
-  FILE *f = open_out(out, "w", &e);
-  if (!f) rc = fail(&e);
-  else {
-    if (vta_program_write_text(&p, f, &e)) rc = fail(&e);
-    if (close_out(f, out, &e) && rc == EXIT_OK) rc = fail(&e);
-  }
+  if (vtasim_write_program(&p, out, 0, &e)) rc = fail(&e);
   vta_program_free(&p);
   return rc;
 }
@@ -406,7 +384,7 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, timing = 0;
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -445,6 +423,7 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "%s run: %s\nTry '%s run --help'.\n", prog_name, e.msg, prog_name);
         return EXIT_BAD;
       }
+      timing = 1;
       i++;
     } else if (a[0] == '-' && a[1]) return vtasim_usage("run", "unknown option or missing value '%s'", a);
     else if (!in) in = a;
@@ -452,6 +431,20 @@ static int cmd_run(int argc, char **argv) {
   }
   if (!in) return vtasim_usage("run", "%s", "missing input FILE");
   if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
+  /* What an engine cannot honour is refused, never silently ignored. */
+  if (params.engine == VTA_ENGINE_FUNCTIONAL) {
+    const char *no = trace_path ? "--trace" : full ? "--stats" : params.max_cycles ? "--max-cycles"
+                     : params.no_skip ? "--no-skip" : timing ? "a timing parameter" : NULL;
+    if (no) {
+      fprintf(stderr, "%s run: %s needs cycles: the functional engine has none (use --engine "
+              "model or rtl)\nTry '%s run --help'.\n", prog_name, no, prog_name);
+      return EXIT_BAD;
+    }
+  }
+  if (wave && params.engine != VTA_ENGINE_RTL)
+    return vtasim_usage("run", "%s", "--wave records the RTL: it needs --engine rtl");
+  if ((wave_from || wave_to) && !wave)
+    return vtasim_usage("run", "%s", "--wave-from/--wave-to need --wave FILE");
 
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
@@ -459,31 +452,36 @@ static int cmd_run(int argc, char **argv) {
   char *report = NULL;
   size_t report_len = 0;
   double wall = 0;
-  FILE *trace = NULL;
+  vta_out_t trace = {0}, wave_out = {0};
   vta_session_t *s = NULL;
-  if (trace_path) {
-    trace = fopen(trace_path, "w");
-    if (!trace) {
-      vta_errf(&e, VTA_EIO, "--trace: %s: cannot open for writing", trace_path);
+  /* Every output is checked against the inputs before anything runs. */
+  for (int i = 0; i < ndumps; i++) {
+    const char *path = strchr(dumps[i], '=') + 1, *as;
+    if (vta_io_is_input(path, &as)) {
+      vta_errf(&e, VTA_EINPUT, "--dump: %s: is the input file %s of this command; refusing "
+               "to overwrite it", path, as);
       rc = fail(&e);
       goto out;
     }
-    params.trace = trace;
   }
+  if (trace_path) {
+    if (vta_out_open(&trace, trace_path, "--trace", 0, &e)) { rc = fail(&e); goto out; }
+    params.trace = trace.f;
+  }
+  if (wave && vta_out_open_named(&wave_out, wave, "--wave", &e)) { rc = fail(&e); goto out; }
   s = vta_session_new(&p, &params, &e);
   if (!s) { rc = fail(&e); goto out; }
   if (params.engine == VTA_ENGINE_RTL) {
 #ifdef VTASIM_HAVE_RTL
-    if (vta_rtl_attach(s, &params, wave, wave_from, wave_to, &e)) { rc = fail(&e); goto out; }
+    if (vta_rtl_attach(s, &params, wave_out.tmp, wave_from, wave_to, &e)) {
+      rc = fail(&e);
+      goto out;
+    }
 #else
     vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
     rc = fail(&e);
     goto out;
 #endif
-  } else if (wave) {
-    vta_errf(&e, VTA_EINPUT, "--wave needs --engine rtl");
-    rc = fail(&e);
-    goto out;
   }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
@@ -504,12 +502,16 @@ static int cmd_run(int argc, char **argv) {
       snprintf(seg, sizeof seg, "%.*s", (int)(eq - dumps[i]), dumps[i]);
       uint32_t size;
       uint8_t *bytes = vta_session_segment(s, seg, &size);
-      FILE *f = bytes ? fopen(eq + 1, "wb") : NULL;
-      if (!bytes) vta_errf(&e, VTA_EINPUT, "--dump: no segment named '%s' in %s", seg, in);
-      else if (!f) vta_errf(&e, VTA_EIO, "--dump: %s: cannot open for writing", eq + 1);
-      else if (fwrite(bytes, 1, size, f) != size) vta_errf(&e, VTA_EIO, "--dump: %s: write error", eq + 1);
-      if (f && fclose(f) && !e.msg[0]) vta_errf(&e, VTA_EIO, "--dump: %s: write error", eq + 1);
-      if (e.msg[0]) rc = fail(&e);
+      vta_out_t o;
+      if (!bytes) {
+        vta_errf(&e, VTA_EINPUT, "--dump: no segment named '%s' in %s", seg, in);
+        rc = fail(&e);
+      } else if (vta_out_open(&o, eq + 1, "--dump", 1, &e)) {
+        rc = fail(&e);
+      } else {
+        fwrite(bytes, 1, size, o.f); /* a short write leaves ferror set */
+        if (vta_out_close(&o, 1, &e)) rc = fail(&e);
+      }
     }
   }
   if (json) {
@@ -558,11 +560,11 @@ static int cmd_run(int argc, char **argv) {
   }
 out:
   free(report);
-  vta_session_free(s);
-  if (trace && fclose(trace) && rc == EXIT_OK) {
-    vta_errf(&e, VTA_EIO, "--trace: %s: write error", trace_path);
-    rc = fail(&e);
-  }
+  vta_session_free(s); /* closes the waveform */
+  /* The trace and the waveform are kept even when the run failed: they
+   * show how it failed.  Only a failed write discards them. */
+  if (vta_out_close(&trace, 1, &e) && rc != EXIT_BAD) rc = fail(&e);
+  if (vta_out_close(&wave_out, 1, &e) && rc != EXIT_BAD) rc = fail(&e);
   vta_program_free(&p);
   return rc;
 }
@@ -691,12 +693,12 @@ int main(int argc, char **argv) {
     puts("vtasim " VTASIM_VERSION);
     return EXIT_OK;
   }
-  if (!strcmp(c, "asm")) return cmd_asm(argc - 1, argv + 1);
-  if (!strcmp(c, "dis")) return cmd_dis(argc - 1, argv + 1);
-  if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
-  if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
-  if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
-  if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
+  if (!strcmp(c, "asm")) return vtasim_finish(cmd_asm(argc - 1, argv + 1));
+  if (!strcmp(c, "dis")) return vtasim_finish(cmd_dis(argc - 1, argv + 1));
+  if (!strcmp(c, "run")) return vtasim_finish(cmd_run(argc - 1, argv + 1));
+  if (!strcmp(c, "gen")) return vtasim_finish(vtasim_cmd_gen(argc - 1, argv + 1));
+  if (!strcmp(c, "cosim")) return vtasim_finish(vtasim_cmd_cosim(argc - 1, argv + 1));
+  if (!strcmp(c, "config")) return vtasim_finish(cmd_config(argc - 1, argv + 1));
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);
   return EXIT_BAD;

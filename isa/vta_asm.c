@@ -18,7 +18,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct parser {
   vta_program_t *p;
@@ -173,24 +172,16 @@ static char *resolve(const parser_t *P, const char *path) {
   return full;
 }
 
-/* A data file, relative to the bundle; refused before reading when too big. */
+/* A data file, relative to the bundle (vta_read_file enforces the size
+ * limit of every input, below the 1 GiB of a segment). */
 static int load_file(parser_t *P, const char *arg, bytes_t *b) {
   char *path = resolve(P, arg);
   if (!path) return oom(P);
-  struct stat st;
-  if (!stat(path, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > VTA_SEGMENT_MAX_BYTES) {
-    fail(P, "file '%s' is %lld bytes, more than the 1 GiB limit of a segment", path,
-         (long long)st.st_size);
-    free(path);
-    return -1;
-  }
   size_t n;
   int rc = vta_read_file(path, &b->d, &n, P->err);
   free(path);
   if (rc) return relay(P, lineno(P));
   b->n = b->cap = n;
-  if (n > VTA_SEGMENT_MAX_BYTES)
-    return fail(P, "file '%s' is more than the 1 GiB limit of a segment", arg);
   return 0;
 }
 

@@ -1,21 +1,91 @@
 /*
  * vta_io.c - see vta_io.h.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "vta_io.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+typedef struct input {
+  dev_t dev;
+  ino_t ino;
+  char *path;
+} input_t;
+
+/* Per thread: the files this thread's command read (a library user's other
+ * threads are none of its business).  Reachable until exit, never freed. */
+static _Thread_local input_t *inputs;
+static _Thread_local size_t ninputs, cap_inputs;
+
+static void note_input(const struct stat *st, const char *path) {
+  for (size_t i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) return;
+  if (ninputs == cap_inputs) {
+    size_t cap = cap_inputs ? 2 * cap_inputs : 8;
+    input_t *n = realloc(inputs, cap * sizeof *n);
+    if (!n) return; /* best effort: the output check then knows less */
+    inputs = n;
+    cap_inputs = cap;
+  }
+  char *copy = strdup(path);
+  if (!copy) return;
+  inputs[ninputs++] = (input_t){st->st_dev, st->st_ino, copy};
+}
+
+int vta_io_is_input(const char *path, const char **as) {
+  struct stat st;
+  if (!path || stat(path, &st)) return 0;
+  for (size_t i = 0; i < ninputs; i++)
+    if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+      if (as) *as = inputs[i].path;
+      return 1;
+    }
+  return 0;
+}
+
+static int too_big(const char *path, vta_err *err) {
+  return vta_errf(err, VTA_EINPUT, "%s: more than the " VTA_FILE_MAX_TEXT " limit of an input "
+                  "file (an endless file such as /dev/zero?)", path);
+}
 
 int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
   *data = NULL;
   *len = 0;
   FILE *f = fopen(path, "rb");
   if (!f) return vta_errf(err, VTA_EIO, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st)) {
+    int e = errno;
+    fclose(f);
+    return vta_errf(err, VTA_EIO, "%s: cannot open: %s", path, strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    fclose(f);
+    return vta_errf(err, VTA_EIO, "%s: is a directory, expected a file", path);
+  }
+  /* A regular file is judged by its size before a byte is read. */
+  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > VTA_FILE_MAX_BYTES) {
+    fclose(f);
+    return vta_errf(err, VTA_EINPUT, "%s: %lld bytes, more than the " VTA_FILE_MAX_TEXT
+                    " limit of an input file", path, (long long)st.st_size);
+  }
+  note_input(&st, path);
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
+    if (n > VTA_FILE_MAX_BYTES) { /* a device or pipe that does not end */
+      free(buf);
+      fclose(f);
+      return too_big(path, err);
+    }
     if (n + 65536 + 1 > cap) {
       cap = cap ? cap * 2 : 131072;
       uint8_t *nb = realloc(buf, cap);
@@ -37,8 +107,183 @@ int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
     return vta_errf(err, VTA_EIO, "%s: read error: %s", path, strerror(e));
   }
   fclose(f);
+  if (n > VTA_FILE_MAX_BYTES) { /* grew while being read */
+    free(buf);
+    return too_big(path, err);
+  }
   buf[n] = '\0';
   *data = buf;
   *len = n;
   return 0;
+}
+
+/* ---- outputs ----------------------------------------------------------------- */
+
+/* Temporary files being written, removed by the signal handler when the
+ * user interrupts: an interrupted command leaves the earlier file as it
+ * was and nothing else.  Process-wide (a signal reaches the process). */
+#define MAX_PENDING 64
+static char *volatile pending[MAX_PENDING];
+static volatile sig_atomic_t handlers_set;
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig) {
+  for (int i = 0; i < MAX_PENDING; i++)
+    if (pending[i]) unlink(pending[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void add_pending(char *tmp) {
+  if (!handlers_set) {
+    handlers_set = 1;
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+      struct sigaction old;
+      /* Only where nobody else handles the signal (a library user's
+       * handler stays in charge). */
+      if (sigaction(caught[i], NULL, &old) || old.sa_handler != SIG_DFL) continue;
+      struct sigaction sa;
+      memset(&sa, 0, sizeof sa);
+      sa.sa_handler = on_signal;
+      sigemptyset(&sa.sa_mask);
+      sigaction(caught[i], &sa, NULL);
+    }
+  }
+  for (int i = 0; i < MAX_PENDING; i++)
+    if (!pending[i]) {
+      pending[i] = tmp;
+      return;
+    }
+}
+
+static void drop_pending(const char *tmp) {
+  for (int i = 0; i < MAX_PENDING; i++)
+    if (pending[i] == tmp) pending[i] = NULL;
+}
+
+static int out_fail(vta_out_t *o, vta_err *err, vta_err_kind kind, const char *fmt,
+                    const char *why) {
+  char pre[48] = "";
+  if (o->what[0]) snprintf(pre, sizeof pre, "%s: ", o->what);
+  vta_errf(err, kind, "%s%s: ", pre, o->path ? o->path : "stdout");
+  size_t n = strlen(err->msg);
+  snprintf(err->msg + n, sizeof err->msg - n, fmt, why);
+  free(o->path);
+  free(o->target);
+  free(o->tmp);
+  memset(o, 0, sizeof *o);
+  return -1;
+}
+
+/* Common checks and the temporary file; named: leave the file closed. */
+static int out_open(vta_out_t *o, const char *path, const char *what, int binary, int named,
+                    vta_err *err) {
+  memset(o, 0, sizeof *o);
+  snprintf(o->what, sizeof o->what, "%s", what ? what : "");
+  if (!path || !strcmp(path, "-")) {
+    if (named) return out_fail(o, err, VTA_EINPUT, "%s", "needs a file, not stdout");
+    o->f = stdout;
+    return 0;
+  }
+  if (!(o->path = strdup(path))) return out_fail(o, err, VTA_ENOMEM, "%s", "out of memory");
+  const char *as = NULL;
+  if (vta_io_is_input(path, &as))
+    return out_fail(o, err, VTA_EINPUT, "is the input file %s of this command; refusing to "
+                    "overwrite it", as);
+  struct stat st;
+  int exists = !stat(path, &st);
+  if (exists && S_ISDIR(st.st_mode))
+    return out_fail(o, err, VTA_EIO, "%s", "is a directory, expected a file");
+  if (exists && !S_ISREG(st.st_mode)) {
+    /* A device, FIFO or socket: written in place, never replaced. */
+    if (named)
+      return out_fail(o, err, VTA_EINPUT, "%s", "not a regular file (this output is written "
+                      "to a regular file only)");
+    if (!(o->f = fopen(path, binary ? "wb" : "w")))
+      return out_fail(o, err, VTA_EIO, "cannot open for writing: %s", strerror(errno));
+    return 0;
+  }
+  /* Regular or new: the temporary beside the file the path leads to, so
+   * that the rename replaces that file (a symbolic link keeps pointing). */
+  char *real = exists ? realpath(path, NULL) : NULL;
+  o->target = real ? real : strdup(path);
+  if (!o->target) return out_fail(o, err, VTA_ENOMEM, "%s", "out of memory");
+  const char *slash = strrchr(o->target, '/');
+  size_t dirlen = slash ? (size_t)(slash - o->target) + 1 : 0;
+  size_t n = strlen(o->target) + 16;
+  if (!(o->tmp = malloc(n))) return out_fail(o, err, VTA_ENOMEM, "%s", "out of memory");
+  snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, o->target, o->target + dirlen);
+  int fd = mkstemp(o->tmp);
+  if (fd < 0) {
+    free(o->tmp);
+    o->tmp = NULL;
+    return out_fail(o, err, VTA_EIO, "cannot create: %s", strerror(errno));
+  }
+  add_pending(o->tmp);
+  /* The mode a plain fopen would give (or the replaced file's). */
+  mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~mask));
+  if (named) {
+    close(fd);
+    return 0;
+  }
+  if (!(o->f = fdopen(fd, binary ? "wb" : "w"))) {
+    int e = errno;
+    close(fd);
+    vta_out_close(o, 0, NULL);
+    return vta_errf(err, VTA_EIO, "%s%s%s: cannot open for writing: %s", what ? what : "",
+                    what ? ": " : "", path, strerror(e));
+  }
+  return 0;
+}
+
+int vta_out_open(vta_out_t *o, const char *path, const char *what, int binary, vta_err *err) {
+  return out_open(o, path, what, binary, 0, err);
+}
+
+int vta_out_open_named(vta_out_t *o, const char *path, const char *what, vta_err *err) {
+  return out_open(o, path, what, 1, 1, err);
+}
+
+int vta_out_close(vta_out_t *o, int ok, vta_err *err) {
+  int bad = 0, e = 0;
+  if (o->f == stdout) {
+    bad = fflush(stdout) != 0 || ferror(stdout);
+    e = errno;
+  } else if (o->f) {
+    bad = ferror(o->f) != 0;
+    e = errno;
+    if (fclose(o->f) && !bad) {
+      bad = 1;
+      e = errno;
+    }
+  }
+  o->f = NULL;
+  if (o->tmp) {
+    if (ok && !bad && rename(o->tmp, o->target)) {
+      bad = 1;
+      e = errno;
+    }
+    if (!ok || bad) unlink(o->tmp);
+    drop_pending(o->tmp);
+  }
+  int rc = 0;
+  if (ok && bad) {
+    char pre[48] = "";
+    if (o->what[0]) snprintf(pre, sizeof pre, "%s: ", o->what);
+    rc = vta_errf(err, VTA_EIO, "%s%s: write error: %s", pre, o->path ? o->path : "stdout",
+                  e ? strerror(e) : "unknown");
+  }
+  free(o->path);
+  free(o->target);
+  free(o->tmp);
+  memset(o, 0, sizeof *o);
+  return rc;
+}
+
+int vta_stdout_check(vta_err *err) {
+  if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+  int e = errno;
+  return vta_errf(err, VTA_EIO, "stdout: write error: %s", e ? strerror(e) : "unknown");
 }

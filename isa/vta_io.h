@@ -1,16 +1,69 @@
 /*
- * vta_io.h - whole-file reading shared by every parser in vtasim, so that each
- * reports I/O failures the same way (file name and the system's reason).
+ * vta_io.h - every file vtasim reads or writes goes through here, so that
+ * each reader reports I/O failures the same way (file name and the system's
+ * reason), every input obeys one size limit, and no output can destroy an
+ * input, a device or a half-written earlier result.
+ *
+ * Inputs: vta_read_file() refuses anything larger than VTA_FILE_MAX_BYTES
+ * (a regular file before reading it, an endless one such as /dev/zero as
+ * soon as the limit is passed) and remembers which files it read.
+ *
+ * Outputs: vta_out_open() refuses a path that names a file this thread has
+ * read (same device and inode, whatever the spelling of the path).  A
+ * regular file (or a new one) is written to a temporary file in the same
+ * directory and renamed over the path by vta_out_close() only when every
+ * write succeeded; a failed or interrupted write (SIGINT, SIGTERM, SIGHUP)
+ * leaves the earlier file untouched and no temporary behind.  A path that
+ * is not a regular file (/dev/null, /dev/full, a FIFO) is written in place
+ * and never unlinked or replaced; "-" is stdout, whose write errors are
+ * errors too.
  */
 #ifndef VTA_IO_H
 #define VTA_IO_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "vta_err.h"
 
+/* The largest file any vtasim reader accepts: bundles (text or binary),
+ * data and expectation files, configurations.  256 MiB: far beyond the
+ * largest workload (a few MiB), small enough to be refused in a fraction
+ * of a second when a file never ends. */
+#define VTA_FILE_MAX_BYTES (256u << 20)
+#define VTA_FILE_MAX_TEXT "256 MiB"
+
 /* Read a file into a NUL-terminated malloc'd buffer (*len excludes the NUL). */
 int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err);
+
+/* 1 if path names a file this thread read with vta_read_file (the name it
+ * was read under goes to *as, if given), else 0. */
+int vta_io_is_input(const char *path, const char **as);
+
+typedef struct vta_out {
+  FILE *f;          /* where to write; NULL after vta_out_close */
+  char *path;       /* the path as given (NULL: stdout) */
+  char *target;     /* the file renamed over (symbolic links resolved) */
+  char *tmp;        /* the temporary file, NULL when written in place */
+  char what[32];    /* the option in messages, e.g. "--trace" ("" for none) */
+} vta_out_t;
+
+/* Open an output; path "-" or NULL is stdout.  what names the option in
+ * messages ("--trace", "-o").  binary: "wb" rather than "w". */
+int vta_out_open(vta_out_t *o, const char *path, const char *what, int binary, vta_err *err);
+
+/* The same for a writer that opens the file itself by name (the RTL's FST
+ * waveform): only a regular or new file; write to o->tmp, then close. */
+int vta_out_open_named(vta_out_t *o, const char *path, const char *what, vta_err *err);
+
+/* Finish an output: with ok, flush and check every write, then rename the
+ * temporary over the path; without ok (an earlier failure), discard it.
+ * Returns -1 with the error when ok was given and anything failed.  Safe
+ * to call on a zeroed or already closed vta_out_t. */
+int vta_out_close(vta_out_t *o, int ok, vta_err *err);
+
+/* Flush stdout and report a failed write to it (a report, --json). */
+int vta_stdout_check(vta_err *err);
 
 #endif

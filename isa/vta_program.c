@@ -589,7 +589,10 @@ int vta_program_load(vta_program_t *p, const char *path, vta_err *err) {
   uint8_t *data;
   size_t len;
   if (vta_read_file(path, &data, &len, err)) return -1;
-  int rc = vta_program_is_binary(data, len)
+  /* A NUL byte in the header's 16 bytes is no text: a binary container
+   * whose magic is damaged, reported as such rather than as bad text. */
+  int binary = vta_program_is_binary(data, len) || memchr(data, 0, len < 16 ? len : 16);
+  int rc = binary
                ? vta_program_read_binary(p, data, len, path, err)
                : vta_program_parse(p, (const char *)data, len, path, err);
   free(data);
