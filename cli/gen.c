@@ -36,7 +36,8 @@ static const char gen_help[] =
     "               BLOCK_IN and BLOCK_OUT blocks; tutorial: 1, 16, 16)\n"
     "conv2d shape:  --batch N  --height H  --width W  --in-channels C\n"
     "               --out-channels K  --kernel KH[,KW]  --pad PH[,PW]\n"
-    "               --stride SH[,SW]\n"
+    "               --stride SH[,SW]   (--pad defaults to (K-1)/2 per dimension\n"
+    "               when --kernel is given: 'same' padding, not the tutorial's 1)\n"
     "conv2d tiling: --b-block B  --oc-block O  --ic-block I   (channel blocks)\n"
     "               --h-block R  --w-block C                 (output rows, columns)\n"
     "               (tutorial: 1, 8, 1, 7, 14)\n"
@@ -95,7 +96,7 @@ typedef struct {
   int conv;
   vta_cl_gemm_params_t g;
   vta_cl_conv2d_params_t c;
-  int shape_given, auto_tile;
+  int shape_given, auto_tile, kernel_given, pad_given;
   int tile_set[6]; /* b, ic, oc, h, w, threads: given on the command line */
   const char *out, *config;
   int binary, quiet;
@@ -235,6 +236,8 @@ static int parse_args(gen_t *g, int argc, char **argv) {
         return usage(op, "expected N or N,N (non-negative for --pad, positive otherwise), "
                      "got '%s'", v);
       g->shape_given = 1;
+      g->kernel_given |= x == &g->c.kernel_h;
+      g->pad_given |= x == &g->c.pad_h;
     } else {
       return usage(op, "unknown option '%s'", a);
     }
@@ -283,6 +286,10 @@ int vtasim_cmd_gen(int argc, char **argv) {
   int rc = parse_args(&g, argc, argv);
   if (rc) return rc == 1 ? GEN_OK : rc;
   if (!g.out) return usage(op, "%s", "missing -o FILE");
+  if (g.kernel_given && !g.pad_given) { /* the same size out: not the tutorial's 3x3 pad 1 */
+    g.c.pad_h = (g.c.kernel_h - 1) / 2;
+    g.c.pad_w = (g.c.kernel_w - 1) / 2;
+  }
 
   vta_err e = {0};
   vta_config_t cfg;

@@ -6,6 +6,7 @@
 #include "vta_io.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,43 +194,46 @@ static int line_of(const char *text, const char *at) {
   return line;
 }
 
-/* Line of the first occurrence of "key" in the text: cJSON keeps no positions. */
-static int key_line(const char *text, const char *key) {
+/* Line of the n-th (1-based) occurrence of "key" in the text, from `from`:
+ * cJSON keeps no positions. */
+static int key_line_n(const char *text, const char *from, const char *key, int n) {
   char quoted[80];
   snprintf(quoted, sizeof quoted, "\"%s\"", key);
-  const char *p = strstr(text, quoted);
+  const char *p = from;
+  while (n-- > 0 && p) {
+    p = strstr(p, quoted);
+    if (p && n > 0) p += strlen(quoted);
+  }
   return p ? line_of(text, p) : 1;
 }
 
-int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
-                          vta_err *err) {
-  cJSON *root = cJSON_Parse(text);
-  if (!root) {
-    const char *at = cJSON_GetErrorPtr();
-    return vta_errf(err, VTA_EINPUT, "%s:%d: not valid JSON (near '%.20s')", name,
-                    at ? line_of(text, at) : 1, at ? at : "");
-  }
-  int rc = 0;
-  if (!cJSON_IsObject(root)) {
-    rc = vta_errf(err, VTA_EINPUT, "%s:1: expected a JSON object of configuration keys",
-                  name);
-    goto out;
-  }
-  for (cJSON *it = root->child; it; it = it->next) {
-    int line = key_line(text, it->string);
+/* How many earlier members of the object have this member's key. */
+static int repeats(const cJSON *obj, const cJSON *it) {
+  int n = 0;
+  for (const cJSON *o = obj->child; o && o != it; o = o->next)
+    n += !strcmp(o->string, it->string);
+  return n;
+}
+
+/* The members of one object of configuration keys; `from` is where the
+ * object starts in the text (for line numbers). */
+static int parse_keys(vta_config_t *c, const cJSON *obj, const char *text, const char *from,
+                      const char *name, vta_err *err) {
+  for (cJSON *it = obj->child; it; it = it->next) {
+    int dup = repeats(obj, it);
+    int line = key_line_n(text, from, it->string, dup + 1);
+    if (dup)
+      return vta_errf(err, VTA_EINPUT, "%s:%d: %s: duplicate key (first given on line %d)",
+                      name, line, it->string, key_line_n(text, from, it->string, 1));
     if (!strcmp(it->string, "TARGET") || !strcmp(it->string, "HW_VER")) {
-      if (!cJSON_IsString(it)) {
-        rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected a string", name, line,
-                      it->string);
-        goto out;
-      }
+      if (!cJSON_IsString(it))
+        return vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected a string", name, line,
+                        it->string);
       char *dst = !strcmp(it->string, "TARGET") ? c->target : c->hw_ver;
       size_t cap = !strcmp(it->string, "TARGET") ? sizeof c->target : sizeof c->hw_ver;
-      if (strlen(it->valuestring) >= cap) {
-        rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: value longer than %zu characters",
-                      name, line, it->string, cap - 1);
-        goto out;
-      }
+      if (strlen(it->valuestring) >= cap)
+        return vta_errf(err, VTA_EINPUT, "%s:%d: %s: value longer than %zu characters",
+                        name, line, it->string, cap - 1);
       snprintf(dst, cap, "%s", it->valuestring);
       continue;
     }
@@ -237,22 +241,75 @@ int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
       continue;
     if (!key_slot(c, it->string)) {
       vta_config_set(c, it->string, 0, err);
-      rc = vta_err_prefix(err, "%s:%d: ", name, line);
-      goto out;
+      return vta_err_prefix(err, "%s:%d: ", name, line);
     }
     double v = cJSON_IsNumber(it) ? it->valuedouble : NAN;
     /* Range-check before the cast: a huge double does not fit a long. */
-    if (!cJSON_IsNumber(it) || v != floor(v) || v < -1 || v > 64) {
-      rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected a small integer", name, line,
-                    it->string);
-      goto out;
-    }
-    if (vta_config_set(c, it->string, (long)v, err)) {
-      rc = vta_err_prefix(err, "%s:%d: ", name, line);
-      goto out;
-    }
+    if (!cJSON_IsNumber(it) || v != floor(v) || v < -1 || v > 64)
+      return vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected a small integer", name, line,
+                      it->string);
+    if (vta_config_set(c, it->string, (long)v, err))
+      return vta_err_prefix(err, "%s:%d: ", name, line);
   }
-  if (vta_config_derive(c, err)) rc = vta_err_prefix(err, "%s: ", name);
+  for (int i = 0; vta_config_keys[i]; i++)
+    if (!cJSON_GetObjectItemCaseSensitive(obj, vta_config_keys[i]))
+      return vta_errf(err, VTA_EINPUT, "%s: missing key %s (a vta_config.json gives every one "
+                      "of LOG_INP_WIDTH ... LOG_ACC_BUFF_SIZE)", name, vta_config_keys[i]);
+  return 0;
+}
+
+int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
+                          vta_err *err) {
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(text, &end, 0);
+  if (!root) {
+    const char *at = cJSON_GetErrorPtr();
+    return vta_errf(err, VTA_EINPUT, "%s:%d: not valid JSON (near '%.20s')", name,
+                    at ? line_of(text, at) : 1, at ? at : "");
+  }
+  int rc = 0;
+  while (end && isspace((unsigned char)*end)) end++;
+  if (end && *end) {
+    rc = vta_errf(err, VTA_EINPUT, "%s:%d: unexpected text after the JSON object (near "
+                  "'%.20s')", name, line_of(text, end), end);
+    goto out;
+  }
+  if (!cJSON_IsObject(root)) {
+    rc = vta_errf(err, VTA_EINPUT, "%s:1: expected a JSON object of configuration keys",
+                  name);
+    goto out;
+  }
+  /* `vtasim config --json`: {"name", "parameters", "derived", "layout"}. */
+  const cJSON *params = cJSON_GetObjectItemCaseSensitive(root, "parameters");
+  if (cJSON_IsObject(params)) {
+    for (cJSON *it = root->child; it; it = it->next) {
+      int line = key_line_n(text, text, it->string, repeats(root, it) + 1);
+      if (repeats(root, it)) {
+        rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: duplicate key", name, line, it->string);
+        goto out;
+      }
+      if (strcmp(it->string, "name") && strcmp(it->string, "parameters") &&
+          strcmp(it->string, "derived") && strcmp(it->string, "layout")) {
+        rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: unknown key of a `vtasim config --json` "
+                      "document (expected name, parameters, derived, layout)", name, line,
+                      it->string);
+        goto out;
+      }
+    }
+    const char *from = strstr(text, "\"parameters\"");
+    rc = parse_keys(c, params, text, from ? from : text, name, err);
+    if (!rc && vta_config_derive(c, err)) rc = vta_err_prefix(err, "%s: ", name);
+    const cJSON *nm = cJSON_GetObjectItemCaseSensitive(root, "name");
+    char have[64];
+    vta_config_name(c, have, sizeof have);
+    if (!rc && nm && (!cJSON_IsString(nm) || strcmp(nm->valuestring, have)))
+      rc = vta_errf(err, VTA_EINPUT, "%s:%d: name: '%s' does not match the parameters (they "
+                    "give %s)", name, key_line_n(text, text, "name", 1),
+                    cJSON_IsString(nm) ? nm->valuestring : "?", have);
+    goto out;
+  }
+  rc = parse_keys(c, root, text, text, name, err);
+  if (!rc && vta_config_derive(c, err)) rc = vta_err_prefix(err, "%s: ", name);
 out:
   cJSON_Delete(root);
   return rc;

@@ -57,8 +57,12 @@ void vta_config_default(vta_config_t *cfg);
 int vta_config_derive(vta_config_t *cfg, vta_err *err);
 
 /*
- * Read a vta_config.json.  Missing keys keep the default; unknown keys and
- * values of the wrong type are errors naming the file, line and key.
+ * Read a vta_config.json: one JSON object holding every key of
+ * vta_config_keys (TARGET, HW_VER and the informative ACC_DEP_DISTANCE are
+ * optional).  A missing key, an unknown or repeated key, a value of the
+ * wrong type and text after the object are errors naming the file, line
+ * and key.  The output of `vtasim config --json` is accepted as well: its
+ * "parameters" object is the configuration, its "name" must agree.
  */
 int vta_config_load_json(vta_config_t *cfg, const char *path, vta_err *err);
 int vta_config_parse_json(vta_config_t *cfg, const char *text,

@@ -6,10 +6,15 @@
  * has no device argument).  The environment chooses what VTADeviceAlloc
  * builds: VTASIM_CONFIG (a vta_config.json) and VTASIM_ENGINE ("model", the
  * cycle-accurate default, or "functional").  The driver API has no error channel besides
- * return values, so failures are also printed on stderr.
+ * return values, so failures are also printed on stderr, and kept:
+ * vtasim_device_error(NULL) says why VTADeviceAlloc returned NULL.  Every
+ * handle is looked up among the live devices before use: NULL, freed and
+ * foreign handles are errors (VTADeviceRun returns 2), never a crash.
  */
 #include "vtasim_driver.h"
 
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +22,39 @@
 typedef struct device {
   vta_model_t *model;
   char error[VTA_ERR_LEN];
+  struct device *next; /* the live devices, so that a handle is checked, never trusted */
 } device_t;
 
 static vta_mem_t *g_mem;
+static device_t *g_devices;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The last error not tied to a live device: why VTADeviceAlloc failed, a
+ * NULL or foreign handle. */
+static char g_error[VTA_ERR_LEN];
+
+static void driver_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void driver_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&g_lock);
+  vsnprintf(g_error, sizeof g_error, fmt, ap);
+  fprintf(stderr, "%s\n", g_error);
+  pthread_mutex_unlock(&g_lock);
+  va_end(ap);
+}
+
+/* The device behind a handle, or NULL (with the error recorded) when the
+ * handle is NULL, freed or was never returned by VTADeviceAlloc. */
+static device_t *device_of(VTADeviceHandle h, const char *fn) {
+  pthread_mutex_lock(&g_lock);
+  device_t *d = g_devices;
+  while (d && d != h) d = d->next;
+  pthread_mutex_unlock(&g_lock);
+  if (!d)
+    driver_error("%s: handle %p is not a device returned by VTADeviceAlloc (NULL, already "
+                 "freed or foreign)", fn, h);
+  return d;
+}
 
 vta_mem_t *vtasim_driver_mem(void) {
   if (!g_mem) g_mem = vta_mem_new();
@@ -71,35 +106,50 @@ VTADeviceHandle VTADeviceAlloc(void) {
   vta_config_default(&cfg);
   const char *path = getenv("VTASIM_CONFIG");
   if (path && *path && vta_config_load_json(&cfg, path, &err)) {
-    fprintf(stderr, "VTADeviceAlloc: VTASIM_CONFIG: %s\n", err.msg);
+    driver_error("VTADeviceAlloc: VTASIM_CONFIG: %s", err.msg);
     return NULL;
   }
   vta_model_params_t params;
   vta_model_params_default(&params);
   const char *engine = getenv("VTASIM_ENGINE");
   if (engine && *engine && vta_engine_parse(engine, &params.engine, &err)) {
-    fprintf(stderr, "VTADeviceAlloc: VTASIM_ENGINE: %s\n", err.msg);
+    driver_error("VTADeviceAlloc: VTASIM_ENGINE: %s", err.msg);
+    return NULL;
+  }
+  if (params.engine != VTA_ENGINE_MODEL && params.engine != VTA_ENGINE_FUNCTIONAL) {
+    driver_error("VTADeviceAlloc: VTASIM_ENGINE: '%s' is not available through the driver API "
+                 "(expected model or functional)", engine);
     return NULL;
   }
   vta_mem_t *mem = vtasim_driver_mem();
   device_t *d = calloc(1, sizeof *d);
   if (!mem || !d) {
     free(d);
-    fprintf(stderr, "VTADeviceAlloc: out of memory\n");
+    driver_error("VTADeviceAlloc: out of memory");
     return NULL;
   }
   d->model = vta_model_new(&cfg, mem, &params, &err);
   if (!d->model) {
-    fprintf(stderr, "VTADeviceAlloc: %s\n", err.msg);
+    driver_error("VTADeviceAlloc: %s", err.msg);
     free(d);
     return NULL;
   }
+  pthread_mutex_lock(&g_lock);
+  d->next = g_devices;
+  g_devices = d;
+  pthread_mutex_unlock(&g_lock);
   return d;
 }
 
 void VTADeviceFree(VTADeviceHandle handle) {
-  device_t *d = handle;
+  if (!handle) return; /* like free(NULL) */
+  device_t *d = device_of(handle, "VTADeviceFree");
   if (!d) return;
+  pthread_mutex_lock(&g_lock);
+  device_t **pp = &g_devices;
+  while (*pp != d) pp = &(*pp)->next;
+  *pp = d->next;
+  pthread_mutex_unlock(&g_lock);
   vta_model_free(d->model);
   free(d);
 }
@@ -107,7 +157,8 @@ void VTADeviceFree(VTADeviceHandle handle) {
 int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
                  uint32_t wait_cycles) {
   (void)wait_cycles; /* the model always runs to completion, as fsim does */
-  device_t *d = device;
+  device_t *d = device_of(device, "VTADeviceRun");
+  if (!d) return 2;
   vta_err err;
   int rc;
   uint64_t addr = insn_phy_addr; /* 64-bit under USE_VTA64 */
@@ -126,9 +177,12 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
 }
 
 vta_model_t *vtasim_device_model(VTADeviceHandle h) {
-  return h ? ((device_t *)h)->model : NULL;
+  device_t *d = h ? device_of(h, "vtasim_device_model") : NULL;
+  return d ? d->model : NULL;
 }
 
 const char *vtasim_device_error(VTADeviceHandle h) {
-  return h ? ((device_t *)h)->error : "";
+  if (!h) return g_error;
+  device_t *d = device_of(h, "vtasim_device_error");
+  return d ? d->error : g_error;
 }

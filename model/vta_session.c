@@ -18,8 +18,25 @@ struct vta_session {
   void (*runner_free)(void *);
 };
 
+/* An expectation naming a counter the model does not have is bad input
+ * (exit 2), found before anything runs, not a failed expectation. */
+static int check_counters(const vta_program_t *p, vta_err *err) {
+  vta_stats_t none;
+  memset(&none, 0, sizeof none);
+  for (int k = 0; k < p->nexpects; k++) {
+    uint64_t v;
+    const vta_expect_t *e = &p->expects[k];
+    if (e->kind != VTA_EXPECT_COUNTER || !vta_stats_get(&none, e->counter, &v, err)) continue;
+    vta_err_prefix(err, ".expect-counter: ");
+    if (p->source && e->line) vta_err_prefix(err, "%s:%d: ", p->source, e->line);
+    return -1;
+  }
+  return 0;
+}
+
 vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
                                vta_err *err) {
+  if (check_counters(p, err)) return NULL;
   vta_session_t *s = calloc(1, sizeof *s);
   if (!s) {
     vta_errf(err, VTA_ENOMEM, "session: out of memory");

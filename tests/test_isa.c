@@ -1092,9 +1092,30 @@ static void test_config_json(void) {
   CHECK_EQ(c.log_acc_buff_size, 15);
   CHECK_EQ(c.log_acc_depth, 9); /* derived by the parse */
   CHECK_EQ(c.log_uop_depth, 10);
-  /* missing keys keep the default */
+  /* a missing key is an error naming it (issue 12: it was the default) */
   vta_config_default(&c);
-  CHECK(vta_config_parse_json(&c, "{ \"LOG_BLOCK\": 4 }", "x.json", &e) == 0);
+  vta_err_clear(&e);
+  CHECK(vta_config_parse_json(&c, "{ \"LOG_BLOCK\": 4 }", "x.json", &e) == -1);
+  CHECK_CONTAINS(e.msg, "x.json");
+  CHECK_CONTAINS(e.msg, "missing key LOG_INP_WIDTH");
+  /* a repeated key: both lines */
+  vta_err_clear(&e);
+  CHECK(vta_config_parse_json(&c, "{\n \"LOG_BLOCK\": 4,\n \"LOG_BLOCK\": 5\n}", "d.json",
+                              &e) == -1);
+  CHECK_CONTAINS(e.msg, "d.json:3: LOG_BLOCK: duplicate key (first given on line 2)");
+  /* text after the object */
+  char trail[1024];
+  snprintf(trail, sizeof trail, "%s\n{}", VALID_JSON);
+  vta_err_clear(&e);
+  CHECK(vta_config_parse_json(&c, trail, "t.json", &e) == -1);
+  CHECK_CONTAINS(e.msg, "t.json:16: unexpected text after the JSON object");
+  /* the output of `vtasim config --json`, read back */
+  vta_err_clear(&e);
+  const char *doc = "{\"name\": \"1x16_i8w8a32_15_15_18_17\", \"parameters\": {"
+      "\"LOG_INP_WIDTH\": 3, \"LOG_WGT_WIDTH\": 3, \"LOG_ACC_WIDTH\": 5, \"LOG_BATCH\": 0,"
+      "\"LOG_BLOCK\": 4, \"LOG_UOP_BUFF_SIZE\": 15, \"LOG_INP_BUFF_SIZE\": 15,"
+      "\"LOG_WGT_BUFF_SIZE\": 18, \"LOG_ACC_BUFF_SIZE\": 17}, \"derived\": {}, \"layout\": {}}";
+  CHECK_MSG(vta_config_parse_json(&c, doc, "c.json", &e) == 0, "%s", e.msg);
   char name[64];
   vta_config_name(&c, name, sizeof name);
   CHECK_MSG(!strcmp(name, "1x16_i8w8a32_15_15_18_17"), "got %s", name);
@@ -1131,7 +1152,10 @@ static void test_config_json(void) {
   CHECK_CONTAINS(e.msg, "arr.json");
   /* a well-formed file whose configuration breaks spec 1.4 */
   vta_err_clear(&e);
-  CHECK(vta_config_parse_json(&c, "{\n \"LOG_ACC_BUFF_SIZE\": 19\n}", "big.json", &e) == -1);
+  char big[1024];
+  snprintf(big, sizeof big, "%s", VALID_JSON);
+  memcpy(strstr(big, "\"LOG_ACC_BUFF_SIZE\" : 15") + 22, "19", 2);
+  CHECK(vta_config_parse_json(&c, big, "big.json", &e) == -1);
   CHECK_CONTAINS(e.msg, "big.json");
   CHECK_CONTAINS(e.msg, "micro-op");
   /* the file reader, through a temporary file */

@@ -1446,7 +1446,10 @@ static void test_driver_config_env(void) {
   int fd = mkstemp(path);
   CHECK(fd >= 0);
   if (fd < 0) return;
-  const char *json = "{\n  \"TARGET\": \"sim\",\n  \"LOG_BLOCK\": 4,\n  \"LOG_BATCH\": 1\n}\n";
+  const char *json = "{\n  \"TARGET\": \"sim\",\n  \"LOG_BLOCK\": 4,\n  \"LOG_BATCH\": 1,\n"
+      "  \"LOG_INP_WIDTH\": 3, \"LOG_WGT_WIDTH\": 3, \"LOG_ACC_WIDTH\": 5,\n"
+      "  \"LOG_UOP_BUFF_SIZE\": 15, \"LOG_INP_BUFF_SIZE\": 15, \"LOG_WGT_BUFF_SIZE\": 18,\n"
+      "  \"LOG_ACC_BUFF_SIZE\": 17\n}\n";
   CHECK_EQ(write(fd, json, strlen(json)), (long long)strlen(json));
   close(fd);
   setenv("VTASIM_CONFIG", path, 1);
@@ -1459,8 +1462,36 @@ static void test_driver_config_env(void) {
   }
   setenv("VTASIM_CONFIG", "/nonexistent/vta_config.json", 1);
   CHECK(VTADeviceAlloc() == NULL);
+  /* issue 12: why it failed is kept, and the next call is an error, not a crash */
+  CHECK_CONTAINS(vtasim_device_error(NULL), "VTASIM_CONFIG");
+  CHECK_CONTAINS(vtasim_device_error(NULL), "/nonexistent/vta_config.json");
+  CHECK_EQ(VTADeviceRun(NULL, 0x1000, 1, 0), 2);
+  CHECK_CONTAINS(vtasim_device_error(NULL), "VTADeviceRun");
   unsetenv("VTASIM_CONFIG");
+  setenv("VTASIM_ENGINE", "warp", 1);
+  CHECK(VTADeviceAlloc() == NULL);
+  CHECK_CONTAINS(vtasim_device_error(NULL), "VTASIM_ENGINE");
+  setenv("VTASIM_ENGINE", "rtl", 1); /* not reachable through the driver */
+  CHECK(VTADeviceAlloc() == NULL);
+  CHECK_CONTAINS(vtasim_device_error(NULL), "not available through the driver API");
+  unsetenv("VTASIM_ENGINE");
   unlink(path);
+}
+
+/* issue 12: NULL, foreign and freed handles are errors with a message. */
+static void test_driver_bad_handles(void) {
+  int not_a_device[64] = {0};
+  CHECK_EQ(VTADeviceRun(NULL, 0x1000, 1, 0), 2);
+  CHECK_CONTAINS(vtasim_device_error(NULL), "not a device returned by VTADeviceAlloc");
+  CHECK_EQ(VTADeviceRun(not_a_device, 0x1000, 1, 0), 2);
+  CHECK_CONTAINS(vtasim_device_error(not_a_device), "not a device");
+  CHECK(vtasim_device_model(not_a_device) == NULL);
+  VTADeviceFree(not_a_device); /* reported, nothing freed */
+  VTADeviceHandle d = VTADeviceAlloc();
+  CHECK(d != NULL);
+  VTADeviceFree(d);
+  CHECK_EQ(VTADeviceRun(d, 0x1000, 1, 0), 2); /* freed: looked up, never dereferenced */
+  CHECK(vtasim_device_model(d) == NULL);
 }
 
 /* ---- sessions: a program bundle on a model --------------------------------- */
@@ -1637,6 +1668,7 @@ int main(void) {
   RUN(test_driver_memory);
   RUN(test_driver_run);
   RUN(test_driver_config_env);
+  RUN(test_driver_bad_handles);
   RUN(test_session_run_and_check);
   RUN(test_session_errors);
   return TEST_SUMMARY();

@@ -25,3 +25,18 @@ check() {
   if "$@" >"$TMP/check.out" 2>&1; then echo "PASS $name"
   else echo "FAIL $name"; head -15 "$TMP/check.out" | sed 's/^/    /'; fi
 }
+
+# config_json KEY=VALUE... > FILE: a complete vta_config.json, the default
+# configuration with the given keys changed (every key is required).
+config_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+c = {"TARGET": "sim", "HW_VER": "0.0.2", "LOG_INP_WIDTH": 3, "LOG_WGT_WIDTH": 3,
+     "LOG_ACC_WIDTH": 5, "LOG_BATCH": 0, "LOG_BLOCK": 4, "LOG_UOP_BUFF_SIZE": 15,
+     "LOG_INP_BUFF_SIZE": 15, "LOG_WGT_BUFF_SIZE": 18, "LOG_ACC_BUFF_SIZE": 17}
+for kv in sys.argv[1:]:
+    k, v = kv.split("=")
+    c[k] = int(v)
+print(json.dumps(c, indent=1))
+PY
+}

@@ -115,7 +115,7 @@ FINISH
 X
 expect shift-range 2 'compute.*#1.*(shift|SHR)' -- $V run "$TMP/shift.vta"
 
-printf '{"LOG_BLOCK": 4,\n "LOG_ACC_BUFF_SIZE": 19}\n' > "$TMP/bigacc.json"
+config_json LOG_ACC_BUFF_SIZE=19 > "$TMP/bigacc.json"
 expect config-constraint 2 'bigacc.json.*32 bits' -- $V config --config "$TMP/bigacc.json"
 printf '{"LOG_BLOCK": 4,\n "LOG_BLOK": 4}\n' > "$TMP/typo.json"
 expect config-unknown-key 2 "typo.json:2:.*LOG_BLOK" -- $V config --config "$TMP/typo.json"

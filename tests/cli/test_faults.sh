@@ -82,7 +82,7 @@ FINISH
 X
 expect iter-too-wide 2 'bigiter.vta:8:.*iter_out' -- $V run "$TMP/bigiter.vta"
 # A small configuration: an index that fits the default's fields does not.
-printf '{"LOG_INP_BUFF_SIZE": 13, "LOG_ACC_BUFF_SIZE": 15}\n' > "$TMP/small.json"
+config_json LOG_INP_BUFF_SIZE=13 LOG_ACC_BUFF_SIZE=15 > "$TMP/small.json"
 prog sramcfg <<'X'
 LOAD INP sram_base=1000 dram_base=@buf y_size=1 x_size=1 x_stride=1
 FINISH
