@@ -182,7 +182,8 @@ static const char run_help[] =
     "Every input file is at most " VTA_FILE_MAX_TEXT ".\n"
     "\n"
     "Timing parameters (docs/microarch.md section 2), model and rtl (the RTL runs\n"
-    "the values it is built for, or smaller MAX_BURST, MAX_OUTST, CMDQ, TOKQ):\n"
+    "the values it is built for, or smaller MAX_BURST, MAX_OUTST, CMDQ, TOKQ);\n"
+    "CMDQ and TOKQ also on the functional engine:\n"
     "%s"
     "\n"
     "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
@@ -433,7 +434,8 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "%s run: %s\nTry '%s run --help'.\n", prog_name, e.msg, prog_name);
         return EXIT_BAD;
       }
-      timing = 1;
+      /* the functional engine has command and token queues, no memory timing */
+      if (strcmp(pi->name, "CMDQ") && strcmp(pi->name, "TOKQ")) timing = 1;
       i++;
     } else if (a[0] == '-' && a[1]) return vtasim_usage("run", "unknown option or missing value '%s'", a);
     else if (!in) in = a;
@@ -444,7 +446,7 @@ static int cmd_run(int argc, char **argv) {
   /* What an engine cannot honour is refused, never silently ignored. */
   if (params.engine == VTA_ENGINE_FUNCTIONAL) {
     const char *no = trace_path ? "--trace" : full ? "--stats" : params.max_cycles ? "--max-cycles"
-                     : params.no_skip ? "--no-skip" : timing ? "a timing parameter" : NULL;
+                     : params.no_skip ? "--no-skip" : timing ? "a memory timing parameter" : NULL;
     if (no) {
       fprintf(stderr, "%s run: %s needs cycles: the functional engine has none (use --engine "
               "model or rtl)\nTry '%s run --help'.\n", prog_name, no, prog_name);
@@ -479,6 +481,7 @@ static int cmd_run(int argc, char **argv) {
   }
   if (trace_path) {
     if (vta_out_open(&trace, trace_path, "--trace", 0, &e)) { rc = fail(&e); goto out; }
+    vta_out_keep_partial(&trace); /* Ctrl-C on a long run: the trace so far */
     params.trace = trace.f;
   }
   if (wave && vta_out_open_named(&wave_out, wave, "--wave", &e)) { rc = fail(&e); goto out; }

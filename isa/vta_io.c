@@ -124,12 +124,16 @@ int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
  * was and nothing else.  Process-wide (a signal reaches the process). */
 #define MAX_PENDING 64
 static char *volatile pending[MAX_PENDING];
+static char *volatile keep_as[MAX_PENDING]; /* kept when interrupted: renamed here */
 static volatile sig_atomic_t handlers_set;
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
 
 static void on_signal(int sig) {
-  for (int i = 0; i < MAX_PENDING; i++)
-    if (pending[i]) unlink(pending[i]);
+  for (int i = 0; i < MAX_PENDING; i++) {
+    char *t = pending[i], *k = keep_as[i];
+    if (t && k) rename(t, k); /* async-signal-safe, as unlink */
+    else if (t) unlink(t);
+  }
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -158,7 +162,17 @@ static void add_pending(char *tmp) {
 
 static void drop_pending(const char *tmp) {
   for (int i = 0; i < MAX_PENDING; i++)
-    if (pending[i] == tmp) pending[i] = NULL;
+    if (pending[i] == tmp) {
+      pending[i] = NULL;
+      keep_as[i] = NULL;
+    }
+}
+
+void vta_out_keep_partial(vta_out_t *o) {
+  if (!o->f || o->f == stdout) return;
+  setvbuf(o->f, NULL, _IOLBF, 0); /* every whole line reaches the file */
+  for (int i = 0; i < MAX_PENDING && o->tmp; i++)
+    if (pending[i] == o->tmp) keep_as[i] = o->target;
 }
 
 static int out_fail(vta_out_t *o, vta_err *err, vta_err_kind kind, const char *fmt,
@@ -193,7 +207,7 @@ static int out_open(vta_out_t *o, const char *path, const char *what, int binary
   struct stat st;
   int exists = !stat(path, &st);
   if (exists && S_ISDIR(st.st_mode))
-    return out_fail(o, err, VTA_EIO, "%s", "is a directory, expected a file");
+    return out_fail(o, err, VTA_EIO, "%s", "cannot open for writing: it is a directory");
   if (exists && !S_ISREG(st.st_mode)) {
     /* A device, FIFO or socket: written in place, never replaced. */
     if (named)
@@ -217,7 +231,7 @@ static int out_open(vta_out_t *o, const char *path, const char *what, int binary
   if (fd < 0) {
     free(o->tmp);
     o->tmp = NULL;
-    return out_fail(o, err, VTA_EIO, "cannot create: %s", strerror(errno));
+    return out_fail(o, err, VTA_EIO, "cannot open for writing: %s", strerror(errno));
   }
   add_pending(o->tmp);
   /* The mode a plain fopen would give (or the replaced file's). */

@@ -13,7 +13,8 @@
  * regular file (or a new one) is written to a temporary file in the same
  * directory and renamed over the path by vta_out_close() only when every
  * write succeeded; a failed or interrupted write (SIGINT, SIGTERM, SIGHUP)
- * leaves the earlier file untouched and no temporary behind.  A path that
+ * leaves the earlier file untouched and no temporary behind (a trace keeps
+ * its lines so far instead: vta_out_keep_partial).  A path that
  * is not a regular file (/dev/null, /dev/full, a FIFO) is written in place
  * and never unlinked or replaced; "-" is stdout, whose write errors are
  * errors too.
@@ -56,6 +57,11 @@ int vta_out_open(vta_out_t *o, const char *path, const char *what, int binary, v
 /* The same for a writer that opens the file itself by name (the RTL's FST
  * waveform): only a regular or new file; write to o->tmp, then close. */
 int vta_out_open_named(vta_out_t *o, const char *path, const char *what, vta_err *err);
+
+/* A log written while a run goes on (the instruction trace): line-buffered,
+ * and an interrupted command (SIGINT, SIGTERM, SIGHUP) keeps what was
+ * written so far at the path instead of discarding it. */
+void vta_out_keep_partial(vta_out_t *o);
 
 /* Finish an output: with ok, flush and check every write, then rename the
  * temporary over the path; without ok (an earlier failure), discard it.

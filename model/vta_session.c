@@ -18,6 +18,8 @@ struct vta_session {
   void (*runner_free)(void *);
 };
 
+static void where(const vta_program_t *p, int k, char *buf, size_t len);
+
 /* An expectation naming a counter the model does not have is bad input
  * (exit 2), found before anything runs, not a failed expectation. */
 static int check_counters(const vta_program_t *p, vta_err *err) {
@@ -27,9 +29,9 @@ static int check_counters(const vta_program_t *p, vta_err *err) {
     uint64_t v;
     const vta_expect_t *e = &p->expects[k];
     if (e->kind != VTA_EXPECT_COUNTER || !vta_stats_get(&none, e->counter, &v, err)) continue;
-    vta_err_prefix(err, ".expect-counter: ");
-    if (p->source && e->line) vta_err_prefix(err, "%s:%d: ", p->source, e->line);
-    return -1;
+    char at[600];
+    where(p, k, at, sizeof at);
+    return vta_err_prefix(err, "%s.expect-counter: ", at);
   }
   return 0;
 }

@@ -338,8 +338,13 @@ static void test_round_trip_sample(void) {
   vta_program_free(&p);
 }
 
+/* Every key of a vta_config.json but LOG_BLOCK and LOG_WGT_BUFF_SIZE (all are required). */
+#define COMMON_KEYS                                                                        \
+  "\"LOG_INP_WIDTH\": 3, \"LOG_WGT_WIDTH\": 3, \"LOG_ACC_WIDTH\": 5, \"LOG_BATCH\": 0, "     \
+  "\"LOG_UOP_BUFF_SIZE\": 15, \"LOG_INP_BUFF_SIZE\": 15, \"LOG_ACC_BUFF_SIZE\": 17"
+
 static void test_round_trip_config(void) {
-  const char *cfg = "{\"TARGET\": \"tsim\", \"LOG_BLOCK\": 5, \"LOG_WGT_BUFF_SIZE\": 17}\n";
+  const char *cfg = "{\"TARGET\": \"tsim\", \"LOG_BLOCK\": 5, \"LOG_WGT_BUFF_SIZE\": 17, " COMMON_KEYS "}\n";
   mkdir(tmp_path("cfg"), 0700);
   write_str("cfg/vta_config.json", cfg);
   write_str("cfg/c.vta",
@@ -569,7 +574,8 @@ static void test_errors_config(void) {
   BAD_TEXT(".version 1\n.config\n", 2, "expected '.config default'");
   BAD_TEXT_KIND(".version 1\n.config missing.json\n", 2, "cannot open", VTA_EIO);
   mkdir(tmp_path("badcfg"), 0700);
-  write_str("badcfg/vta_config.json", "{\n  \"LOG_BLOCK\": 9\n}\n");
+  write_str("badcfg/vta_config.json",
+            "{\n  \"LOG_BLOCK\": 9, \"LOG_WGT_BUFF_SIZE\": 18, " COMMON_KEYS "\n}\n");
   write_str("badcfg/b.vta", ".version 1\n.config vta_config.json\n");
   vta_program_t p;
   vta_err e;
