@@ -17,6 +17,7 @@
 #include "cosim_cmd.h"
 #include "cli_util.h"
 #include "vta_params.h"
+#include "vta_races.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
@@ -52,6 +53,8 @@ static const char cosim_help[] =
     "  --json                machine-readable result on stdout (schema vtasim-cosim/1)\n"
     "  --quiet               print only a divergence, a failed expectation or an error\n"
     "  --max-cycles N        stop a run with an error at cycle N\n"
+    "  --no-check-races      skip the race and hazard check made before the\n"
+    "                        co-simulation (vtasim run --help, --check-races)\n"
     "\n"
     "Timing parameters (docs/microarch.md section 2), for both sides:\n"
     "%s"
@@ -157,7 +160,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
   const char *wave = NULL;
   long long window = 0;
-  int json = 0, quiet = 0;
+  int json = 0, quiet = 0, races = 1;
   vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT};
   vta_model_params_t params;
   vta_model_params_default(&params);
@@ -172,6 +175,8 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if (!strcmp(a, "--check-races") || !strcmp(a, "--no-check-races")) {
+      races = a[2] == 'c';
     } else if (!strcmp(a, "--dut") && v) {
       dut = v;
       i++;
@@ -230,6 +235,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   int rc = EXIT_OK, failed = 0, cmp = -1;
   char *report = NULL;
   size_t report_len = 0;
+  if (races && vta_races_check(&p, stderr, NULL, &e)) goto error;
   if (make_sides(side, &p, &params, &pb, dut, window ? NULL : wave, 0, 0, &e)) goto error;
   cmp = vta_cosim_run(&p, side, &opts, &r, &e);
   if (cmp < 0) goto error;

@@ -16,6 +16,7 @@
 #include "vta_isa.h"
 #include "vta_model.h"
 #include "vta_program.h"
+#include "vta_races.h"
 #include "vta_session.h"
 #include "cli_util.h"
 #include "gen.h"
@@ -165,6 +166,11 @@ static const char run_help[] =
     "  --quiet               all: no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       all: after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
+    "  --check-races         all: before running, check that every access of one unit\n"
+    "                        to a scratchpad row another unit uses is ordered by\n"
+    "                        dependency tokens (a race is an error naming both\n"
+    "                        instructions, the buffer and the row); warn when FINISH\n"
+    "                        can arrive while another unit is busy (on in cosim)\n"
     "  --max-insns N         model, functional: stop with an error after N executed\n"
     "                        instructions\n"
     "  --stats               model, rtl: the full cycle report: per-unit busy/stall/\n"
@@ -395,7 +401,7 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, timing = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, timing = 0, races = 0;
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -407,6 +413,8 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
+    else if (!strcmp(a, "--check-races")) races = 1;
+    else if (!strcmp(a, "--no-check-races")) races = 0;
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
     else if (!strcmp(a, "--wave") && v) { wave = v; i++; }
@@ -469,6 +477,11 @@ static int cmd_run(int argc, char **argv) {
   double wall = 0;
   vta_out_t trace = {0}, wave_out = {0};
   vta_session_t *s = NULL;
+  /* Races are a property of the program: found before any engine runs it. */
+  if (races && vta_races_check(&p, stderr, NULL, &e)) {
+    rc = fail(&e);
+    goto out;
+  }
   /* Every output is checked against the inputs before anything runs. */
   for (int i = 0; i < ndumps; i++) {
     const char *path = strchr(dumps[i], '=') + 1, *as;

@@ -1,0 +1,337 @@
+/*
+ * vta_races.c - see vta_races.h: vector clocks over the token chains, a
+ * shadow of every shared scratchpad row, one abstract execution per run.
+ */
+#include "vta_races.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "vta_session.h"
+
+enum { B_INP, B_WGT, B_OUT, NBUF };
+static const char *const buf_name[NBUF] = {"inp", "wgt", "out"};
+
+/* One instruction of the abstract execution; epoch 0: not executed. */
+typedef struct who {
+  uint64_t epoch; /* its unit's clock component once it ran */
+  uint32_t run, idx;
+  int unit;
+} who_t;
+
+/* The shadow of one row: the last write, and the last read of each unit. */
+typedef struct row {
+  who_t w, r[3];
+} row_t;
+
+typedef struct vclock {
+  uint64_t c[3];
+} vclock_t;
+
+/* A token queue: the clocks its pushes carried, not yet popped (FIFO). */
+typedef struct tokq {
+  vclock_t *v;
+  size_t head, n, cap;
+} tokq_t;
+
+typedef struct races {
+  const vta_program_t *p;
+  const vta_config_t *cfg;
+  vta_mem_t *mem;
+  uint32_t depth[NBUF];
+  row_t *rows[NBUF];
+  uint64_t *seen[NBUF]; /* serial of the last instruction that touched the row */
+  uint64_t serial;
+  uint32_t *uop;        /* the uop buffer as LOAD UOP fills it */
+  int ulsb[3], uw[3];
+  vclock_t vc[3];       /* per unit */
+  tokq_t q[4];          /* VTA_Q_* */
+  const uint32_t *run_phys; /* instruction address of every run, for messages */
+  uint32_t run;
+  vta_err *err;
+} races_t;
+
+/* ---- messages -------------------------------------------------------------- */
+
+/* "load instruction #3 (LOAD INP ..., prog.vta:25)" of any run so far. */
+static void describe(const races_t *R, const who_t *w, char *buf, size_t len) {
+  uint64_t at = (uint64_t)R->run_phys[w->run] + (uint64_t)w->idx * VTA_INS_BYTES;
+  const uint8_t *raw = vta_mem_host(R->mem, at, VTA_INS_BYTES);
+  char dis[512] = "?";
+  vta_insn_t in;
+  if (raw && !vta_insn_decode(R->cfg, raw, &in, NULL)) vta_insn_format(&in, dis, sizeof dis);
+  char where[600] = "";
+  for (int i = 0; i < R->p->nsegs && R->p->source; i++) {
+    const vta_segment_t *g = &R->p->segs[i];
+    if (g->lines && at >= g->addr && at + VTA_INS_BYTES <= (uint64_t)g->addr + g->size &&
+        g->lines[(at - g->addr) / VTA_INS_BYTES])
+      snprintf(where, sizeof where, ", %s:%d", R->p->source,
+               g->lines[(at - g->addr) / VTA_INS_BYTES]);
+  }
+  char run[32] = "";
+  if (w->run != R->run) snprintf(run, sizeof run, " of run %u", w->run);
+  snprintf(buf, len, "%s instruction #%u%s (%s%s)", vta_unit_name((vta_unit_t)w->unit), w->idx,
+           run, dis, where);
+}
+
+static int race(races_t *R, int b, uint64_t row, const who_t *first, const char *did,
+                const who_t *then, const char *does) {
+  char a[1200], c[1200];
+  describe(R, first, a, sizeof a);
+  describe(R, then, c, sizeof c);
+  return vta_errf(R->err, VTA_ERACE, "race on %s row %llu in run %u: %s %s it, then %s %s "
+                  "it, and no chain of token pushes and pops orders the two (--check-races)",
+                  buf_name[b], (unsigned long long)row, R->run, a, did, c, does);
+}
+
+/* ---- the shadow ------------------------------------------------------------- */
+
+/* `me` was ordered after `w` iff its unit's clock covers w's epoch. */
+static int ordered(const races_t *R, const who_t *w, int unit) {
+  return !w->epoch || w->unit == unit || w->epoch <= R->vc[unit].c[w->unit];
+}
+
+static int touch(races_t *R, int b, uint64_t row, int write, const who_t *me) {
+  if (row >= R->depth[b]) return 0; /* out of range: the engine reports it */
+  if (R->seen[b][row] == R->serial) return 0;
+  R->seen[b][row] = R->serial;
+  row_t *s = &R->rows[b][row];
+  if (!ordered(R, &s->w, me->unit))
+    return race(R, b, row, &s->w, "writes", me, write ? "writes" : "reads");
+  if (write) {
+    for (int v = 0; v < 3; v++)
+      if (!ordered(R, &s->r[v], me->unit)) return race(R, b, row, &s->r[v], "reads", me, "writes");
+    s->w = *me;
+  } else {
+    s->r[me->unit] = *me;
+  }
+  return 0;
+}
+
+static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write,
+                       const who_t *me) {
+  for (uint64_t k = 0; k < n; k++)
+    if (touch(R, b, from + k, write, me)) return -1;
+  return 0;
+}
+
+/* The rows one instruction reads and writes in the shared buffers. */
+static int accesses(races_t *R, const vta_insn_t *in, const who_t *me) {
+  if (in->opcode == VTA_OP_LOAD && me->unit == VTA_UNIT_LOAD && in->x_size &&
+      (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT)) {
+    uint64_t total = ((uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1) *
+                     ((uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1);
+    return touch_range(R, in->mem_type == VTA_MEM_INP ? B_INP : B_WGT, in->sram_base, total, 1,
+                       me);
+  }
+  if (in->opcode == VTA_OP_LOAD && in->mem_type == VTA_MEM_UOP && in->x_size) {
+    for (uint32_t k = 0; k < in->x_size; k++) { /* 1-D (spec 6.2) */
+      const uint8_t *w = vta_mem_host(R->mem, ((uint64_t)in->dram_base + k) * VTA_UOP_BYTES,
+                                      VTA_UOP_BYTES);
+      if (w && (uint64_t)in->sram_base + k < R->cfg->uop_depth)
+        R->uop[in->sram_base + k] = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
+                                    (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+    }
+    return 0;
+  }
+  if (in->opcode == VTA_OP_STORE && in->x_size && in->mem_type == VTA_MEM_OUT)
+    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, me);
+  int gemm = in->opcode == VTA_OP_GEMM;
+  if ((!gemm && in->opcode != VTA_OP_ALU) || (gemm && in->reset_reg)) return 0;
+  if (in->uop_end > R->cfg->uop_depth) return 0; /* the engine reports it */
+  for (uint32_t i = 0; i < in->iter_out; i++)
+    for (uint32_t j = 0; j < in->iter_in; j++)
+      for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
+        uint32_t word = R->uop[u], f[3];
+        for (int k = 0; k < 3; k++) f[k] = (word >> R->ulsb[k]) & ((1u << R->uw[k]) - 1);
+        uint64_t d = f[0] + (uint64_t)i * in->dst_factor_out + (uint64_t)j * in->dst_factor_in;
+        if (gemm) {
+          uint64_t x = f[1] + (uint64_t)i * in->src_factor_out + (uint64_t)j * in->src_factor_in;
+          uint64_t w = f[2] + (uint64_t)i * in->wgt_factor_out + (uint64_t)j * in->wgt_factor_in;
+          if (touch(R, B_INP, x, 0, me) || touch(R, B_WGT, w, 0, me)) return -1;
+        }
+        if (touch(R, B_OUT, d, 1, me)) return -1;
+      }
+  return 0;
+}
+
+/* ---- token queues ------------------------------------------------------------- */
+
+static int tq_push(tokq_t *q, const vclock_t *v) {
+  if (q->head + q->n == q->cap) {
+    if (q->head) {
+      memmove(q->v, q->v + q->head, q->n * sizeof *q->v);
+      q->head = 0;
+    } else {
+      size_t cap = q->cap ? 2 * q->cap : 64;
+      vclock_t *nv = realloc(q->v, cap * sizeof *nv);
+      if (!nv) return -1;
+      q->v = nv;
+      q->cap = cap;
+    }
+  }
+  q->v[q->head + q->n++] = *v;
+  return 0;
+}
+
+static void join(vclock_t *a, const vclock_t *b) {
+  for (int k = 0; k < 3; k++)
+    if (b->c[k] > a->c[k]) a->c[k] = b->c[k];
+}
+
+/* ---- one run -------------------------------------------------------------------- */
+
+typedef struct item {
+  vta_insn_t in;
+  who_t who;
+} item_t;
+
+static int pops_ready(const races_t *R, int unit, const vta_insn_t *in) {
+  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+    int q = vta_dep_queue((vta_unit_t)unit, f);
+    if (vta_dep_flag(in, f) && (q < 0 || R->q[q].n == 0)) return 0;
+  }
+  return 1;
+}
+
+/* Returns 1 when the run cannot be followed (undecodable, no FINISH...):
+ * the engines report that, and later runs are not checked. */
+static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int *nwarn) {
+  item_t *it = calloc(count ? count : 1, sizeof *it);
+  uint32_t *order[3], n[3] = {0, 0, 0}, head[3] = {0, 0, 0};
+  for (int u = 0; u < 3; u++) order[u] = malloc((count ? count : 1) * sizeof *order[u]);
+  int rc = 1;
+  if (!it || !order[0] || !order[1] || !order[2]) {
+    rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+    goto out;
+  }
+  for (uint32_t k = 0; k < count; k++) {
+    const uint8_t *raw = vta_mem_host(R->mem, (uint64_t)phys + (uint64_t)k * VTA_INS_BYTES,
+                                      VTA_INS_BYTES);
+    if (!raw || vta_insn_decode(R->cfg, raw, &it[k].in, NULL)) goto out;
+    int u = (int)vta_insn_unit(&it[k].in);
+    it[k].who = (who_t){0, R->run, k, u};
+    order[u][n[u]++] = k;
+  }
+  item_t *fin = NULL;
+  vclock_t fin_vc = {{0, 0, 0}};
+  /* Of the heads whose pops can be served, the first in program order: any
+   * choice gives the same clocks (FIFO tokens), this one the messages a
+   * reader expects ("reads it, then ... writes it"). */
+  for (;;) {
+    int u = -1;
+    for (int v = 0; v < 3; v++)
+      if (head[v] < n[v] && pops_ready(R, v, &it[order[v][head[v]]].in) &&
+          (u < 0 || order[v][head[v]] < order[u][head[u]]))
+        u = v;
+    if (u < 0) break;
+    item_t *x = &it[order[u][head[u]]];
+    for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+      if (!vta_dep_flag(&x->in, f)) continue;
+      tokq_t *q = &R->q[vta_dep_queue((vta_unit_t)u, f)];
+      join(&R->vc[u], &q->v[q->head++]);
+      q->n--;
+    }
+    x->who.epoch = ++R->vc[u].c[u];
+    R->serial++;
+    if (accesses(R, &x->in, &x->who)) {
+      rc = -1;
+      goto out;
+    }
+    for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+      int q = vta_dep_queue((vta_unit_t)u, f);
+      if (vta_dep_flag(&x->in, f) && q >= 0 && tq_push(&R->q[q], &R->vc[u])) {
+        rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+        goto out;
+      }
+    }
+    if (x->in.opcode == VTA_OP_FINISH && !fin) {
+      fin = x;
+      fin_vc = R->vc[u];
+    }
+    head[u]++;
+  }
+  if (!fin) goto out; /* deadlock or no FINISH: the engine's fault */
+  /* Everything not ordered before FINISH can still be running when the
+   * run ends: one warning per unit, naming its first such instruction. */
+  for (int u = 0; u < 3; u++) {
+    const item_t *first = NULL;
+    int more = 0;
+    for (uint32_t k = 0; k < n[u]; k++) {
+      const item_t *x = &it[order[u][k]];
+      /* A sync NOP moves no data: only its token count can be late. */
+      if (x == fin || vta_insn_is_nop(&x->in) || (x->who.epoch && x->who.epoch <= fin_vc.c[u]))
+        continue;
+      if (!first) first = x;
+      else more++;
+    }
+    if (!first) continue;
+    char a[1200], f[1200];
+    describe(R, &first->who, a, sizeof a);
+    describe(R, &fin->who, f, sizeof f);
+    if (warn)
+      fprintf(warn, "warning: run %u: FINISH (%s) is not ordered after %s%s by any chain of "
+              "token pushes and pops: the run can end while %s is busy or still has "
+              "instructions queued\n", R->run, f, a,
+              more ? " and later ones of its unit" : "", vta_unit_name((vta_unit_t)u));
+    if (nwarn) ++*nwarn;
+  }
+  /* The host launches the next run after FINISH. */
+  for (int u = 0; u < 3; u++) join(&R->vc[u], &fin_vc);
+  rc = 0;
+out:
+  free(it);
+  for (int u = 0; u < 3; u++) free(order[u]);
+  return rc;
+}
+
+int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err) {
+  if (nwarn) *nwarn = 0;
+  vta_model_params_t params;
+  vta_model_params_default(&params);
+  params.engine = VTA_ENGINE_FUNCTIONAL;
+  vta_session_t *s = vta_session_new(p, &params, err); /* the DRAM image */
+  if (!s) return -1;
+  races_t R;
+  memset(&R, 0, sizeof R);
+  R.p = p;
+  R.cfg = &p->cfg;
+  R.mem = vta_session_mem(s);
+  R.err = err;
+  R.depth[B_INP] = p->cfg.inp_depth;
+  R.depth[B_WGT] = p->cfg.wgt_depth;
+  R.depth[B_OUT] = p->cfg.out_depth;
+  vta_uop_layout(&p->cfg, R.ulsb, R.uw);
+  uint32_t *phys = calloc(p->nruns ? (size_t)p->nruns : 1, sizeof *phys);
+  R.uop = calloc(p->cfg.uop_depth, sizeof *R.uop);
+  int rc = phys && R.uop ? 0 : -1;
+  for (int b = 0; b < NBUF && !rc; b++) {
+    R.rows[b] = calloc(R.depth[b], sizeof *R.rows[b]);
+    R.seen[b] = calloc(R.depth[b], sizeof *R.seen[b]);
+    if (!R.rows[b] || !R.seen[b]) rc = -1;
+  }
+  if (rc) vta_errf(err, VTA_ENOMEM, "--check-races: out of memory");
+  R.run_phys = phys;
+  for (int r = 0; r < p->nruns && !rc; r++) {
+    const vta_segment_t *g = vta_program_find(p, p->runs[r].segment);
+    if (!g) break; /* the session reports it */
+    phys[r] = g->addr;
+    R.run = (uint32_t)r;
+    uint32_t count = p->runs[r].count ? p->runs[r].count : g->size / VTA_INS_BYTES;
+    rc = check_run(&R, g->addr, count, warn, nwarn);
+    if (rc > 0) { /* cannot follow it further: the engine reports why */
+      rc = 0;
+      break;
+    }
+  }
+  for (int b = 0; b < NBUF; b++) {
+    free(R.rows[b]);
+    free(R.seen[b]);
+  }
+  for (int q = 0; q < 4; q++) free(R.q[q].v);
+  free(R.uop);
+  free(phys);
+  vta_session_free(s);
+  return rc ? -1 : 0;
+}
