@@ -465,7 +465,7 @@ static int cmd_run(int argc, char **argv) {
     return vtasim_usage("run", "%s", "--max-insns: the rtl engine does not count executed "
                         "instructions (use --max-cycles, or --engine model)");
   if (wave && params.engine != VTA_ENGINE_RTL)
-    return vtasim_usage("run", "%s", "--wave records the RTL: it needs --engine rtl");
+    return vtasim_usage("run", "%s", "--wave needs --engine rtl (it records the RTL)");
   if ((wave_from || wave_to) && !wave)
     return vtasim_usage("run", "%s", "--wave-from/--wave-to need --wave FILE");
 

@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "vta_diag.h"
 #include "vta_model.h"
 
 /*
@@ -98,9 +99,11 @@ int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
 int vta_load_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err);
 int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err);
 
-/* Nothing can move any more: the no-FINISH or deadlock error, naming what
- * every unit waits on (`at` is appended, e.g. " at cycle 40"). */
-int vta_model_stuck(vta_model_t *m, const char *at, vta_err *err);
+/* Nothing can move any more: the no-FINISH or deadlock error of
+ * vta_diag_stuck (cycle: the quiet cycle, or VTA_DIAG_NO_CYCLE). */
+int vta_model_stuck(vta_model_t *m, uint64_t cycle, vta_err *err);
+/* The model's state in the neutral form of vta_diag.h. */
+void vta_model_snapshot(const vta_model_t *m, vta_diag_snap_t *s);
 
 /* tensor.c: the SRAM range and every DRAM row of a LOAD into s / a STORE
  * from s, checked before any data moves (the cycle model's start checks). */

@@ -36,7 +36,6 @@ const char *vta_cat_name(int cat) {
   return cat >= 0 && cat < VTA_NCAT ? n[cat] : "?";
 }
 
-static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
 
 /* Forced inline for the per-cycle pieces: the run loop must cost what it
  * did before run and step shared it and events were added (measured with
@@ -75,11 +74,7 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
   cy->trace = m->params.trace;
   if (cy->trace) {
-    fprintf(cy->trace, "# vtasim cycle trace 1 (docs/microarch.md section 10)\n# params");
-    for (int i = 0; i < vta_nparams; i++)
-      fprintf(cy->trace, " %s=%u", vta_params[i].name,
-              vta_model_params_get(&m->params, &vta_params[i]));
-    fprintf(cy->trace, " FETCH_CHUNK=%u\n", cy->chunk);
+    vta_diag_trace_header(cy->trace, &m->params);
   }
   return 0;
 }
@@ -101,15 +96,9 @@ void vta_cycle_free(vta_model_t *m) {
 
 /* ---- trace ----------------------------------------------------------------- */
 
-void vta_trace(vta_model_t *m, const char *fmt, ...) {
-  FILE *f = m->cy->trace;
-  if (!f) return;
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(f, "%llu ", (unsigned long long)m->cy->now);
-  vfprintf(f, fmt, ap);
-  fputc('\n', f);
-  va_end(ap);
+void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *since) {
+  *busy = m->cy->u[unit].busy;
+  *since = m->cy->u[unit].start;
 }
 
 /* ---- events (section 8.2) ------------------------------------------------- */
@@ -153,17 +142,15 @@ int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
     }
   }
   if (m->params.max_insns && m->executed >= m->params.max_insns)
-    return vta_unit_err(err, VTA_ENOFINISH, vta_unit_name((vta_unit_t)u->id), c,
-                        "stopped before this instruction: max_insns=%llu instructions "
-                        "executed without reaching FINISH",
-                        (unsigned long long)m->params.max_insns);
+    return vta_diag_max_insns(err, vta_unit_name((vta_unit_t)u->id), c->idx, &c->insn,
+                              m->params.max_insns);
   /* S: the pops take effect now; only this unit reads these semaphores. */
   for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
     int t = vta_dep_queue((vta_unit_t)u->id, f);
     if (!vta_dep_flag(&c->insn, f)) continue;
     m->tokens[t]--;
-    vta_trace(m, "pop %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u->id), c->idx,
-              q_short[t], m->tokens[t]);
+    vta_diag_trace_token(m->cy->trace, cy->now, "pop", vta_unit_name((vta_unit_t)u->id),
+                         c->idx, t, m->tokens[t]);
     VTA_EMIT(m, VTA_EV_POP, 0, t, 0, 0, 0, NULL);
   }
   VTA_EMIT(m, VTA_EV_START, u->id, 0, c->idx, 0, 0, NULL);
@@ -196,19 +183,11 @@ HOT int commit(vta_model_t *m, vta_err *err) {
     for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
       int q = vta_dep_queue((vta_unit_t)id, f);
       if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
-        return vta_unit_err(err, VTA_ETOKEN, un, c,
-                            "%s into %s overflows it: it already holds %u tokens "
-                            "(token_queue_depth %u)", vta_dep_flag_names[f],
-                            vta_queue_name(q), m->tokens[q], m->params.token_queue_depth);
+        return vta_diag_token_overflow(err, un, c->idx, &c->insn, vta_dep_flag_names[f], q,
+                                       m->tokens[q], m->params.token_queue_depth);
     }
-    if (cy->trace) {
-      char dis[512];
-      vta_insn_format(&c->insn, dis, sizeof dis);
-      vta_trace(m, "insn %s #%u queued=%llu start=%llu done=%llu dep=%llu mem=%llu %s", un,
-                c->idx, (unsigned long long)c->queued, (unsigned long long)u->start,
-                (unsigned long long)cy->now, (unsigned long long)u->dep,
-                (unsigned long long)u->mem, dis);
-    }
+    vta_diag_trace_insn(cy->trace, cy->now, un, c->idx, c->queued, u->start, u->dep, u->mem,
+                        &c->insn);
     VTA_EMIT(m, VTA_EV_DONE, id, 0, c->idx, 0, 0, NULL);
     for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
       int q = vta_dep_queue((vta_unit_t)id, f);
@@ -216,7 +195,7 @@ HOT int commit(vta_model_t *m, vta_err *err) {
       /* Planted bug drop_push (8.4): load's token into l2g is lost. */
       if (q == VTA_Q_L2G && m->params.inject == VTA_INJECT_DROP_PUSH) continue;
       m->tokens[q]++;
-      vta_trace(m, "push %s #%u %s tokens=%u", un, c->idx, q_short[q], m->tokens[q]);
+      vta_diag_trace_token(cy->trace, cy->now, "push", un, c->idx, q, m->tokens[q]);
       VTA_EMIT(m, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
     }
     cmdq_t *cq = &m->q[id];
@@ -249,35 +228,8 @@ static void count(vta_model_t *m, uint64_t n) {
 static int fail(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   cy->stats.mem = *vta_memsys_stats(cy->ms);
-  if (cy->trace) {
-    vta_trace(m, "error %s", err ? err->msg : "");
-    fflush(cy->trace);
-  }
+  vta_diag_trace_error(cy->trace, cy->now, err);
   return -1;
-}
-
-/* What each unit is doing, for the max_cycles message. */
-static void describe(vta_model_t *m, char *buf, size_t len) {
-  cyc_t *cy = m->cy;
-  size_t n = 0;
-  for (int id = 0; id < 3 && n < len; id++) {
-    const unit_t *u = &cy->u[id];
-    const cmdq_t *q = &m->q[id];
-    if (u->busy)
-      n += (size_t)snprintf(buf + n, len - n, "%s%s executing #%u since cycle %llu",
-                            id ? "; " : "", vta_unit_name((vta_unit_t)id), u->cur.idx,
-                            (unsigned long long)u->start);
-    else if (q->count)
-      n += (size_t)snprintf(buf + n, len - n, "%s%s %s at #%u", id ? "; " : "",
-                            vta_unit_name((vta_unit_t)id), vta_cat_name(u->cat),
-                            q->slot[q->head].idx);
-    else
-      n += (size_t)snprintf(buf + n, len - n, "%s%s idle", id ? "; " : "",
-                            vta_unit_name((vta_unit_t)id));
-  }
-  if (n < len)
-    snprintf(buf + n, len - n, "; fetch: %u of %u instructions dispatched", m->fetched,
-             m->insn_count);
 }
 
 /* Launch (cycle 0 comes next): queues empty, every unit idle, memory
@@ -301,20 +253,16 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   cy->now = 0;
   cy->finished = 0;
   cy->run_ucnt = 0;
-  vta_trace(m, "run %u insns=%u addr=0x%08x", cy->run++, count_, insn_phys);
+  vta_diag_trace_run(cy->trace, cy->now, cy->run++, count_, insn_phys);
   if (vta_fetch_start(m, err)) return fail(m, err);
   return 0;
 }
 
 /* The max_cycles limit, checked at the start of every cycle. */
 static int limit_error(vta_model_t *m, vta_err *err) {
-  cyc_t *cy = m->cy;
-  const uint64_t max = m->params.max_cycles;
-  char what[1024];
-  describe(m, what, sizeof what);
-  vta_errf(err, VTA_ENOFINISH,
-           "cycle model: stopped at cycle %llu (max_cycles=%llu) without reaching "
-           "FINISH: %s", (unsigned long long)cy->now, (unsigned long long)max, what);
+  vta_diag_snap_t s;
+  vta_model_snapshot(m, &s);
+  vta_diag_max_cycles(&s, m->cy->now, m->params.max_cycles, err);
   return fail(m, err);
 }
 
@@ -333,9 +281,8 @@ HOT int cycle_body(vta_model_t *m, vta_err *err) {
     return fail(m, err);
   if (vta_memsys_rd_arbitrate(cy->ms) >= 0 && (cy->trace || cy->ev)) {
     const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
-    vta_trace(m, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
-              vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes,
-              g->beats, (unsigned long long)g->first, (unsigned long long)g->last);
+    vta_diag_trace_rd(cy->trace, cy->now, vta_rd_client_name(g->client), g->addr, g->bytes,
+                      g->beats, g->first, g->last);
     VTA_EMIT(m, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
   }
   if (vta_store_cycle(m, err) || vta_compute_cycle(m, err) || vta_load_cycle(m, err) ||
@@ -361,17 +308,14 @@ HOT int cycle_end(vta_model_t *m, vta_err *err) {
 static int stuck(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   cy->now--; /* reported at the quiet cycle itself */
-  char at[64];
-  snprintf(at, sizeof at, " (cycle model, at cycle %llu)", (unsigned long long)cy->now);
-  vta_model_stuck(m, at, err);
+  vta_model_stuck(m, cy->now, err);
   return fail(m, err);
 }
 
 /* The finish pulse: the run is over and counted. */
 static void finish(vta_model_t *m) {
   cyc_t *cy = m->cy;
-  vta_trace(m, "finish ecnt=%llu ucnt=%llu", (unsigned long long)cy->now,
-            (unsigned long long)cy->run_ucnt);
+  vta_diag_trace_finish(cy->trace, cy->now, cy->run_ucnt);
   VTA_EMIT(m, VTA_EV_FINISH, 0, 0, (uint32_t)cy->run_ucnt, cy->now, 0, NULL);
   cy->stats.runs++;
   cy->stats.cycles += cy->now;

@@ -161,7 +161,8 @@ int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err);
  * are committed at the end of the cycle). */
 void vta_unit_complete(vta_model_t *m, unit_t *u);
 /* Trace a line "CYCLE text" (no-op without a trace). */
-void vta_trace(vta_model_t *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For vta_model_snapshot: unit's instruction is executing since cycle *since. */
+void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *since);
 
 /* tensor.c: the DMA engines. */
 int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,

@@ -339,8 +339,8 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     d->state = WR_FILL;
     *busy = 1;
     VTA_EMIT(m, VTA_EV_WR_ADDR, 0, 0, 0, d->baddr, bytes, NULL);
-    vta_trace(m, "aw store addr=0x%08llx bytes=%u beats=%u", (unsigned long long)d->baddr,
-              bytes, vta_memsys_beats(p, d->baddr, bytes));
+    vta_diag_trace_aw(m->cy->trace, m->cy->now, d->baddr, bytes,
+                      vta_memsys_beats(p, d->baddr, bytes));
     return 0;
   }
   case WR_FILL: {
@@ -374,7 +374,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
   default: /* WR_ACK */
     if (!vta_memsys_wr_ack(cy->ms)) return 0;
     *busy = 1;
-    vta_trace(m, "ack store");
+    vta_diag_trace_ack(m->cy->trace, m->cy->now);
     VTA_EMIT(m, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL);
     if (d->bend < d->rend) {
       d->baddr = d->bend; /* the next burst of this row */

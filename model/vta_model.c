@@ -25,16 +25,6 @@ const char *const vta_stats_names[VTA_NSTATS] = {
 const char *const vta_dep_flag_names[DEP_NFLAGS] = {"pop_prev", "pop_next", "push_prev",
                                                     "push_next"};
 
-static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
-static const char *const q_dir[4] = {"load->compute", "compute->load", "compute->store",
-                                     "store->compute"};
-
-const char *vta_queue_name(int q) {
-  static const char *const n[4] = {"l2g (load->compute)", "g2l (compute->load)",
-                                    "g2s (compute->store)", "s2g (store->compute)"};
-  return q >= 0 && q < 4 ? n[q] : "?";
-}
-
 int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_err *err) {
   const uint64_t v[VTA_NSTATS] = {s->inp_load_nbytes,  s->wgt_load_nbytes,
                                   s->acc_load_nbytes,  s->uop_load_nbytes,
@@ -69,13 +59,12 @@ uint32_t vta_dep_flag(const vta_insn_t *in, int flag) {
 int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,
                  const char *fmt, ...) {
   if (!err) return -1;
-  char dis[512], msg[VTA_ERR_LEN];
-  vta_insn_format(&c->insn, dis, sizeof dis);
+  char msg[VTA_ERR_LEN];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return vta_errf(err, kind, "%s: instruction #%u (%s): %s", unit, c->idx, dis, msg);
+  return vta_diag_unit_err(err, kind, unit, c->idx, &c->insn, "%s", msg);
 }
 
 const char *vta_engine_name(vta_engine_t e) {
@@ -259,10 +248,9 @@ static int push_tokens(vta_model_t *m, vta_unit_t unit, const cmd_t *c, vta_err 
   for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
     int q = vta_dep_queue(unit, f);
     if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
-      return vta_unit_err(err, VTA_ETOKEN, vta_unit_name(unit), c,
-                          "%s into %s overflows it: it already holds %u tokens "
-                          "(token_queue_depth %u)", vta_dep_flag_names[f],
-                          vta_queue_name(q), m->tokens[q], m->params.token_queue_depth);
+      return vta_diag_token_overflow(err, vta_unit_name(unit), c->idx, &c->insn,
+                                     vta_dep_flag_names[f], q, m->tokens[q],
+                                     m->params.token_queue_depth);
   }
   for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++)
     if (vta_dep_flag(&c->insn, f)) m->tokens[vta_dep_queue(unit, f)]++;
@@ -277,10 +265,8 @@ static int drain(vta_model_t *m, vta_unit_t unit, int *progress, vta_err *err) {
     const cmd_t *c = &q->slot[q->head];
     if (!pops_ready(m, unit, &c->insn)) break;
     if (m->params.max_insns && m->executed >= m->params.max_insns)
-      return vta_unit_err(err, VTA_ENOFINISH, vta_unit_name(unit), c,
-                          "stopped before this instruction: max_insns=%llu instructions "
-                          "executed without reaching FINISH",
-                          (unsigned long long)m->params.max_insns);
+      return vta_diag_max_insns(err, vta_unit_name(unit), c->idx, &c->insn,
+                                m->params.max_insns);
     for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++)
       if (vta_dep_flag(&c->insn, f)) m->tokens[vta_dep_queue(unit, f)]--;
     if (exec_unit[unit](m, c, err)) return -1;
@@ -298,54 +284,35 @@ static int drain(vta_model_t *m, vta_unit_t unit, int *progress, vta_err *err) {
     if (n < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__); \
   } while (0)
 
-/* Nothing can move: say what every unit waits on, so that the missing
- * push (or the too-small queue) can be found from the message alone. */
-static int deadlock(vta_model_t *m, const char *at, vta_err *err) {
-  char buf[VTA_ERR_LEN], dis[512];
-  size_t n = 0;
-  APPEND("deadlock: ");
+void vta_model_snapshot(const vta_model_t *m, vta_diag_snap_t *s) {
+  memset(s, 0, sizeof *s);
   for (int u = 0; u < 3; u++) {
     const cmdq_t *q = &m->q[u];
-    if (u) APPEND("; ");
-    if (!q->count) {
-      APPEND("%s idle (queue empty)", vta_unit_name((vta_unit_t)u));
-      continue;
-    }
+    vta_diag_unit_t *d = &s->unit[u];
+    if (!q->count) continue; /* an executing instruction stays at the head until done */
     const cmd_t *c = &q->slot[q->head];
-    APPEND("%s waits on", vta_unit_name((vta_unit_t)u));
-    int k = 0;
-    for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
-      int t = vta_dep_queue((vta_unit_t)u, f);
-      if (vta_dep_flag(&c->insn, f) && m->tokens[t] == 0)
-        APPEND("%s %s (%s, 0 tokens)", k++ ? " and" : "", q_short[t], q_dir[t]);
-    }
-    vta_insn_format(&c->insn, dis, sizeof dis);
-    APPEND(" at instruction #%u (%s)", c->idx, dis);
+    d->queued = d->decoded = 1;
+    d->idx = c->idx;
+    d->insn = c->insn;
+    if (m->cy) vta_cycle_unit_busy(m, u, &d->busy, &d->since);
   }
-  APPEND("; fetch: %u of %u instructions dispatched", m->fetched, m->insn_count);
+  memcpy(s->tokens, m->tokens, sizeof s->tokens);
+  s->insn_phys = m->insn_phys;
+  s->insn_count = m->insn_count;
+  s->fetched = m->fetched;
+  s->cmd_queue_depth = m->params.cmd_queue_depth;
   if (m->fetched < m->insn_count) {
     /* Fetch stopped at a full queue; decode that instruction again to name it. */
     const uint8_t *raw = vta_mem_host(m->mem, (uint64_t)m->insn_phys +
                                       (uint64_t)m->fetched * VTA_INS_BYTES, VTA_INS_BYTES);
-    vta_insn_t in;
-    if (raw && !vta_insn_decode(&m->cfg, raw, &in, NULL)) {
-      vta_unit_t u = vta_insn_unit(&in);
-      vta_insn_format(&in, dis, sizeof dis);
-      APPEND(", blocked at instruction #%u (%s) by the full %s command queue "
-             "(cmd_queue_depth %u)", m->fetched, dis, vta_unit_name(u), m->q[u].cap);
-    }
+    s->blocked_decoded = raw && !vta_insn_decode(&m->cfg, raw, &s->blocked, NULL);
   }
-  APPEND("%s", at);
-  return vta_errf(err, VTA_EDEADLOCK, "%s", buf);
 }
 
-int vta_model_stuck(vta_model_t *m, const char *at, vta_err *err) {
-  if (m->fetched == m->insn_count && !m->q[0].count && !m->q[1].count && !m->q[2].count)
-    return vta_errf(err, VTA_ENOFINISH,
-                    "no FINISH: all %u instructions at physical 0x%08x executed without a "
-                    "FINISH (a run completes only when compute executes FINISH)%s",
-                    m->insn_count, m->insn_phys, at);
-  return deadlock(m, at, err);
+int vta_model_stuck(vta_model_t *m, uint64_t cycle, vta_err *err) {
+  vta_diag_snap_t s;
+  vta_model_snapshot(m, &s);
+  return vta_diag_stuck(&s, cycle, err);
 }
 
 int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
@@ -369,7 +336,7 @@ int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *e
       if (m->finished) return 0;
     }
     if (progress) continue;
-    return vta_model_stuck(m, "", err);
+    return vta_model_stuck(m, VTA_DIAG_NO_CYCLE, err);
   }
 }
 

@@ -901,7 +901,7 @@ static void test_errors(void) {
   CHECK_EQ(e.kind, VTA_EDEADLOCK);
   CHECK_CONTAINS(e.msg, "deadlock: load idle (queue empty); compute waits on l2g "
                         "(load->compute, 0 tokens) at instruction #1 (GEMM");
-  CHECK_CONTAINS(e.msg, "fetch: 3 of 3 instructions dispatched (cycle model, at cycle 17)");
+  CHECK_CONTAINS(e.msg, "fetch: 3 of 3 instructions dispatched (at cycle 17)");
   CHECK(strstr(r.tr, "error deadlock") != NULL); /* the trace ends with it */
   /* No FINISH. */
   emit(&r, NOP_LOAD());

@@ -117,7 +117,7 @@ LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
 GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
 FINISH
 X
-expect deadlock 2 'deadlock.*compute waits on l2g.*#1.*\(cycle model, at cycle 17\)' -- $V run "$TMP/deadlock.vta" --trace "$TMP/dl.trace"
+expect deadlock 2 'deadlock.*compute waits on l2g.*#1.*\(at cycle 17\)' -- $V run "$TMP/deadlock.vta" --trace "$TMP/dl.trace"
 check trace-flushed-on-error grep -q '^17 error deadlock' "$TMP/dl.trace"
 # Token overflow in the cycle model: compute busy with a long GEMM, TOKQ 2.
 prog overflow <<'X'

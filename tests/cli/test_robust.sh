@@ -126,7 +126,7 @@ for o in "--trace $TMP/f.trace" --stats "--max-cycles 100" --no-skip "--rd-lat 4
     $V run "$TMP/g.vta" --engine functional $o
 done
 [ ! -e "$TMP/f.trace" ] && echo "PASS functional-no-empty-trace" || echo "FAIL functional-no-empty-trace"
-expect wave-needs-rtl 2 '--wave records the RTL' -- $V run "$TMP/g.vta" --wave "$TMP/w.fst"
+expect wave-needs-rtl 2 '--wave needs --engine rtl' -- $V run "$TMP/g.vta" --wave "$TMP/w.fst"
 expect wave-window-needs-wave 2 'need --wave' -- $V run "$TMP/g.vta" --engine rtl --wave-to 10
 check help-names-engines sh -c "$V run --help | grep -q -- '--stats  *model, rtl' && $V run --help | grep -q '256 MiB'"
 
