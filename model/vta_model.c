@@ -444,3 +444,37 @@ void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
   if (cycles && m->cy) m->cy->stats = *cycles;
   if (tokens) memcpy(m->tokens, tokens, sizeof m->tokens);
 }
+
+void vta_model_reset(vta_model_t *m) {
+  const sram_t *s[4] = {&m->inp, &m->wgt, &m->acc, &m->out};
+  for (int i = 0; i < 4; i++) {
+    size_t n = (size_t)s[i]->depth * s[i]->lanes;
+    if (s[i]->i8) memset(s[i]->i8, 0, n);
+    if (s[i]->i32) memset(s[i]->i32, 0, n * sizeof(int32_t));
+  }
+  memset(m->uop, 0, (size_t)m->cfg.uop_depth * sizeof *m->uop);
+  memset(m->tokens, 0, sizeof m->tokens);
+  for (int u = 0; u < 3; u++) m->q[u].head = m->q[u].count = 0;
+  m->fetched = m->insn_count = 0;
+  m->executed = 0;
+  m->finished = 0;
+  vta_model_clear_stats(m);
+  if (m->cy) {
+    m->cy->launched = 0;
+    m->cy->skip_until = 0;
+    m->cy->now = 0;
+  }
+}
+
+int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                      uint64_t *advanced, int *finished, vta_err *err) {
+  *advanced = 0;
+  *finished = 0;
+  if (need_cycle(m, err)) return -1;
+  return vta_cycle_advance(m, max_cycles, out, !out && !m->params.no_skip, advanced, finished,
+                           err);
+}
+
+int vta_model_running(const vta_model_t *m) { return m->cy && m->cy->launched; }
+
+uint64_t vta_model_run_ucnt(const vta_model_t *m) { return m->cy ? m->cy->run_ucnt : 0; }

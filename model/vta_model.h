@@ -122,6 +122,19 @@ int vta_model_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err
 int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err);
 /* The current cycle of the launched run (the next step's cycle). */
 uint64_t vta_model_now(const vta_model_t *m);
+/* Several cycles of the launched run (vta_engine.h's step): at most
+ * max_cycles (0: to the end), stopping at the finish pulse, skipping quiet
+ * cycles unless `out` is given or no_skip is set.  *advanced counts the
+ * finish-pulse cycle; a run stepped in any chunks counts what vta_model_run
+ * counts. */
+int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                      uint64_t *advanced, int *finished, vta_err *err);
+/* A launched run is in progress (cycle model). */
+int vta_model_running(const vta_model_t *m);
+/* UCNT of the run so far (cycle model; the register counts it live). */
+uint64_t vta_model_run_ucnt(const vta_model_t *m);
+/* Power-on reset: tokens, scratchpads, queues and counters 0, no run. */
+void vta_model_reset(vta_model_t *m);
 
 const vta_config_t *vta_model_config(const vta_model_t *m);
 const vta_stats_t *vta_model_stats(const vta_model_t *m);
