@@ -53,6 +53,9 @@ LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_S
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 CORE_OBJ := $(patsubst %.c,$(BUILD)/core/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+# tests/rtl/: tests linked with the Verilated core (the engine interface on
+# the RTL and the co-simulation); run by tests/run.sh beside the others.
+RTL_TEST_BIN := $(patsubst tests/rtl/%.c,$(BUILD)/tests/%,$(wildcard tests/rtl/test_*.c))
 
 .PHONY: all deps test demo clean traces workloads bench lint synth FORCE
 # Keep intermediate objects: make would otherwise delete them after the
@@ -168,9 +171,16 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
 
+$(BUILD)/tests/rtl/%.o: tests/rtl/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
+$(RTL_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/rtl/%.o $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $< $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
+	  $(LIBS) -lstdc++ -lz -pthread -latomic
+
 # The generated workloads (traces/*.large.vta) are made first, so that every
 # checkout runs the same tests, whatever was generated before.
-test: all $(TEST_BIN)
+test: all $(TEST_BIN) $(RTL_TEST_BIN)
 	@traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD)
 

@@ -175,4 +175,64 @@ static void ec_check_same(const ec_out_t *a, const ec_out_t *b, int cycles) {
   ec_check_cycles_equal(&a->snap.cycles, &b->snap.cycles);
 }
 
+static int ec_load(vta_program_t *p, const char *path) {
+  vta_err e;
+  vta_program_init(p);
+  int rc = vta_program_load(p, path, &e);
+  CHECK_MSG(rc == 0, "%s", e.msg);
+  return rc;
+}
+
+/* Reset in the middle of a run: power-on state (scratchpads read back when
+ * `sram`), then the program again runs as on a fresh engine (the DRAM it
+ * wrote is restored first). */
+static void ec_reset_midrun(ec_open_fn open, int sram) {
+  vta_program_t p;
+  if (ec_load(&p, "traces/small_conv_pad.vta")) return;
+  ec_out_t ref, got;
+  CHECK(ec_run(open, &p, 0, &ref) == 0);
+  vta_err e;
+  vta_mem_t *mem = ec_map(&p);
+  vta_engine_ctx_t *x = open(&p, mem, &e);
+  uint32_t addr, n = ec_run_count(&p, 0, &addr);
+  vta_step_result_t res;
+  CHECK(vta_engine_launch(x, addr, n, &e) == 0);
+  CHECK(vta_engine_step(x, 500, NULL, &res, &e) == 0);
+  CHECK(vta_engine_reset(x, &e) == 0);
+  vta_engine_snapshot_t s;
+  vta_engine_snapshot(x, &s);
+  CHECK_EQ(s.running, 0);
+  CHECK_EQ(s.tokens[0] + s.tokens[1] + s.tokens[2] + s.tokens[3], 0);
+  CHECK_EQ(s.stats.inp_load_nbytes + s.stats.wgt_load_nbytes + s.stats.uop_load_nbytes, 0);
+  CHECK_EQ(s.cycles.unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY], 0);
+  int32_t lanes[1024];
+  for (uint32_t i = 0; sram && i < 4; i++) {
+    CHECK(vta_engine_read_sram(x, VTA_MEM_INP, i, lanes, &e) == 0);
+    CHECK_EQ(lanes[0], 0);
+  }
+  /* restore the DRAM, then run the whole program */
+  for (int i = 0; i < p.nsegs; i++)
+    memcpy(vta_mem_host(mem, p.segs[i].addr, p.segs[i].size), p.segs[i].data, p.segs[i].size);
+  for (int r = 0; r < p.nruns; r++) {
+    n = ec_run_count(&p, r, &addr);
+    CHECK_MSG(vta_engine_run(x, addr, n, &e) == 0, "%s", e.msg);
+  }
+  memset(&got, 0, sizeof got);
+  vta_engine_snapshot(x, &got.snap);
+  CHECK(!memcmp(&got.snap.stats, &ref.snap.stats, sizeof got.snap.stats));
+  CHECK(!memcmp(got.snap.tokens, ref.snap.tokens, sizeof got.snap.tokens));
+  CHECK_EQ(got.snap.ecnt, ref.snap.ecnt);
+  if (ref.snap.has_cycles) ec_check_cycles_equal(&got.snap.cycles, &ref.snap.cycles);
+  size_t at = 0;
+  for (int i = 0; i < p.nsegs; i++) {
+    CHECK(!memcmp(vta_mem_host(mem, p.segs[i].addr, p.segs[i].size), ref.dram + at,
+                  p.segs[i].size));
+    at += p.segs[i].size;
+  }
+  vta_engine_free(x);
+  vta_mem_free(mem);
+  ec_free(&ref);
+  vta_program_free(&p);
+}
+
 #endif

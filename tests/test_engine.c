@@ -32,14 +32,6 @@ static vta_engine_ctx_t *open_functional(const vta_program_t *p, vta_mem_t *mem,
   return open_with(p, mem, VTA_ENGINE_FUNCTIONAL, err);
 }
 
-static int load(vta_program_t *p, const char *path) {
-  vta_err e;
-  vta_program_init(p);
-  int rc = vta_program_load(p, path, &e);
-  CHECK_MSG(rc == 0, "%s", e.msg);
-  return rc;
-}
-
 /* The reference: the model driven directly by vta_model_run. */
 static void direct(const vta_program_t *p, ec_out_t *o) {
   vta_err e;
@@ -64,7 +56,7 @@ static void direct(const vta_program_t *p, ec_out_t *o) {
 static void test_engines_agree(void) {
   for (int f = 0; f < NFILES; f++) {
     vta_program_t p;
-    if (load(&p, files[f])) continue;
+    if (ec_load(&p, files[f])) continue;
     ec_out_t ref, model, fn;
     direct(&p, &ref);
     CHECK(ec_run(open_model, &p, 0, &model) == 0);
@@ -87,7 +79,7 @@ static void test_step_chunks(void) {
   static const uint64_t chunks[] = {1, 7, 1000, 0};
   for (int f = 0; f < NFILES; f++) {
     vta_program_t p;
-    if (load(&p, files[f])) continue;
+    if (ec_load(&p, files[f])) continue;
     ec_out_t ref;
     direct(&p, &ref);
     for (int c = 0; c < 4; c++) {
@@ -109,7 +101,7 @@ static void test_step_chunks(void) {
  * the next one advances exactly that cycle. */
 static void test_exact_finish(void) {
   vta_program_t p;
-  if (load(&p, "traces/gemm_demo.vta")) return;
+  if (ec_load(&p, "traces/gemm_demo.vta")) return;
   ec_out_t ref;
   direct(&p, &ref);
   vta_err e;
@@ -143,7 +135,7 @@ static void test_exact_finish(void) {
  * writes runs as a launch by the table; CTRL reads 1 running, 2 finished. */
 static void test_registers(void) {
   vta_program_t p;
-  if (load(&p, "traces/small_conv_pad.vta")) return;
+  if (ec_load(&p, "traces/small_conv_pad.vta")) return;
   vta_err e;
   vta_mem_t *mem = ec_map(&p);
   vta_engine_ctx_t *x = open_model(&p, mem, &e);
@@ -173,64 +165,13 @@ static void test_registers(void) {
   vta_program_free(&p);
 }
 
-/* Reset in the middle of a run: power-on state, then the program again
- * runs as on a fresh engine (the DRAM it wrote is restored first). */
-static void reset_midrun(ec_open_fn open) {
-  vta_program_t p;
-  if (load(&p, "traces/small_conv_pad.vta")) return;
-  ec_out_t ref, got;
-  CHECK(ec_run(open, &p, 0, &ref) == 0);
-  vta_err e;
-  vta_mem_t *mem = ec_map(&p);
-  vta_engine_ctx_t *x = open(&p, mem, &e);
-  uint32_t addr, n = ec_run_count(&p, 0, &addr);
-  vta_step_result_t res;
-  CHECK(vta_engine_launch(x, addr, n, &e) == 0);
-  CHECK(vta_engine_step(x, 500, NULL, &res, &e) == 0);
-  CHECK(vta_engine_reset(x, &e) == 0);
-  vta_engine_snapshot_t s;
-  vta_engine_snapshot(x, &s);
-  CHECK_EQ(s.running, 0);
-  CHECK_EQ(s.tokens[0] + s.tokens[1] + s.tokens[2] + s.tokens[3], 0);
-  CHECK_EQ(s.stats.inp_load_nbytes + s.stats.wgt_load_nbytes + s.stats.uop_load_nbytes, 0);
-  CHECK_EQ(s.cycles.unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY], 0);
-  int32_t lanes[1024];
-  for (uint32_t i = 0; i < 4; i++) {
-    CHECK(vta_engine_read_sram(x, VTA_MEM_INP, i, lanes, &e) == 0);
-    CHECK_EQ(lanes[0], 0);
-  }
-  /* restore the DRAM, then run the whole program */
-  for (int i = 0; i < p.nsegs; i++)
-    memcpy(vta_mem_host(mem, p.segs[i].addr, p.segs[i].size), p.segs[i].data, p.segs[i].size);
-  for (int r = 0; r < p.nruns; r++) {
-    n = ec_run_count(&p, r, &addr);
-    CHECK_MSG(vta_engine_run(x, addr, n, &e) == 0, "%s", e.msg);
-  }
-  memset(&got, 0, sizeof got);
-  vta_engine_snapshot(x, &got.snap);
-  CHECK(!memcmp(&got.snap.stats, &ref.snap.stats, sizeof got.snap.stats));
-  CHECK(!memcmp(got.snap.tokens, ref.snap.tokens, sizeof got.snap.tokens));
-  CHECK_EQ(got.snap.ecnt, ref.snap.ecnt);
-  if (ref.snap.has_cycles) ec_check_cycles_equal(&got.snap.cycles, &ref.snap.cycles);
-  size_t at = 0;
-  for (int i = 0; i < p.nsegs; i++) {
-    CHECK(!memcmp(vta_mem_host(mem, p.segs[i].addr, p.segs[i].size), ref.dram + at,
-                  p.segs[i].size));
-    at += p.segs[i].size;
-  }
-  vta_engine_free(x);
-  vta_mem_free(mem);
-  ec_free(&ref);
-  vta_program_free(&p);
-}
-
-static void test_reset_midrun_model(void) { reset_midrun(open_model); }
-static void test_reset_midrun_functional(void) { reset_midrun(open_functional); }
+static void test_reset_midrun_model(void) { ec_reset_midrun(open_model, 1); }
+static void test_reset_midrun_functional(void) { ec_reset_midrun(open_functional, 1); }
 
 /* The functional engine has no cycles: any step runs the whole run. */
 static void test_functional_step(void) {
   vta_program_t p;
-  if (load(&p, "traces/gemm_demo.vta")) return;
+  if (ec_load(&p, "traces/gemm_demo.vta")) return;
   vta_err e;
   vta_mem_t *mem = ec_map(&p);
   vta_engine_ctx_t *x = open_functional(&p, mem, &e);
