@@ -2,18 +2,20 @@
  * vta_engine.h - one small C interface to every implementation of the VTA
  * core, the way difftest puts every reference model behind one table of
  * functions: the functional and cycle-accurate model (model/engine.c), the
- * Verilated RTL and the lockstep co-simulation of both (testbench/engine.c,
- * which also holds the factory by name, vta_engine_open).
+ * Verilated RTL (testbench/vta_rtl_engine.c) and the lockstep co-simulation
+ * of both (testbench/cosim.c).  testbench/vta_engine_open.h opens any of them
+ * by name ("functional", "model", "rtl", "cosim").  docs/engine.md.
  *
  * An engine runs over a vta_mem_t, the device DRAM: the caller maps the
  * program's segments there before creating it, and the DRAM must outlive
  * the engine.  Every fallible operation returns 0 or -1 with err set; the
  * faults keep the messages of the implementation (vta_model.h, vta_rtl.h).
  *
- * Time (docs/engine.md): a run's cycles are numbered from 0 (the cycle
- * after launch); the finish pulse is in cycle ECNT, so a run takes ECNT + 1
- * cycles and step reports that many in total.  The functional engine has
- * no cycles: its step runs the whole run and reports 0 cycles advanced.
+ * Time: a run's cycles are numbered from 0 (the cycle after launch); the
+ * finish pulse is in cycle ECNT, so a run takes ECNT + 1 cycles and its
+ * steps report that many in total, however they are cut.  The functional
+ * engine has no cycles: its first step runs the whole run, whatever its
+ * budget, and reports 0 cycles advanced and finished.
  */
 #ifndef VTA_ENGINE_H
 #define VTA_ENGINE_H
@@ -61,8 +63,9 @@ typedef struct vta_engine_ops {
   /* Advance the launched run by at most `max_cycles` cycles (0: to its end),
    * stopping exactly at the finish pulse.  With `events` non-NULL the
    * engine evaluates every cycle and appends its events (docs/microarch.md
-   * 8.2); without, it may skip quiet cycles, with identical results.  A
-   * fault ends the run with -1. */
+   * 8.2); without, it may skip quiet cycles, with identical results and
+   * counters however the run is cut into steps.  A fault ends the run
+   * with -1. */
   int (*step)(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
               vta_step_result_t *res, vta_err *err);
   /* The register port (model/vta_vcr.h): every engine answers the same
@@ -95,7 +98,9 @@ struct vta_engine_ctx {
  * The model's engines (model/engine.c): params->engine chooses the cycle
  * model (VTA_ENGINE_MODEL) or the functional one (VTA_ENGINE_FUNCTIONAL).
  * params may be NULL (defaults).  The RTL and co-simulation are opened by
- * name with vta_engine_open (testbench/vta_engine_open.h).
+ * name with vta_engine_open (testbench/vta_engine_open.h).  The model's
+ * run-time parameter registers (MAX_BURST, MAX_OUTST, CMDQ, INJECT) are
+ * fixed at creation: writing another value fails.
  */
 vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
                                        const vta_model_params_t *params, vta_err *err);
