@@ -58,7 +58,8 @@ typedef struct vta_engine_ctx vta_engine_ctx_t;
 typedef struct vta_engine_ops {
   const char *name; /* "functional", "model", "rtl", "cosim" */
   /* Start a run of `count` instructions at `insn_phys`; the memory starts
-   * idle, cycle 0 is the next step.  A launch abandons a run in progress. */
+   * idle, cycle 0 is the next step.  With a run in progress the model
+   * abandons it; the RTL (and so cosim) refuses: reset first. */
   int (*launch)(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
   /* Advance the launched run by at most `max_cycles` cycles (0: to its end),
    * stopping exactly at the finish pulse.  With `events` non-NULL the

@@ -650,6 +650,11 @@ static int ls_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vt
   x->r.status = VTA_COSIM_EQUAL;
   x->r.nruns = x->r.runs + 1;
   run_begin(&x->c, insn_phys, count);
+  for (int i = 0; i < 2; i++)
+    if (x->c.st[i].failed) { /* a launch refused is the caller's error, not a divergence */
+      *err = x->c.st[i].err;
+      return vta_err_prefix(err, "cosim: %s: ", x->r.name[i]);
+    }
   x->cycle = 0;
   x->running = 1;
   return 0;

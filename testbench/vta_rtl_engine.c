@@ -23,7 +23,12 @@ typedef struct rtl_engine {
 
 static vta_rtl_t *R(vta_engine_ctx_t *e) { return ((rtl_engine_t *)e)->r; }
 
+/* The core's units hold a run in progress (queues, bursts in flight): only
+ * a reset abandons it. */
 static int rtl_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (vta_rtl_running(R(e)))
+    return vta_errf(err, VTA_EINPUT, "rtl: launch while a run is in progress (at cycle %llu): "
+                    "reset the core first", (unsigned long long)vta_rtl_now(R(e)));
   return vta_rtl_launch(R(e), insn_phys, count, err);
 }
 
@@ -55,8 +60,8 @@ static int rtl_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta
   vta_rtl_t *r = R(e);
   if (vta_engine_reg_check(addr, 1, err)) return -1;
   if (addr == VTA_VCR_CTRL && (value & 1))
-    return vta_rtl_launch(r, vta_rtl_reg_read(r, VTA_VCR_INSN_ADDR),
-                          vta_rtl_reg_read(r, VTA_VCR_INSN_COUNT), err);
+    return rtl_launch(e, vta_rtl_reg_read(r, VTA_VCR_INSN_ADDR),
+                      vta_rtl_reg_read(r, VTA_VCR_INSN_COUNT), err);
   vta_rtl_reg_write(r, addr, value);
   return 0;
 }

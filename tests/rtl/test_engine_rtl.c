@@ -171,6 +171,31 @@ static void test_two_rtl_interleaved(void) {
 }
 
 static void test_reset_midrun_rtl(void) { ec_reset_midrun(open_rtl, 0); }
+
+/* The RTL refuses a launch over a run in progress (its units hold it);
+ * after a reset the launch works. */
+static void test_rtl_launch_midrun(void) {
+  const ec_open_fn opens[] = {open_rtl, open_cosim};
+  vta_program_t p;
+  if (ec_load(&p, "traces/gemm_demo.vta")) return;
+  for (int k = 0; k < 2; k++) {
+    vta_err e;
+    vta_mem_t *mem = ec_map(&p);
+    vta_engine_ctx_t *x = opens[k](&p, mem, &e);
+    uint32_t addr, n = ec_run_count(&p, 0, &addr);
+    vta_step_result_t res;
+    CHECK(vta_engine_launch(x, addr, n, &e) == 0);
+    CHECK(vta_engine_step(x, 50, NULL, &res, &e) == 0 && res.cycles == 50 && !res.finished);
+    CHECK(vta_engine_launch(x, addr, n, &e) == -1);
+    CHECK_CONTAINS(e.msg, "rtl: launch while a run is in progress (at cycle 50): reset the "
+                          "core first");
+    CHECK(vta_engine_reset(x, &e) == 0);
+    CHECK_MSG(vta_engine_run(x, addr, n, &e) == 0, "%s", e.msg);
+    vta_engine_free(x);
+    vta_mem_free(mem);
+  }
+  vta_program_free(&p);
+}
 static void test_reset_midrun_cosim(void) { ec_reset_midrun(open_cosim, 1); }
 
 /* A planted bug in the RTL: the cosim engine ends the run with the report. */
@@ -210,6 +235,7 @@ int main(void) {
   RUN(test_two_rtl_interleaved);
   RUN(test_reset_midrun_rtl);
   RUN(test_reset_midrun_cosim);
+  RUN(test_rtl_launch_midrun);
   RUN(test_cosim_divergence);
   RUN(test_unknown_engine);
   return TEST_SUMMARY();
