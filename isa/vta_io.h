@@ -35,6 +35,10 @@
 #define VTA_FILE_MAX_BYTES (256u << 20)
 #define VTA_FILE_MAX_TEXT "256 MiB"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Read a file into a NUL-terminated malloc'd buffer (*len excludes the NUL). */
 int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err);
 
@@ -71,5 +75,9 @@ int vta_out_close(vta_out_t *o, int ok, vta_err *err);
 
 /* Flush stdout and report a failed write to it (a report, --json). */
 int vta_stdout_check(vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
