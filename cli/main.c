@@ -171,8 +171,7 @@ static const char run_help[] =
     "                        dependency tokens (a race is an error naming both\n"
     "                        instructions, the buffer and the row); warn when FINISH\n"
     "                        can arrive while another unit is busy (on in cosim)\n"
-    "  --max-insns N         model, functional: stop with an error after N executed\n"
-    "                        instructions\n"
+    "  --max-insns N         all: stop with an error after N executed instructions\n"
     "  --stats               model, rtl: the full cycle report: per-unit busy/stall/\n"
     "                        idle cycles, per-client memory traffic, bandwidth, GEMM/ALU\n"
     "  --trace FILE          model, rtl: write the instruction trace\n"
@@ -463,9 +462,6 @@ static int cmd_run(int argc, char **argv) {
       return EXIT_BAD;
     }
   }
-  if (params.engine == VTA_ENGINE_RTL && params.max_insns)
-    return vtasim_usage("run", "%s", "--max-insns: the rtl engine does not count executed "
-                        "instructions (use --max-cycles, or --engine model)");
   if (wave && params.engine != VTA_ENGINE_RTL)
     return vtasim_usage("run", "%s", "--wave needs --engine rtl (it records the RTL)");
   if ((wave_from || wave_to) && !wave)

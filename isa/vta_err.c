@@ -11,6 +11,7 @@ int vta_errf(vta_err *e, vta_err_kind kind, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   e->kind = kind;
+  e->insn = -1;
   vsnprintf(e->msg, sizeof e->msg, fmt, ap);
   va_end(ap);
   return -1;
@@ -37,5 +38,6 @@ int vta_err_prefix(vta_err *e, const char *fmt, ...) {
 void vta_err_clear(vta_err *e) {
   if (!e) return;
   e->kind = VTA_EOK;
+  e->insn = -1;
   e->msg[0] = '\0';
 }

@@ -34,6 +34,10 @@ typedef enum vta_err_kind {
 typedef struct vta_err {
   vta_err_kind kind;
   char msg[VTA_ERR_LEN];
+  /* A fault of one instruction of a run: its index (so that a caller that
+   * knows the program can name its source line); -1 otherwise.  Every
+   * vta_errf resets it. */
+  long insn;
 } vta_err;
 
 /* Record an error (if e is non-NULL) and return -1. */

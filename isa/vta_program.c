@@ -130,6 +130,17 @@ vta_segment_t *vta_program_find(const vta_program_t *p, const char *name) {
   return NULL;
 }
 
+void vta_program_fault_where(const vta_program_t *p, int run, vta_err *err) {
+  if (!err || !p->source || run < 0 || run >= p->nruns) return;
+  const vta_run_t *r = &p->runs[run];
+  const vta_segment_t *g = vta_program_find(p, r->segment);
+  if (g && g->lines && err->insn >= 0 && (uint64_t)err->insn < g->size / VTA_INS_BYTES &&
+      g->lines[err->insn])
+    vta_err_prefix(err, "%s:%d: ", p->source, g->lines[err->insn]);
+  else if (r->line)
+    vta_err_prefix(err, "%s:%d: ", p->source, r->line);
+}
+
 /* ---- segments ------------------------------------------------------------- */
 
 static int bad_name(vta_err *err, const char *what, const char *name) {

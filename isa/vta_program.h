@@ -137,6 +137,11 @@ int vta_program_add_meta(vta_program_t *p, const char *key, const char *value,
 
 vta_segment_t *vta_program_find(const vta_program_t *p, const char *name);
 
+/* Where a failed run `run` (0-based) went wrong, as a "FILE:LINE: " prefix
+ * of err: the faulting instruction's own line when err->insn names one,
+ * else the .run line (nothing without a source). */
+void vta_program_fault_where(const vta_program_t *p, int run, vta_err *err);
+
 /* Disassemble raw bytes: 16-byte instructions or 4-byte micro-ops, one per line. */
 int vta_disasm_insns(const vta_config_t *cfg, const uint8_t *data, size_t len, FILE *f,
                      const char *name, vta_err *err);

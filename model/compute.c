@@ -281,6 +281,42 @@ static int alu(vta_model_t *m, const cmd_t *c, vta_err *err) {
   return 0;
 }
 
+/* Every fault a compute instruction can raise, without computing: for a
+ * checker that watches another implementation (the RTL harness).  LOAD UOP
+ * fills this model's uop buffer, which the index checks read. */
+int vta_compute_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
+  const vta_insn_t *in = &c->insn;
+  uint64_t runs, a, x, w, d, s;
+  at_t at;
+  switch (in->opcode) {
+  case VTA_OP_LOAD:
+    if (in->mem_type == VTA_MEM_ACC) {
+      int nop;
+      const uint8_t *u = NULL;
+      if (load_begin(m, c, &nop, &u, err)) return -1;
+      return nop ? 0 : vta_tensor_check_load(m, &m->acc, "compute", c, err);
+    }
+    return load(m, c, err);
+  case VTA_OP_GEMM:
+  case VTA_OP_ALU:
+    if (in->opcode == VTA_OP_GEMM ? gemm_begin(m, c, &runs, err) : alu_begin(m, c, &runs, err))
+      return -1;
+    if (runs == 0) return 0;
+    for (at.i = 0; at.i < in->iter_out; at.i++)
+      for (at.j = 0; at.j < in->iter_in; at.j++)
+        for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
+          at.op = uop_at(m, at.u);
+          if (in->opcode == VTA_OP_GEMM ? gemm_index(m, c, &at, &a, &x, &w, err)
+                                        : alu_index(m, c, &at, &d, &s, err))
+            return -1;
+        }
+    return 0;
+  case VTA_OP_FINISH: return 0;
+  default:
+    return vta_unit_err(err, VTA_EILLEGAL, "compute", c, "not a compute instruction");
+  }
+}
+
 int vta_compute_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
   switch (c->insn.opcode) {
   case VTA_OP_LOAD: return load(m, c, err);

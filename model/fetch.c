@@ -54,9 +54,12 @@ int vta_fetch_decode(vta_model_t *m, const uint8_t *raw, uint32_t idx, cmd_t *c,
                      vta_err *err) {
   c->idx = idx;
   c->queued = 0;
-  if (vta_insn_decode(&m->cfg, raw, &c->insn, err))
-    return vta_err_prefix(err, "fetch: instruction #%u at physical 0x%08llx: ", idx,
-                          (unsigned long long)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES);
+  if (vta_insn_decode(&m->cfg, raw, &c->insn, err)) {
+    vta_err_prefix(err, "fetch: instruction #%u at physical 0x%08llx: ", idx,
+                   (unsigned long long)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES);
+    if (err) err->insn = (long)idx;
+    return -1;
+  }
   /* Planted bug alu_opcode (docs/microarch.md 8.4): the decoder loses bit 0
    * of the ALU opcode, so MAX runs as MIN and SHR as ADD. */
   if (m->params.inject == VTA_INJECT_ALU_OPCODE && c->insn.opcode == VTA_OP_ALU)

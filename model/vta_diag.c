@@ -36,7 +36,9 @@ int vta_diag_unit_err(vta_err *err, vta_err_kind kind, const char *unit, uint32_
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return vta_errf(err, kind, "%s: instruction #%u (%s): %s", unit, idx, dis, msg);
+  vta_errf(err, kind, "%s: instruction #%u (%s): %s", unit, idx, dis, msg);
+  err->insn = (long)idx;
+  return -1;
 }
 
 #define APPEND(...)                                                                      \

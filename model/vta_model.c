@@ -311,6 +311,37 @@ void vta_model_snapshot(const vta_model_t *m, vta_diag_snap_t *s) {
   }
 }
 
+int vta_model_check_fetch(vta_model_t *m, uint32_t insn_phys, uint32_t idx,
+                          vta_insn_t *insn, vta_err *err) {
+  uint64_t phys = (uint64_t)insn_phys + (uint64_t)idx * VTA_INS_BYTES;
+  const uint8_t *raw = vta_mem_host(m->mem, phys, VTA_INS_BYTES);
+  if (!raw)
+    return vta_errf(err, VTA_ERANGE, "fetch: instruction #%u at physical 0x%08llx..0x%08llx "
+                    "is not inside one device allocation", idx, (unsigned long long)phys,
+                    (unsigned long long)(phys + VTA_INS_BYTES - 1));
+  cmd_t c;
+  m->insn_phys = insn_phys; /* for the message */
+  if (vta_fetch_decode(m, raw, idx, &c, err)) return -1;
+  if (insn) *insn = c.insn;
+  return 0;
+}
+
+int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn, vta_err *err) {
+  cmd_t c = {*insn, idx, 0};
+  int nop;
+  switch (vta_insn_unit(insn)) {
+  case VTA_UNIT_LOAD:
+    if (vta_load_begin(m, &c, &nop, err)) return -1;
+    return nop ? 0 : vta_tensor_check_load(m, insn->mem_type == VTA_MEM_INP ? &m->inp : &m->wgt,
+                                           "load", &c, err);
+  case VTA_UNIT_STORE:
+    if (vta_store_begin(m, &c, &nop, err)) return -1;
+    return nop ? 0 : vta_tensor_check_store(m, &m->out, "store", &c, err);
+  default:
+    return vta_compute_check(m, &c, err);
+  }
+}
+
 int vta_model_stuck(vta_model_t *m, uint64_t cycle, vta_err *err) {
   vta_diag_snap_t s;
   vta_model_snapshot(m, &s);

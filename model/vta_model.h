@@ -195,6 +195,20 @@ typedef struct vta_cycle_stats {
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
 const vta_model_params_t *vta_model_params(const vta_model_t *m);
 
+/*
+ * A checker over another implementation of the core (the RTL harness binds
+ * one to the design, testbench/vta_rtl.cpp): a functional model on the same
+ * DRAM that executes nothing but raises, for the instruction another engine
+ * fetches or starts, exactly the fault this model would raise, with the
+ * same message.  check_fetch decodes instruction #idx of a run at
+ * insn_phys (a bad encoding or an illegal dependency flag) into *insn;
+ * check_start judges it as its unit starts it (scratchpad ranges, illegal
+ * forms, DRAM rows outside one allocation, micro-op indices).
+ */
+int vta_model_check_fetch(vta_model_t *m, uint32_t insn_phys, uint32_t idx,
+                          vta_insn_t *insn, vta_err *err);
+int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn, vta_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -108,7 +108,7 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
                   : vta_errf(err, VTA_EINPUT, "session: no engine");
     }
     if (rc) {
-      if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
+      vta_program_fault_where(p, r, err); /* the instruction's own line */
       return -1;
     }
   }

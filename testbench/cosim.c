@@ -545,7 +545,7 @@ int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
     }
     uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
     rc = one_run(&c, g->addr, count, err);
-    if (rc < 0 && p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
+    if (rc < 0) vta_program_fault_where(p, k, err); /* the instruction's own line */
     if (!rc) r->runs++;
   }
   cmp_free(&c);

@@ -14,6 +14,7 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
+#include "vta_diag.h"
 #include "vta_isa.h"
 #include "vta_rtl.h"
 #include "vta_vcr.h"
@@ -52,7 +53,9 @@ const int nregs = (int)(sizeof regs / sizeof regs[0]);
 
 const int QUIET_LIMIT = 64;  // cycles without an event, memory idle: deadlock
 
-const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
+// The queues each unit pops and pushes with its prev / next flags (spec 5.2).
+const int unit_pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
+const int unit_pushes[3][2] = {{-1, VTA_Q_L2G}, {VTA_Q_G2L, VTA_Q_G2S}, {VTA_Q_S2G, -1}};
 
 }  // namespace
 
@@ -77,6 +80,12 @@ struct vta_rtl {
   vta_stats_t stats;
   vta_cycle_stats_t cs;
   uint64_t last_ecnt, last_ucnt;
+
+  // the checkers bound to the design: a functional model on the same DRAM
+  // that raises the C model's fault for every instruction the RTL fetches or
+  // starts (model/vta_model.h), the --max-insns count, the configured TOKQ
+  vta_model_t *chk;
+  uint64_t started;
 
   // instruction trace (docs/microarch.md 10)
   FILE *trace;
@@ -254,14 +263,16 @@ vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params
   r->elem[VTA_MEM_ACC] = cfg->acc_elem_bytes;
   r->elem[VTA_MEM_OUT] = cfg->out_elem_bytes;
   r->buf = (uint8_t *)calloc(1, cfg->wgt_elem_bytes + cfg->acc_elem_bytes + 64);
-  r->trace = r->params.trace;
-  if (r->trace) {
-    fprintf(r->trace, "# vtasim cycle trace 1 (docs/microarch.md section 10)\n# params");
-    for (int i = 0; i < vta_nparams; i++)
-      fprintf(r->trace, " %s=%u", vta_params[i].name,
-              vta_model_params_get(&r->params, &vta_params[i]));
-    fprintf(r->trace, " FETCH_CHUNK=%u\n", vta_fetch_chunk(&r->params.mem));
+  vta_model_params_t cp;
+  vta_model_params_default(&cp);
+  cp.engine = VTA_ENGINE_FUNCTIONAL;
+  r->chk = vta_model_new(cfg, mem, &cp, err);
+  if (!r->chk) {
+    vta_rtl_free(r);
+    return NULL;
   }
+  r->trace = r->params.trace;
+  vta_diag_trace_header(r->trace, &r->params);
   vta_rtl_reset(r);
   return r;
 }
@@ -276,6 +287,7 @@ void vta_rtl_free(vta_rtl_t *r) {
   delete r->top;
   delete r->ctx;
   vta_memsys_free(r->ms);
+  vta_model_free(r->chk);
   free(r->buf);
   delete r;
 }
@@ -296,17 +308,6 @@ int vta_rtl_wave(vta_rtl_t *r, const char *path, uint64_t from, uint64_t to, vta
 }
 
 // ---- a run ------------------------------------------------------------------------------------
-
-static void trace(vta_rtl_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void trace(vta_rtl_t *r, const char *fmt, ...) {
-  if (!r->trace) return;
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(r->trace, "%llu ", (unsigned long long)r->now);
-  vfprintf(r->trace, fmt, ap);
-  fputc('\n', r->trace);
-  va_end(ap);
-}
 
 int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) {
   (void)err;
@@ -330,7 +331,8 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
     r->busy[u] = 0;
     r->prev_done[u] = UINT64_MAX;
   }
-  trace(r, "run %u insns=%u addr=0x%08x", r->run_no++, count, insn_phys);
+  r->started = 0;
+  vta_diag_trace_run(r->trace, r->now, r->run_no++, count, insn_phys);
   return 0;
 }
 
@@ -380,10 +382,7 @@ static void collect(vta_rtl_t *r) {
 
 static int fail(vta_rtl_t *r, vta_err *err) {
   r->launched = 0;
-  if (r->trace) {
-    trace(r, "error %s", err ? err->msg : "");
-    fflush(r->trace);
-  }
+  vta_diag_trace_error(r->trace, r->now, err);
   return -1;
 }
 
@@ -405,141 +404,75 @@ static void add(vta_evlist_t *out, uint64_t cycle, int kind, int unit, int which
 
 static const uint32_t mem_reg[3] = {VTA_VCR_LOAD_MEM, VTA_VCR_COMPUTE_MEM, VTA_VCR_STORE_MEM};
 
+// Instruction #idx of the run, decoded (0 if it cannot be).
+static int insn_at(const vta_rtl_t *r, uint32_t idx, vta_insn_t *in) {
+  const uint8_t *raw = (const uint8_t *)vta_mem_host(
+      r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
+  return raw && !vta_insn_decode(&r->cfg, raw, in, NULL);
+}
+
 // The instruction trace lines of a start (pops) and of a done (insn, pushes).
 static void trace_start(vta_rtl_t *r, int u, uint32_t idx, const uint32_t tok[4]) {
-  static const int pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
   Vvta_top *t = r->top;
   r->start[u] = r->now;
   r->qd[u] = r->queued[u].empty() ? r->now : r->queued[u].front();
   if (!r->queued[u].empty()) r->queued[u].pop_front();
   r->mem0[u] = vta_rtl_reg_read(r, mem_reg[u]);
   for (int k = 0; k < 2; k++) {
-    int q = pops[u][k];
+    int q = unit_pops[u][k];
     if (q >= 0 && (t->ev_pop >> q & 1))
-      trace(r, "pop %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u), idx, q_short[q],
-            tok[q] - 1);
+      vta_diag_trace_token(r->trace, r->now, "pop", vta_unit_name((vta_unit_t)u), idx, q,
+                           tok[q] - 1);
   }
 }
 
 static void trace_done(vta_rtl_t *r, int u, uint32_t idx, const uint32_t tok[4]) {
-  static const int pushes[3][2] = {{-1, VTA_Q_L2G}, {VTA_Q_G2L, VTA_Q_G2S}, {VTA_Q_S2G, -1}};
   Vvta_top *t = r->top;
-  char dis[512] = "?";
   vta_insn_t in;
-  const uint8_t *raw = (const uint8_t *)vta_mem_host(
-      r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-  if (raw && !vta_insn_decode(&r->cfg, raw, &in, NULL)) vta_insn_format(&in, dis, sizeof dis);
+  int ok = insn_at(r, idx, &in);
   uint64_t from = r->prev_done[u] == UINT64_MAX ? 0 : r->prev_done[u] + 1;
   if (r->qd[u] > from) from = r->qd[u];
   uint64_t dep = r->start[u] - from;
   uint64_t mem = vta_rtl_reg_read(r, mem_reg[u]) - r->mem0[u];
-  trace(r, "insn %s #%u queued=%llu start=%llu done=%llu dep=%llu mem=%llu %s",
-        vta_unit_name((vta_unit_t)u), idx, (unsigned long long)r->qd[u],
-        (unsigned long long)r->start[u], (unsigned long long)r->now,
-        (unsigned long long)dep, (unsigned long long)mem, dis);
+  vta_diag_trace_insn(r->trace, r->now, vta_unit_name((vta_unit_t)u), idx, r->qd[u],
+                      r->start[u], dep, mem, ok ? &in : NULL);
   r->prev_done[u] = r->now;
   for (int k = 0; k < 2; k++) {
-    int q = pushes[u][k];
+    int q = unit_pushes[u][k];
     if (q >= 0 && (t->ev_push >> q & 1))
-      trace(r, "push %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u), idx, q_short[q],
-            tok[q] - ((t->ev_pop >> q) & 1) + 1);
+      vta_diag_trace_token(r->trace, r->now, "push", vta_unit_name((vta_unit_t)u), idx, q,
+                           tok[q] - ((t->ev_pop >> q) & 1) + 1);
   }
 }
 
-#define APPEND(...)                                                                     \
-  do {                                                                                  \
-    if (n < sizeof buf) n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__);    \
-  } while (0)
-
-// Nothing moves and the memory is idle: the message of the C model
-// (model/vta_model.c), naming what the head of every queue waits on.
-static void stuck(vta_rtl_t *r, const char *at, vta_err *err) {
-  static const char *const q_dir[4] = {"load->compute", "compute->load", "compute->store",
-                                       "store->compute"};
-  static const int pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
-  uint32_t tok[4], disp = reg_delta(r, VTA_VCR_INSNS_FETCH);
-  vta_rtl_tokens(r, tok);
-  if (disp == r->insn_count && r->pend[0].empty() && r->pend[1].empty() && r->pend[2].empty()) {
-    vta_errf(err, VTA_ENOFINISH, "no FINISH: all %u instructions at physical 0x%08x executed "
-             "without a FINISH (a run completes only when compute executes FINISH)%s",
-             r->insn_count, r->insn_phys, at);
-    return;
-  }
-  char buf[VTA_ERR_LEN], dis[512];
-  size_t n = 0;
-  vta_insn_t in;
-  auto decode = [r, &in, &dis](uint32_t idx) {
-    const uint8_t *raw = (const uint8_t *)vta_mem_host(
-        r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-    if (!raw || vta_insn_decode(&r->cfg, raw, &in, NULL)) return 0;
-    vta_insn_format(&in, dis, sizeof dis);
-    return 1;
-  };
-  APPEND("deadlock: ");
+// The harness's view of the run in the neutral form of model/vta_diag.h.
+static void snapshot(vta_rtl_t *r, vta_diag_snap_t *s) {
+  memset(s, 0, sizeof *s);
   for (int u = 0; u < 3; u++) {
-    if (u) APPEND("; ");
-    if (r->pend[u].empty()) {
-      APPEND("%s idle (queue empty)", vta_unit_name((vta_unit_t)u));
-      continue;
-    }
-    uint32_t idx = r->pend[u].front();
-    APPEND("%s waits on", vta_unit_name((vta_unit_t)u));
-    if (!decode(idx)) {
-      APPEND(" ? at instruction #%u", idx);
-      continue;
-    }
-    const uint32_t flag[2] = {in.pop_prev, in.pop_next};
-    int k = 0;
-    for (int f = 0; f < 2; f++) {
-      int q = pops[u][f];
-      if (q >= 0 && flag[f] && tok[q] == 0)
-        APPEND("%s %s (%s, 0 tokens)", k++ ? " and" : "", q_short[q], q_dir[q]);
-    }
-    APPEND(" at instruction #%u (%s)", idx, dis);
+    vta_diag_unit_t *d = &s->unit[u];
+    if (r->pend[u].empty()) continue;
+    d->queued = 1;
+    d->idx = r->pend[u].front();
+    d->busy = r->busy[u];
+    d->since = r->cyc[u];
+    d->decoded = insn_at(r, d->idx, &d->insn);
   }
-  APPEND("; fetch: %u of %u instructions dispatched", disp, r->insn_count);
-  if (disp < r->insn_count && decode(disp)) {
-    vta_unit_t u = vta_insn_unit(&in);
-    APPEND(", blocked at instruction #%u (%s) by the full %s command queue "
-           "(cmd_queue_depth %u)", disp, dis, vta_unit_name(u), r->params.cmd_queue_depth);
-  }
-  APPEND("%s", at);
-  vta_errf(err, VTA_EDEADLOCK, "%s", buf);
+  vta_rtl_tokens(r, s->tokens);
+  s->insn_phys = r->insn_phys;
+  s->insn_count = r->insn_count;
+  s->fetched = reg_delta(r, VTA_VCR_INSNS_FETCH);
+  s->cmd_queue_depth = r->params.cmd_queue_depth;
+  if (s->fetched < s->insn_count) s->blocked_decoded = insn_at(r, s->fetched, &s->blocked);
 }
 
-// What every unit is doing, for the max_cycles message (as the C model says
-// it: executing, waiting at the head for a token, or idle).
-static void describe(vta_rtl_t *r, char *buf, size_t len) {
-  static const int pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
-  uint32_t tok[4];
-  vta_rtl_tokens(r, tok);
-  size_t n = 0;
-  for (int u = 0; u < 3 && n < len; u++) {
-    const char *un = vta_unit_name((vta_unit_t)u), *sep = u ? "; " : "";
-    if (r->pend[u].empty()) {
-      n += (size_t)snprintf(buf + n, len - n, "%s%s idle", sep, un);
-      continue;
-    }
-    uint32_t idx = r->pend[u].front();
-    if (r->busy[u]) {
-      n += (size_t)snprintf(buf + n, len - n, "%s%s executing #%u since cycle %llu", sep, un,
-                            idx, (unsigned long long)r->cyc[u]);
-      continue;
-    }
-    int cat = VTA_CAT_IDLE;
-    vta_insn_t in;
-    const uint8_t *raw = (const uint8_t *)vta_mem_host(
-        r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-    if (raw && !vta_insn_decode(&r->cfg, raw, &in, NULL)) {
-      const uint32_t flag[2] = {in.pop_prev, in.pop_next};
-      for (int f = 1; f >= 0; f--)  // the first empty one, pop_prev before pop_next
-        if (pops[u][f] >= 0 && flag[f] && tok[pops[u][f]] == 0) cat = VTA_CAT_DEP + pops[u][f];
-    }
-    n += (size_t)snprintf(buf + n, len - n, "%s%s %s at #%u", sep, un, vta_cat_name(cat), idx);
-  }
-  if (n < len)
-    snprintf(buf + n, len - n, "; fetch: %u of %u instructions dispatched",
-             reg_delta(r, VTA_VCR_INSNS_FETCH), r->insn_count);
+// Nothing moves and the memory is idle.  An instruction fetch could not
+// dispatch is judged first: the C model stops at its fetch.
+static void stuck(vta_rtl_t *r, uint64_t cycle, vta_err *err) {
+  vta_diag_snap_t s;
+  snapshot(r, &s);
+  if (s.fetched < s.insn_count && vta_model_check_fetch(r->chk, r->insn_phys, s.fetched, NULL, err))
+    return;
+  vta_diag_stuck(&s, cycle, err);
 }
 
 // ---- one cycle, by concern ----------------------------------------------------------------
@@ -557,10 +490,9 @@ struct axi_cycle {
 static int check_limit(vta_rtl_t *r, vta_err *err) {
   uint64_t max = r->params.max_cycles;
   if (!max || r->now < max) return 0;
-  char what[1024];
-  describe(r, what, sizeof what);
-  vta_errf(err, VTA_ENOFINISH, "rtl: stopped at cycle %llu (max_cycles=%llu) without "
-           "reaching FINISH: %s", (unsigned long long)r->now, (unsigned long long)max, what);
+  vta_diag_snap_t s;
+  snapshot(r, &s);
+  vta_diag_max_cycles(&s, r->now, max, err);
   return fail(r, err);
 }
 
@@ -647,14 +579,13 @@ static void trace_cycle(vta_rtl_t *r, const axi_cycle *io) {
     for (int q = 0; q < 4; q++) tok[q] = vta_rtl_reg_read(r, VTA_VCR_TOK_L2G + 4 * q);
   if (io->ar) {
     const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
-    trace(r, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
-          vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes, g->beats,
-          (unsigned long long)g->first, (unsigned long long)g->last);
+    vta_diag_trace_rd(r->trace, r->now, vta_rd_client_name(g->client), g->addr, g->bytes,
+                      g->beats, g->first, g->last);
   }
   if (io->aw)
-    trace(r, "aw store addr=0x%08x bytes=%u beats=%u", t->m_awaddr, io->aw_bytes,
-          vta_memsys_beats(&r->params.mem, t->m_awaddr, io->aw_bytes));
-  if (io->bk) trace(r, "ack store");
+    vta_diag_trace_aw(r->trace, r->now, t->m_awaddr, io->aw_bytes,
+                      vta_memsys_beats(&r->params.mem, t->m_awaddr, io->aw_bytes));
+  if (io->bk) vta_diag_trace_ack(r->trace, r->now);
   if (t->ev_store_start) trace_start(r, 2, t->ev_store_idx, tok);
   if (t->ev_compute_start) trace_start(r, 1, t->ev_compute_idx, tok);
   if (t->ev_load_start) trace_start(r, 0, t->ev_load_idx, tok);
@@ -732,13 +663,58 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
   if (io->bk) add(out, now, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL);
 }
 
+// The checkers bound to the design, on the cycle's events: every
+// instruction dispatched is decoded and its flags judged as the C model's
+// fetch does; every start is judged as the C model's unit would judge it
+// (--max-insns, scratchpad ranges, illegal forms, DRAM rows, micro-op
+// indices); every push is checked against the configured TOKQ, which the
+// RTL's counters (built for the largest) do not enforce.  The fault is the
+// C model's, word for word (model/vta_diag.h).
+static int check_cycle(vta_rtl_t *r, vta_err *err) {
+  Vvta_top *t = r->top;
+  vta_insn_t in;
+  if (t->ev_dispatch && vta_model_check_fetch(r->chk, r->insn_phys, t->ev_dispatch_idx, NULL, err))
+    return fail(r, err);
+  // the C model's order within a cycle: store, compute, load
+  const struct { int go, done; uint32_t idx; } u[3] = {
+      {t->ev_load_start, t->ev_load_done, t->ev_load_idx},
+      {t->ev_compute_start, t->ev_compute_done, t->ev_compute_idx},
+      {t->ev_store_start, t->ev_store_done, t->ev_store_idx}};
+  for (int k = 2; k >= 0; k--) {
+    if (!u[k].go) continue;
+    if (!insn_at(r, u[k].idx, &in)) continue;  // fetch judged it already
+    if (r->params.max_insns && r->started >= r->params.max_insns) {
+      vta_diag_max_insns(err, vta_unit_name((vta_unit_t)k), u[k].idx, &in, r->params.max_insns);
+      return fail(r, err);
+    }
+    r->started++;
+    if (vta_model_check_start(r->chk, u[k].idx, &in, err)) return fail(r, err);
+  }
+  if (!t->ev_push) return 0;
+  uint32_t tok[4];
+  vta_rtl_tokens(r, tok);  // at the start of the cycle
+  static const char *const flag[2] = {"push_prev", "push_next"};
+  for (int k = 0; k < 3; k++) {
+    if (!u[k].done || !insn_at(r, u[k].idx, &in)) continue;
+    for (int f = 0; f < 2; f++) {
+      int q = unit_pushes[k][f];
+      if (q < 0 || !(t->ev_push >> q & 1)) continue;
+      uint32_t held = tok[q] - ((t->ev_pop >> q) & 1);  // a pop of the cycle counts first
+      if (held >= r->params.token_queue_depth) {
+        vta_diag_token_overflow(err, vta_unit_name((vta_unit_t)k), u[k].idx, &in, flag[f], q,
+                                held, r->params.token_queue_depth);
+        return fail(r, err);
+      }
+    }
+  }
+  return 0;
+}
+
 // A run stuck: QUIET_LIMIT cycles without an event while the memory is idle.
 static int check_quiet(vta_rtl_t *r, int act, vta_err *err) {
   r->quiet = act || vta_memsys_busy(r->ms) ? 0 : r->quiet + 1;
   if (r->quiet < QUIET_LIMIT) return 0;
-  char at[64];
-  snprintf(at, sizeof at, " (rtl, at cycle %llu)", (unsigned long long)(r->now - QUIET_LIMIT));
-  stuck(r, at, err);
+  stuck(r, r->now - QUIET_LIMIT, err);
   return fail(r, err);
 }
 
@@ -748,7 +724,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
   axi_cycle io;
   memset(&io, 0, sizeof io);
-  if (check_limit(r, err) || serve_axi(r, &io, err)) return -1;
+  if (check_limit(r, err) || serve_axi(r, &io, err) || check_cycle(r, err)) return -1;
   const int fin = t->ev_finish, act = active(r, &io);
   trace_cycle(r, &io);
   track_units(r);
@@ -758,7 +734,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   if (fin) {
     uint32_t ucnt = vta_rtl_reg_read(r, VTA_VCR_UCNT);
     if (out) add(out, r->now, VTA_EV_FINISH, 0, 0, ucnt, r->now, 0, NULL);
-    trace(r, "finish ecnt=%llu ucnt=%u", (unsigned long long)r->now, ucnt);
+    vta_diag_trace_finish(r->trace, r->now, ucnt);
   }
   // the end of the cycle: the memory (not after the finish pulse), the clock
   if (!fin && vta_memsys_tick(r->ms, err)) {

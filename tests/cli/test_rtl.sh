@@ -173,9 +173,9 @@ X
 prog nofin <<'X'
 LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3
 X
-expect rtl-deadlock 2 'deadlock: load waits on g2l \(compute->load, 0 tokens\) at instruction #0 .*compute waits on l2g .*fetch: 2 of 2 instructions dispatched \(rtl, at cycle 10\)' -- $V run "$TMP/dead.vta" --engine rtl
-expect rtl-no-finish 2 'no FINISH: all 1 instructions .* \(rtl, at cycle 109\)' -- $V run "$TMP/nofin.vta" --engine rtl
-expect rtl-max-cycles 2 'rtl: stopped at cycle 5 \(max_cycles=5\)' -- $V run "$TMP/gemm10.vta" --engine rtl --max-cycles 5
+expect rtl-deadlock 2 'deadlock: load waits on g2l \(compute->load, 0 tokens\) at instruction #0 .*compute waits on l2g .*fetch: 2 of 2 instructions dispatched \(at cycle 10\)' -- $V run "$TMP/dead.vta" --engine rtl
+expect rtl-no-finish 2 'no FINISH: all 1 instructions .* \(at cycle 109\)' -- $V run "$TMP/nofin.vta" --engine rtl
+expect rtl-max-cycles 2 'stopped at cycle 5 \(max_cycles=5\)' -- $V run "$TMP/gemm10.vta" --engine rtl --max-cycles 5
 expect rtl-built-bus 2 'BUS_BYTES = 16, but the RTL is built with BUS_BYTES = 8' -- $V run "$TMP/gemm10.vta" --engine rtl --bus-bytes 16
 expect rtl-built-cmdq 2 'CMDQ = 1000, but the RTL is built with CMDQ = 512' -- $V run "$TMP/gemm10.vta" --engine rtl --cmd-queue 1000
 expect rtl-wave-engine 2 '--wave needs --engine rtl' -- $V run "$TMP/gemm10.vta" --wave "$TMP/w.fst"
