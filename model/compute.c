@@ -283,11 +283,14 @@ static int alu(vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* Every fault a compute instruction can raise, without computing: for a
  * checker that watches another implementation (the RTL harness).  LOAD UOP
- * fills this model's uop buffer, which the index checks read. */
-int vta_compute_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
+ * fills this model's uop buffer, which the index checks read.  *delay: the
+ * cycles after the start at which the cycle engine raises the fault (a
+ * micro-op index is judged when the pipeline reads that micro-op). */
+int vta_compute_check(vta_model_t *m, const cmd_t *c, uint64_t *delay, vta_err *err) {
   const vta_insn_t *in = &c->insn;
-  uint64_t runs, a, x, w, d, s;
+  uint64_t runs, a, x, w, d, s, n = 0;
   at_t at;
+  *delay = 0;
   switch (in->opcode) {
   case VTA_OP_LOAD:
     if (in->mem_type == VTA_MEM_ACC) {
@@ -307,8 +310,13 @@ int vta_compute_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
         for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
           at.op = uop_at(m, at.u);
           if (in->opcode == VTA_OP_GEMM ? gemm_index(m, c, &at, &a, &x, &w, err)
-                                        : alu_index(m, c, &at, &d, &s, err))
+                                        : alu_index(m, c, &at, &d, &s, err)) {
+            /* The cycle engine meets uop n at its operand read (pipe_begin). */
+            int alu = in->opcode == VTA_OP_ALU, k = alu && !in->use_imm ? 2 : 1;
+            *delay = (uint64_t)(alu ? 2 : 3) + (uint64_t)k * n;
             return -1;
+          }
+          n++;
         }
     return 0;
   case VTA_OP_FINISH: return 0;

@@ -98,7 +98,7 @@ int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err);
  * the functional model's message.  *nop is set for a sync NOP. */
 int vta_load_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err);
 /* compute.c: every fault of a compute instruction, nothing computed. */
-int vta_compute_check(vta_model_t *m, const cmd_t *c, vta_err *err);
+int vta_compute_check(vta_model_t *m, const cmd_t *c, uint64_t *delay, vta_err *err);
 int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err);
 
 /* Nothing can move any more: the no-FINISH or deadlock error of

@@ -326,9 +326,11 @@ int vta_model_check_fetch(vta_model_t *m, uint32_t insn_phys, uint32_t idx,
   return 0;
 }
 
-int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn, vta_err *err) {
+int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn,
+                          uint64_t *delay, vta_err *err) {
   cmd_t c = {*insn, idx, 0};
   int nop;
+  *delay = 0;
   switch (vta_insn_unit(insn)) {
   case VTA_UNIT_LOAD:
     if (vta_load_begin(m, &c, &nop, err)) return -1;
@@ -338,7 +340,7 @@ int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn, 
     if (vta_store_begin(m, &c, &nop, err)) return -1;
     return nop ? 0 : vta_tensor_check_store(m, &m->out, "store", &c, err);
   default:
-    return vta_compute_check(m, &c, err);
+    return vta_compute_check(m, &c, delay, err);
   }
 }
 

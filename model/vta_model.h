@@ -203,11 +203,13 @@ const vta_model_params_t *vta_model_params(const vta_model_t *m);
  * same message.  check_fetch decodes instruction #idx of a run at
  * insn_phys (a bad encoding or an illegal dependency flag) into *insn;
  * check_start judges it as its unit starts it (scratchpad ranges, illegal
- * forms, DRAM rows outside one allocation, micro-op indices).
+ * forms, DRAM rows outside one allocation, micro-op indices); *delay is
+ * how many cycles after the start the cycle engine raises that fault.
  */
 int vta_model_check_fetch(vta_model_t *m, uint32_t insn_phys, uint32_t idx,
                           vta_insn_t *insn, vta_err *err);
-int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn, vta_err *err);
+int vta_model_check_start(vta_model_t *m, uint32_t idx, const vta_insn_t *insn,
+                          uint64_t *delay, vta_err *err);
 
 #ifdef __cplusplus
 }

@@ -86,6 +86,9 @@ struct vta_rtl {
   // starts (model/vta_model.h), the --max-insns count, the configured TOKQ
   vta_model_t *chk;
   uint64_t started;
+  int pending;            // a fault the C model raises later in the instruction
+  uint64_t pending_at;    // (a micro-op index): its cycle, and the fault
+  vta_err pending_err;
 
   // instruction trace (docs/microarch.md 10)
   FILE *trace;
@@ -332,6 +335,7 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
     r->prev_done[u] = UINT64_MAX;
   }
   r->started = 0;
+  r->pending = 0;
   vta_diag_trace_run(r->trace, r->now, r->run_no++, count, insn_phys);
   return 0;
 }
@@ -673,6 +677,10 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
 static int check_cycle(vta_rtl_t *r, vta_err *err) {
   Vvta_top *t = r->top;
   vta_insn_t in;
+  if (r->pending && r->now >= r->pending_at) {
+    if (err) *err = r->pending_err;
+    return fail(r, err);
+  }
   if (t->ev_dispatch && vta_model_check_fetch(r->chk, r->insn_phys, t->ev_dispatch_idx, NULL, err))
     return fail(r, err);
   // the C model's order within a cycle: store, compute, load
@@ -688,7 +696,15 @@ static int check_cycle(vta_rtl_t *r, vta_err *err) {
       return fail(r, err);
     }
     r->started++;
-    if (vta_model_check_start(r->chk, u[k].idx, &in, err)) return fail(r, err);
+    uint64_t delay;
+    if (!vta_model_check_start(r->chk, u[k].idx, &in, &delay, &r->pending_err)) continue;
+    if (delay && !r->pending) {  // raised when the C model would raise it
+      r->pending = 1;
+      r->pending_at = r->now + delay;
+      continue;
+    }
+    if (err) *err = r->pending_err;
+    return fail(r, err);
   }
   if (!t->ev_push) return 0;
   uint32_t tok[4];
