@@ -93,7 +93,7 @@ X
 matrix gemm-acc-index "$TMP/gemm_index.vta"
 prog alu_index <<'X'
 LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-ALU MAX uop_bgn=0 uop_end=1 iter_out=2 iter_in=3 dst_factor_out=1 dst_factor_in=1000
+ALU MAX uop_bgn=0 uop_end=1 iter_out=2 iter_in=3 dst_factor_out=1 dst_factor_in=1500
 FINISH
 X
 matrix alu-acc-index "$TMP/alu_index.vta"
