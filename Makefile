@@ -199,7 +199,8 @@ bench: all
 # ---- random regression (scripts/regress.sh) -------------------------------
 # N constrained-random programs from seed SEED, each co-simulated model vs
 # RTL (and functional vs cycle model), JOBS at a time; failures kept and
-# shrunk under $(BUILD)/regress/fail/.
+# shrunk under $(BUILD)/regress/fail/.  `vtasim cosim` checks every program
+# for races first (--check-races is on by default there).
 N    ?= 100
 SEED ?= 1
 JOBS ?= 2
