@@ -53,6 +53,8 @@ LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 x_pad_0=1
 FINISH
 X
 matrix illegal-wgt-pad "$TMP/wgt_pad.vta"
+# issue 12 point 9: a fault names the instruction's own line (8), not the .run line (11)
+expect fault-names-instruction-line 2 'wgt_pad.vta:8: load: instruction #0' -- $V run "$TMP/wgt_pad.vta" --engine rtl
 prog store_pad <<'X'
 STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 y_pad_0=1 push_prev
 FINISH pop_next
