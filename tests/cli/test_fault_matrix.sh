@@ -127,6 +127,17 @@ matrix token-overflow-tokq-1 "$TMP/overflow.vta" --token-queue 1
 expect token-tokq-3-holds 0 '' -- $V run "$TMP/overflow.vta" --engine rtl --token-queue 3 --quiet
 expect token-default-holds 0 '' -- $V run "$TMP/overflow.vta" --engine rtl --quiet
 expect rtl-report-shows-tokq 0 'TOKQ=3' -- $V run "$TMP/overflow.vta" --engine rtl --token-queue 3 --stats
+# issue 12's reproduction: overflow at the default TOKQ (1024, the RTL's built
+# capacity) gave "status": "ok" and a Verilog message on stdout
+{ printf 'LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n'
+  printf 'ALU ADD uop_bgn=0 uop_end=1 iter_out=200 iter_in=200 use_imm=1 imm=1\n'
+  for k in $(seq 1025); do printf 'LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next\n'; done
+  for k in $(seq 1025); do printf 'LOAD UOP sram_base=0 dram_base=0 y_size=0 x_size=0 x_stride=0 pop_prev\n'; done
+  printf 'FINISH\n'; } | prog overflow1024
+$V run "$TMP/overflow1024.vta" --engine rtl --json > "$TMP/o.json" 2>"$TMP/o.err"; rc=$?
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['status']=='error' and 'instruction #1026' in d['error'] and 'token_queue_depth 1024' in d['error'], d['error']" "$TMP/o.json" \
+  && [ $rc = 2 ] && echo "PASS rtl-overflow-default-tokq-json" || { echo "FAIL rtl-overflow-default-tokq-json: $rc"; head -c 300 "$TMP/o.json"; }
+matrix token-overflow-default-tokq "$TMP/overflow1024.vta"
 # the limits: --max-insns on every engine, --max-cycles on the cycle engines
 m=$($V run "$TMP/overflow.vta" --max-insns 4 2>&1); r=$($V run "$TMP/overflow.vta" --engine rtl --max-insns 4 2>&1); rc=$?
 [ "$m" = "$r" ] && [ $rc = 2 ] && printf '%s' "$r" | grep -q 'overflow.vta:1[0-9]: .*stopped before this instruction: max_insns=4' \
