@@ -29,11 +29,12 @@
 #include "vta_err.h"
 
 /* The largest file any vtasim reader accepts: bundles (text or binary),
- * data and expectation files, configurations.  256 MiB: far beyond the
- * largest workload (a few MiB), small enough to be refused in a fraction
- * of a second when a file never ends. */
-#define VTA_FILE_MAX_BYTES (256u << 20)
-#define VTA_FILE_MAX_TEXT "256 MiB"
+ * data and expectation files, configurations.  64 MiB: five times the
+ * largest workload (traces/gemm_1x2048x2048_bias.large.vta, 13 MB), small
+ * enough to be refused in a fraction of a second, even under the
+ * sanitizers, when a file never ends. */
+#define VTA_FILE_MAX_BYTES (64u << 20)
+#define VTA_FILE_MAX_TEXT "64 MiB"
 
 #ifdef __cplusplus
 extern "C" {

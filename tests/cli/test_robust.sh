@@ -27,7 +27,7 @@ same() {
   done
   [ $ok = 1 ] && echo "PASS $name" || echo "FAIL $name"
 }
-same run-dev-zero '/dev/zero: more than the 256 MiB limit of an input file' -- /dev/zero
+same run-dev-zero '/dev/zero: more than the 64 MiB limit of an input file' -- /dev/zero
 # refused within a second: the best of three, the machine may be busy
 best=999999
 for k in 1 2 3; do
@@ -37,14 +37,14 @@ done
 [ $best -lt 1000 ] && echo "PASS dev-zero-within-a-second" \
   || echo "FAIL dev-zero-within-a-second: $best ms"
 printf '.version 1\n.data x auto file /dev/zero\n.insn p auto {\n FINISH\n}\n.run p\n' > "$TMP/dz.vta"
-same data-file-dev-zero 'dz.vta:2: /dev/zero: more than the 256 MiB' -- "$TMP/dz.vta"
+same data-file-dev-zero 'dz.vta:2: /dev/zero: more than the 64 MiB' -- "$TMP/dz.vta"
 printf '.version 1\n.config /dev/zero\n.insn p auto {\n FINISH\n}\n.run p\n' > "$TMP/cz.vta"
-same config-directive-dev-zero 'cz.vta:2: .*/dev/zero: more than the 256 MiB' -- "$TMP/cz.vta"
-expect config-dev-zero 2 '/dev/zero: more than the 256 MiB' -- timeout 5 $V config --config /dev/zero
-expect gen-config-dev-zero 2 '/dev/zero: more than the 256 MiB' -- timeout 5 $V gen gemm --config /dev/zero -o "$TMP/x.vta"
-expect dis-dev-zero 2 '/dev/zero: more than the 256 MiB' -- timeout 5 $V dis --raw-insn /dev/zero
+same config-directive-dev-zero 'cz.vta:2: .*/dev/zero: more than the 64 MiB' -- "$TMP/cz.vta"
+expect config-dev-zero 2 '/dev/zero: more than the 64 MiB' -- timeout 5 $V config --config /dev/zero
+expect gen-config-dev-zero 2 '/dev/zero: more than the 64 MiB' -- timeout 5 $V gen gemm --config /dev/zero -o "$TMP/x.vta"
+expect dis-dev-zero 2 '/dev/zero: more than the 64 MiB' -- timeout 5 $V dis --raw-insn /dev/zero
 truncate -s 300M "$TMP/huge.vta"   # sparse: refused by its size, nothing read
-expect huge-regular-file 2 'huge.vta: 314572800 bytes, more than the 256 MiB limit' -- timeout 5 $V run "$TMP/huge.vta"
+expect huge-regular-file 2 'huge.vta: 314572800 bytes, more than the 64 MiB limit' -- timeout 5 $V run "$TMP/huge.vta"
 rm -f "$TMP/huge.vta"
 mkdir "$TMP/adir"
 same directory-input 'adir: is a directory' -- "$TMP/adir"
@@ -132,7 +132,7 @@ done
 [ ! -e "$TMP/f.trace" ] && echo "PASS functional-no-empty-trace" || echo "FAIL functional-no-empty-trace"
 expect wave-needs-rtl 2 '--wave needs --engine rtl' -- $V run "$TMP/g.vta" --wave "$TMP/w.fst"
 expect wave-window-needs-wave 2 'need --wave' -- $V run "$TMP/g.vta" --engine rtl --wave-to 10
-check help-names-engines sh -c "$V run --help | grep -q -- '--stats  *model, rtl' && $V run --help | grep -q '256 MiB'"
+check help-names-engines sh -c "$V run --help | grep -q -- '--stats  *model, rtl' && $V run --help | grep -q '64 MiB'"
 
 # --- 8. configuration JSON --------------------------------------------------------
 printf '%s\n}' "$(config_json)" > "$TMP/trail.json"
