@@ -16,6 +16,7 @@
 #include "cosim.h"
 #include "cosim_cmd.h"
 #include "cli_util.h"
+#include "vta_diag.h"
 #include "vta_params.h"
 #include "vta_races.h"
 
@@ -123,14 +124,13 @@ static cJSON *result_json(const vta_cosim_result_t *r) {
   cJSON *last = cJSON_AddObjectToObject(d, "last");
   cJSON *err = cJSON_AddObjectToObject(d, "errors");
   cJSON *tok = cJSON_AddObjectToObject(d, "tokens");
-  static const char *const qn[4] = {"l2g", "g2l", "g2s", "s2g"};
   for (int i = 0; i < 2; i++) {
     cJSON_AddItemToObject(only, r->name[i], events_json(&r->only[i]));
     cJSON_AddItemToObject(last, r->name[i], events_json(&r->last[i]));
     if (r->error[i][0]) cJSON_AddStringToObject(err, r->name[i], r->error[i]);
     else cJSON_AddNullToObject(err, r->name[i]);
     cJSON *t = cJSON_AddObjectToObject(tok, r->name[i]);
-    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(t, qn[q], r->tokens[i][q]);
+    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(t, vta_diag_queue_short(q), r->tokens[i][q]);
   }
   return o;
 }

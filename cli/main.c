@@ -16,6 +16,7 @@
 #include "vta_isa.h"
 #include "vta_model.h"
 #include "vta_program.h"
+#include "vta_diag.h"
 #include "vta_races.h"
 #include "vta_session.h"
 #include "cli_util.h"
@@ -566,8 +567,7 @@ static int cmd_run(int argc, char **argv) {
     cJSON_AddItemToObject(o, "stats", stats_json(&snap.stats));
     const uint32_t *t = snap.tokens;
     cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
-    const char *qn[4] = {"l2g", "g2l", "g2s", "s2g"};
-    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
+    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, vta_diag_queue_short(q), t[q]);
     if (snap.has_cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(eng, &snap));
     else cJSON_AddNullToObject(o, "cycles");
     cJSON *host = cJSON_AddObjectToObject(o, "host");

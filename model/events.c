@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vta_diag.h"
 #include "vta_isa.h"
 #include "vta_memsys.h"
 
@@ -138,10 +139,6 @@ const char *vta_ev_kind_name(int kind) {
   return kind >= 0 && kind < VTA_EV_NKINDS ? n[kind] : "?";
 }
 
-static const char *queue_short(int q) {
-  static const char *const n[4] = {"l2g", "g2l", "g2s", "s2g"};
-  return q >= 0 && q < 4 ? n[q] : "?";
-}
 
 static const char *buffer_name(int b) {
   switch (b) {
@@ -189,7 +186,7 @@ int vta_event_format(const vta_event_t *e, char *buf, size_t len) {
     n = snprintf(p, room, " %s #%u", vta_unit_name((vta_unit_t)e->unit), e->index);
     break;
   case VTA_EV_POP:
-  case VTA_EV_PUSH: n = snprintf(p, room, " %s", queue_short(e->which)); break;
+  case VTA_EV_PUSH: n = snprintf(p, room, " %s", vta_diag_queue_short(e->which)); break;
   case VTA_EV_RD_REQ:
     n = snprintf(p, room, " %s addr=0x%08llx bytes=%u beats=%u",
                  vta_rd_client_name(e->which), (unsigned long long)e->addr, e->bytes,
