@@ -3,8 +3,9 @@
 # time of the cycle-accurate model (with and without event skipping), of the
 # functional model, of the Verilated RTL and of lockstep co-simulation (model
 # against RTL, every event compared), on the two TVM tutorial workloads of compiler-lite
-# (`vtasim gen gemm`, `vtasim gen conv2d`).  Without the generator it uses
-# traces/*_tutorial.large.vta if present, else every traces/*.vta, and says so.
+# (`vtasim gen gemm`, `vtasim gen conv2d`), and the cost of --check-races.
+# Without the generator it uses traces/*_tutorial.large.vta if present, else
+# every traces/*.vta, and says so.
 # Wall time is the best of REPEAT runs of the simulation alone (the JSON
 # report's host.wall_seconds: no parsing, no checking).
 set -eu
@@ -70,4 +71,23 @@ print(d["host"]["wall_seconds"], c["total"] if c else "-")')
     printf '%-28s %-18s %12s %10.4f %14s   (%.1fx the RTL alone)\n' "$(basename "$w" .vta)" \
       "cosim model+rtl" "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($rtl_wall, 1e-9))")"
   fi
+done
+
+# The race and hazard check (--check-races, on by default in cosim): the
+# whole command with and without it, functional engine, timed from outside.
+best_of() { # command...: the best wall time of $repeat runs
+  local best="" t0 wall
+  for _ in $(seq "$repeat"); do
+    t0=$(date +%s.%N); "$@" >/dev/null 2>&1; wall=$(python3 -c "print($(date +%s.%N) - $t0)")
+    if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
+  done
+  echo "$best"
+}
+echo
+printf '%-28s %14s %14s %8s
+' workload "functional s" "+races s" ratio
+for w in "${workloads[@]}"; do
+  a=$(best_of "$vtasim" run "$w" --engine functional --quiet)
+  b=$(best_of "$vtasim" run "$w" --engine functional --quiet --check-races)
+  printf '%-28s %14.4f %14.4f %8.2f\n' "$(basename "$w" .vta)" "$a" "$b" "$(python3 -c "print($b / max($a, 1e-9))")"
 done
