@@ -727,8 +727,36 @@ static int check_cycle(vta_rtl_t *r, vta_err *err) {
 }
 
 // A run stuck: QUIET_LIMIT cycles without an event while the memory is idle.
+// Settled for good, as the C model decides it in its first quiet cycle: no
+// unit executes, every unit's head waits on an empty token queue, and fetch
+// has dispatched everything or waits on a full command queue.  Then the
+// fault is the model's, in the model's cycle; QUIET_LIMIT stays the
+// backstop for anything else.
+static int settled(vta_rtl_t *r) {
+  vta_diag_snap_t s;
+  snapshot(r, &s);
+  for (int u = 0; u < 3; u++) {
+    const vta_diag_unit_t *d = &s.unit[u];
+    if (d->busy) return 0;
+    if (!d->queued) continue;
+    if (!d->decoded) return 0;
+    const uint32_t flag[2] = {d->insn.pop_prev, d->insn.pop_next};
+    int waits = 0;
+    for (int f = 0; f < 2; f++)
+      waits |= unit_pops[u][f] >= 0 && flag[f] && s.tokens[unit_pops[u][f]] == 0;
+    if (!waits) return 0;
+  }
+  if (s.fetched == s.insn_count) return 1;
+  return s.blocked_decoded &&
+         r->pend[vta_insn_unit(&s.blocked)].size() >= r->params.cmd_queue_depth;
+}
+
 static int check_quiet(vta_rtl_t *r, int act, vta_err *err) {
   r->quiet = act || vta_memsys_busy(r->ms) ? 0 : r->quiet + 1;
+  if (r->quiet == 1 && settled(r)) {
+    stuck(r, r->now - 1, err);
+    return fail(r, err);
+  }
   if (r->quiet < QUIET_LIMIT) return 0;
   stuck(r, r->now - QUIET_LIMIT, err);
   return fail(r, err);

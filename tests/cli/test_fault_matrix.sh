@@ -7,7 +7,8 @@
 # message the model's word for word (unit, instruction index and
 # disassembly, the instruction's own source line), the functional model's
 # the same but for the cycle the cycle engines name, co-simulation the same
-# fault, and stdout left alone (--json stays one parseable document).
+# fault from both sides in the same cycle, and stdout left alone (--json
+# stays one parseable document).
 . "$ROOT/tests/cli/lib.sh"
 V=$VTASIM
 
@@ -23,7 +24,7 @@ matrix() {
   [ "$m" = "$r" ] || { ok=0; echo "  model: $m" | cut -c1-300; echo "  rtl:   $r" | cut -c1-300; }
   [ "$(printf '%s' "$m" | strip_cycle)" = "$fu" ] || { ok=0; echo "  functional: $fu" | cut -c1-300; }
   local fault=${m#vtasim: error: *: }
-  case "$c" in *"$fault"*) ;; *) ok=0; echo "  cosim: $c" | cut -c1-300 ;; esac
+  case "$c" in *"co-simulation: both sides stopped at cycle "*"$fault"*) ;; *) ok=0; echo "  cosim: $c" | cut -c1-300 ;; esac
   printf '%s' "$m" | grep -Eq '(load|compute|store|fetch): instruction #[0-9]+|deadlock: |no FINISH: |stopped at cycle' \
     || { ok=0; echo "  no unit/instruction named: $m" | cut -c1-300; }
   # stdout of a --json run is the JSON report alone, the fault in it
