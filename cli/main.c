@@ -21,6 +21,8 @@
 #include "gen.h"
 #include "cosim_cmd.h"
 #include "verilog.h"
+#include "watch.h"
+#include "vta_profile.h"
 #ifdef VTASIM_HAVE_RTL
 #include "vta_rtl.h"
 #endif
@@ -186,6 +188,17 @@ static const char run_help[] =
     "                        per-client memory traffic, bandwidth, GEMM/ALU use\n"
     "  --json                machine-readable report on stdout (schema vtasim-run/2)\n"
     "  --trace FILE          write the instruction trace (docs/microarch.md section 10)\n"
+    "  --timeline FILE       write a Chrome trace-event timeline (open it in\n"
+    "                        ui.perfetto.dev or chrome://tracing): one track per\n"
+    "                        unit, one slice per instruction, token/queue/bandwidth\n"
+    "                        counters, token flow arrows (model and rtl engines)\n"
+    "  --clock-mhz F         clock for simulated time and the timeline [100]\n"
+    "  --timeline-window N   cycles per bandwidth sample of the timeline [256]\n"
+    "  --timeline-no-merge   one slice per STORE (default: back-to-back STOREs\n"
+    "                        without token waits share one slice, said in its args)\n"
+    "  --top N               instructions in the top list of --stats/--json [10]\n"
+    "  --progress            progress lines on stderr (default when stderr is a\n"
+    "                        terminal); --no-progress: never\n"
     "  --quiet               no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
@@ -198,7 +211,15 @@ static const char run_help[] =
     "%s"
     "\n"
     "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
-    "2 bad input or a fault in the program (deadlock, out-of-range access...).\n";
+    "2 bad input or a fault in the program (deadlock, out-of-range access...),\n"
+    "130 interrupted (Ctrl-C): the report so far is printed and the trace and\n"
+    "timeline files are complete and valid up to that cycle.\n"
+    "\n"
+    "Every report has a verdict (compute-, memory- or latency-bound, with the\n"
+    "deciding figure), utilisations and the arithmetic intensity; --stats and\n"
+    "--json add per-opcode-class totals and the top instructions with their stalls\n"
+    "(docs/report-json.md).  These step the engine with events; a plain run\n"
+    "does not.\n";
 
 static void print_run_help(void) {
   char opts[2048];
@@ -368,7 +389,8 @@ static void print_cycles(const vta_model_t *m, double wall) {
 }
 
 static void print_table(const char *file, const vta_program_t *p, const vta_model_t *m,
-                        int failed, int full, double wall) {
+                        int failed, int full, double wall, const vta_prof_t *prof,
+                        double clock_mhz) {
   char name[64];
   vta_config_name(&p->cfg, name, sizeof name);
   const vta_model_params_t *mp = vta_model_params(m);
@@ -378,9 +400,14 @@ static void print_table(const char *file, const vta_program_t *p, const vta_mode
          vta_engine_name(mp->engine), p->nruns, p->nruns == 1 ? "" : "s", p->nexpects,
          p->nexpects == 1 ? "" : "s");
   if (cs && full) print_cycles(m, wall);
-  else if (cs) printf("  cycles %llu (launch to FINISH), UCNT %llu\n\n",
+  else if (cs) printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
                       (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
-  else printf("\n");
+  if (cs) {
+    vta_prof_summary_t sum;
+    vta_prof_summarize(cs, vta_model_config(m), mp, clock_mhz, &sum);
+    vta_prof_print(stdout, &sum, full ? prof : NULL);
+  }
+  printf("\n");
   printf("  %-18s %16s\n", "statistic", "value");
   const vta_stats_t *s = vta_model_stats(m);
   for (int i = 0; i < VTA_NSTATS; i++) {
@@ -406,7 +433,10 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, progress = 0, no_progress = 0;
+  const char *timeline_path = NULL;
+  vta_prof_opts_t popts;
+  vta_prof_opts_default(&popts);
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -418,6 +448,26 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
+    else if (!strcmp(a, "--progress")) progress = 1;
+    else if (!strcmp(a, "--no-progress")) no_progress = 1;
+    else if (!strcmp(a, "--timeline-no-merge")) popts.no_merge = 1;
+    else if (!strcmp(a, "--timeline") && v) { timeline_path = v; i++; }
+    else if (!strcmp(a, "--clock-mhz") && v) {
+      char *end;
+      popts.clock_mhz = strtod(v, &end);
+      if (end == v || *end || !(popts.clock_mhz > 0 && popts.clock_mhz <= 1e6))
+        return vtasim_usage("run", "--clock-mhz expects a frequency in MHz (0 < F <= 1e6), "
+                            "got '%s'", v);
+      i++;
+    } else if ((!strcmp(a, "--timeline-window") || !strcmp(a, "--top")) && v) {
+      long long n = vtasim_parse_count(v);
+      if (n < 0 || n > (a[2] == 't' && a[3] == 'o' ? 10000 : 1 << 30) ||
+          (n == 0 && a[3] == 'i'))
+        return vtasim_usage("run", "%s expects a count, got '%s'", a);
+      if (a[3] == 'o') popts.top = (int)n;
+      else popts.window = (uint32_t)n;
+      i++;
+    }
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
     else if (!strcmp(a, "--wave") && v) { wave = v; i++; }
@@ -461,6 +511,11 @@ static int cmd_run(int argc, char **argv) {
   double wall = 0;
   FILE *trace = NULL;
   vta_session_t *s = NULL;
+  FILE *timeline = NULL;
+  vta_prof_t *prof = NULL;
+  vtasim_watch_t watch;
+  memset(&watch, 0, sizeof watch);
+  int interrupted = 0;
   if (trace_path) {
     trace = fopen(trace_path, "w");
     if (!trace) {
@@ -485,10 +540,60 @@ static int cmd_run(int argc, char **argv) {
     rc = fail(&e);
     goto out;
   }
+  /* Attribution and the timeline step the engine with events; progress
+   * and Ctrl-C need it stepped at all.  The functional engine has no cycles. */
+  const int cycle_engine = params.engine != VTA_ENGINE_FUNCTIONAL;
+  const int attribute = cycle_engine && (json || full || timeline_path);
+  int tty = 0;
+  const int want_progress = !no_progress && vtasim_progress_wanted(progress, &tty);
+  if (timeline_path && !cycle_engine) {
+    vta_errf(&e, VTA_EINPUT, "--timeline needs a cycle engine (model or rtl), not %s",
+             vta_engine_name(params.engine));
+    rc = fail(&e);
+    goto out;
+  }
+  if (timeline_path) {
+    timeline = fopen(timeline_path, "w");
+    if (!timeline) {
+      vta_errf(&e, VTA_EIO, "--timeline: %s: cannot open for writing", timeline_path);
+      rc = fail(&e);
+      goto out;
+    }
+  }
+  if (attribute) {
+    popts.timeline = timeline;
+    popts.title = in;
+    prof = vta_prof_new(&p.cfg, &params, vta_session_mem(s), &popts, &e);
+    if (!prof) { rc = fail(&e); goto out; }
+  }
+  if (cycle_engine && (attribute || want_progress)) {
+    watch.prof = prof;
+    watch.model = vta_session_model(s);
+    watch.progress = want_progress;
+    watch.tty = tty;
+    for (int r = 0; r < p.nruns; r++) {
+      const vta_segment_t *g = vta_program_find(&p, p.runs[r].segment);
+      if (g) watch.total_insns += p.runs[r].count ? p.runs[r].count : g->size / VTA_INS_BYTES;
+    }
+    vta_session_observer_t ob;
+    vtasim_watch_observer(&watch, attribute || params.engine == VTA_ENGINE_RTL, &ob);
+    vta_session_observe(s, &ob);
+    vtasim_sigint_catch();
+  }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
   wall = seconds_now() - t0;
-  if (run_rc) {
+  vtasim_watch_end(&watch);
+  if (prof && vta_prof_close(prof, &e) && !run_rc) {
+    run_rc = -1;
+  }
+  if (run_rc && e.kind == VTA_EINTR) {
+    interrupted = 1;
+    rc = VTASIM_EXIT_INTERRUPTED;
+    fprintf(stderr, "%s: %s: stopped by Ctrl-C; the counters cover the completed runs, "
+            "the attribution every cycle simulated (%llu)\n", prog_name, e.msg,
+            (unsigned long long)(prof ? vta_prof_cycles(prof) : watch.cycles));
+  } else if (run_rc) {
     rc = EXIT_BAD;
     if (!json) fail(&e);
   } else {
@@ -521,8 +626,9 @@ static int cmd_run(int argc, char **argv) {
     cJSON_AddStringToObject(o, "program", in);
     cJSON_AddStringToObject(o, "config", cname);
     cJSON_AddStringToObject(o, "engine", vta_engine_name(params.engine));
-    cJSON_AddStringToObject(o, "status", rc == EXIT_OK ? "ok" : rc == EXIT_MISMATCH ? "mismatch" : "error");
-    if (rc == EXIT_BAD) cJSON_AddStringToObject(o, "error", e.msg);
+    cJSON_AddStringToObject(o, "status", rc == EXIT_OK ? "ok" : rc == EXIT_MISMATCH ? "mismatch"
+                                         : interrupted ? "interrupted" : "error");
+    if (rc == EXIT_BAD || interrupted) cJSON_AddStringToObject(o, "error", e.msg);
     cJSON_AddNumberToObject(o, "exit_code", rc);
     vta_model_t *m = vta_session_model(s);
     cJSON_AddItemToObject(o, "stats", stats_json(vta_model_stats(m)));
@@ -533,6 +639,14 @@ static int cmd_run(int argc, char **argv) {
     for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
     if (vta_model_cycle_stats(m)) cJSON_AddItemToObject(o, "cycles", cycles_json(m));
     else cJSON_AddNullToObject(o, "cycles");
+    if (vta_model_cycle_stats(m)) {
+      vta_prof_summary_t sum;
+      vta_prof_summarize(vta_model_cycle_stats(m), &p.cfg, vta_model_params(m),
+                         popts.clock_mhz, &sum);
+      cJSON_AddItemToObject(o, "profile", vta_prof_json(&sum, prof));
+    } else {
+      cJSON_AddNullToObject(o, "profile");
+    }
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
     if (vta_model_cycle_stats(m))
@@ -553,10 +667,15 @@ static int cmd_run(int argc, char **argv) {
     if (txt) puts(txt);
     free(txt);
     cJSON_Delete(o);
-  } else if (!quiet && ran) {
-    print_table(in, &p, vta_session_model(s), failed, full, wall);
+  } else if (!quiet && (ran || interrupted)) {
+    print_table(in, &p, vta_session_model(s), failed, full, wall, prof, popts.clock_mhz);
   }
 out:
+  vta_prof_free(prof);
+  if (timeline && fclose(timeline) && (rc == EXIT_OK || rc == EXIT_MISMATCH)) {
+    vta_errf(&e, VTA_EIO, "--timeline: %s: write error", timeline_path);
+    rc = fail(&e);
+  }
   free(report);
   vta_session_free(s);
   if (trace && fclose(trace) && rc == EXIT_OK) {

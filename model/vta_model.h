@@ -183,6 +183,10 @@ typedef struct vta_cycle_stats {
 void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
                       const vta_cycle_stats_t *cycles, const uint32_t tokens[4]);
 
+/* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the cycle
+ * the last vta_model_step stepped (what docs/microarch.md 8.1 counts). */
+void vta_model_cats(const vta_model_t *m, uint8_t cat[VTA_CY_NUNITS]);
+
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
 const vta_model_params_t *vta_model_params(const vta_model_t *m);

@@ -16,6 +16,8 @@ struct vta_session {
   vta_session_runner_fn runner; /* another engine, or NULL: the model */
   void *runner_ctx;
   void (*runner_free)(void *);
+  vta_session_observer_t obs;
+  int observed;
 };
 
 vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
@@ -68,6 +70,52 @@ void vta_session_free(vta_session_t *s) {
   free(s);
 }
 
+void vta_session_observe(vta_session_t *s, const vta_session_observer_t *o) {
+  s->observed = o != NULL;
+  if (o) s->obs = *o;
+}
+
+const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
+  return s->observed ? &s->obs : NULL;
+}
+
+int vta_session_drive(vta_session_t *s, const vta_stepper_t *st, uint32_t insn_phys,
+                      uint32_t count, vta_err *err) {
+  const vta_session_observer_t *o = &s->obs;
+  vta_evlist_t ev;
+  vta_evlist_init(&ev);
+  int rc = st->launch(st->ctx, insn_phys, count, err);
+  if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
+  for (uint64_t cycle = 0; !rc; cycle++) {
+    int fin = 0;
+    vta_evlist_clear(&ev);
+    if (st->step(st->ctx, o->events ? &ev : NULL, &fin, err)) {
+      rc = -1;
+      if (o->abort) o->abort(o->ctx);
+      break;
+    }
+    uint8_t cat[VTA_CY_NUNITS];
+    st->cats(st->ctx, cat);
+    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, cat, fin) && !fin) {
+      if (o->abort) o->abort(o->ctx);
+      rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
+                    (unsigned long long)cycle, insn_phys);
+      break;
+    }
+    if (fin) break;
+  }
+  vta_evlist_free(&ev);
+  return rc;
+}
+
+static int model_launch(void *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  return vta_model_launch(m, insn_phys, count, err);
+}
+static int model_step(void *m, vta_evlist_t *out, int *finished, vta_err *err) {
+  return vta_model_step(m, out, finished, err);
+}
+static void model_cats(void *m, uint8_t cat[VTA_CY_NUNITS]) { vta_model_cats(m, cat); }
+
 static int seg_index(const vta_program_t *p, const char *name) {
   for (int i = 0; i < p->nsegs; i++)
     if (!strcmp(p->segs[i].name, name)) return i;
@@ -85,8 +133,14 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
     } else {
       const vta_segment_t *g = &p->segs[i];
       uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
-      rc = s->runner ? s->runner(s->runner_ctx, s, g->addr, count, err)
-                     : vta_model_run(s->model, g->addr, count, err);
+      if (s->runner) {
+        rc = s->runner(s->runner_ctx, s, g->addr, count, err);
+      } else if (s->observed && vta_model_cycle_stats(s->model)) {
+        const vta_stepper_t st = {model_launch, model_step, model_cats, s->model};
+        rc = vta_session_drive(s, &st, g->addr, count, err);
+      } else {
+        rc = vta_model_run(s->model, g->addr, count, err);
+      }
     }
     if (rc) {
       if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);

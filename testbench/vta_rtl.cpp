@@ -88,6 +88,7 @@ struct vta_rtl {
   uint64_t cyc[3];
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
+  uint8_t cat[VTA_CY_NUNITS];       // the last stepped cycle's categories (VTA_CY_*)
 };
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -607,8 +608,9 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   t->eval();
   dump(r, r->wave_t);
 
-  // 4. the cycle's events
+  // 4. the cycle's events, and every unit's category (docs/microarch.md 8.1)
   const int fin = t->ev_finish;
+  for (int u = 0; u < VTA_CY_NUNITS; u++) r->cat[u] = (uint8_t)(t->ev_cat >> (3 * u) & 7);
   int act = ar || b || aw || w || bk || t->ev_dispatch || t->ev_load_start || t->ev_load_done ||
             t->ev_compute_start || t->ev_compute_done || t->ev_store_start ||
             t->ev_store_done || t->ev_inp_we || t->ev_wgt_we || t->ev_acc_we ||
@@ -740,6 +742,9 @@ int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) 
 const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
+void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]) {
+  memcpy(cat, r->cat, VTA_CY_NUNITS);
+}
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]) {

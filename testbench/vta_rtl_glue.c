@@ -11,10 +11,20 @@
 
 /* ---- vtasim run --engine rtl ------------------------------------------------ */
 
+static int st_launch(void *r, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  return vta_rtl_launch(r, insn_phys, count, err);
+}
+static int st_step(void *r, vta_evlist_t *out, int *finished, vta_err *err) {
+  return vta_rtl_step(r, out, finished, err);
+}
+static void st_cats(void *r, uint8_t cat[VTA_CY_NUNITS]) { vta_rtl_cats(r, cat); }
+
 static int session_run(void *ctx, vta_session_t *s, uint32_t insn_phys, uint32_t count,
                        vta_err *err) {
   vta_rtl_t *r = ctx;
-  int rc = vta_rtl_run(r, insn_phys, count, err);
+  const vta_stepper_t st = {st_launch, st_step, st_cats, r};
+  int rc = vta_session_observer(s) ? vta_session_drive(s, &st, insn_phys, count, err)
+                                   : vta_rtl_run(r, insn_phys, count, err);
   uint32_t tok[4];
   vta_rtl_tokens(r, tok);
   /* Every report reads the model's accessors: give them what the RTL counted. */

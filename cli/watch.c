@@ -1,0 +1,103 @@
+/*
+ * watch.c - the command line's session observer: profiler, progress lines,
+ * Ctrl-C (watch.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "watch.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t got_sigint;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  got_sigint = 1;
+}
+
+void vtasim_sigint_catch(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+}
+
+int vtasim_interrupted(void) { return got_sigint != 0; }
+
+int vtasim_progress_wanted(int forced, int *tty) {
+  *tty = isatty(STDERR_FILENO);
+  return forced || *tty;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* How often to look at the clock (a power of two of cycles) and to print. */
+#define TICK_MASK 4095u
+#define INTERVAL_S 0.5
+
+static void show(vtasim_watch_t *w) {
+  double t = now_s(), el = t - w->t0;
+  double pct = w->total_insns ? 100.0 * (double)w->retired / (double)w->total_insns : 0;
+  fprintf(stderr, "%sprogress: cycle %llu, %llu of %llu instructions retired (%.1f%%), "
+          "%.3g cycles/s, %.1f s%s", w->tty ? "\r" : "", (unsigned long long)w->cycles,
+          (unsigned long long)w->retired, (unsigned long long)w->total_insns, pct,
+          el > 0 ? (double)w->cycles / el : 0, el, w->tty ? "\033[K" : "\n");
+  fflush(stderr);
+  w->last = t;
+  w->shown = 1;
+}
+
+static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof) vta_prof_launch(w->prof, insn_phys, count);
+  w->retired_base = w->retired;
+}
+
+static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS], int fin) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof) vta_prof_cycle(w->prof, ev, cat, fin);
+  w->cycles++;
+  if (ev) {
+    for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
+  } else if (w->model && vta_model_cycle_stats(w->model)) {
+    const vta_cycle_stats_t *cs = vta_model_cycle_stats(w->model);
+    w->retired = cs->unit[0].insns + cs->unit[1].insns + cs->unit[2].insns;
+  }
+  if (w->progress && !(++w->tick & TICK_MASK)) {
+    double t = now_s();
+    if (t - w->last >= INTERVAL_S) show(w);
+  }
+  return got_sigint != 0;
+}
+
+static void ob_abort(void *ctx) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof) vta_prof_abort(w->prof, got_sigint ? "interrupted" : "fault");
+}
+
+void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {
+  memset(o, 0, sizeof *o);
+  o->events = events;
+  o->launch = ob_launch;
+  o->cycle = ob_cycle;
+  o->abort = ob_abort;
+  o->ctx = w;
+  w->t0 = w->last = now_s();
+}
+
+void vtasim_watch_end(vtasim_watch_t *w) {
+  if (w->shown && w->tty) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+  } else if (w->shown) {
+    show(w); /* the last figures, for logs */
+  }
+}
