@@ -590,7 +590,7 @@ static void insn_done(vta_prof_t *p, int unit, int dropped) {
   if (!dropped) p->retired++;
   if (p->tl) {
     merge_t *g = &p->mg;
-    if (g->n && !dropped) { /* insn_start decided it continues the held run */
+    if (g->n && unit == VTA_UNIT_STORE && !dropped) { /* insn_start kept the run held */
       g->n++;
       g->last = x->idx;
       g->done = done;
