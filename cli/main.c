@@ -197,6 +197,8 @@ static const char run_help[] =
     "  --timeline-no-merge   one slice per STORE (default: back-to-back STOREs\n"
     "                        without token waits share one slice, said in its args)\n"
     "  --top N               instructions in the top list of --stats/--json [10]\n"
+    "  --no-attribution      --stats/--json without the per-instruction part (no\n"
+    "                        events: the plain run's speed, as make bench measures)\n"
     "  --progress            progress lines on stderr (default when stderr is a\n"
     "                        terminal); --no-progress: never\n"
     "  --quiet               no report; only errors and failed expectations\n"
@@ -390,7 +392,7 @@ static void print_cycles(const vta_model_t *m, double wall) {
 
 static void print_table(const char *file, const vta_program_t *p, const vta_model_t *m,
                         int failed, int full, double wall, const vta_prof_t *prof,
-                        double clock_mhz) {
+                        double clock_mhz, int interrupted, uint64_t simulated) {
   char name[64];
   vta_config_name(&p->cfg, name, sizeof name);
   const vta_model_params_t *mp = vta_model_params(m);
@@ -399,14 +401,20 @@ static void print_table(const char *file, const vta_program_t *p, const vta_mode
   printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name,
          vta_engine_name(mp->engine), p->nruns, p->nruns == 1 ? "" : "s", p->nexpects,
          p->nexpects == 1 ? "" : "s");
-  if (cs && full) print_cycles(m, wall);
-  else if (cs) printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
-                      (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
-  if (cs) {
+  if (interrupted)
+    printf("  INTERRUPTED after %llu cycles: the counters and verdict cover the %llu "
+           "completed run%s, the attribution every cycle simulated\n",
+           (unsigned long long)simulated,
+           (unsigned long long)(cs ? cs->runs : 0), cs && cs->runs == 1 ? "" : "s");
+  if (cs && (cs->runs || !interrupted)) {
+    if (full) print_cycles(m, wall);
+    else printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
+                (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
     vta_prof_summary_t sum;
     vta_prof_summarize(cs, vta_model_config(m), mp, clock_mhz, &sum);
-    vta_prof_print(stdout, &sum, full ? prof : NULL);
+    vta_prof_print(stdout, &sum, NULL);
   }
+  if (cs && (full || interrupted)) vta_prof_print(stdout, NULL, prof);
   printf("\n");
   printf("  %-18s %16s\n", "statistic", "value");
   const vta_stats_t *s = vta_model_stats(m);
@@ -418,7 +426,9 @@ static void print_table(const char *file, const vta_program_t *p, const vta_mode
   uint32_t t[4];
   vta_model_tokens(m, t);
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
-  if (p->nexpects)
+  if (p->nexpects && interrupted)
+    printf("  expectations: not checked (interrupted)\n");
+  else if (p->nexpects)
     printf("  expectations: %d passed, %d failed\n", p->nexpects - failed, failed);
 }
 
@@ -433,7 +443,7 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, progress = 0, no_progress = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, progress = 0, no_progress = 0, no_attr = 0;
   const char *timeline_path = NULL;
   vta_prof_opts_t popts;
   vta_prof_opts_default(&popts);
@@ -451,6 +461,7 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--progress")) progress = 1;
     else if (!strcmp(a, "--no-progress")) no_progress = 1;
     else if (!strcmp(a, "--timeline-no-merge")) popts.no_merge = 1;
+    else if (!strcmp(a, "--no-attribution")) no_attr = 1;
     else if (!strcmp(a, "--timeline") && v) { timeline_path = v; i++; }
     else if (!strcmp(a, "--clock-mhz") && v) {
       char *end;
@@ -525,6 +536,7 @@ static int cmd_run(int argc, char **argv) {
     }
     params.trace = trace;
   }
+  if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
   s = vta_session_new(&p, &params, &e);
   if (!s) { rc = fail(&e); goto out; }
   if (params.engine == VTA_ENGINE_RTL) {
@@ -543,7 +555,7 @@ static int cmd_run(int argc, char **argv) {
   /* Attribution and the timeline step the engine with events; progress
    * and Ctrl-C need it stepped at all.  The functional engine has no cycles. */
   const int cycle_engine = params.engine != VTA_ENGINE_FUNCTIONAL;
-  const int attribute = cycle_engine && (json || full || timeline_path);
+  const int attribute = cycle_engine && (((json || full) && !no_attr) || timeline_path);
   int tty = 0;
   const int want_progress = !no_progress && vtasim_progress_wanted(progress, &tty);
   if (timeline_path && !cycle_engine) {
@@ -566,7 +578,10 @@ static int cmd_run(int argc, char **argv) {
     prof = vta_prof_new(&p.cfg, &params, vta_session_mem(s), &popts, &e);
     if (!prof) { rc = fail(&e); goto out; }
   }
-  if (cycle_engine && (attribute || want_progress)) {
+  if (cycle_engine) vtasim_sigint_catch(); /* the model stops at params.stop */
+  /* The model runs unwatched (with event skipping) unless something watches it;
+   * the RTL is stepped anyway, and watched so that Ctrl-C stops it. */
+  if (attribute || want_progress || params.engine == VTA_ENGINE_RTL) {
     watch.prof = prof;
     watch.model = vta_session_model(s);
     watch.progress = want_progress;
@@ -576,9 +591,9 @@ static int cmd_run(int argc, char **argv) {
       if (g) watch.total_insns += p.runs[r].count ? p.runs[r].count : g->size / VTA_INS_BYTES;
     }
     vta_session_observer_t ob;
-    vtasim_watch_observer(&watch, attribute || params.engine == VTA_ENGINE_RTL, &ob);
+    vtasim_watch_observer(&watch, attribute || (want_progress && params.engine == VTA_ENGINE_RTL),
+                          &ob);
     vta_session_observe(s, &ob);
-    vtasim_sigint_catch();
   }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
@@ -587,12 +602,18 @@ static int cmd_run(int argc, char **argv) {
   if (prof && vta_prof_close(prof, &e) && !run_rc) {
     run_rc = -1;
   }
+  /* cycles simulated, the interrupted run's included */
+  const uint64_t simulated = prof ? vta_prof_cycles(prof)
+                             : watch.cycles ? watch.cycles
+                             : (vta_model_cycle_stats(vta_session_model(s))
+                                    ? vta_model_cycle_stats(vta_session_model(s))->cycles : 0) +
+                                   (run_rc ? vta_model_now(vta_session_model(s)) : 0);
   if (run_rc && e.kind == VTA_EINTR) {
     interrupted = 1;
     rc = VTASIM_EXIT_INTERRUPTED;
     fprintf(stderr, "%s: %s: stopped by Ctrl-C; the counters cover the completed runs, "
             "the attribution every cycle simulated (%llu)\n", prog_name, e.msg,
-            (unsigned long long)(prof ? vta_prof_cycles(prof) : watch.cycles));
+            (unsigned long long)simulated);
   } else if (run_rc) {
     rc = EXIT_BAD;
     if (!json) fail(&e);
@@ -668,7 +689,8 @@ static int cmd_run(int argc, char **argv) {
     free(txt);
     cJSON_Delete(o);
   } else if (!quiet && (ran || interrupted)) {
-    print_table(in, &p, vta_session_model(s), failed, full, wall, prof, popts.clock_mhz);
+    print_table(in, &p, vta_session_model(s), failed, full, wall, prof, popts.clock_mhz,
+                interrupted, simulated);
   }
 out:
   vta_prof_free(prof);

@@ -27,6 +27,7 @@ void vtasim_sigint_catch(void) {
 }
 
 int vtasim_interrupted(void) { return got_sigint != 0; }
+const volatile sig_atomic_t *vtasim_stop_flag(void) { return &got_sigint; }
 
 int vtasim_progress_wanted(int forced, int *tty) {
   *tty = isatty(STDERR_FILENO);

@@ -31,6 +31,8 @@ typedef struct vtasim_watch {
 void vtasim_sigint_catch(void);
 /* 1 once SIGINT has arrived. */
 int vtasim_interrupted(void);
+/* The flag itself, for vta_model_params.stop (an unwatched model run). */
+const volatile sig_atomic_t *vtasim_stop_flag(void);
 
 /* Whether progress is wanted: --progress, or stderr is a terminal. */
 int vtasim_progress_wanted(int forced, int *tty);

@@ -318,8 +318,16 @@ static int limit_error(vta_model_t *m, vta_err *err) {
   return fail(m, err);
 }
 
+/* Stopped from outside (Ctrl-C): the run ends here, uncounted. */
+static int stopped(vta_model_t *m, vta_err *err) {
+  vta_errf(err, VTA_EINTR, "cycle model: interrupted at cycle %llu",
+           (unsigned long long)m->cy->now);
+  return fail(m, err);
+}
+
 /* max is max_cycles, read once per run by the caller. */
 HOT int over_limit(vta_model_t *m, uint64_t max, vta_err *err) {
+  if (m->params.stop && *m->params.stop) return stopped(m, err);
   return max && m->cy->now >= max ? limit_error(m, err) : 0;
 }
 

@@ -16,6 +16,7 @@
 #ifndef VTA_MODEL_H
 #define VTA_MODEL_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -82,6 +83,9 @@ typedef struct vta_model_params {
   int no_skip;                /* cycle model: evaluate every cycle, no event skipping */
   FILE *trace;                /* cycle model: instruction trace (docs/microarch.md 10) */
   vta_inject_t inject;        /* cycle model: a planted bug, TEST HOOK only [NONE] */
+  const volatile sig_atomic_t *stop; /* cycle model: when *stop turns non-zero (a
+                                      * signal handler), the run stops with
+                                      * VTA_EINTR at the next cycle [NULL] */
 } vta_model_params_t;
 
 void vta_model_params_default(vta_model_params_t *p);

@@ -983,7 +983,7 @@ cJSON *vta_prof_json(const vta_prof_summary_t *s, const vta_prof_t *p) {
   return o;
 }
 
-void vta_prof_print(FILE *f, const vta_prof_summary_t *s, const vta_prof_t *p) {
+static void print_summary(FILE *f, const vta_prof_summary_t *s) {
   fprintf(f, "  verdict: %s\n", s->text);
   fprintf(f, "  utilisation: GEMM MACs %.1f%% of %.0f/cycle, GEMM/ALU issue %.1f%%, "
           "read bandwidth %.1f%%, write bandwidth %.1f%% of %.2f bytes/cycle\n",
@@ -992,8 +992,11 @@ void vta_prof_print(FILE *f, const vta_prof_summary_t *s, const vta_prof_t *p) {
   fprintf(f, "  arithmetic intensity: %.3f ops per DRAM byte (%.0f ops, %.0f bytes); "
           "%.3g GOPS at %g MHz (%.6g s)\n", s->arithmetic_intensity, s->ops, s->dram_bytes,
           s->gops, s->clock_mhz, s->seconds);
-  if (!p) return;
-  fprintf(f, "\n  cycles per opcode class (busy + mem_stall + dep = cycles)\n");
+}
+
+static void print_tables(FILE *f, const vta_prof_t *p) {
+  fprintf(f, "\n  cycles per opcode class (busy + mem_stall + dep = cycles), over %" PRIu64
+          " cycles\n", p->cycles);
   fprintf(f, "  %-10s %-8s %8s %12s %12s %12s %12s %7s\n", "class", "unit", "insns", "cycles",
           "busy", "mem_stall", "dep", "share");
   const double total = (double)p->cycles;
@@ -1018,4 +1021,9 @@ void vta_prof_print(FILE *f, const vta_prof_summary_t *s, const vta_prof_t *p) {
             r->run, r->idx, vta_unit_name((vta_unit_t)r->unit), class_name[r->cls],
             acct_total(&r->a), st, "", "", "", "", "", r->dis);
   }
+}
+
+void vta_prof_print(FILE *f, const vta_prof_summary_t *s, const vta_prof_t *p) {
+  if (s) print_summary(f, s);
+  if (p) print_tables(f, p);
 }

@@ -100,8 +100,8 @@ uint64_t vta_prof_retired(const vta_prof_t *p);
 /* The "profile" object of docs/report-json.md; p may be NULL (no
  * attribution: classes and top empty). */
 cJSON *vta_prof_json(const vta_prof_summary_t *s, const vta_prof_t *p);
-/* The text form: the verdict line, utilisations, and with p the class
- * table and the top instructions. */
+/* The text form: the verdict line, utilisations and intensity (s may be
+ * NULL), and with p the class table and the top instructions. */
 void vta_prof_print(FILE *f, const vta_prof_summary_t *s, const vta_prof_t *p);
 
 #endif
