@@ -695,16 +695,12 @@ void vta_prof_abort(vta_prof_t *p, const char *why) {
   run_end(p);
 }
 
-static int cmp_ev(const void *a, const void *b) {
-  return vta_event_cmp((const vta_event_t *)a, (const vta_event_t *)b);
-}
-
 void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
                     int finished) {
   if (!p->in_run) return;
   const uint64_t t = p->now, g = p->base + t;
   int n = ev ? ev->n : 0;
-  if (n > 1) qsort(ev->ev, (size_t)n, sizeof *ev->ev, cmp_ev);
+  if (n > 1) vta_evlist_sort(ev); /* the canonical order: pops before pushes */
   if (p->tl) bw_emit_until(p, g / p->o.window);
   int started[3] = {0, 0, 0}, done[3] = {0, 0, 0};
   uint32_t sidx[3] = {0, 0, 0};

@@ -216,6 +216,7 @@ typedef struct cmp {
   side_state_t st[2];
   vta_cosim_result_t *r;
   uint32_t insn_phys, insn_count;
+  const vta_session_observer_t *obs; /* watches side 0, or NULL */
 } cmp_t;
 
 /* Decode instruction #idx of the current run from side 0's DRAM. */
@@ -447,6 +448,10 @@ static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count, vta_err *err) {
     vta_err_clear(&st->err);
     if (st->s->ops->launch(st->s->ctx, insn_phys, count, &st->err)) st->failed = 1;
   }
+  const vta_session_observer_t *o = c->obs;
+  vta_model_t *m0 = vta_session_model(c->st[0].s->sess);
+  if (o && !vta_model_cycle_stats(m0)) o = NULL; /* side 0 has no cycle model */
+  if (o && o->launch) o->launch(o->ctx, insn_phys, count);
   for (uint64_t cycle = 0;; cycle++) {
     for (int i = 0; i < 2; i++) {
       side_state_t *st = &c->st[i];
@@ -461,6 +466,17 @@ static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count, vta_err *err) {
           return vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
     }
     side_state_t *a = &c->st[0], *b = &c->st[1];
+    if (o && !a->failed) {
+      uint8_t cat[VTA_CY_NUNITS];
+      vta_model_cats(m0, cat);
+      if (o->cycle && o->cycle(o->ctx, &a->cyc, cat, a->finished) && !a->finished) {
+        if (o->abort) o->abort(o->ctx);
+        return vta_errf(err, VTA_EINTR, "co-simulation: interrupted at cycle %llu",
+                        (unsigned long long)cycle);
+      }
+    } else if (o && o->abort) {
+      o->abort(o->ctx);
+    }
     if (a->failed) {
       /* Side 0 is the reference: its fault is the program's (a deadlock, an
        * access out of range), not a divergence; a co-simulation runs only
@@ -519,6 +535,7 @@ int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
   memset(&c, 0, sizeof c);
   c.p = p;
   c.r = r;
+  c.obs = opts ? opts->observe : NULL;
   int last = opts && opts->last >= 0 ? opts->last : VTA_COSIM_LAST_DEFAULT;
   int rc = 0;
   for (int i = 0; i < 2; i++) {
