@@ -9,6 +9,7 @@ flow ids paired from the producer's to the consumer's track.  With the run's
 --json, the cycles attributed on each unit's track equal that unit's busy +
 mem_stall + dep_* cycles.  Prints 'ok N events' or the first violations and
 exits 1."""
+import bisect
 import json
 import sys
 from decimal import Decimal
@@ -153,6 +154,17 @@ for tid, sl in slices.items():
 # ---- flows: paired, producer -> consumer, bound to slices -------------------------
 prod = {"l2g": "load", "g2l": "compute", "g2s": "compute", "s2g": "store"}
 cons = {"l2g": "compute", "g2l": "load", "g2s": "store", "s2g": "compute"}
+starts_of = {tid: set(a for (a, _, _) in sl) for tid, sl in slices.items()}
+ivals = {tid: sorted((a, b) for (a, b, _) in sl) for tid, sl in slices.items()}
+
+
+def inside(tid, t):
+    """Is cycle t inside a slice of track tid (slices do not overlap there)."""
+    iv = ivals.get(tid, [])
+    k = bisect.bisect_right(iv, (t, float("inf"))) - 1
+    return k >= 0 and iv[k][0] <= t < iv[k][1]
+
+
 pops = {q: [] for q in prod}
 pushes = {q: [] for q in prod}
 for fid, fl in flows.items():
@@ -168,9 +180,9 @@ for fid, fl in flows.items():
         err("flow id %s (%s): pushed at %d after its pop at %d" % (fid, q, ts_, tf))
     if names.get(s.get("tid")) != prod[q] or names.get(f.get("tid")) != cons[q]:
         err("flow id %s (%s): not from %s to %s" % (fid, q, prod[q], cons[q]))
-    if not any(a <= ts_ < b for (a, b, _) in slices.get(s.get("tid"), [])):
+    if not inside(s.get("tid"), ts_):
         err("flow id %s (%s): its start at %d is in no slice of %s" % (fid, q, ts_, prod[q]))
-    if not any(a == tf for (a, b, _) in slices.get(f.get("tid"), [])):
+    if tf not in starts_of.get(f.get("tid"), ()):
         err("flow id %s (%s): no slice of %s starts at its pop %d" % (fid, q, cons[q], tf))
     pushes[q].append(ts_)
     pops[q].append(tf)
@@ -179,12 +191,9 @@ for fid, fl in flows.items():
 
 
 def value_at(series, t):
-    v = 0
-    for (c, x) in series:
-        if c > t:
-            break
-        v = x
-    return v
+    """The counter's value at cycle t (it holds its last sample)."""
+    k = bisect.bisect_right(series, (t, float("inf"))) - 1
+    return series[k][1] if k >= 0 else 0
 
 
 for q in prod:
