@@ -584,6 +584,7 @@ static int cmd_run(int argc, char **argv) {
   if (attribute || want_progress || params.engine == VTA_ENGINE_RTL) {
     watch.prof = prof;
     watch.model = vta_session_model(s);
+    watch.self_stop = params.engine == VTA_ENGINE_MODEL;
     watch.progress = want_progress;
     watch.tty = tty;
     for (int r = 0; r < p.nruns; r++) {

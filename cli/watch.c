@@ -76,7 +76,7 @@ static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS
     double t = now_s();
     if (t - w->last >= INTERVAL_S) show(w);
   }
-  return got_sigint != 0;
+  return got_sigint != 0 && !w->self_stop;
 }
 
 static void ob_abort(void *ctx) {

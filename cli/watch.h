@@ -20,6 +20,9 @@ typedef struct vtasim_watch {
   vta_model_t *model;        /* the session's model: live counters for progress */
   int progress;              /* progress lines on stderr */
   int tty;                   /* stderr is a terminal: one line rewritten in place */
+  int self_stop;             /* the engine stops itself on SIGINT (the model's
+                              * params.stop: its trace says so); else the
+                              * observer stops it */
   uint64_t total_insns;      /* instructions of every run, for the percentage */
   /* progress state */
   uint64_t cycles, retired, retired_base, tick;
