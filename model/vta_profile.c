@@ -686,6 +686,7 @@ static void run_end(vta_prof_t *p) {
   p->base += p->now + 1;
   p->cycles += p->now;
   p->in_run = 0;
+  p->run++;
 }
 
 void vta_prof_abort(vta_prof_t *p, const char *why) {

@@ -57,6 +57,24 @@ EOF
   printf '  FINISH\n}\n.run main\n'
 } > "$TMP/pingpong.vta"
 
+# three runs of two programs: runs are numbered, tokens carry over
+cat > "$TMP/runs.vta" <<'EOF'
+.version 1
+.config default
+.data wgt auto zero 16384
+.insn main auto {
+  LOAD WGT sram_base=0 dram_base=@wgt y_size=1 x_size=4 x_stride=4 push_next
+  FINISH pop_prev
+}
+.insn second auto {
+  LOAD WGT sram_base=0 dram_base=@wgt y_size=1 x_size=2 x_stride=4 push_next
+  FINISH pop_prev push_prev
+}
+.run main
+.run second
+.run main
+EOF
+
 # verdict NAME FILE KIND PYTHON-CHECK [engine]: the run's --json profile has
 # the verdict KIND and passes the extra check (d = the JSON, p = d["profile"]).
 verdict() {
@@ -149,7 +167,7 @@ for f in "$T"/small_*.vta "$T"/gemm_demo.vta; do
 done
 
 # --- timelines --------------------------------------------------------------------
-for f in "$T"/*.vta "$TMP"/pingpong.vta; do
+for f in "$T"/*.vta "$TMP"/pingpong.vta "$TMP"/runs.vta; do
   b=$(basename "$f" .vta)
   "$V" run "$f" --json --timeline "$TMP/tl.json" > "$TMP/tl-run.json" 2>/dev/null
   check "timeline-valid-$b" $CHECK "$TMP/tl.json" "$TMP/tl-run.json"
@@ -182,6 +200,25 @@ if [ "$have_rtl" = 1 ]; then
   "$V" cosim "$T/small_conv_pad_vt2.vta" --quiet --timeline "$TMP/cosim.json" > /dev/null 2>&1
   check timeline-cosim-identical cmp "$TMP/tl.json" "$TMP/cosim.json"
 fi
+"$V" run "$TMP/runs.vta" --quiet --timeline "$TMP/runs-tl.json"
+check timeline-three-runs python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); ev = d["traceEvents"]
+runs = sorted(set(e["args"]["run"] for e in ev if e.get("ph") == "X" and "index" in e["args"]))
+assert runs == [0, 1, 2], runs
+# each run starts after the previous one ended: FINISH slices in time order, runs 0, 1, 2
+fin = sorted((float(e["ts"]), e["args"]["run"]) for e in ev if e.get("ph") == "X" and e["name"] == "FINISH")
+assert [r for _, r in fin] == [0, 1, 2], fin
+' "$TMP/runs-tl.json"
+"$V" run "$TMP/runs.vta" --json --top 100 > "$TMP/runs.json"
+check attribution-three-runs python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); top = d["profile"]["top"]
+assert sorted(set(t["run"] for t in top)) == [0, 1, 2], top
+# section 9: LOAD WGT k tensors + FINISH = 16 + 32k (k = 4, 2, 4)
+assert d["cycles"]["total"] == (16 + 128) + (16 + 64) + (16 + 128), d["cycles"]["total"]
+assert sum(t["cycles"] for t in top if t["unit"] == "load") + d["cycles"]["units"]["load"]["idle"] == d["cycles"]["total"]
+' "$TMP/runs.json"
 expect timeline-functional-refused 2 'needs a cycle engine' -- \
   "$V" run "$T/small_gemm.vta" --engine functional --timeline "$TMP/f.json"
 expect timeline-unwritable 2 'cannot open for writing' -- \
