@@ -24,7 +24,7 @@
 #include "watch.h"
 #include "vta_profile.h"
 #ifdef VTASIM_HAVE_RTL
-#include "vta_rtl.h"
+#include "vta_engine_open.h"
 #endif
 
 #define VTASIM_VERSION "0.1.0"
@@ -256,10 +256,10 @@ typedef struct figures {
   double macs_per_uop, peak_macs;      /* MACs of one GEMM uop; per cycle */
 } figures_t;
 
-static figures_t figures(const vta_model_t *m) {
-  const vta_config_t *c = vta_model_config(m);
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
+static figures_t figures(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
+  const vta_config_t *c = &e->cfg;
+  const vta_cycle_stats_t *cs = &snap->cycles;
+  const vta_model_params_t *p = &e->params;
   figures_t f = {0};
   for (int k = 0; k < VTA_RD_NCLIENTS; k++)
     f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
@@ -279,10 +279,10 @@ static cJSON *client_json(const vta_memsys_client_stats_t *s) {
   return o;
 }
 
-static cJSON *cycles_json(const vta_model_t *m) {
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
-  figures_t f = figures(m);
+static cJSON *cycles_json(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
+  const vta_cycle_stats_t *cs = &snap->cycles;
+  const vta_model_params_t *p = &e->params;
+  figures_t f = figures(e, snap);
   double cyc = (double)cs->cycles;
   cJSON *o = cJSON_CreateObject();
   cJSON *pj = cJSON_AddObjectToObject(o, "params");
@@ -333,10 +333,11 @@ static cJSON *cycles_json(const vta_model_t *m) {
   return o;
 }
 
-static void print_cycles(const vta_model_t *m, double wall) {
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
-  figures_t f = figures(m);
+static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap,
+                         double wall) {
+  const vta_cycle_stats_t *cs = &snap->cycles;
+  const vta_model_params_t *p = &e->params;
+  figures_t f = figures(e, snap);
   double cyc = (double)cs->cycles;
   printf("  timing:");
   for (int i = 0; i < vta_nparams; i++)
@@ -390,13 +391,15 @@ static void print_cycles(const vta_model_t *m, double wall) {
   printf("\n");
 }
 
-static void print_table(const char *file, const vta_program_t *p, const vta_model_t *m,
+static void print_table(const char *file, const vta_program_t *p, const vta_engine_ctx_t *e,
                         int failed, int full, double wall, const vta_prof_t *prof,
                         double clock_mhz, int interrupted, uint64_t simulated) {
   char name[64];
   vta_config_name(&p->cfg, name, sizeof name);
-  const vta_model_params_t *mp = vta_model_params(m);
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
+  const vta_model_params_t *mp = &e->params;
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot((vta_engine_ctx_t *)e, &snap);
+  const vta_cycle_stats_t *cs = snap.has_cycles ? &snap.cycles : NULL;
   printf("vtasim run %s\n", file);
   printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name,
          vta_engine_name(mp->engine), p->nruns, p->nruns == 1 ? "" : "s", p->nexpects,
@@ -407,24 +410,23 @@ static void print_table(const char *file, const vta_program_t *p, const vta_mode
            (unsigned long long)simulated,
            (unsigned long long)(cs ? cs->runs : 0), cs && cs->runs == 1 ? "" : "s");
   if (cs && (cs->runs || !interrupted)) {
-    if (full) print_cycles(m, wall);
+    if (full) print_cycles(e, &snap, wall);
     else printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
                 (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
     vta_prof_summary_t sum;
-    vta_prof_summarize(cs, vta_model_config(m), mp, clock_mhz, &sum);
+    vta_prof_summarize(cs, &p->cfg, mp, clock_mhz, &sum);
     vta_prof_print(stdout, &sum, NULL);
   }
   if (cs && (full || interrupted)) vta_prof_print(stdout, NULL, prof);
   printf("\n");
   printf("  %-18s %16s\n", "statistic", "value");
-  const vta_stats_t *s = vta_model_stats(m);
+  const vta_stats_t *s = &snap.stats;
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
     vta_stats_get(s, vta_stats_names[i], &v, NULL);
     printf("  %-18s %16llu\n", vta_stats_names[i], (unsigned long long)v);
   }
-  uint32_t t[4];
-  vta_model_tokens(m, t);
+  const uint32_t *t = snap.tokens;
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
   if (p->nexpects && interrupted)
     printf("  expectations: not checked (interrupted)\n");
@@ -537,20 +539,31 @@ static int cmd_run(int argc, char **argv) {
     params.trace = trace;
   }
   if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
-  s = vta_session_new(&p, &params, &e);
-  if (!s) { rc = fail(&e); goto out; }
-  if (params.engine == VTA_ENGINE_RTL) {
-#ifdef VTASIM_HAVE_RTL
-    if (vta_rtl_attach(s, &params, wave, wave_from, wave_to, &e)) { rc = fail(&e); goto out; }
-#else
-    vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
-    rc = fail(&e);
-    goto out;
-#endif
-  } else if (wave) {
+  if (params.engine != VTA_ENGINE_RTL && wave) {
     vta_errf(&e, VTA_EINPUT, "--wave needs --engine rtl");
     rc = fail(&e);
     goto out;
+  }
+  s = vta_session_new_mapped(&p, &e);
+  if (!s) { rc = fail(&e); goto out; }
+  {
+#ifdef VTASIM_HAVE_RTL
+    vta_engine_ctx_t *eng = vta_engine_open(engine, &p.cfg, vta_session_mem(s), &params, &e);
+#else
+    vta_engine_ctx_t *eng = NULL;
+    if (params.engine == VTA_ENGINE_RTL)
+      vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
+    else
+      eng = vta_engine_model_new(&p.cfg, vta_session_mem(s), &params, &e);
+#endif
+    if (!eng) { rc = fail(&e); goto out; }
+    vta_session_set_engine(s, eng);
+#ifdef VTASIM_HAVE_RTL
+    if (wave && vta_rtl_wave(vta_engine_rtl(eng), wave, wave_from, wave_to, &e)) {
+      rc = fail(&e);
+      goto out;
+    }
+#endif
   }
   /* Attribution and the timeline step the engine with events; progress
    * and Ctrl-C need it stepped at all.  The functional engine has no cycles. */
@@ -604,11 +617,11 @@ static int cmd_run(int argc, char **argv) {
     run_rc = -1;
   }
   /* cycles simulated, the interrupted run's included */
+  vta_engine_snapshot_t now;
+  vta_engine_snapshot(vta_session_engine(s), &now);
   const uint64_t simulated = prof ? vta_prof_cycles(prof)
                              : watch.cycles ? watch.cycles
-                             : (vta_model_cycle_stats(vta_session_model(s))
-                                    ? vta_model_cycle_stats(vta_session_model(s))->cycles : 0) +
-                                   (run_rc ? vta_model_now(vta_session_model(s)) : 0);
+                             : now.cycles.cycles + (now.running ? now.now : 0);
   if (run_rc && e.kind == VTA_EINTR) {
     interrupted = 1;
     rc = VTASIM_EXIT_INTERRUPTED;
@@ -652,28 +665,28 @@ static int cmd_run(int argc, char **argv) {
                                          : interrupted ? "interrupted" : "error");
     if (rc == EXIT_BAD || interrupted) cJSON_AddStringToObject(o, "error", e.msg);
     cJSON_AddNumberToObject(o, "exit_code", rc);
-    vta_model_t *m = vta_session_model(s);
-    cJSON_AddItemToObject(o, "stats", stats_json(vta_model_stats(m)));
-    uint32_t t[4];
-    vta_model_tokens(m, t);
+    vta_engine_ctx_t *eng = vta_session_engine(s);
+    vta_engine_snapshot_t snap;
+    vta_engine_snapshot(eng, &snap);
+    cJSON_AddItemToObject(o, "stats", stats_json(&snap.stats));
+    const uint32_t *t = snap.tokens;
     cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
     const char *qn[4] = {"l2g", "g2l", "g2s", "s2g"};
     for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
-    if (vta_model_cycle_stats(m)) cJSON_AddItemToObject(o, "cycles", cycles_json(m));
+    if (snap.has_cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(eng, &snap));
     else cJSON_AddNullToObject(o, "cycles");
-    if (vta_model_cycle_stats(m)) {
+    if (snap.has_cycles) {
       vta_prof_summary_t sum;
-      vta_prof_summarize(vta_model_cycle_stats(m), &p.cfg, vta_model_params(m),
-                         popts.clock_mhz, &sum);
+      vta_prof_summarize(&snap.cycles, &p.cfg, &eng->params, popts.clock_mhz, &sum);
       cJSON_AddItemToObject(o, "profile", vta_prof_json(&sum, prof));
     } else {
       cJSON_AddNullToObject(o, "profile");
     }
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
-    if (vta_model_cycle_stats(m))
+    if (snap.has_cycles)
       cJSON_AddNumberToObject(host, "cycles_per_second",
-                              ratio((double)vta_model_cycle_stats(m)->cycles, wall));
+                              ratio((double)snap.cycles.cycles, wall));
     cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
     cJSON_AddNumberToObject(ex, "total", p.nexpects);
     cJSON_AddBoolToObject(ex, "checked", ran);
@@ -690,7 +703,7 @@ static int cmd_run(int argc, char **argv) {
     free(txt);
     cJSON_Delete(o);
   } else if (!quiet && (ran || interrupted)) {
-    print_table(in, &p, vta_session_model(s), failed, full, wall, prof, popts.clock_mhz,
+    print_table(in, &p, vta_session_engine(s), failed, full, wall, prof, popts.clock_mhz,
                 interrupted, simulated);
   }
 out:

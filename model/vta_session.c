@@ -1,5 +1,5 @@
 /*
- * vta_session.c - one program bundle on one model: its segments mapped at
+ * vta_session.c - one program bundle on one engine: its segments mapped at
  * their physical addresses in a fresh device memory, its runs launched in
  * order, its expectations checked against memory and statistics.
  */
@@ -11,17 +11,13 @@
 struct vta_session {
   const vta_program_t *prog;
   vta_mem_t *mem;
-  vta_model_t *model;
+  vta_engine_ctx_t *eng;
   uint8_t **host; /* per segment, parallel to prog->segs */
-  vta_session_runner_fn runner; /* another engine, or NULL: the model */
-  void *runner_ctx;
-  void (*runner_free)(void *);
   vta_session_observer_t obs;
   int observed;
 };
 
-vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
-                               vta_err *err) {
+vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err) {
   vta_session_t *s = calloc(1, sizeof *s);
   if (!s) {
     vta_errf(err, VTA_ENOMEM, "session: out of memory");
@@ -46,26 +42,30 @@ vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t 
     }
     if (g->size) memcpy(s->host[i], g->data, g->size);
   }
-  s->model = vta_model_new(&p->cfg, s->mem, params, err);
-  if (!s->model) {
+  return s;
+}
+
+vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
+                               vta_err *err) {
+  vta_session_t *s = vta_session_new_mapped(p, err);
+  if (!s) return NULL;
+  s->eng = vta_engine_model_new(&p->cfg, s->mem, params, err);
+  if (!s->eng) {
     vta_session_free(s);
     return NULL;
   }
   return s;
 }
 
-void vta_session_set_runner(vta_session_t *s, vta_session_runner_fn run, void *ctx,
-                            void (*free_ctx)(void *ctx)) {
-  s->runner = run;
-  s->runner_ctx = ctx;
-  s->runner_free = free_ctx;
+void vta_session_set_engine(vta_session_t *s, vta_engine_ctx_t *e) {
+  vta_engine_free(s->eng);
+  s->eng = e;
 }
 
 void vta_session_free(vta_session_t *s) {
   if (!s) return;
-  if (s->runner_free) s->runner_free(s->runner_ctx); /* it uses the DRAM freed below */
-  vta_model_free(s->model);
-  vta_mem_free(s->mem); /* frees every segment's memory */
+  vta_engine_free(s->eng); /* it uses the DRAM freed below */
+  vta_mem_free(s->mem);    /* frees every segment's memory */
   free(s->host);
   free(s);
 }
@@ -79,42 +79,36 @@ const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
   return s->observed ? &s->obs : NULL;
 }
 
-int vta_session_drive(vta_session_t *s, const vta_stepper_t *st, uint32_t insn_phys,
-                      uint32_t count, vta_err *err) {
+/* One run on the engine, one cycle per step, every cycle shown to the
+ * observer (vta_session_observer_t). */
+static int drive(vta_session_t *s, uint32_t insn_phys, uint32_t count, vta_err *err) {
   const vta_session_observer_t *o = &s->obs;
   vta_evlist_t ev;
   vta_evlist_init(&ev);
-  int rc = st->launch(st->ctx, insn_phys, count, err);
+  int rc = vta_engine_launch(s->eng, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
   for (uint64_t cycle = 0; !rc; cycle++) {
-    int fin = 0;
+    vta_step_result_t res = {0, 0};
+    uint8_t cat[VTA_CY_NUNITS];
     vta_evlist_clear(&ev);
-    if (st->step(st->ctx, o->events ? &ev : NULL, &fin, err)) {
+    if (vta_engine_step(s->eng, 1, o->events ? &ev : NULL, &res, err) ||
+        vta_engine_cats(s->eng, cat, err)) {
       rc = -1;
       if (o->abort) o->abort(o->ctx);
       break;
     }
-    uint8_t cat[VTA_CY_NUNITS];
-    st->cats(st->ctx, cat);
-    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, cat, fin) && !fin) {
+    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, cat, res.finished) &&
+        !res.finished) {
       if (o->abort) o->abort(o->ctx);
       rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
                     (unsigned long long)cycle, insn_phys);
       break;
     }
-    if (fin) break;
+    if (res.finished) break;
   }
   vta_evlist_free(&ev);
   return rc;
 }
-
-static int model_launch(void *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
-  return vta_model_launch(m, insn_phys, count, err);
-}
-static int model_step(void *m, vta_evlist_t *out, int *finished, vta_err *err) {
-  return vta_model_step(m, out, finished, err);
-}
-static void model_cats(void *m, uint8_t cat[VTA_CY_NUNITS]) { vta_model_cats(m, cat); }
 
 static int seg_index(const vta_program_t *p, const char *name) {
   for (int i = 0; i < p->nsegs; i++)
@@ -133,14 +127,12 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
     } else {
       const vta_segment_t *g = &p->segs[i];
       uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
-      if (s->runner) {
-        rc = s->runner(s->runner_ctx, s, g->addr, count, err);
-      } else if (s->observed && vta_model_cycle_stats(s->model)) {
-        const vta_stepper_t st = {model_launch, model_step, model_cats, s->model};
-        rc = vta_session_drive(s, &st, g->addr, count, err);
-      } else {
-        rc = vta_model_run(s->model, g->addr, count, err);
-      }
+      if (!s->eng)
+        rc = vta_errf(err, VTA_EINPUT, "session: no engine");
+      else if (s->observed)
+        rc = drive(s, g->addr, count, err);
+      else
+        rc = vta_engine_run(s->eng, g->addr, count, err);
     }
     if (rc) {
       if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
@@ -171,7 +163,9 @@ static int check_one(vta_session_t *s, int k, FILE *report) {
   if (e->kind == VTA_EXPECT_COUNTER) {
     uint64_t v;
     vta_err err;
-    if (vta_stats_get(vta_model_stats(s->model), e->counter, &v, &err)) {
+    vta_engine_snapshot_t snap;
+    vta_engine_snapshot(s->eng, &snap);
+    if (vta_stats_get(&snap.stats, e->counter, &v, &err)) {
       if (report) fprintf(report, "%sexpect counter: %s\n", at, err.msg);
       return 1;
     }
@@ -228,5 +222,6 @@ uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size)
   return s->host[i];
 }
 
-vta_model_t *vta_session_model(vta_session_t *s) { return s->model; }
+vta_engine_ctx_t *vta_session_engine(vta_session_t *s) { return s->eng; }
+vta_model_t *vta_session_model(vta_session_t *s) { return vta_engine_model(s->eng); }
 vta_mem_t *vta_session_mem(vta_session_t *s) { return s->mem; }
