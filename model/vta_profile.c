@@ -670,6 +670,16 @@ static void run_end(vta_prof_t *p) {
   if (p->tl) {
     merge_flush(p);
     fetch_flush(p, 1, 1);
+    /* a head still waiting for a token when the run stopped (a deadlock, an
+     * interrupt): its wait so far, up to this cycle */
+    for (int u = 0; u < 3; u++) {
+      pinsn_t *h = fifo_front(&p->q[u]);
+      if (h && !p->cur_on[u] && h->a.dep[0] + h->a.dep[1] + h->a.dep[2] + h->a.dep[3]) {
+        pinsn_t w = *h;
+        w.start = p->now + 1;
+        emit_wait(p, u, &w);
+      }
+    }
     for (int u = 0; u < 3; u++) {
       p->qlen[u] = 0;
       if (p->q_shown[u] != 0) {

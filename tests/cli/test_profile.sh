@@ -219,6 +219,25 @@ assert sorted(set(t["run"] for t in top)) == [0, 1, 2], top
 assert d["cycles"]["total"] == (16 + 128) + (16 + 64) + (16 + 128), d["cycles"]["total"]
 assert sum(t["cycles"] for t in top if t["unit"] == "load") + d["cycles"]["units"]["load"]["idle"] == d["cycles"]["total"]
 ' "$TMP/runs.json"
+# a deadlock: the timeline is still complete, and shows FINISH waiting on l2g
+cat > "$TMP/dead.vta" <<'EOF'
+.version 1
+.config default
+.data wgt auto zero 1024
+.insn main auto {
+  LOAD WGT sram_base=0 dram_base=@wgt y_size=1 x_size=2 x_stride=2
+  FINISH pop_prev
+}
+.run main
+EOF
+expect timeline-deadlock-exit-2 2 'deadlock' -- "$V" run "$TMP/dead.vta" --timeline "$TMP/dead.json"
+check timeline-deadlock-valid $CHECK "$TMP/dead.json"
+check timeline-deadlock-shows-the-wait python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+w = [e for e in ev if e.get("ph") == "X" and e["name"] == "wait l2g"]
+assert len(w) == 1 and w[0]["args"]["index"] == 1 and w[0]["args"]["dep_l2g"] > 0, w
+' "$TMP/dead.json"
 expect timeline-functional-refused 2 'needs a cycle engine' -- \
   "$V" run "$T/small_gemm.vta" --engine functional --timeline "$TMP/f.json"
 expect timeline-unwritable 2 'cannot open for writing' -- \
