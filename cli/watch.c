@@ -62,17 +62,20 @@ static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   w->retired_base = w->retired;
 }
 
-static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS], int fin) {
+static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+                    int fin) {
   vtasim_watch_t *w = ctx;
-  if (w->prof) vta_prof_cycle(w->prof, ev, cat, fin);
-  w->cycles++;
+  if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
+  w->cycles += cycles;
   if (ev) {
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
   } else if (w->model && vta_model_cycle_stats(w->model)) {
     const vta_cycle_stats_t *cs = vta_model_cycle_stats(w->model);
     w->retired = cs->unit[0].insns + cs->unit[1].insns + cs->unit[2].insns;
   }
-  if (w->progress && !(++w->tick & TICK_MASK)) {
+  w->tick += cycles;
+  if (w->progress && w->tick > TICK_MASK) {
+    w->tick = 0;
     double t = now_s();
     if (t - w->last >= INTERVAL_S) show(w);
   }

@@ -87,18 +87,20 @@ static int drive(vta_session_t *s, uint32_t insn_phys, uint32_t count, vta_err *
   vta_evlist_init(&ev);
   int rc = vta_engine_launch(s->eng, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
-  for (uint64_t cycle = 0; !rc; cycle++) {
+  for (uint64_t cycle = 0; !rc;) {
     vta_step_result_t res = {0, 0};
     uint8_t cat[VTA_CY_NUNITS];
     vta_evlist_clear(&ev);
-    if (vta_engine_step(s->eng, 1, o->events ? &ev : NULL, &res, err) ||
-        vta_engine_cats(s->eng, cat, err)) {
+    if (vta_engine_step(s->eng, o->events ? 1 : VTA_SESSION_CHUNK, o->events ? &ev : NULL,
+                        &res, err) ||
+        (o->events && vta_engine_cats(s->eng, cat, err))) {
       rc = -1;
       if (o->abort) o->abort(o->ctx);
       break;
     }
-    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, cat, res.finished) &&
-        !res.finished) {
+    cycle += res.cycles;
+    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, o->events ? cat : NULL,
+                             res.cycles, res.finished) && !res.finished) {
       if (o->abort) o->abort(o->ctx);
       rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
                     (unsigned long long)cycle, insn_phys);

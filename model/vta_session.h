@@ -36,20 +36,25 @@ void vta_session_free(vta_session_t *s);
 int vta_session_run(vta_session_t *s, vta_err *err);
 
 /*
- * Watching a run cycle by cycle (the profiler and timeline of
- * model/vta_profile.h, progress lines, Ctrl-C).  With an observer the
- * session steps its engine one cycle at a time (vta_engine_step with
- * max_cycles 1) and shows every cycle to the observer: its events and the
- * category of every unit (vta_engine_cats).  Same cycles and counters as
- * an unwatched run; the engine cannot skip quiet cycles meanwhile.
+ * Watching a run as it goes (the profiler and timeline of
+ * model/vta_profile.h, progress lines, Ctrl-C).  With an observer that
+ * wants events the session steps its engine one cycle at a time
+ * (vta_engine_step with max_cycles 1) and shows every cycle to the
+ * observer: its events and the category of every unit (vta_engine_cats);
+ * the engine cannot skip quiet cycles meanwhile.  Without events it steps
+ * VTA_SESSION_CHUNK cycles at a time (skipping as it likes).  Same cycles
+ * and counters as an unwatched run either way.
  */
+#define VTA_SESSION_CHUNK 4096
 typedef struct vta_session_observer {
-  int events;     /* deliver each cycle's events (else `ev` is NULL) */
+  int events;     /* one cycle per call, with its events and categories */
   void (*launch)(void *ctx, uint32_t insn_phys, uint32_t count);
-  /* After every cycle, with that cycle's events and each unit's category
-   * (VTA_CY_*); `finished`: the finish pulse.  Non-zero stops the run,
-   * which then fails with kind VTA_EINTR. */
-  int (*cycle)(void *ctx, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS], int finished);
+  /* After every step of `cycles` cycles: with events, one cycle, its events
+   * and each unit's category (VTA_CY_*); without, ev and cat are NULL.
+   * `finished`: the last cycle was the finish pulse.  Non-zero stops the
+   * run, which then fails with kind VTA_EINTR. */
+  int (*cycle)(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+               int finished);
   /* The run ended without its finish pulse (a fault, or stopped). */
   void (*abort)(void *ctx);
   void *ctx;

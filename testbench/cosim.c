@@ -482,7 +482,7 @@ static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count,
     } else if (o) { /* side 0's cycle, as the session would show it */
       const int fin = rc == CYCLE_FINISHED;
       vta_engine_cats(c->st[0].eng, cat, NULL);
-      if (o->cycle && o->cycle(o->ctx, &c->st[0].cyc, cat, fin) && !fin) {
+      if (o->cycle && o->cycle(o->ctx, &c->st[0].cyc, cat, 1, fin) && !fin) {
         if (o->abort) o->abort(o->ctx);
         return vta_errf(err, VTA_EINTR, "co-simulation: interrupted at cycle %llu",
                         (unsigned long long)cycle);

@@ -291,6 +291,11 @@ import json, sys; d = json.load(open(sys.argv[1]))
 assert d["status"] == "interrupted" and d["exit_code"] == 130 and d["profile"]["attribution"], d["status"]
 assert sum(x["cycles"] for x in d["profile"]["classes"]) > 1000000' "$TMP/intj.out"
 check progress-json-stderr-only grep -q '^progress: ' "$TMP/intj.err"
+# progress alone: stepped in chunks without events, stopped by the same flag
+interrupt "$TMP/intg.out" "$TMP/intg.err" "$TMP/intg.err" run "$T/small_gemm.vta" "${LONG[@]}" --no-skip --progress
+check sigint-progress-only-exit-130 test "$rc" -eq 130
+check sigint-progress-only-report grep -q 'INTERRUPTED after [0-9]* cycles' "$TMP/intg.out"
+check progress-only-counts-retired grep -q '^progress: cycle [0-9]*, [0-9]* of 62 instructions retired' "$TMP/intg.err"
 # the plain run (event skipping, no observer) stops at the same flag
 interrupt "$TMP/intp.out" "$TMP/intp.err" "$TMP/intp.trace" run "$T/small_gemm.vta" "${LONG[@]}" --no-skip --trace "$TMP/intp.trace"
 check sigint-plain-exit-130 test "$rc" -eq 130
