@@ -90,6 +90,7 @@ static void ob_abort(void *ctx) {
 void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {
   memset(o, 0, sizeof *o);
   o->events = events;
+  o->skip = VTA_PROF_SKIP; /* neither the profiler nor progress reads them */
   o->launch = ob_launch;
   o->cycle = ob_cycle;
   o->abort = ob_abort;

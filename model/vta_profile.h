@@ -64,6 +64,12 @@ typedef struct vta_prof_opts {
 
 void vta_prof_opts_default(vta_prof_opts_t *o);
 
+/* The event kinds the profiler does not read (for vta_evlist_t.skip):
+ * scratchpad writes, out-buffer reads, write addresses and acknowledges. */
+#define VTA_PROF_SKIP                                                              \
+  ((1u << VTA_EV_SRAM_WR) | (1u << VTA_EV_OUT_RD) | (1u << VTA_EV_WR_ADDR) |       \
+   (1u << VTA_EV_WR_ACK))
+
 typedef struct vta_prof vta_prof_t;
 
 /* mem holds the instruction stream (decoded for the disassembly); it must

@@ -85,6 +85,7 @@ static int drive(vta_session_t *s, uint32_t insn_phys, uint32_t count, vta_err *
   const vta_session_observer_t *o = &s->obs;
   vta_evlist_t ev;
   vta_evlist_init(&ev);
+  ev.skip = o->skip;
   int rc = vta_engine_launch(s->eng, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
   for (uint64_t cycle = 0; !rc;) {

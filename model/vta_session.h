@@ -48,6 +48,7 @@ int vta_session_run(vta_session_t *s, vta_err *err);
 #define VTA_SESSION_CHUNK 4096
 typedef struct vta_session_observer {
   int events;     /* one cycle per call, with its events and categories */
+  uint32_t skip;  /* event kinds it does not need (vta_evlist_t.skip) */
   void (*launch)(void *ctx, uint32_t insn_phys, uint32_t count);
   /* After every step of `cycles` cycles: with events, one cycle, its events
    * and each unit's category (VTA_CY_*); without, ev and cat are NULL.

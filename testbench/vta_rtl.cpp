@@ -711,8 +711,9 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
       {t->ev_wgt_we, t->ev_wgt_idx, VTA_MEM_WGT},
       {t->ev_acc_we, t->ev_acc_idx, VTA_MEM_ACC},
       {t->ev_out_we, t->ev_out_idx, VTA_MEM_OUT}};
+  const int want_sram = !(out->skip >> VTA_EV_SRAM_WR & 1); // the profiler skips them
   for (int k = 0; k < 4; k++) {
-    if (!wr[k].we) continue;
+    if (!wr[k].we || !want_sram) continue;
     switch (wr[k].mem) {
     case VTA_MEM_INP: get_bytes(t->ev_inp_wdata, r->buf, r->elem[VTA_MEM_INP]); break;
     case VTA_MEM_WGT: get_bytes(t->ev_wgt_wdata, r->buf, r->elem[VTA_MEM_WGT]); break;
@@ -721,7 +722,7 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
     }
     add(out, now, VTA_EV_SRAM_WR, 0, wr[k].mem, wr[k].idx, 0, r->elem[wr[k].mem], r->buf);
   }
-  if (t->ev_uop_we) {
+  if (t->ev_uop_we && want_sram) {
     get_bytes(t->ev_uop_wdata, r->buf, r->bus);
     for (uint32_t k = 0; k < r->bus / 4; k++)
       if (t->ev_uop_we >> k & 1)
