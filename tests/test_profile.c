@@ -93,6 +93,7 @@ static void test_figures(void) {
   vta_prof_summarize(&s, &cfg, &params, 100, &v);
   CHECK(v.issue_util == 0 && v.arithmetic_intensity == 0 && v.gops == 0);
   CHECK_EQ(v.kind, VTA_BOUND_LATENCY);
+  CHECK_CONTAINS(v.text, "no verdict: no run completed");
 }
 
 /* ---- attribution of a hand-made stream ---------------------------------- */
