@@ -472,13 +472,17 @@ static int cmd_run(int argc, char **argv) {
         return vtasim_usage("run", "--clock-mhz expects a frequency in MHz (0 < F <= 1e6), "
                             "got '%s'", v);
       i++;
-    } else if ((!strcmp(a, "--timeline-window") || !strcmp(a, "--top")) && v) {
+    } else if (!strcmp(a, "--top") && v) {
       long long n = vtasim_parse_count(v);
-      if (n < 0 || n > (a[2] == 't' && a[3] == 'o' ? 10000 : 1 << 30) ||
-          (n == 0 && a[3] == 'i'))
-        return vtasim_usage("run", "%s expects a count, got '%s'", a);
-      if (a[3] == 'o') popts.top = (int)n;
-      else popts.window = (uint32_t)n;
+      if (n < 0 || n > 10000)
+        return vtasim_usage("run", "--top expects 0..10000 instructions, got '%s'", v);
+      popts.top = (int)n;
+      i++;
+    } else if (!strcmp(a, "--timeline-window") && v) {
+      long long n = vtasim_parse_count(v);
+      if (n < 1 || n > 1 << 30)
+        return vtasim_usage("run", "--timeline-window expects 1..2^30 cycles, got '%s'", v);
+      popts.window = (uint32_t)n;
       i++;
     }
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }

@@ -84,7 +84,7 @@ static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cy
 
 static void ob_abort(void *ctx) {
   vtasim_watch_t *w = ctx;
-  if (w->prof) vta_prof_abort(w->prof, got_sigint ? "interrupted" : "fault");
+  if (w->prof) vta_prof_abort(w->prof);
 }
 
 void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {

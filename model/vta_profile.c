@@ -151,7 +151,7 @@ static uint64_t acct_total(const acct_t *a) {
 /* An instruction in a unit's queue or executing. */
 typedef struct pinsn {
   uint32_t idx;
-  int cls, valid;     /* valid: decoded (else class NOP, no disassembly) */
+  int cls;            /* opcode class (NOP when it does not decode) */
   int pops, pushes;   /* it pops / pushes any token */
   uint64_t queued;    /* run cycle from which it is in its queue */
   uint64_t start;
@@ -183,7 +183,6 @@ typedef struct merge {
   int n;               /* STOREs in it, 0 = none held */
   uint32_t first, last;
   uint64_t queued, start, done; /* run cycles */
-  uint64_t gstart;              /* timeline cycle of start */
   int last_pushes;
   acct_t a;
   char dis[320];       /* the first one's */
@@ -274,15 +273,25 @@ static void tl_ts(vta_prof_t *p, uint64_t cyc) {
   fprintf(p->tl, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
 }
 
-static void tl_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
+/* s as a JSON string literal, quotes included, into out (truncated to fit). */
+static void json_quote(const char *s, char *out, size_t len) {
+  size_t k = 0;
+  assert(len >= 8);
+  out[k++] = '"';
+  for (; *s && k + 8 < len; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+    if (c == '"' || c == '\\') k += (size_t)snprintf(out + k, len - k, "\\%c", c);
+    else if (c < 0x20) k += (size_t)snprintf(out + k, len - k, "\\u%04x", c);
+    else out[k++] = (char)c;
   }
-  fputc('"', f);
+  out[k++] = '"';
+  out[k] = '\0';
+}
+
+static void tl_str(FILE *f, const char *s) {
+  char q[1024];
+  json_quote(s, q, sizeof q);
+  fputs(q, f);
 }
 
 static void tl_counter(vta_prof_t *p, const char *name, uint64_t cyc, uint64_t v) {
@@ -507,18 +516,9 @@ static void acct_add(acct_t *t, const acct_t *a) {
 static void emit_insn_slice(vta_prof_t *p, int unit, const char *name, uint32_t idx,
                             uint32_t last, int n, const char *dis, uint64_t queued,
                             uint64_t start, uint64_t done, const acct_t *a, int dropped) {
-  char args[1024], esc[400];
+  char args[1280], esc[400];
   size_t k = 0;
-  /* the disassembly escaped as a JSON string */
-  FILE *m = fmemopen(esc, sizeof esc, "w");
-  if (m) {
-    tl_str(m, dis);
-    fputc('\0', m);
-    fclose(m);
-  } else {
-    snprintf(esc, sizeof esc, "\"?\"");
-  }
-  esc[sizeof esc - 1] = '\0';
+  json_quote(dis, esc, sizeof esc);
   k += (size_t)snprintf(args + k, sizeof args - k,
                         "\"run\":%u,\"index\":%u,\"disasm\":%s,\"queued\":%" PRIu64
                         ",\"start\":%" PRIu64 ",\"done\":%" PRIu64 ",",
@@ -653,7 +653,7 @@ static void fetch_flush(vta_prof_t *p, int rd, int disp) {
 }
 
 void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count) {
-  if (p->in_run) vta_prof_abort(p, "relaunched");
+  if (p->in_run) vta_prof_abort(p);
   p->insn_phys = insn_phys;
   p->insn_count = count;
   p->in_run = 1;
@@ -703,8 +703,7 @@ static void run_end(vta_prof_t *p) {
   p->run++;
 }
 
-void vta_prof_abort(vta_prof_t *p, const char *why) {
-  (void)why;
+void vta_prof_abort(vta_prof_t *p) {
   if (!p->in_run) return;
   if (p->now) p->now--; /* the last cycle stepped */
   run_end(p);
@@ -749,7 +748,6 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
     vta_insn_t in;
     int ok;
     decode(p, e->index, &in, &ok);
-    x.valid = ok;
     x.cls = ok ? classify(&in) : C_NOP;
     x.pops = ok && (in.pop_prev || in.pop_next);
     x.pushes = ok && (in.push_prev || in.push_next);
@@ -868,7 +866,7 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
 
 int vta_prof_close(vta_prof_t *p, vta_err *err) {
   if (!p || !p->tl || p->tl_closed) return 0;
-  if (p->in_run) vta_prof_abort(p, "closed");
+  if (p->in_run) vta_prof_abort(p);
   merge_flush(p);
   fetch_flush(p, 1, 1);
   bw_emit_until(p, p->wbase + p->nwin + 1);

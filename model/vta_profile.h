@@ -92,7 +92,7 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
                     int finished);
 /* The run ended without a finish pulse (a fault, an interrupt): whatever
  * was executing is closed at the current cycle. */
-void vta_prof_abort(vta_prof_t *p, const char *why);
+void vta_prof_abort(vta_prof_t *p);
 /* End the timeline's JSON so the file is valid (idempotent); 0 or -1 with
  * an I/O error. */
 int vta_prof_close(vta_prof_t *p, vta_err *err);
