@@ -406,9 +406,9 @@ static void print_table(const char *file, const vta_program_t *p, const vta_engi
          p->nexpects == 1 ? "" : "s");
   if (interrupted)
     printf("  INTERRUPTED after %llu cycles: the counters and verdict cover the %llu "
-           "completed run%s, the attribution every cycle simulated\n",
-           (unsigned long long)simulated,
-           (unsigned long long)(cs ? cs->runs : 0), cs && cs->runs == 1 ? "" : "s");
+           "completed run%s%s\n", (unsigned long long)simulated,
+           (unsigned long long)(cs ? cs->runs : 0), cs && cs->runs == 1 ? "" : "s",
+           prof ? ", the attribution below every cycle simulated" : "");
   if (cs && (cs->runs || !interrupted)) {
     if (full) print_cycles(e, &snap, wall);
     else printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
@@ -629,8 +629,7 @@ static int cmd_run(int argc, char **argv) {
   if (run_rc && e.kind == VTA_EINTR) {
     interrupted = 1;
     rc = VTASIM_EXIT_INTERRUPTED;
-    fprintf(stderr, "%s: %s: stopped by Ctrl-C; the counters cover the completed runs, "
-            "the attribution every cycle simulated (%llu)\n", prog_name, e.msg,
+    fprintf(stderr, "%s: %s: stopped by Ctrl-C after %llu cycles\n", prog_name, e.msg,
             (unsigned long long)simulated);
   } else if (run_rc) {
     rc = EXIT_BAD;

@@ -13,8 +13,14 @@
 
 static volatile sig_atomic_t got_sigint;
 
+/* The first Ctrl-C asks the run to stop at its next cycle; a second one,
+ * when the first went unheard (a long load, a stuck host), kills as usual. */
 static void on_sigint(int sig) {
-  (void)sig;
+  if (got_sigint) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
   got_sigint = 1;
 }
 
