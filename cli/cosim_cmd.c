@@ -164,10 +164,9 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
   const char *wave = NULL;
   long long window = 0;
-  int json = 0, quiet = 0, progress = 0, no_progress = 0;
-  const char *timeline_path = NULL;
-  vta_prof_opts_t popts;
-  vta_prof_opts_default(&popts);
+  int json = 0, quiet = 0, used;
+  vtasim_watch_opts_t wo;
+  vtasim_watch_opts_default(&wo);
   vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL};
   vta_model_params_t params;
   vta_model_params_default(&params);
@@ -182,24 +181,9 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
-    } else if (!strcmp(a, "--progress") || !strcmp(a, "--no-progress")) {
-      *(a[2] == 'p' ? &progress : &no_progress) = 1;
-    } else if (!strcmp(a, "--timeline-no-merge")) {
-      popts.no_merge = 1;
-    } else if (!strcmp(a, "--timeline") && v) {
-      timeline_path = v;
-      i++;
-    } else if (!strcmp(a, "--clock-mhz") && v) {
-      char *end;
-      popts.clock_mhz = strtod(v, &end);
-      if (end == v || *end || !(popts.clock_mhz > 0 && popts.clock_mhz <= 1e6))
-        return usage("--clock-mhz expects a frequency in MHz (0 < F <= 1e6), got '%s'", v);
-      i++;
-    } else if (!strcmp(a, "--timeline-window") && v) {
-      long long n = vtasim_parse_count(v);
-      if (n < 1 || n > 1 << 30) return usage("--timeline-window expects cycles, got '%s'", v);
-      popts.window = (uint32_t)n;
-      i++;
+    } else if ((used = vtasim_watch_option("cosim", argc, argv, i, &wo)) != 0) {
+      if (used < 0) return EXIT_BAD;
+      i += used - 1;
     } else if (!strcmp(a, "--dut") && v) {
       dut = v;
       i++;
@@ -264,24 +248,21 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   vta_session_observer_t ob;
   if (make_sides(side, &p, &params, &pb, dut, window ? NULL : wave, 0, 0, &e)) goto error;
   /* The timeline, progress and Ctrl-C watch side A (the model) */
-  if (timeline_path) {
-    timeline = fopen(timeline_path, "w");
+  if (wo.timeline) {
+    timeline = fopen(wo.timeline, "w");
     if (!timeline) {
-      vta_errf(&e, VTA_EIO, "--timeline: %s: cannot open for writing", timeline_path);
+      vta_errf(&e, VTA_EIO, "--timeline: %s: cannot open for writing", wo.timeline);
       goto error;
     }
-    popts.timeline = timeline;
-    popts.title = in;
-    watch.prof = vta_prof_new(&p.cfg, &params, vta_session_mem(side[0].sess), &popts, &e);
+    wo.prof.timeline = timeline;
+    wo.prof.title = in;
+    watch.prof = vta_prof_new(&p.cfg, &params, vta_session_mem(side[0].sess), &wo.prof, &e);
     if (!watch.prof) goto error;
   }
   int tty = 0;
-  watch.progress = !no_progress && vtasim_progress_wanted(progress, &tty);
+  watch.progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
   watch.tty = tty;
-  for (int k = 0; k < p.nruns; k++) {
-    const vta_segment_t *g = vta_program_find(&p, p.runs[k].segment);
-    if (g) watch.total_insns += p.runs[k].count ? p.runs[k].count : g->size / VTA_INS_BYTES;
-  }
+  watch.total_insns = vtasim_program_insns(&p);
   vtasim_watch_observer(&watch, 1, &ob);
   opts.observe = &ob;
   vtasim_sigint_catch();
@@ -368,7 +349,7 @@ done:
   }
   vta_prof_free(watch.prof);
   if (timeline && fclose(timeline) && rc != EXIT_BAD) {
-    fprintf(stderr, "vtasim: error: --timeline: %s: write error\n", timeline_path);
+    fprintf(stderr, "vtasim: error: --timeline: %s: write error\n", wo.timeline);
     rc = EXIT_BAD;
   }
   free(report);

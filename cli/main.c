@@ -445,10 +445,10 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, progress = 0, no_progress = 0, no_attr = 0;
-  const char *timeline_path = NULL;
-  vta_prof_opts_t popts;
-  vta_prof_opts_default(&popts);
+  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, used;
+  vtasim_watch_opts_t wo;
+  vtasim_watch_opts_default(&wo);
+  vta_prof_opts_t *popts = &wo.prof;
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -460,30 +460,10 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
-    else if (!strcmp(a, "--progress")) progress = 1;
-    else if (!strcmp(a, "--no-progress")) no_progress = 1;
-    else if (!strcmp(a, "--timeline-no-merge")) popts.no_merge = 1;
     else if (!strcmp(a, "--no-attribution")) no_attr = 1;
-    else if (!strcmp(a, "--timeline") && v) { timeline_path = v; i++; }
-    else if (!strcmp(a, "--clock-mhz") && v) {
-      char *end;
-      popts.clock_mhz = strtod(v, &end);
-      if (end == v || *end || !(popts.clock_mhz > 0 && popts.clock_mhz <= 1e6))
-        return vtasim_usage("run", "--clock-mhz expects a frequency in MHz (0 < F <= 1e6), "
-                            "got '%s'", v);
-      i++;
-    } else if (!strcmp(a, "--top") && v) {
-      long long n = vtasim_parse_count(v);
-      if (n < 0 || n > 10000)
-        return vtasim_usage("run", "--top expects 0..10000 instructions, got '%s'", v);
-      popts.top = (int)n;
-      i++;
-    } else if (!strcmp(a, "--timeline-window") && v) {
-      long long n = vtasim_parse_count(v);
-      if (n < 1 || n > 1 << 30)
-        return vtasim_usage("run", "--timeline-window expects 1..2^30 cycles, got '%s'", v);
-      popts.window = (uint32_t)n;
-      i++;
+    else if ((used = vtasim_watch_option("run", argc, argv, i, &wo)) != 0) {
+      if (used < 0) return EXIT_BAD;
+      i += used - 1;
     }
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
@@ -518,6 +498,7 @@ static int cmd_run(int argc, char **argv) {
     else return vtasim_usage("run", "unexpected argument '%s'", a);
   }
   if (!in) return vtasim_usage("run", "%s", "missing input FILE");
+  const char *timeline_path = wo.timeline;
   if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
 
   vta_program_t p;
@@ -574,7 +555,7 @@ static int cmd_run(int argc, char **argv) {
   const int cycle_engine = params.engine != VTA_ENGINE_FUNCTIONAL;
   const int attribute = cycle_engine && (((json || full) && !no_attr) || timeline_path);
   int tty = 0;
-  const int want_progress = !no_progress && vtasim_progress_wanted(progress, &tty);
+  const int want_progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
   if (timeline_path && !cycle_engine) {
     vta_errf(&e, VTA_EINPUT, "--timeline needs a cycle engine (model or rtl), not %s",
              vta_engine_name(params.engine));
@@ -590,9 +571,9 @@ static int cmd_run(int argc, char **argv) {
     }
   }
   if (attribute) {
-    popts.timeline = timeline;
-    popts.title = in;
-    prof = vta_prof_new(&p.cfg, &params, vta_session_mem(s), &popts, &e);
+    popts->timeline = timeline;
+    popts->title = in;
+    prof = vta_prof_new(&p.cfg, &params, vta_session_mem(s), popts, &e);
     if (!prof) { rc = fail(&e); goto out; }
   }
   if (cycle_engine) vtasim_sigint_catch(); /* the model stops at params.stop */
@@ -604,10 +585,7 @@ static int cmd_run(int argc, char **argv) {
     watch.self_stop = params.engine == VTA_ENGINE_MODEL;
     watch.progress = want_progress;
     watch.tty = tty;
-    for (int r = 0; r < p.nruns; r++) {
-      const vta_segment_t *g = vta_program_find(&p, p.runs[r].segment);
-      if (g) watch.total_insns += p.runs[r].count ? p.runs[r].count : g->size / VTA_INS_BYTES;
-    }
+    watch.total_insns = vtasim_program_insns(&p);
     vta_session_observer_t ob;
     vtasim_watch_observer(&watch, attribute || (want_progress && params.engine == VTA_ENGINE_RTL),
                           &ob);
@@ -680,7 +658,7 @@ static int cmd_run(int argc, char **argv) {
     else cJSON_AddNullToObject(o, "cycles");
     if (snap.has_cycles) {
       vta_prof_summary_t sum;
-      vta_prof_summarize(&snap.cycles, &p.cfg, &eng->params, popts.clock_mhz, &sum);
+      vta_prof_summarize(&snap.cycles, &p.cfg, &eng->params, popts->clock_mhz, &sum);
       cJSON_AddItemToObject(o, "profile", vta_prof_json(&sum, prof));
     } else {
       cJSON_AddNullToObject(o, "profile");
@@ -706,7 +684,7 @@ static int cmd_run(int argc, char **argv) {
     free(txt);
     cJSON_Delete(o);
   } else if (!quiet && (ran || interrupted)) {
-    print_table(in, &p, vta_session_engine(s), failed, full, wall, prof, popts.clock_mhz,
+    print_table(in, &p, vta_session_engine(s), failed, full, wall, prof, popts->clock_mhz,
                 interrupted, simulated);
   }
 out:

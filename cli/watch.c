@@ -7,9 +7,60 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "cli_util.h"
+
+void vtasim_watch_opts_default(vtasim_watch_opts_t *o) {
+  memset(o, 0, sizeof *o);
+  vta_prof_opts_default(&o->prof);
+}
+
+int vtasim_watch_option(const char *cmd, int argc, char **argv, int i, vtasim_watch_opts_t *o) {
+  const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+  if (!strcmp(a, "--progress")) return o->progress = 1;
+  if (!strcmp(a, "--no-progress")) return o->no_progress = 1;
+  if (!strcmp(a, "--timeline-no-merge")) return o->prof.no_merge = 1;
+  if (!v) return 0;
+  if (!strcmp(a, "--timeline")) {
+    o->timeline = v;
+    return 2;
+  }
+  if (!strcmp(a, "--clock-mhz")) {
+    char *end;
+    o->prof.clock_mhz = strtod(v, &end);
+    if (end == v || *end || !(o->prof.clock_mhz > 0 && o->prof.clock_mhz <= 1e6)) {
+      vtasim_usage(cmd, "--clock-mhz expects a frequency in MHz (0 < F <= 1e6), got '%s'", v);
+      return -1;
+    }
+    return 2;
+  }
+  if (!strcmp(a, "--top") || !strcmp(a, "--timeline-window")) {
+    const int top = !strcmp(a, "--top");
+    long long n = vtasim_parse_count(v);
+    if (top ? n < 0 || n > 10000 : n < 1 || n > 1 << 30) {
+      vtasim_usage(cmd, top ? "--top expects 0..10000 instructions, got '%s'"
+                            : "--timeline-window expects 1..2^30 cycles, got '%s'", v);
+      return -1;
+    }
+    if (top) o->prof.top = (int)n;
+    else o->prof.window = (uint32_t)n;
+    return 2;
+  }
+  return 0;
+}
+
+uint64_t vtasim_program_insns(const vta_program_t *p) {
+  uint64_t n = 0;
+  for (int r = 0; r < p->nruns; r++) {
+    const vta_segment_t *g = vta_program_find(p, p->runs[r].segment);
+    if (g) n += p->runs[r].count ? p->runs[r].count : g->size / VTA_INS_BYTES;
+  }
+  return n;
+}
 
 static volatile sig_atomic_t got_sigint;
 

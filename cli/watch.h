@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "vta_profile.h"
+#include "vta_program.h"
 #include "vta_session.h"
 
 #define VTASIM_EXIT_INTERRUPTED 130 /* 128 + SIGINT, as shells report it */
@@ -30,6 +31,23 @@ typedef struct vtasim_watch {
   double t0, last;
   int shown;
 } vtasim_watch_t;
+
+/* The options of watching a run, shared by `run` and `cosim`: --timeline
+ * FILE, --clock-mhz F, --timeline-window N, --timeline-no-merge, --top N,
+ * --progress, --no-progress. */
+typedef struct vtasim_watch_opts {
+  const char *timeline;      /* the timeline's path, or NULL */
+  vta_prof_opts_t prof;
+  int progress, no_progress;
+} vtasim_watch_opts_t;
+void vtasim_watch_opts_default(vtasim_watch_opts_t *o);
+/* If argv[i] is one of them, take it (and its value): returns the number of
+ * arguments used (1 or 2); 0 when it is not one of them; -1 after printing
+ * the usage error of `cmd` (the command then exits with 2). */
+int vtasim_watch_option(const char *cmd, int argc, char **argv, int i, vtasim_watch_opts_t *o);
+
+/* Instructions of every run of the program, for the progress percentage. */
+uint64_t vtasim_program_insns(const vta_program_t *p);
 
 /* Catch SIGINT from now on: the next cycle of a watched run stops it. */
 void vtasim_sigint_catch(void);
