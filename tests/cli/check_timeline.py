@@ -253,6 +253,18 @@ if len(sys.argv) > 2:
             err("unit %s: slices attribute busy/mem/dep %s, the report counts %d/%d/%d"
                 % (u, got, want["busy"], want["mem_stall"], wd))
 
+    # beats per window, summed over every window, are each client's beats
+    mem = run["cycles"]["memory"]
+    end = max((b for sl in slices.values() for (_, b, _) in sl), default=0)
+    last = max((c for n in counters for (c, _) in counters[n]), default=0)
+    nwin = max(end, last) // window + 1
+    for n in rd + ["wr out beats"]:
+        cl = n.split()[1]
+        want = mem["write" if n.startswith("wr") else "read"]["clients"][cl]["beats"]
+        got = sum(value_at(counters[n], w * window) for w in range(nwin))
+        if got != want:
+            err("counter %s: %d beats over all windows, the report counts %d" % (n, got, want))
+
 if errors:
     report()
 print("ok %d events, %d slices, %d flows, %d counters" % (

@@ -219,6 +219,42 @@ assert sorted(set(t["run"] for t in top)) == [0, 1, 2], top
 assert d["cycles"]["total"] == (16 + 128) + (16 + 64) + (16 + 128), d["cycles"]["total"]
 assert sum(t["cycles"] for t in top if t["unit"] == "load") + d["cycles"]["units"]["load"]["idle"] == d["cycles"]["total"]
 ' "$TMP/runs.json"
+# read beats per window against the memory system's own beat cycles: the
+# trace's `rd ... beats= first= last=` lines (beats land every CPB cycles)
+bw_vs_trace() { # NAME FILE [options]
+  local name=$1 f=$2; shift 2
+  "$V" run "$f" --quiet --trace "$TMP/bw.trace" --timeline "$TMP/bw.json" "$@"
+  check "$name" python3 -c '
+import bisect, json, sys
+tl = json.load(open(sys.argv[1])); o = tl["otherData"]
+W, ps, cpb = o["bandwidth_window_cycles"], o["cycle_ps"], o["params"]["CPB"]
+want = {}
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) > 3 and f[1] == "rd":
+        kv = dict(x.split("=") for x in f[3:])
+        first, beats = int(kv["first"]), int(kv["beats"])
+        assert int(kv["last"]) == first + (beats - 1) * cpb, line
+        for k in range(beats):
+            w = want.setdefault(f[2], {})
+            w[(first + k * cpb) // W] = w.get((first + k * cpb) // W, 0) + 1
+assert want, "no read requests in the trace"
+series = {}
+for e in tl["traceEvents"]:
+    if e.get("ph") == "C" and e["name"].startswith("rd "):
+        c = int(round(float(e["ts"]) * 1e6 / ps))
+        series.setdefault(e["name"].split()[1], []).append((c, e["args"]["value"]))
+for cl, s in series.items():
+    for w in range(max(c for c, _ in s) // W + 2):
+        k = bisect.bisect_right(s, (w * W, 1 << 62)) - 1
+        got = s[k][1] if k >= 0 else 0
+        assert got == want.get(cl, {}).get(w, 0), (cl, w, got, want.get(cl, {}).get(w, 0))
+' "$TMP/bw.json" "$TMP/bw.trace"
+}
+bw_vs_trace timeline-bandwidth-equals-trace "$T/small_conv_pad_vt2.vta"
+bw_vs_trace timeline-bandwidth-equals-trace-cpb3-window7 "$T/small_gemm.vta" --cpb 3 --timeline-window 7
+bw_vs_trace timeline-bandwidth-equals-trace-rdlat50 "$T/small_gemm_auto.vta" --rd-lat 50 --timeline-window 16
+
 # a deadlock: the timeline is still complete, and shows FINISH waiting on l2g
 cat > "$TMP/dead.vta" <<'EOF'
 .version 1
