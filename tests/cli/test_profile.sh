@@ -167,7 +167,7 @@ for f in "$T"/small_*.vta "$T"/gemm_demo.vta; do
 done
 
 # --- timelines --------------------------------------------------------------------
-for f in "$T"/*.vta "$TMP"/pingpong.vta "$TMP"/runs.vta; do
+for f in "$T"/small_*.vta "$T"/*_demo.vta "$TMP"/pingpong.vta "$TMP"/runs.vta; do
   b=$(basename "$f" .vta)
   "$V" run "$f" --json --timeline "$TMP/tl.json" > "$TMP/tl-run.json" 2>/dev/null
   check "timeline-valid-$b" $CHECK "$TMP/tl.json" "$TMP/tl-run.json"
