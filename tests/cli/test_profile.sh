@@ -307,7 +307,10 @@ interrupt() {
   rm -f "$watch"
   "$V" "$@" > "$out" 2> "$err" &
   local pid=$! i
-  for i in $(seq 300); do [ -s "$watch" ] && break; sleep 0.1; done
+  # WATCH "-": nothing to watch (an output is written beside its path and
+  # renamed only at the end, isa/vta_io.h): give the run time to start
+  if [ "$watch" = - ]; then sleep 1.5; fi
+  for i in $(seq 300); do [ "$watch" = - ] || [ -s "$watch" ] && break; sleep 0.1; done
   sleep 0.3
   kill -INT "$pid"
   wait "$pid"; rc=$?
@@ -333,7 +336,7 @@ check sigint-progress-only-exit-130 test "$rc" -eq 130
 check sigint-progress-only-report grep -q 'INTERRUPTED after [0-9]* cycles' "$TMP/intg.out"
 check progress-only-counts-retired grep -q '^progress: cycle [0-9]*, [0-9]* of 62 instructions retired' "$TMP/intg.err"
 # the plain run (event skipping, no observer) stops at the same flag
-interrupt "$TMP/intp.out" "$TMP/intp.err" "$TMP/intp.trace" run "$T/small_gemm.vta" "${LONG[@]}" --no-skip --trace "$TMP/intp.trace"
+interrupt "$TMP/intp.out" "$TMP/intp.err" - run "$T/small_gemm.vta" "${LONG[@]}" --no-skip --trace "$TMP/intp.trace"
 check sigint-plain-exit-130 test "$rc" -eq 130
 check sigint-plain-report-so-far grep -q 'INTERRUPTED after [0-9]* cycles' "$TMP/intp.out"
 check sigint-plain-trace-closed grep -q 'error cycle model: interrupted' "$TMP/intp.trace"
