@@ -118,10 +118,10 @@ left=$(ls -A "$TMP" | grep '^\.' || true)
 # Ctrl-C on a long run: the trace so far is kept at its path, no temporary
 printf '.version 1\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\nLOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\nGEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=16000 iter_in=16000\nFINISH\n}\n.run main\n' > "$TMP/long.vta"
 mkdir "$TMP/int"
-timeout -s INT 1 $V run "$TMP/long.vta" --trace "$TMP/int/t.trace" --quiet; rc=$?
+timeout -s INT 3 $V run "$TMP/long.vta" --trace "$TMP/int/t.trace" --quiet; rc=$?
 [ $rc = 124 ] && grep -q 'insn compute #0 .*LOAD UOP' "$TMP/int/t.trace" && [ "$(ls -A "$TMP/int")" = t.trace ] \
   && echo "PASS interrupted-trace-kept" || { echo "FAIL interrupted-trace-kept: $rc"; ls -la "$TMP/int"; }
-timeout -s TERM 1 $V run "$TMP/long.vta" --dump inp="$TMP/int/d.bin" --quiet
+timeout -s TERM 3 $V run "$TMP/long.vta" --dump inp="$TMP/int/d.bin" --quiet
 [ "$(ls -A "$TMP/int")" = t.trace ] && echo "PASS interrupted-nothing-else" || echo "FAIL interrupted-nothing-else"
 
 # --- 6. options an engine cannot honour are refused ------------------------------
