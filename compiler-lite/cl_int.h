@@ -279,7 +279,4 @@ int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vt
 int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
                   const char *detail);
 
-/* Appends "a b c" style text safely. */
-void cl_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 #endif
