@@ -15,6 +15,7 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +329,7 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   p->first = S + (p->alu ? 2 : 3);
   p->wb = (p->alu ? 3 + p->k : 3) + slip;
   p->done = S + p->k * p->n + 6 + slip;
+  assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 
 /* The acc operand of a uop: sequential semantics, so the newest result

@@ -37,7 +37,7 @@ module fetch (
   // dispatch
   input  wire [2:0]    q_full,      // per unit (load, compute, store)
   output wire [2:0]    q_push,      // one-hot: the unit dispatched to
-  output wire [159:0]  q_data,      // {index, instruction}
+  output wire [QWORD_W-1:0] q_data,   // {index, instruction}
   output wire [1:0]    disp_unit,
   output wire [31:0]   disp_idx,
   output reg  [2:0]    cat          // VTA_CAT_* of this cycle

@@ -109,8 +109,8 @@ module vta_top (
 
   // ---- fetch and the command queues --------------------------------------------------
   wire [2:0]   q_full, q_empty, q_push, q_pop;
-  wire [159:0] q_data;
-  wire [159:0] q_head [0:2];
+  wire [QWORD_W-1:0] q_data;
+  wire [QWORD_W-1:0] q_head [0:NUNITS-1];
   wire [2:0]   cat_fetch, cat_load, cat_compute, cat_store;
   wire [4:0]   rq_valid, grant;
   wire [31:0]  rq_addr [0:4];
@@ -129,7 +129,7 @@ module vta_top (
   genvar u;
   generate
     for (u = 0; u < 3; u = u + 1) begin : g_queue
-      cmd_queue #(.DEPTH(CMDQ), .W(160), .CW(CW), .PW(PW)) u_q (
+      cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q (
         .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[u]), .push_data(q_data),
         .pop(q_pop[u]), .head(q_head[u]), .empty(q_empty[u]), .full(q_full[u]));
     end
