@@ -9,7 +9,8 @@
 #   make bench      cycles/s and wall time of the cycle and functional models
 #                   on the tutorial workloads (scripts/bench.sh)
 #   make deps       install the Debian packages the build needs (run by the above)
-#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top)
+#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top) and
+#                   the width rule: no literal width in rtl/ (scripts/rtl_widths.sh)
 #   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
 #   make regress N=1000 SEED=1  N random programs co-simulated model vs RTL,
 #                   2 in parallel, failures kept and shrunk (scripts/regress.sh)
@@ -154,8 +155,11 @@ $(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
 	  $(LIBS) -lstdc++ -lz -pthread -latomic
 
+# Verilator's lint, then the width rule (scripts/rtl_widths.sh): every width
+# of rtl/ from a named parameter of the generated package, none typed.
 lint: $(RTL_VH)
 	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	@scripts/rtl_widths.sh $(RTL_SRC)
 	@echo "lint: clean"
 
 synth: $(RTL_VH)

@@ -208,6 +208,8 @@ int vtasim_config_verilog(FILE *f, const vta_config_t *c, const vta_model_params
       {"BEATS_W", bits_for(mb ? mb->max : 256)},
       {"AXI_LEN_W", 8},
       {"VCR_ADDR_W", 8},
+      {"VCR_CFG0_W", VTA_VCR_CFG0_BITS},
+      {"VCR_CFG1_W", VTA_VCR_CFG1_BITS},
       /* GEMM/ALU pipeline (docs/microarch.md 6.4): D = S + k*N + PIPE_DONE */
       {"PIPE_DONE", VTA_PIPE_DONE}};
   for (size_t i = 0; i < sizeof wd / sizeof wd[0]; i++) lp(f, wd[i].k, wd[i].v);

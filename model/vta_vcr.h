@@ -27,6 +27,10 @@
 
 #include "vta_isa.h"
 
+/* BUILD_CFG0 packs five 4-bit fields, BUILD_CFG1 four 8-bit ones (LSB first). */
+#define VTA_VCR_CFG0_BITS 4
+#define VTA_VCR_CFG1_BITS 8
+
 #define VTA_VCR_STAT_ROW_(X, name, NAME) \
   X(NAME, 0x40 + 4 * VTA_STAT_##NAME, 'r', -1, -1, "fsim statistic " #name " (spec 9)")
 #define VTA_FSIM_STATS_VCR_(X) VTA_FSIM_STATS_WITH(VTA_VCR_STAT_ROW_, X)

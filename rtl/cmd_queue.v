@@ -8,10 +8,11 @@
 // combinationally so that a unit can start the cycle it sees the entry.
 // Queues start empty at every launch (`clr`).
 module cmd_queue #(
-  parameter integer DEPTH = 512,
-  parameter integer W     = 160,
-  parameter integer CW    = 10,   // bits of a count 0..DEPTH
-  parameter integer PW    = 9     // bits of a slot index
+  // (vta_top sets every parameter: DEPTH = CMDQ, W = QWORD_W)
+  parameter integer DEPTH = 2,
+  parameter integer W     = 1,
+  parameter integer CW    = 2,    // bits of a count 0..DEPTH
+  parameter integer PW    = 1     // bits of a slot index
 ) (
   input  wire          clk,
   input  wire          clr,

@@ -53,7 +53,7 @@ module compute (
   input  wire [RD_ID_W-1:0]   m_rid,
   input  wire [BUS_BYTES*8-1:0] m_rdata,
   // uop scratchpad: LOAD UOP writes slots of a beat, the pipeline reads
-  output wire [BUS_BYTES/4-1:0] uop_we,
+  output wire [BUS_BYTES/UOP_ELEM_BYTES-1:0] uop_we,
   output wire [WORD_W-1:0]    uop_widx,
   output wire                 uop_re,
   output wire [WORD_W-1:0]    uop_ridx,
@@ -204,7 +204,7 @@ module compute (
   always @(posedge clk) begin
     if (start) dma_uop_q <= ld_uop;
   end
-  dma_rd #(.EB(ACC_ELEM_BYTES), .NS(BUS_BYTES / 4)) u_dma (
+  dma_rd #(.EB(ACC_ELEM_BYTES), .NS(BUS_BYTES / UOP_ELEM_BYTES)) u_dma (
     .clk(clk), .clr(clr), .start(start && kind == K_DMA),
     .client(ld_uop ? RD_UOP[RD_ID_W-1:0] : RD_ACC[RD_ID_W-1:0]),
     .log_e(ld_uop ? LOG_UOP_ELEM_BYTES[LOG_E_W-1:0] : LOG_ACC_ELEM_BYTES[LOG_E_W-1:0]),

@@ -73,7 +73,7 @@ module load (
     .push_prev_o(), .push_next_o(push_next_o), .idx(ev_idx), .cat(cat));
   /* verilator lint_on PINCONNECTEMPTY */
 
-  dma_rd #(.EB(EB), .NS(BUS_BYTES / 4)) u_dma (
+  dma_rd #(.EB(EB), .NS(BUS_BYTES / UOP_ELEM_BYTES)) u_dma (
     .clk(clk), .clr(clr), .start(start && !nop),
     .client(is_wgt ? RD_WGT[RD_ID_W-1:0] : RD_INP[RD_ID_W-1:0]),
     .log_e(is_wgt ? LOG_WGT_ELEM_BYTES[LOG_E_W-1:0] : LOG_INP_ELEM_BYTES[LOG_E_W-1:0]),
