@@ -34,6 +34,10 @@ else
 BUILD   ?= build
 OPT     := -O2 -g
 endif
+# The model's invariants are assert()s (queue counts within capacity, tokens,
+# pipe occupancy, bursts in flight within MAX_OUTST, the preconditions of
+# event skipping): on in this build and under SAN=1; EXTRA_CFLAGS=-DNDEBUG
+# drops them (e.g. to time the model without them).
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
 INC     := -Iisa -Imodel -Icompiler-lite -Itestbench
@@ -159,6 +163,7 @@ $(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_
 # of rtl/ from a named parameter of the generated package, none typed.
 lint: $(RTL_VH)
 	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	verilator --lint-only -Wall -DSIMULATION -DVTA_INJECT -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
 	@scripts/rtl_widths.sh $(RTL_SRC)
 	@echo "lint: clean"
 

@@ -214,6 +214,9 @@ int vtasim_config_verilog(FILE *f, const vta_config_t *c, const vta_model_params
       {"PIPE_DONE", VTA_PIPE_DONE}};
   for (size_t i = 0; i < sizeof wd / sizeof wd[0]; i++) lp(f, wd[i].k, wd[i].v);
 
+  fprintf(f, "// the file descriptor of stderr ($fwrite), for the simulation-only checks\n"
+             "localparam integer STDERR_FD = 32'h8000_0002;\n");
+
   fprintf(f, "\n// Register port (model/vta_vcr.h)\n");
 #define VCR_LP(n, off, acc, unit, cat, doc) \
   fprintf(f, "localparam [VCR_ADDR_W-1:0] VCR_%s = 'h%02X;\n", #n, (unsigned)(off));

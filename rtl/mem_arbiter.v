@@ -68,4 +68,24 @@ module mem_arbiter #(
     if (clr) outst_q <= {OW{1'b0}};
     else     outst_q <= outst_d;
   end
+
+`ifdef SIMULATION
+  // Invariants (simulation only): at most one read grant per cycle, bursts in
+  // flight within the run-time MAX_OUTST, no last beat without a burst.
+  always @(posedge clk) begin
+    if (!clr && |(grant & (grant - GRANT_ONE))) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: more than one grant in a cycle (%b)\n", grant);
+      $stop;
+    end
+    if (!clr && outst_q > max_outst) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: %0d bursts in flight, MAX_OUTST %0d\n", outst_q,
+              max_outst);
+      $stop;
+    end
+    if (!clr && m_rvalid && m_rlast && outst_q == {OW{1'b0}} && !issue) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: a last beat with no burst in flight\n");
+      $stop;
+    end
+  end
+`endif
 endmodule
