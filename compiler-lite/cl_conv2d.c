@@ -419,35 +419,16 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
   vta_cl_pack_nchw(cfg, ref, n, co, (int)c.oh, (int)c.ow, cfg->block_out, py);
   if (bias) vta_cl_pack_bias(cfg, bias, co, pb);
 
-  cl_node_t *tile = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_INIT));
-  cl_node_t *red = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_INP));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
-  cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)c.ti, red));
-  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
+  cl_node_t *tile = cl_ir_gemm_tile(&ir, V_I, (int)c.ti, p->epi.bias);
   cl_node_t *root = cl_ir_loop(&ir, V_X, (int)c.tw, tile);
   root = cl_ir_loop(&ir, V_Y, (int)c.th, root);
   root = cl_ir_loop(&ir, V_O, (int)(c.to / c.vt), root);
   root = cl_ir_loop(&ir, V_B, (int)c.tb, root);
-  int bare;
-  root = cl_ir_wrap_vthreads(&ir, root, (int)c.vt, &bare);
-  if (ir.oom) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto done;
-  }
-  cl_ir_lift(&ir, root);
-
   cl_job_t job;
   memset(&job, 0, sizeof job);
+  if (cl_job_plan(&job, &ir, root, (int)c.vt, NVARS, conv_exec, &c, err)) goto done;
   cl_job_set_tensors(&job, cfg, (uint8_t *)px, nx, (uint8_t *)pk, nk, bias ? pb : NULL,
                      (size_t)c.noc * cfg->acc_elem_bytes, zero, ny, (const uint8_t *)py);
-  job.root = root;
-  job.bare = bare;
-  job.nvars = NVARS;
-  job.exec = conv_exec;
-  job.ctx = &c;
   c.job = &job;
   c.seg_bias = bias ? 2 : -1;
   c.seg_out = job.out_seg;

@@ -307,33 +307,14 @@ int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
   if (bias) vta_cl_pack_bias(cfg, bias, m, pb);
 
   /* the lowered loop nest */
-  cl_node_t *tile = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_INIT));
-  cl_node_t *red = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_INP));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
-  cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)g.ti, red));
-  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
+  cl_node_t *tile = cl_ir_gemm_tile(&ir, V_I, (int)g.ti, p->epi.bias);
   cl_node_t *root = cl_ir_loop(&ir, V_O, (int)(g.to / g.vt), tile);
   root = cl_ir_loop(&ir, V_B, (int)g.tb, root);
-  int bare;
-  root = cl_ir_wrap_vthreads(&ir, root, (int)g.vt, &bare);
-  if (ir.oom) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto done;
-  }
-  cl_ir_lift(&ir, root);
-
   cl_job_t job;
   memset(&job, 0, sizeof job);
+  if (cl_job_plan(&job, &ir, root, (int)g.vt, NVARS, gemm_exec, &g, err)) goto done;
   cl_job_set_tensors(&job, cfg, (uint8_t *)pa, na, (uint8_t *)pw, nw, bias ? pb : NULL,
                      (size_t)g.nm * cfg->acc_elem_bytes, zero, nc, (const uint8_t *)pc);
-  job.root = root;
-  job.bare = bare;
-  job.nvars = NVARS;
-  job.exec = gemm_exec;
-  job.ctx = &g;
   cl_job_set_meta(&job, "gemm", rep, p->seed, p->range);
   g.job = &job;
   g.seg_bias = bias ? 2 : -1;

@@ -203,6 +203,10 @@ void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias);
  * whether the function body is a bare loop, which decides where the final
  * dependency pop lands relative to the sync (spec 8.5). */
 cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare);
+/* The tile both operators lower to: initialise the accumulators; for the
+ * reduction variable var_i over ti steps LOAD INP, LOAD WGT, GEMM; then the
+ * epilogue (spec 10). */
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias);
 
 #define CL_MAX_SEGS 5
 
@@ -237,6 +241,11 @@ void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, si
 void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
                      uint64_t seed, int range);
 
+/* The loop nest `root` (vt virtual threads of it) as the job's tree, its
+ * variables evaluated by exec(ctx, ...); -1 when building the IR ran out of
+ * memory. */
+int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
+                cl_exec_fn exec, void *ctx, vta_err *err);
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err);
 

@@ -195,6 +195,32 @@ cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) 
   return v;
 }
 
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias) {
+  cl_node_t *tile = cl_ir_node(ir, CL_SEQ, 0, 0);
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_INIT));
+  cl_node_t *red = cl_ir_node(ir, CL_SEQ, 0, 0);
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_INP));
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_WGT));
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_GEMM));
+  cl_ir_add(ir, tile, cl_ir_loop(ir, var_i, ti, red));
+  cl_ir_add_epilogue(ir, tile, bias);
+  return tile;
+}
+
+int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
+                cl_exec_fn exec, void *ctx, vta_err *err) {
+  int bare;
+  root = cl_ir_wrap_vthreads(ir, root, vt, &bare);
+  if (ir->oom) return vta_errf(err, VTA_ENOMEM, "out of memory");
+  cl_ir_lift(ir, root);
+  job->root = root;
+  job->bare = bare;
+  job->nvars = nvars;
+  job->exec = exec;
+  job->ctx = ctx;
+  return 0;
+}
+
 void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, size_t ninp,
                         uint8_t *wgt, size_t nwgt, uint8_t *bias, size_t nbias,
                         uint8_t *zero, size_t nout, const uint8_t *expect) {
