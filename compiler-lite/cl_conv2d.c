@@ -377,20 +377,14 @@ static void describe(const conv_t *c, vta_cl_report_t *rep) {
            "store=%s",
            p->b_block, p->oc_block, p->ic_block, p->h_block, p->w_block, p->virtual_threads,
            p->store == VTA_CL_STORE_TILE ? "tile" : "elem");
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", p->epi.shift,
-           p->epi.clip_lo, p->epi.clip_hi, p->epi.bias);
+  cl_report_common(rep, &p->epi, c->vt, c->inp_sz, c->wgt_sz, c->acc_sz);
   rep->tiles = c->tb * c->to * c->th * c->tw;
-  rep->sram_used[0] = c->vt * c->inp_sz;
-  rep->sram_used[1] = c->vt * c->wgt_sz;
-  rep->sram_used[2] = c->vt * c->acc_sz;
 }
 
 int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                         vta_program_t *out, vta_cl_report_t *rep, vta_err *err) {
   vta_cl_report_t local;
-  if (!rep) rep = &local;
-  memset(rep, 0, sizeof *rep);
-  vta_program_init(out); /* a failed build leaves an empty program */
+  rep = cl_build_begin(rep, &local, out);
   if (cl_conv2d_validate(cfg, p, NULL, err)) return -1;
   conv_t c;
   conv_plan(cfg, p, &c, err);
@@ -425,7 +419,6 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
   root = cl_ir_loop(&ir, V_O, (int)(c.to / c.vt), root);
   root = cl_ir_loop(&ir, V_B, (int)c.tb, root);
   cl_job_t job;
-  memset(&job, 0, sizeof job);
   if (cl_job_plan(&job, &ir, root, (int)c.vt, NVARS, conv_exec, &c, err)) goto done;
   cl_job_set_tensors(&job, cfg, (uint8_t *)px, nx, (uint8_t *)pk, nk, bias ? pb : NULL,
                      (size_t)c.noc * cfg->acc_elem_bytes, zero, ny, (const uint8_t *)py);

@@ -241,15 +241,24 @@ void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, si
 void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
                      uint64_t seed, int range);
 
-/* The loop nest `root` (vt virtual threads of it) as the job's tree, its
- * variables evaluated by exec(ctx, ...); -1 when building the IR ran out of
- * memory. */
+/* A new job (*job initialised) for the loop nest `root`, vt virtual threads
+ * of it, its variables evaluated by exec(ctx, ...); -1 when building the IR
+ * ran out of memory. */
 int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
                 cl_exec_fn exec, void *ctx, vta_err *err);
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err);
 
 /* ---- shared helpers ------------------------------------------------------ */
+
+/* The start of every operator's build: rep (or local when NULL) cleared, out
+ * an empty program (what a failed build leaves); returns the report to fill. */
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out);
+/* The report lines every operator shares: the epilogue, and the scratchpad
+ * entries of vt threads of inp_sz, wgt_sz and acc_sz each. */
+void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
+                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz);
 
 /* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
 int cl_check_config(const vta_config_t *cfg, vta_err *err);

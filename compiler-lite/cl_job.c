@@ -195,6 +195,23 @@ cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) 
   return v;
 }
 
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out) {
+  if (!rep) rep = local;
+  memset(rep, 0, sizeof *rep);
+  vta_program_init(out);
+  return rep;
+}
+
+void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
+                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz) {
+  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", epi->shift,
+           epi->clip_lo, epi->clip_hi, epi->bias);
+  rep->sram_used[0] = vt * inp_sz;
+  rep->sram_used[1] = vt * wgt_sz;
+  rep->sram_used[2] = vt * acc_sz;
+}
+
 cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias) {
   cl_node_t *tile = cl_ir_node(ir, CL_SEQ, 0, 0);
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_INIT));
@@ -213,11 +230,7 @@ int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
   root = cl_ir_wrap_vthreads(ir, root, vt, &bare);
   if (ir->oom) return vta_errf(err, VTA_ENOMEM, "out of memory");
   cl_ir_lift(ir, root);
-  job->root = root;
-  job->bare = bare;
-  job->nvars = nvars;
-  job->exec = exec;
-  job->ctx = ctx;
+  *job = (cl_job_t){.root = root, .bare = bare, .nvars = nvars, .exec = exec, .ctx = ctx};
   return 0;
 }
 

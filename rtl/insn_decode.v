@@ -6,40 +6,29 @@
 // command queue.  Combinational; a field a format lacks reads whatever bits
 // lie there (the units look only at the fields of the formats they run).
 module insn_decode (
-  input  wire [INSN_W-1:0]                       insn,
-  output wire [OPCODE_BITS-1:0]                  opcode,
-  output wire                                    pop_prev,
-  output wire                                    pop_next,
-  output wire                                    push_prev,
-  output wire                                    push_next,
-  output wire [UNIT_W-1:0]                       unit,
+  input  wire [INSN_W-1:0]               insn,
+  output wire [OPCODE_BITS-1:0]          opcode,
+  output wire                            pop_prev, pop_next, push_prev, push_next,
+  output wire [UNIT_W-1:0]               unit,
   // LOAD / STORE
-  output wire [MEM_TYPE_W-1:0]                   mem_type,
-  output wire [INSN_MEM_SRAM_BASE_W-1:0]         sram_base,
-  output wire [INSN_MEM_DRAM_BASE_W-1:0]         dram_base,
-  output wire [INSN_MEM_Y_SIZE_W-1:0]            y_size,
-  output wire [INSN_MEM_X_SIZE_W-1:0]            x_size,
-  output wire [INSN_MEM_X_STRIDE_W-1:0]          x_stride,
-  output wire [PAD_W-1:0]                        y_pad_0,
-  output wire [PAD_W-1:0]                        y_pad_1,
-  output wire [PAD_W-1:0]                        x_pad_0,
-  output wire [PAD_W-1:0]                        x_pad_1,
-  // GEMM / ALU: the source factors in the format of the opcode (GEMM: inp
+  output wire [MEM_TYPE_W-1:0]           mem_type,
+  output wire [INSN_MEM_SRAM_BASE_W-1:0] sram_base,
+  output wire [INSN_MEM_DRAM_BASE_W-1:0] dram_base,
+  output wire [INSN_MEM_Y_SIZE_W-1:0]    y_size,
+  output wire [INSN_MEM_X_SIZE_W-1:0]    x_size,
+  output wire [INSN_MEM_X_STRIDE_W-1:0]  x_stride,
+  output wire [PAD_W-1:0]                y_pad_0, y_pad_1, x_pad_0, x_pad_1,
+  // GEMM / ALU: uop_bgn zero-extended; the index factors zero-extended to
+  // SRAM_IDX_W, the source factors in the format of the opcode (GEMM: inp
   // indices, ALU: acc indices; spec 3.4)
-  output wire                                    reset_reg,
-  output wire [UOP_IDX_W-1:0]                    uop_bgn,        // (zero-extended)
-  output wire [UOP_IDX_W-1:0]                    uop_end,
-  output wire [LOOP_W-1:0]                       iter_out,
-  output wire [LOOP_W-1:0]                       iter_in,
-  output wire [SRAM_IDX_W-1:0]                   dst_factor_out,
-  output wire [SRAM_IDX_W-1:0]                   dst_factor_in,
-  output wire [SRAM_IDX_W-1:0]                   src_factor_out,
-  output wire [SRAM_IDX_W-1:0]                   src_factor_in,
-  output wire [SRAM_IDX_W-1:0]                   wgt_factor_out,
-  output wire [SRAM_IDX_W-1:0]                   wgt_factor_in,
-  output wire [ALU_OP_W-1:0]                     alu_opcode,
-  output wire                                    use_imm,
-  output wire [IMM_W-1:0]                        imm
+  output wire                            reset_reg,
+  output wire [UOP_IDX_W-1:0]            uop_bgn, uop_end,
+  output wire [LOOP_W-1:0]               iter_out, iter_in,
+  output wire [SRAM_IDX_W-1:0]           dst_factor_out, dst_factor_in, src_factor_out,
+                                         src_factor_in, wgt_factor_out, wgt_factor_in,
+  output wire [ALU_OP_W-1:0]             alu_opcode,
+  output wire                            use_imm,
+  output wire [IMM_W-1:0]                imm
 );
 `include "vta_params.vh"
   assign opcode    = insn[INSN_OPCODE_LSB +: OPCODE_BITS];
