@@ -16,6 +16,10 @@
 #include "vta_config.h"
 #include "vta_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Opcodes (spec 1.3). */
 enum { VTA_OP_LOAD = 0, VTA_OP_STORE = 1, VTA_OP_GEMM = 2, VTA_OP_FINISH = 3, VTA_OP_ALU = 4 };
 /* Memory ids (spec 1.3). ACC_8BIT is fsim-only and not executed here (spec 12.4). */
@@ -159,5 +163,9 @@ enum { VTA_FSIM_STATS(VTA_STAT_ENUM_) VTA_NSTATS };
 #undef VTA_STAT_ENUM_
 /* "inp_load_nbytes", ... in the order of VTA_FSIM_STATS (index VTA_STAT_*). */
 extern const char *const vta_stat_names[VTA_NSTATS];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

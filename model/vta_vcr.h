@@ -55,10 +55,10 @@
   X(GEMM_RESET_UOPS, 0x60, 'r', VTA_VCR_NONE, VTA_VCR_NONE, "GEMM reset uops executed") \
   X(ALU_UOPS, 0x64, 'r', VTA_VCR_NONE, VTA_VCR_NONE, "ALU uops executed") \
   X(ALU_SLOTS, 0x68, 'r', VTA_VCR_NONE, VTA_VCR_NONE, "ALU issue cycles (1 per immediate uop, 2 per vector)") \
-  X(INSNS_LOAD, 0x6C, 'r', VTA_CY_LOAD, VTA_VCR_VTA_VCR_NONE, "instructions completed by load") \
-  X(INSNS_COMPUTE, 0x70, 'r', VTA_CY_COMPUTE, VTA_VCR_VTA_VCR_NONE, "instructions completed by compute") \
-  X(INSNS_STORE, 0x74, 'r', VTA_CY_STORE, VTA_VCR_VTA_VCR_NONE, "instructions completed by store") \
-  X(INSNS_FETCH, 0x78, 'r', VTA_CY_FETCH, VTA_VCR_VTA_VCR_NONE, "instructions dispatched by fetch") \
+  X(INSNS_LOAD, 0x6C, 'r', VTA_CY_LOAD, VTA_VCR_NONE, "instructions completed by load") \
+  X(INSNS_COMPUTE, 0x70, 'r', VTA_CY_COMPUTE, VTA_VCR_NONE, "instructions completed by compute") \
+  X(INSNS_STORE, 0x74, 'r', VTA_CY_STORE, VTA_VCR_NONE, "instructions completed by store") \
+  X(INSNS_FETCH, 0x78, 'r', VTA_CY_FETCH, VTA_VCR_NONE, "instructions dispatched by fetch") \
   X(CMDQ, 0x7C, 'w', VTA_VCR_NONE, VTA_VCR_NONE, "run-time CMDQ, 1 .. the built one") \
   X(FETCH_BUSY, 0x80, 'r', VTA_CY_FETCH, VTA_CAT_BUSY, "fetch cycles: busy") \
   X(FETCH_MEM, 0x84, 'r', VTA_CY_FETCH, VTA_CAT_MEM, "fetch cycles: mem_stall") \
