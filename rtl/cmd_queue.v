@@ -66,14 +66,15 @@ module cmd_queue #(
   // Invariants (simulation only): fetch pushes only into a queue that was
   // not full at the start of the cycle, and a unit pops only its own head.
 `include "vta_params.vh"
+  wire overflow  = push && count_q >= limit;
+  wire underflow = pop && count_q == {CW{1'b0}};
   always @(posedge clk) begin
-    if (!clr && push && count_q >= limit) begin
-      $fwrite(STDERR_FD, "cmd_queue %m: push into a full queue (%0d entries, CMDQ %0d)\n",
-              count_q, limit);
-      $stop;
-    end
-    if (!clr && pop && count_q == {CW{1'b0}}) begin
-      $fwrite(STDERR_FD, "cmd_queue %m: pop of an empty queue\n");
+    if (!clr && (overflow || underflow)) begin
+      if (overflow)
+        $fwrite(STDERR_FD, "cmd_queue %m: push into a full queue (%0d entries, CMDQ %0d)\n",
+                count_q, limit);
+      else
+        $fwrite(STDERR_FD, "cmd_queue %m: pop of an empty queue\n");
       $stop;
     end
   end
