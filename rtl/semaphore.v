@@ -7,8 +7,9 @@
 // Tokens persist across runs (spec 5.3): only `rst` clears them.  A push
 // beyond the configured TOKQ is a program error: the Verilator harness
 // checks it against the run's TOKQ (<= CAP) and reports it with the C
-// model's message (testbench/vta_rtl.cpp, model/vta_diag.c); nothing here
-// prints, so nothing from the RTL reaches stdout.
+// model's message (testbench/vta_rtl.cpp, model/vta_diag.c).  A pop of an
+// empty queue is the core's bug: in simulation, a line on stderr and $stop
+// (never stdout).
 module semaphore #(
   /* verilator lint_off UNUSEDPARAM */
   parameter integer CAP = 1024,     // the largest TOKQ a run may configure
@@ -39,4 +40,16 @@ module semaphore #(
   assign nonzero = count_q != {W{1'b0}};
   assign count   = count_q;
 
+`ifdef SIMULATION
+  // A pop of an empty queue is the core's error: stop.  A push beyond the
+  // run's TOKQ is the program's, reported by the harness's checker with the
+  // C model's message before the push lands (testbench/vta_rtl.cpp).
+`include "vta_params.vh"
+  always @(posedge clk) begin
+    if (!rst && pop && count_q == {W{1'b0}}) begin
+      $fwrite(STDERR_FD, "semaphore %m: pop of an empty queue\n");
+      $stop;
+    end
+  end
+`endif
 endmodule
