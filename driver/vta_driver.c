@@ -1,0 +1,403 @@
+/*
+ * vta_driver.c - VTA's driver API (spec 7.1) on every engine of vtasim, so
+ * that host code written against VTA's driver.h runs unchanged on the C
+ * model, the functional model, the Verilated RTL or the co-simulation of
+ * both (docs/driver.md).
+ *
+ * Like fsim, all devices share one process-wide device memory (VTAMemAlloc
+ * has no device argument); each device is an engine (model/vta_engine.h)
+ * over it.  The environment chooses what VTADeviceAlloc builds:
+ * VTASIM_CONFIG (a vta_config.json), VTASIM_ENGINE (model, the default;
+ * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
+ * what every run leaves behind: VTASIM_REPORT (JSON Lines, runlog.h),
+ * VTASIM_TRACE (the instruction trace) and VTASIM_CAPTURE (a bundle per
+ * run, capture.h).  The driver API has no error channel besides return
+ * values, so failures are also printed on stderr, and kept:
+ * vtasim_device_error(NULL) says why VTADeviceAlloc returned NULL.  Every
+ * handle is looked up among the live devices before use: NULL, freed and
+ * foreign handles are errors (VTADeviceRun returns 2), never a crash.
+ */
+#include "vtasim_driver.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture.h"
+#include "runlog.h"
+#include "vta_engine_open.h"
+
+typedef struct device {
+  vta_engine_ctx_t *eng;
+  int number;              /* in VTADeviceAlloc order, for reports and captures */
+  uint64_t runs;           /* VTADeviceRun calls made */
+  int has_last;
+  vtasim_run_info_t last;
+  char error[VTA_ERR_LEN];
+  struct device *next;     /* the live devices, so that a handle is checked, never trusted */
+} device_t;
+
+static vta_mem_t *g_mem;
+static device_t *g_devices;
+static int g_ndevices;
+static uint64_t g_seq; /* runs made through the driver in the process */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The last error not tied to a live device: why VTADeviceAlloc failed, a
+ * NULL or foreign handle. */
+static char g_error[VTA_ERR_LEN];
+
+static void driver_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void driver_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&g_lock);
+  vsnprintf(g_error, sizeof g_error, fmt, ap);
+  fprintf(stderr, "%s\n", g_error);
+  pthread_mutex_unlock(&g_lock);
+  va_end(ap);
+}
+
+/* The device behind a handle, or NULL (with the error recorded) when the
+ * handle is NULL, freed or was never returned by VTADeviceAlloc. */
+static device_t *device_of(VTADeviceHandle h, const char *fn) {
+  pthread_mutex_lock(&g_lock);
+  device_t *d = g_devices;
+  while (d && d != h) d = d->next;
+  pthread_mutex_unlock(&g_lock);
+  if (!d)
+    driver_error("%s: handle %p is not a device returned by VTADeviceAlloc (NULL, already "
+                 "freed or foreign)", fn, h);
+  return d;
+}
+
+vta_mem_t *vtasim_driver_mem(void) {
+  pthread_mutex_lock(&g_lock);
+  if (!g_mem) g_mem = vta_mem_new();
+  pthread_mutex_unlock(&g_lock);
+  return g_mem;
+}
+
+void *VTAMemAlloc(size_t size, int cached) {
+  (void)cached; /* simulated memory is coherent */
+  if (size == 0 || size > VTA_MAX_XFER) {
+    fprintf(stderr, "VTAMemAlloc: size %zu is outside 1..%d (VTA_MAX_XFER)\n", size,
+            VTA_MAX_XFER);
+    return NULL;
+  }
+  vta_mem_t *mem = vtasim_driver_mem();
+  vta_err err;
+  void *p = mem ? vta_mem_alloc(mem, size, NULL, &err) : NULL;
+  if (!p) fprintf(stderr, "VTAMemAlloc: %s\n", mem ? err.msg : "out of memory");
+  return p;
+}
+
+void VTAMemFree(void *buf) {
+  if (!buf) return;
+  if (!g_mem || vta_mem_release(g_mem, buf))
+    fprintf(stderr, "VTAMemFree: %p was not returned by VTAMemAlloc\n", buf);
+}
+
+vta_phy_addr_t VTAMemGetPhyAddr(void *buf) {
+  uint32_t phys = g_mem ? vta_mem_phys(g_mem, buf) : 0;
+  if (!phys) fprintf(stderr, "VTAMemGetPhyAddr: %p is not device memory\n", buf);
+  return phys;
+}
+
+void VTAMemCopyFromHost(void *dst, const void *src, size_t size) { memcpy(dst, src, size); }
+void VTAMemCopyToHost(void *dst, const void *src, size_t size) { memcpy(dst, src, size); }
+
+/* Coherent simulated memory: nothing to flush or invalidate. */
+void VTAFlushCache(void *vir_addr, vta_phy_addr_t phy_addr, int size) {
+  (void)vir_addr, (void)phy_addr, (void)size;
+}
+void VTAInvalidateCache(void *vir_addr, vta_phy_addr_t phy_addr, int size) {
+  (void)vir_addr, (void)phy_addr, (void)size;
+}
+
+void VTAProgram(const char *bitstream) { (void)bitstream; }
+
+/* ---- the files of the environment ---------------------------------------- */
+
+/* A file named by an environment variable, opened (replaced) when a device
+ * is allocated with that name for the first time in the process, then
+ * shared by every device and appended to run by run.  Under g_lock. */
+typedef struct sink {
+  const char *var;
+  FILE *f;
+  char path[4096];
+} sink_t;
+
+static sink_t g_trace = {"VTASIM_TRACE", NULL, ""};
+static sink_t g_report = {"VTASIM_REPORT", NULL, ""};
+
+static int sink_open(sink_t *s, vta_err *err) {
+  const char *path = getenv(s->var);
+  if (!path || !*path) return 0;
+  if (s->f && !strcmp(path, s->path)) return 0;
+  if (strlen(path) >= sizeof s->path)
+    return vta_errf(err, VTA_EINPUT, "%s: path longer than %zu bytes", s->var, sizeof s->path - 1);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return vta_errf(err, VTA_EIO, "%s: %s: cannot open for writing: %s", s->var, path,
+                    strerror(errno));
+  /* A file of an earlier name stays open for the devices writing it. */
+  s->f = f;
+  snprintf(s->path, sizeof s->path, "%s", path);
+  return 0;
+}
+
+/* ---- devices --------------------------------------------------------------- */
+
+VTADeviceHandle VTADeviceAlloc(void) {
+  vta_config_t cfg;
+  vta_err err;
+  vta_config_default(&cfg);
+  const char *path = getenv("VTASIM_CONFIG");
+  if (path && *path && vta_config_load_json(&cfg, path, &err)) {
+    driver_error("VTADeviceAlloc: VTASIM_CONFIG: %s", err.msg);
+    return NULL;
+  }
+  vta_model_params_t params;
+  vta_model_params_default(&params);
+  const char *engine = getenv("VTASIM_ENGINE");
+  if (!engine || !*engine) engine = "model";
+  const char *inject = getenv("VTASIM_INJECT");
+  if (inject && *inject && vta_inject_parse(inject, &params.inject, &err)) {
+    driver_error("VTADeviceAlloc: VTASIM_INJECT: %s", err.msg);
+    return NULL;
+  }
+  vta_mem_t *mem = vtasim_driver_mem();
+  device_t *d = calloc(1, sizeof *d);
+  if (!mem || !d) {
+    free(d);
+    driver_error("VTADeviceAlloc: out of memory");
+    return NULL;
+  }
+  pthread_mutex_lock(&g_lock);
+  int rc = sink_open(&g_trace, &err) || sink_open(&g_report, &err);
+  params.trace = g_trace.f;
+  pthread_mutex_unlock(&g_lock);
+  if (rc) {
+    driver_error("VTADeviceAlloc: %s", err.msg);
+    free(d);
+    return NULL;
+  }
+  /* Every engine by name; a name that cannot run (unknown, or an engine
+   * that cannot be built for this configuration) is refused here, not at
+   * the first run. */
+  d->eng = vta_engine_open(engine, &cfg, mem, &params, &err);
+  if (!d->eng) {
+    driver_error("VTADeviceAlloc: VTASIM_ENGINE=%s: %s", engine, err.msg);
+    free(d);
+    return NULL;
+  }
+  pthread_mutex_lock(&g_lock);
+  d->number = g_ndevices++;
+  d->next = g_devices;
+  g_devices = d;
+  pthread_mutex_unlock(&g_lock);
+  return d;
+}
+
+void VTADeviceFree(VTADeviceHandle handle) {
+  if (!handle) return; /* like free(NULL) */
+  device_t *d = device_of(handle, "VTADeviceFree");
+  if (!d) return;
+  pthread_mutex_lock(&g_lock);
+  device_t **pp = &g_devices;
+  while (*pp != d) pp = &(*pp)->next;
+  *pp = d->next;
+  pthread_mutex_unlock(&g_lock);
+  vta_engine_free(d->eng);
+  free(d);
+}
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* after - before, for structures made only of uint64_t counters. */
+static void counters_sub(void *out, const void *after, const void *before, size_t bytes) {
+  uint64_t a, b;
+  for (size_t i = 0; i + sizeof a <= bytes; i += sizeof a) {
+    memcpy(&a, (const uint8_t *)after + i, sizeof a);
+    memcpy(&b, (const uint8_t *)before + i, sizeof b);
+    a -= b;
+    memcpy((uint8_t *)out + i, &a, sizeof a);
+  }
+}
+_Static_assert(sizeof(vta_stats_t) == VTA_NSTATS * sizeof(uint64_t), "vta_stats_t: uint64_t only");
+_Static_assert(sizeof(vta_cycle_stats_t) % sizeof(uint64_t) == 0, "vta_cycle_stats_t: uint64_t only");
+
+/* The run's own counters from the snapshots around it. */
+static void run_info(vtasim_run_info_t *in, const vta_engine_snapshot_t *s0,
+                     const vta_engine_snapshot_t *s1) {
+  in->has_cycles = s1->has_cycles;
+  in->cycles = s1->has_cycles ? s1->ecnt : 0;
+  in->ucnt = s1->has_cycles ? s1->ucnt : 0;
+  counters_sub(&in->stats, &s1->stats, &s0->stats, sizeof in->stats);
+  memset(&in->counters, 0, sizeof in->counters);
+  if (s1->has_cycles) {
+    counters_sub(&in->counters, &s1->cycles, &s0->cycles, sizeof in->counters);
+    in->counters.last_ecnt = s1->cycles.last_ecnt;
+    in->counters.last_ucnt = s1->cycles.last_ucnt;
+  }
+  memcpy(in->tokens_in, s0->tokens, sizeof in->tokens_in);
+  memcpy(in->tokens, s1->tokens, sizeof in->tokens);
+}
+
+static void append_report(const vtasim_run_record_t *rec) {
+  cJSON *o = vtasim_run_json(rec);
+  char *txt = o ? cJSON_PrintUnformatted(o) : NULL;
+  pthread_mutex_lock(&g_lock);
+  if (txt && g_report.f) {
+    fputs(txt, g_report.f);
+    fputc('\n', g_report.f);
+    /* Flushed line by line: the file is valid JSON Lines after every run. */
+    if (fflush(g_report.f)) fprintf(stderr, "VTASIM_REPORT: %s: write error\n", g_report.path);
+  }
+  pthread_mutex_unlock(&g_lock);
+  free(txt);
+  cJSON_Delete(o);
+}
+
+int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
+                 uint32_t wait_cycles) {
+  (void)wait_cycles; /* every engine runs to FINISH or a fault, as fsim does */
+  device_t *d = device_of(device, "VTADeviceRun");
+  if (!d) return 2;
+  uint64_t addr = insn_phy_addr; /* 64-bit under USE_VTA64 */
+  if (addr >> 32) {
+    snprintf(d->error, sizeof d->error, "instruction address 0x%llx is beyond 32 bits",
+             (unsigned long long)addr);
+    fprintf(stderr, "VTADeviceRun: %s\n", d->error);
+    return 2;
+  }
+  const char *engine = vta_engine_ctx_name(d->eng);
+  vtasim_run_info_t info = {.run = d->runs, .insn_addr = (uint32_t)addr, .insn_count = insn_count};
+  vta_engine_snapshot_t s0, s1;
+  vta_engine_snapshot(d->eng, &s0);
+
+  vtasim_capture_t *cap = NULL;
+  const char *capdir = getenv("VTASIM_CAPTURE");
+  vta_err cerr;
+  if (capdir && *capdir) {
+    cap = vtasim_capture_begin(&d->eng->cfg, g_mem, (uint32_t)addr, insn_count, &cerr);
+    if (!cap)
+      fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
+              (unsigned long long)d->runs, d->number, cerr.msg);
+    else if (s0.tokens[0] | s0.tokens[1] | s0.tokens[2] | s0.tokens[3])
+      fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d starts with tokens held "
+              "(l2g %u, g2l %u, g2s %u, s2g %u): its bundle replays from a reset device "
+              "(docs/driver.md, Capture)\n", (unsigned long long)d->runs, d->number,
+              s0.tokens[0], s0.tokens[1], s0.tokens[2], s0.tokens[3]);
+  }
+
+  vta_err err;
+  double t0 = seconds_now();
+  int rc = vta_engine_run(d->eng, (uint32_t)addr, insn_count, &err);
+  info.wall = seconds_now() - t0;
+  vta_engine_snapshot(d->eng, &s1);
+  run_info(&info, &s0, &s1);
+  info.status = rc == 0 ? 0 : err.kind == VTA_EMISMATCH ? 1 : 2;
+  if (rc) {
+    snprintf(d->error, sizeof d->error, "%s", err.msg);
+    fprintf(stderr, "VTADeviceRun: %s\n", err.msg);
+  } else {
+    d->error[0] = '\0';
+  }
+
+  char cpath[4300] = "";
+  if (cap) {
+    if (vtasim_capture_end(cap, g_mem, &info, engine, d->number, rc ? err.msg : NULL, capdir,
+                           cpath, sizeof cpath, &cerr)) {
+      fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
+              (unsigned long long)d->runs, d->number, cerr.msg);
+      cpath[0] = '\0';
+    }
+    vtasim_capture_free(cap);
+  }
+  pthread_mutex_lock(&g_lock);
+  uint64_t seq = g_seq++;
+  pthread_mutex_unlock(&g_lock);
+  if (g_report.f) {
+    vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, d->number, seq,
+                               rc ? err.msg : NULL, cpath[0] ? cpath : NULL};
+    append_report(&rec);
+  }
+  if (g_trace.f) fflush(g_trace.f);
+  /* A run that stopped part-way (a fault, a divergence) is abandoned so
+   * that the device takes the next run: the RTL refuses a launch over a run
+   * in progress.  The device is then as after power-on. */
+  if (rc && s1.running) {
+    vta_err rerr;
+    if (vta_engine_reset(d->eng, &rerr))
+      fprintf(stderr, "VTADeviceRun: reset after the failed run: %s\n", rerr.msg);
+  }
+  d->last = info;
+  d->has_last = 1;
+  d->runs++;
+  return info.status;
+}
+
+/* ---- vtasim's extensions (vtasim_driver.h) --------------------------------- */
+
+vta_engine_ctx_t *vtasim_device_engine(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_engine");
+  return d ? d->eng : NULL;
+}
+
+vta_model_t *vtasim_device_model(VTADeviceHandle h) {
+  device_t *d = h ? device_of(h, "vtasim_device_model") : NULL;
+  return d ? vta_engine_model(d->eng) : NULL;
+}
+
+const char *vtasim_device_error(VTADeviceHandle h) {
+  if (!h) return g_error;
+  device_t *d = device_of(h, "vtasim_device_error");
+  return d ? d->error : g_error;
+}
+
+int vtasim_device_last_run(VTADeviceHandle h, vtasim_run_info_t *out) {
+  device_t *d = device_of(h, "vtasim_device_last_run");
+  if (!d || !d->has_last) return -1;
+  *out = d->last;
+  return 0;
+}
+
+uint64_t vtasim_device_cycles(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_cycles");
+  return d && d->has_last ? d->last.cycles : 0;
+}
+
+int vtasim_device_snapshot(VTADeviceHandle h, vta_engine_snapshot_t *out) {
+  device_t *d = device_of(h, "vtasim_device_snapshot");
+  if (!d) return -1;
+  vta_engine_snapshot(d->eng, out);
+  return 0;
+}
+
+void vtasim_device_clear_stats(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_clear_stats");
+  if (d) vta_engine_clear_stats(d->eng);
+}
+
+int vtasim_device_reg_read(VTADeviceHandle h, uint32_t addr, uint32_t *value) {
+  device_t *d = device_of(h, "vtasim_device_reg_read");
+  if (!d) return -1;
+  vta_err err;
+  if (vta_engine_reg_read(d->eng, addr, value, &err) == 0) return 0;
+  snprintf(d->error, sizeof d->error, "%s", err.msg);
+  return -1;
+}
+
+const char *vtasim_device_engine_name(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_engine_name");
+  return d ? vta_engine_ctx_name(d->eng) : "";
+}
