@@ -161,14 +161,14 @@ static int add_meta(vta_program_t *p, const char *key, const char *value, vta_er
 #define CAPTURE_INLINE_BYTES 4096u
 
 int vtasim_capture_end(vtasim_capture_t *c, const vta_mem_t *mem, const vtasim_run_info_t *info,
-                       const char *engine, int device, const char *error, const char *dir,
+                       const char *engine, const char *error, const char *dir,
                        char *path, size_t path_len, vta_err *err) {
   vta_program_t *p = &c->prog;
   char v[160];
   const uint32_t *t = info->tokens_in;
   if (add_meta(p, "captured-by", "vtasim driver (VTASIM_CAPTURE)", err) ||
       add_meta(p, "engine", engine, err)) return -1;
-  snprintf(v, sizeof v, "%d", device);
+  snprintf(v, sizeof v, "%d", info->device);
   if (add_meta(p, "device", v, err)) return -1;
   snprintf(v, sizeof v, "%llu", (unsigned long long)info->run);
   if (add_meta(p, "run", v, err)) return -1;
@@ -204,7 +204,7 @@ int vtasim_capture_end(vtasim_capture_t *c, const vta_mem_t *mem, const vtasim_r
   if (mkdir(dir, 0777) && errno != EEXIST)
     return vta_errf(err, VTA_EIO, "VTASIM_CAPTURE: %s: cannot create the directory: %s", dir,
                     strerror(errno));
-  snprintf(path, path_len, "%s/dev%d-run%04llu.vta", dir, device,
+  snprintf(path, path_len, "%s/dev%d-run%04llu.vta", dir, info->device,
            (unsigned long long)info->run);
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);

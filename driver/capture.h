@@ -36,7 +36,7 @@ vtasim_capture_t *vtasim_capture_begin(const vta_config_t *cfg, const vta_mem_t 
  * written atomically to DIR/dev<D>-run<NNNN>.vta (DIR created if missing).
  * path receives the file's name. */
 int vtasim_capture_end(vtasim_capture_t *c, const vta_mem_t *mem, const vtasim_run_info_t *info,
-                       const char *engine, int device, const char *error, const char *dir,
+                       const char *engine, const char *error, const char *dir,
                        char *path, size_t path_len, vta_err *err);
 void vtasim_capture_free(vtasim_capture_t *c);
 

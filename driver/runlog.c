@@ -54,7 +54,7 @@ cJSON *vtasim_run_json(const vtasim_run_record_t *r) {
   vta_config_name(r->cfg, cname, sizeof cname);
   cJSON_AddStringToObject(o, "schema", "vtasim-driver-run/1");
   add_u64(o, "seq", r->seq);
-  cJSON_AddNumberToObject(o, "device", r->device);
+  cJSON_AddNumberToObject(o, "device", in->device);
   add_u64(o, "run", in->run);
   cJSON_AddStringToObject(o, "engine", r->engine);
   cJSON_AddStringToObject(o, "config", cname);

@@ -19,7 +19,6 @@ typedef struct vtasim_run_record {
   const vtasim_run_info_t *info;
   const char *engine;      /* "model", "rtl", ... */
   const vta_config_t *cfg;
-  int device;              /* the device's number in the process, in VTADeviceAlloc order */
   uint64_t seq;            /* runs made through the driver in the process before this one */
   const char *error;       /* the failed run's message, else NULL */
   const char *capture;     /* the capture bundle written, else NULL */

@@ -34,6 +34,7 @@
 typedef struct device {
   vta_engine_ctx_t *eng;
   int number;              /* in VTADeviceAlloc order, for reports and captures */
+  FILE *report, *trace;    /* VTASIM_REPORT, VTASIM_TRACE when it was allocated (sinks) */
   uint64_t runs;           /* VTADeviceRun calls made */
   int has_last;
   vtasim_run_info_t last;
@@ -122,31 +123,41 @@ void VTAProgram(const char *bitstream) { (void)bitstream; }
 
 /* ---- the files of the environment ---------------------------------------- */
 
-/* A file named by an environment variable, opened (replaced) when a device
- * is allocated with that name for the first time in the process, then
- * shared by every device and appended to run by run.  Under g_lock. */
+/* A file named by an environment variable when a device is allocated:
+ * opened (replaced) the first time the process names it, then shared by
+ * every device allocated with that name and appended to run by run.  Kept
+ * open to the end of the process (the engines hold the trace's FILE).
+ * Under g_lock. */
+#define MAX_SINKS 16
 typedef struct sink {
-  const char *var;
   FILE *f;
   char path[4096];
 } sink_t;
+static sink_t g_sinks[MAX_SINKS];
 
-static sink_t g_trace = {"VTASIM_TRACE", NULL, ""};
-static sink_t g_report = {"VTASIM_REPORT", NULL, ""};
-
-static int sink_open(sink_t *s, vta_err *err) {
-  const char *path = getenv(s->var);
+static int sink_open(const char *var, FILE **out, vta_err *err) {
+  *out = NULL;
+  const char *path = getenv(var);
   if (!path || !*path) return 0;
-  if (s->f && !strcmp(path, s->path)) return 0;
-  if (strlen(path) >= sizeof s->path)
-    return vta_errf(err, VTA_EINPUT, "%s: path longer than %zu bytes", s->var, sizeof s->path - 1);
+  int i = 0;
+  for (; i < MAX_SINKS && g_sinks[i].f; i++)
+    if (!strcmp(g_sinks[i].path, path)) {
+      *out = g_sinks[i].f;
+      return 0;
+    }
+  if (i == MAX_SINKS)
+    return vta_errf(err, VTA_EINPUT, "%s: %s: more than %d report and trace files in one process",
+                    var, path, MAX_SINKS);
+  if (strlen(path) >= sizeof g_sinks[i].path)
+    return vta_errf(err, VTA_EINPUT, "%s: path longer than %zu bytes", var,
+                    sizeof g_sinks[i].path - 1);
   FILE *f = fopen(path, "w");
   if (!f)
-    return vta_errf(err, VTA_EIO, "%s: %s: cannot open for writing: %s", s->var, path,
+    return vta_errf(err, VTA_EIO, "%s: %s: cannot open for writing: %s", var, path,
                     strerror(errno));
-  /* A file of an earlier name stays open for the devices writing it. */
-  s->f = f;
-  snprintf(s->path, sizeof s->path, "%s", path);
+  g_sinks[i].f = f;
+  snprintf(g_sinks[i].path, sizeof g_sinks[i].path, "%s", path);
+  *out = f;
   return 0;
 }
 
@@ -178,8 +189,8 @@ VTADeviceHandle VTADeviceAlloc(void) {
     return NULL;
   }
   pthread_mutex_lock(&g_lock);
-  int rc = sink_open(&g_trace, &err) || sink_open(&g_report, &err);
-  params.trace = g_trace.f;
+  int rc = sink_open("VTASIM_TRACE", &d->trace, &err) || sink_open("VTASIM_REPORT", &d->report, &err);
+  params.trace = d->trace;
   pthread_mutex_unlock(&g_lock);
   if (rc) {
     driver_error("VTADeviceAlloc: %s", err.msg);
@@ -252,15 +263,15 @@ static void run_info(vtasim_run_info_t *in, const vta_engine_snapshot_t *s0,
   memcpy(in->tokens, s1->tokens, sizeof in->tokens);
 }
 
-static void append_report(const vtasim_run_record_t *rec) {
+static void append_report(FILE *f, const vtasim_run_record_t *rec) {
   cJSON *o = vtasim_run_json(rec);
   char *txt = o ? cJSON_PrintUnformatted(o) : NULL;
   pthread_mutex_lock(&g_lock);
-  if (txt && g_report.f) {
-    fputs(txt, g_report.f);
-    fputc('\n', g_report.f);
+  if (txt) {
+    fputs(txt, f);
+    fputc('\n', f);
     /* Flushed line by line: the file is valid JSON Lines after every run. */
-    if (fflush(g_report.f)) fprintf(stderr, "VTASIM_REPORT: %s: write error\n", g_report.path);
+    if (fflush(f)) fprintf(stderr, "VTASIM_REPORT: write error\n");
   }
   pthread_mutex_unlock(&g_lock);
   free(txt);
@@ -280,7 +291,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     return 2;
   }
   const char *engine = vta_engine_ctx_name(d->eng);
-  vtasim_run_info_t info = {.run = d->runs, .insn_addr = (uint32_t)addr, .insn_count = insn_count};
+  vtasim_run_info_t info = {.device = d->number, .run = d->runs, .insn_addr = (uint32_t)addr, .insn_count = insn_count};
   vta_engine_snapshot_t s0, s1;
   vta_engine_snapshot(d->eng, &s0);
 
@@ -315,7 +326,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
 
   char cpath[4300] = "";
   if (cap) {
-    if (vtasim_capture_end(cap, g_mem, &info, engine, d->number, rc ? err.msg : NULL, capdir,
+    if (vtasim_capture_end(cap, g_mem, &info, engine, rc ? err.msg : NULL, capdir,
                            cpath, sizeof cpath, &cerr)) {
       fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
               (unsigned long long)d->runs, d->number, cerr.msg);
@@ -326,16 +337,21 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   pthread_mutex_lock(&g_lock);
   uint64_t seq = g_seq++;
   pthread_mutex_unlock(&g_lock);
-  if (g_report.f) {
-    vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, d->number, seq,
+  if (d->report) {
+    vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
                                rc ? err.msg : NULL, cpath[0] ? cpath : NULL};
-    append_report(&rec);
+    append_report(d->report, &rec);
   }
-  if (g_trace.f) fflush(g_trace.f);
+  if (d->trace) {
+    pthread_mutex_lock(&g_lock);
+    fflush(d->trace);
+    pthread_mutex_unlock(&g_lock);
+  }
   /* A run that stopped part-way (a fault, a divergence) is abandoned so
    * that the device takes the next run: the RTL refuses a launch over a run
-   * in progress.  The device is then as after power-on. */
-  if (rc && s1.running) {
+   * in progress (under cosim the RTL side may still run when the model has
+   * stopped).  The device is then as after power-on. */
+  if (rc) {
     vta_err rerr;
     if (vta_engine_reset(d->eng, &rerr))
       fprintf(stderr, "VTADeviceRun: reset after the failed run: %s\n", rerr.msg);

@@ -40,6 +40,7 @@ const char *vtasim_device_error(VTADeviceHandle h);
  * `vtasim run` prints for the same instructions run on a reset device.
  */
 typedef struct vtasim_run_info {
+  int device;                  /* the device's number in the process (VTADeviceAlloc order) */
   uint64_t run;                /* this device's runs before this one (0-based index) */
   uint32_t insn_addr, insn_count;
   int status;                  /* what VTADeviceRun returned: 0, 1 divergence, 2 fault */

@@ -134,3 +134,6 @@ expect driver-cosim-divergence-report 0 '"status":"mismatch","exit_code":1' -- c
 expect driver-cosim-divergence-capture 0 '^\.meta error co-simulation model vs rtl: DIVERGED' -- \
   cat "$TMP/div/cap/dev0-run0000.vta"
 expect driver-cosim-divergence-replay 1 'DIVERGED' -- $V cosim "$TMP/div/cap/dev0-run0000.vta" --inject alu_opcode
+# The planted bug alone on the RTL: the client's own reference catches it.
+expect driver-rtl-inject-wrong-outputs 1 'outputs differ from the reference' -- \
+  env VTASIM_ENGINE=rtl VTASIM_INJECT=alu_opcode "$CLIENT" "$TMP/x.bin"
