@@ -118,6 +118,12 @@ expect driver-wrong-engine 2 "VTADeviceAlloc: VTASIM_ENGINE=rtl2: unknown engine
   env VTASIM_ENGINE=rtl2 "$CLIENT" "$TMP/x.bin"
 expect driver-wrong-inject 2 "VTASIM_INJECT: unknown planted bug" -- \
   env VTASIM_ENGINE=cosim VTASIM_INJECT=nonsense "$CLIENT" "$TMP/x.bin"
+# An engine that cannot be built for the configuration: the RTL is built for one.
+printf '{"TARGET":"sim","LOG_BLOCK":4,"LOG_BATCH":1,"LOG_INP_WIDTH":3,"LOG_WGT_WIDTH":3,"LOG_ACC_WIDTH":5,"LOG_UOP_BUFF_SIZE":15,"LOG_INP_BUFF_SIZE":15,"LOG_WGT_BUFF_SIZE":18,"LOG_ACC_BUFF_SIZE":17}\n' > "$TMP/b2.json"
+for e in rtl cosim; do
+  expect "driver-$e-other-config-refused" 2 "VTADeviceAlloc: VTASIM_ENGINE=$e: rtl: .*2x16_i8w8a32.* but the RTL is built for 1x16" -- \
+    env VTASIM_CONFIG="$TMP/b2.json" VTASIM_ENGINE=$e "$CLIENT" "$TMP/x.bin"
+done
 expect driver-report-unwritable 2 "VTASIM_REPORT: $TMP/none/r.jsonl: cannot open" -- \
   env VTASIM_REPORT="$TMP/none/r.jsonl" "$CLIENT" "$TMP/x.bin"
 # A planted RTL bug under cosim: the first-divergence report on stderr,
