@@ -1,8 +1,8 @@
 /*
  * runlog.h - VTASIM_REPORT: one JSON object per VTADeviceRun (schema
- * vtasim-driver-run/1, docs/driver.md), written as JSON Lines so that a
- * run appends a line and the file is valid after every run, even when the
- * host program dies later.
+ * vtasim-driver-run/1, docs/driver.md), which the driver appends to a JSON
+ * array or a JSON Lines file so that the file is valid after every run,
+ * even when the host program dies later.
  */
 #ifndef VTASIM_RUNLOG_H
 #define VTASIM_RUNLOG_H

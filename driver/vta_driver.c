@@ -9,7 +9,7 @@
  * over it.  The environment chooses what VTADeviceAlloc builds:
  * VTASIM_CONFIG (a vta_config.json), VTASIM_ENGINE (model, the default;
  * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
- * what every run leaves behind: VTASIM_REPORT (JSON Lines, runlog.h),
+ * what every run leaves behind: VTASIM_REPORT (a JSON array or JSON Lines, runlog.h),
  * VTASIM_TRACE (the instruction trace) and VTASIM_CAPTURE (a bundle per
  * run, capture.h).  The driver API has no error channel besides return
  * values, so failures are also printed on stderr, and kept:
@@ -34,7 +34,7 @@
 typedef struct device {
   vta_engine_ctx_t *eng;
   int number;              /* in VTADeviceAlloc order, for reports and captures */
-  FILE *report, *trace;    /* VTASIM_REPORT, VTASIM_TRACE when it was allocated (sinks) */
+  struct sink *report, *trace; /* VTASIM_REPORT, VTASIM_TRACE when it was allocated */
   uint64_t runs;           /* VTADeviceRun calls made */
   int has_last;
   vtasim_run_info_t last;
@@ -132,17 +132,19 @@ void VTAProgram(const char *bitstream) { (void)bitstream; }
 typedef struct sink {
   FILE *f;
   char path[4096];
+  int lines;     /* the report as JSON Lines (FILE.jsonl), else one JSON array */
+  uint64_t records; /* report records written */
 } sink_t;
 static sink_t g_sinks[MAX_SINKS];
 
-static int sink_open(const char *var, FILE **out, vta_err *err) {
+static int sink_open(const char *var, sink_t **out, vta_err *err) {
   *out = NULL;
   const char *path = getenv(var);
   if (!path || !*path) return 0;
   int i = 0;
   for (; i < MAX_SINKS && g_sinks[i].f; i++)
     if (!strcmp(g_sinks[i].path, path)) {
-      *out = g_sinks[i].f;
+      *out = &g_sinks[i];
       return 0;
     }
   if (i == MAX_SINKS)
@@ -157,7 +159,10 @@ static int sink_open(const char *var, FILE **out, vta_err *err) {
                     strerror(errno));
   g_sinks[i].f = f;
   snprintf(g_sinks[i].path, sizeof g_sinks[i].path, "%s", path);
-  *out = f;
+  size_t n = strlen(path);
+  g_sinks[i].lines = n > 6 && !strcmp(path + n - 6, ".jsonl");
+  g_sinks[i].records = 0;
+  *out = &g_sinks[i];
   return 0;
 }
 
@@ -190,7 +195,7 @@ VTADeviceHandle VTADeviceAlloc(void) {
   }
   pthread_mutex_lock(&g_lock);
   int rc = sink_open("VTASIM_TRACE", &d->trace, &err) || sink_open("VTASIM_REPORT", &d->report, &err);
-  params.trace = d->trace;
+  params.trace = d->trace ? d->trace->f : NULL;
   pthread_mutex_unlock(&g_lock);
   if (rc) {
     driver_error("VTADeviceAlloc: %s", err.msg);
@@ -263,15 +268,19 @@ static void run_info(vtasim_run_info_t *in, const vta_engine_snapshot_t *s0,
   memcpy(in->tokens, s1->tokens, sizeof in->tokens);
 }
 
-static void append_report(FILE *f, const vtasim_run_record_t *rec) {
+/* A record, so that the file is valid after every run: a line of JSON
+ * Lines, or the array's next element written over its closing bracket. */
+static void append_report(sink_t *s, const vtasim_run_record_t *rec) {
   cJSON *o = vtasim_run_json(rec);
   char *txt = o ? cJSON_PrintUnformatted(o) : NULL;
   pthread_mutex_lock(&g_lock);
   if (txt) {
-    fputs(txt, f);
-    fputc('\n', f);
-    /* Flushed line by line: the file is valid JSON Lines after every run. */
-    if (fflush(f)) fprintf(stderr, "VTASIM_REPORT: write error\n");
+    int rc = 0;
+    if (s->lines) rc = fprintf(s->f, "%s\n", txt) < 0;
+    else if (s->records == 0) rc = fprintf(s->f, "[\n%s\n]\n", txt) < 0;
+    else rc = fseek(s->f, -3, SEEK_END) || fprintf(s->f, ",\n%s\n]\n", txt) < 0;
+    s->records++;
+    if (rc || fflush(s->f)) fprintf(stderr, "VTASIM_REPORT: %s: write error\n", s->path);
   }
   pthread_mutex_unlock(&g_lock);
   free(txt);
@@ -344,7 +353,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   }
   if (d->trace) {
     pthread_mutex_lock(&g_lock);
-    fflush(d->trace);
+    fflush(d->trace->f);
     pthread_mutex_unlock(&g_lock);
   }
   /* A run that stopped part-way (a fault, a divergence) is abandoned so

@@ -62,6 +62,9 @@ sys.exit(1 if bad else 0)
 PY
 }
 check driver-report-jsonl report_check
+# FILE.json (not .jsonl): one JSON array, valid after every run; the same records.
+expect driver-report-array 0 '^2 runs, model, ok ok$' -- bash -c "VTASIM_REPORT='$TMP/r.json' '$CLIENT' '$TMP/x.bin' >/dev/null &&
+  python3 -c \"import json; j=json.load(open('$TMP/r.json')); print('%d runs, %s, %s' % (len(j), j[0]['engine'], ' '.join(x['status'] for x in j)))\""
 
 # --- VTASIM_TRACE: both runs, identical on the model and the RTL --------------------
 expect driver-trace-runs 0 '^0 run 1 insns=' -- cat "$TMP/model/trace.txt"

@@ -159,13 +159,15 @@ static void test_fault_then_run(void) {
 }
 
 /* A model and an RTL device alive together on the shared memory, runs
- * interleaved; each device records into the report it was allocated with. */
+ * interleaved; each device records into the report it was allocated with:
+ * JSON Lines for a .jsonl name, else a JSON array valid after every run. */
 static void test_two_devices_two_reports(void) {
   prog_t p;
   build(&p);
-  char ra[] = "/tmp/vtasim_drv_a_XXXXXX", rb[] = "/tmp/vtasim_drv_b_XXXXXX";
-  int fa = mkstemp(ra), fb = mkstemp(rb);
-  CHECK(fa >= 0 && fb >= 0);
+  char dir[] = "/tmp/vtasim_drv_XXXXXX", ra[64], rb[64];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(ra, sizeof ra, "%s/a.jsonl", dir);
+  snprintf(rb, sizeof rb, "%s/b.json", dir);
   setenv("VTASIM_REPORT", ra, 1);
   VTADeviceHandle m = alloc_on("model");
   setenv("VTASIM_REPORT", rb, 1);
@@ -177,24 +179,35 @@ static void test_two_devices_two_reports(void) {
       CHECK_EQ(VTADeviceRun(i % 2 ? m : r, VTAMemGetPhyAddr(p.ins), (uint32_t)p.n, 0), 0);
     }
     CHECK_EQ(vtasim_device_cycles(m), vtasim_device_cycles(r));
-    const char *paths[2] = {ra, rb}, *names[2] = {"\"engine\":\"model\"", "\"engine\":\"rtl\""};
-    for (int f = 0; f < 2; f++) {
-      FILE *in = fopen(paths[f], "r");
-      char line[8192];
-      int n = 0;
-      while (in && fgets(line, sizeof line, in)) {
-        n++;
-        CHECK_CONTAINS(line, names[f]);
-        CHECK_CONTAINS(line, "\"schema\":\"vtasim-driver-run/1\"");
-        CHECK(line[strlen(line) - 1] == '\n');
-      }
-      CHECK_EQ(n, 3);
-      if (in) fclose(in);
+    FILE *in = fopen(ra, "r");
+    char line[8192];
+    int n = 0;
+    while (in && fgets(line, sizeof line, in)) {
+      n++;
+      CHECK_CONTAINS(line, "\"engine\":\"model\"");
+      CHECK_CONTAINS(line, "\"schema\":\"vtasim-driver-run/1\"");
+      CHECK(line[strlen(line) - 1] == '\n');
     }
+    CHECK_EQ(n, 3);
+    if (in) fclose(in);
+    /* The array: "[", each record on a line ending ',' but the last, "]". */
+    in = fopen(rb, "r");
+    const char *want[] = {"[\n", "{", "{", "{", "]\n"};
+    for (n = 0; in && fgets(line, sizeof line, in); n++) {
+      CHECK(n < 5);
+      if (n >= 5) break;
+      CHECK(!strncmp(line, want[n], strlen(want[n])));
+      if (n >= 1 && n <= 3) {
+        CHECK_CONTAINS(line, "\"engine\":\"rtl\"");
+        CHECK_CONTAINS(line, n < 3 ? "},\n" : "}\n");
+      }
+    }
+    CHECK_EQ(n, 5);
+    if (in) fclose(in);
   }
   VTADeviceFree(m);
   VTADeviceFree(r);
-  remove(ra), remove(rb);
+  remove(ra), remove(rb), rmdir(dir);
   release(&p);
 }
 
