@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "capture.h"
+#include "cosim.h"
 #include "runlog.h"
 #include "vta_engine_open.h"
 
@@ -287,6 +288,53 @@ static void append_report(sink_t *s, const vtasim_run_record_t *rec) {
   cJSON_Delete(o);
 }
 
+/* VTASIM_CAPTURE: the run's memory before it runs, or NULL (not asked, or
+ * not capturable: said on stderr). */
+static vtasim_capture_t *capture_start(const device_t *d, uint32_t addr, uint32_t count,
+                                       const vta_engine_snapshot_t *s0) {
+  const char *dir = getenv("VTASIM_CAPTURE");
+  if (!dir || !*dir) return NULL;
+  vta_err err;
+  vtasim_capture_t *cap = vtasim_capture_begin(&d->eng->cfg, g_mem, addr, count, &err);
+  const uint32_t *t = s0->tokens;
+  if (!cap)
+    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
+            (unsigned long long)d->runs, d->number, err.msg);
+  else if (t[0] | t[1] | t[2] | t[3])
+    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d starts with tokens held "
+            "(l2g %u, g2l %u, g2s %u, s2g %u): its bundle replays from a reset device "
+            "(docs/driver.md, Capture)\n", (unsigned long long)d->runs, d->number,
+            t[0], t[1], t[2], t[3]);
+  return cap;
+}
+
+/* The captured run written out; path receives its name ("" if none). */
+static void capture_finish(const device_t *d, vtasim_capture_t *cap,
+                           const vtasim_run_info_t *info, const char *error, char *path,
+                           size_t len) {
+  vta_err err;
+  path[0] = '\0';
+  if (vtasim_capture_end(cap, g_mem, info, vta_engine_ctx_name(d->eng), error,
+                         getenv("VTASIM_CAPTURE"), path, len, &err)) {
+    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
+            (unsigned long long)d->runs, d->number, err.msg);
+    path[0] = '\0';
+  }
+  vtasim_capture_free(cap);
+}
+
+/* The failed run's message on stderr: for a divergence the whole
+ * first-divergence report (the kept message is cut at VTA_ERR_LEN). */
+static void print_failure(device_t *d, const vta_err *err) {
+  const vta_cosim_result_t *r = vta_engine_lockstep_result(d->eng);
+  if (err->kind == VTA_EMISMATCH && r) {
+    fputs("VTADeviceRun: ", stderr);
+    vta_cosim_report(r, stderr);
+  } else {
+    fprintf(stderr, "VTADeviceRun: %s\n", err->msg);
+  }
+}
+
 int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
                  uint32_t wait_cycles) {
   (void)wait_cycles; /* every engine runs to FINISH or a fault, as fsim does */
@@ -300,24 +348,11 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     return 2;
   }
   const char *engine = vta_engine_ctx_name(d->eng);
-  vtasim_run_info_t info = {.device = d->number, .run = d->runs, .insn_addr = (uint32_t)addr, .insn_count = insn_count};
+  vtasim_run_info_t info = {.device = d->number, .run = d->runs, .insn_addr = (uint32_t)addr,
+                            .insn_count = insn_count};
   vta_engine_snapshot_t s0, s1;
   vta_engine_snapshot(d->eng, &s0);
-
-  vtasim_capture_t *cap = NULL;
-  const char *capdir = getenv("VTASIM_CAPTURE");
-  vta_err cerr;
-  if (capdir && *capdir) {
-    cap = vtasim_capture_begin(&d->eng->cfg, g_mem, (uint32_t)addr, insn_count, &cerr);
-    if (!cap)
-      fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
-              (unsigned long long)d->runs, d->number, cerr.msg);
-    else if (s0.tokens[0] | s0.tokens[1] | s0.tokens[2] | s0.tokens[3])
-      fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d starts with tokens held "
-              "(l2g %u, g2l %u, g2s %u, s2g %u): its bundle replays from a reset device "
-              "(docs/driver.md, Capture)\n", (unsigned long long)d->runs, d->number,
-              s0.tokens[0], s0.tokens[1], s0.tokens[2], s0.tokens[3]);
-  }
+  vtasim_capture_t *cap = capture_start(d, (uint32_t)addr, insn_count, &s0);
 
   vta_err err;
   double t0 = seconds_now();
@@ -328,21 +363,13 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   info.status = rc == 0 ? 0 : err.kind == VTA_EMISMATCH ? 1 : 2;
   if (rc) {
     snprintf(d->error, sizeof d->error, "%s", err.msg);
-    fprintf(stderr, "VTADeviceRun: %s\n", err.msg);
+    print_failure(d, &err);
   } else {
     d->error[0] = '\0';
   }
 
   char cpath[4300] = "";
-  if (cap) {
-    if (vtasim_capture_end(cap, g_mem, &info, engine, rc ? err.msg : NULL, capdir,
-                           cpath, sizeof cpath, &cerr)) {
-      fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
-              (unsigned long long)d->runs, d->number, cerr.msg);
-      cpath[0] = '\0';
-    }
-    vtasim_capture_free(cap);
-  }
+  if (cap) capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath);
   pthread_mutex_lock(&g_lock);
   uint64_t seq = g_seq++;
   pthread_mutex_unlock(&g_lock);

@@ -139,6 +139,9 @@ expect driver-cosim-divergence-status 2 'VTADeviceRun returned 1 \(sync 0\)' -- 
   env VTASIM_ENGINE=cosim VTASIM_INJECT=alu_opcode "$CLIENT" "$TMP/x.bin"
 expect driver-cosim-divergence-where 2 'at cycle [0-9]+ of run 1 of 1, unit compute, instruction #[0-9]+: ALU SHR' -- \
   env VTASIM_ENGINE=cosim VTASIM_INJECT=alu_opcode "$CLIENT" "$TMP/x.bin"
+# The whole report, not the message cut at VTA_ERR_LEN: it ends with the summary.
+expect driver-cosim-divergence-whole 2 'identical before the divergence: [0-9]+ cycles' -- \
+  env VTASIM_ENGINE=cosim VTASIM_INJECT=alu_opcode "$CLIENT" "$TMP/x.bin"
 expect driver-cosim-divergence-report 0 '"status":"mismatch","exit_code":1' -- cat "$TMP/div/r.jsonl"
 expect driver-cosim-divergence-capture 0 '^\.meta error co-simulation model vs rtl: DIVERGED' -- \
   cat "$TMP/div/cap/dev0-run0000.vta"
