@@ -149,3 +149,30 @@ expect driver-cosim-divergence-replay 1 'DIVERGED' -- $V cosim "$TMP/div/cap/dev
 # The planted bug alone on the RTL: the client's own reference catches it.
 expect driver-rtl-inject-wrong-outputs 1 'outputs differ from the reference' -- \
   env VTASIM_ENGINE=rtl VTASIM_INJECT=alu_opcode "$CLIENT" "$TMP/x.bin"
+
+# --- the documented link line: a program that knows only vta/driver.h -----------------
+# (docs/driver.md): -I driver/ and build/libvtasim.a with the system libraries,
+# run on the RTL: allocation, a FINISH-only run, its return value.
+cat > "$TMP/minimal.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include "vta/driver.h"
+int main(void) {
+  VTADeviceHandle d = VTADeviceAlloc();
+  if (!d) return 2;
+  unsigned char finish[16] = {3}; /* opcode FINISH, nothing else */
+  void *buf = VTAMemAlloc(sizeof finish, VTA_CACHED);
+  VTAMemCopyFromHost(buf, finish, sizeof finish);
+  int rc = VTADeviceRun(d, VTAMemGetPhyAddr(buf), 1, 1000);
+  printf("run %d\n", rc);
+  VTAMemFree(buf);
+  VTADeviceFree(d);
+  return rc;
+}
+C
+LIB=$(dirname "$V")/libvtasim.a
+SANFLAGS=""; case "$LIB" in */san/*) SANFLAGS="-fsanitize=address,undefined" ;; esac  # make test SAN=1
+check driver-link-minimal cc -std=c11 $SANFLAGS -I"$ROOT/driver" "$TMP/minimal.c" "$LIB" -lcjson -lnettle -lm \
+  -lstdc++ -lz -pthread -latomic -o "$TMP/minimal"
+expect driver-minimal-on-rtl 0 '^run 0$' -- env VTASIM_ENGINE=rtl VTASIM_REPORT="$TMP/min.json" "$TMP/minimal"
+expect driver-minimal-report 0 '"engine":"rtl".*"cycles":[1-9]' -- cat "$TMP/min.json"
