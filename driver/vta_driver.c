@@ -10,8 +10,9 @@
  * VTASIM_CONFIG (a vta_config.json), VTASIM_ENGINE (model, the default;
  * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
  * what every run leaves behind: VTASIM_REPORT (a JSON array or JSON Lines, runlog.h),
- * VTASIM_TRACE (the instruction trace) and VTASIM_CAPTURE (a bundle per
- * run, capture.h).  The driver API has no error channel besides return
+ * VTASIM_TRACE (the instruction trace), VTASIM_TIMELINE (a Chrome trace per
+ * device, model/vta_profile.h) and VTASIM_CAPTURE (a bundle per run,
+ * capture.h).  The driver API has no error channel besides return
  * values, so failures are also printed on stderr, and kept:
  * vtasim_device_error(NULL) says why VTADeviceAlloc returned NULL.  Every
  * handle is looked up among the live devices before use: NULL, freed and
@@ -31,11 +32,16 @@
 #include "cosim.h"
 #include "runlog.h"
 #include "vta_engine_open.h"
+#include "vta_profile.h"
+#include "vta_session.h"
 
 typedef struct device {
   vta_engine_ctx_t *eng;
   int number;              /* in VTADeviceAlloc order, for reports and captures */
   struct sink *report, *trace; /* VTASIM_REPORT, VTASIM_TRACE when it was allocated */
+  vta_prof_t *prof;        /* VTASIM_TIMELINE: the profiler writing this device's timeline */
+  FILE *timeline;
+  char timeline_path[4200], title[64];
   uint64_t runs;           /* VTADeviceRun calls made */
   int has_last;
   vtasim_run_info_t last;
@@ -167,6 +173,85 @@ static int sink_open(const char *var, sink_t **out, vta_err *err) {
   return 0;
 }
 
+/* ---- VTASIM_TIMELINE: one Chrome trace-event file per device ----------------- */
+
+/* The profiler sees every cycle of every run of the device (model/vta_profile.h,
+ * as `vtasim run --timeline`); the file is complete when the device is freed
+ * or the process exits. */
+static void tl_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
+  vta_prof_launch(ctx, insn_phys, count);
+}
+static int tl_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+                    int finished) {
+  (void)cycles; /* one cycle per call: the observer asks for events */
+  if (cat) vta_prof_cycle(ctx, ev, cat, finished);
+  return 0;
+}
+static void tl_abort(void *ctx) { vta_prof_abort(ctx); }
+
+/* The device's file: the path itself for the first device naming it, the
+ * path with ".dev<N>" before its extension for the next ones (one trace
+ * per file).  Under g_lock. */
+static int timeline_taken(const char *path) {
+  for (device_t *o = g_devices; o; o = o->next)
+    if (o->prof && !strcmp(o->timeline_path, path)) return 1;
+  return 0;
+}
+
+static int timeline_open(device_t *d, const char *path, vta_err *err) {
+  if (!strcmp(vta_engine_ctx_name(d->eng), "functional"))
+    return vta_errf(err, VTA_EINPUT, "VTASIM_TIMELINE needs a cycle engine (model, rtl or "
+                    "cosim), not functional");
+  pthread_mutex_lock(&g_lock);
+  int taken = timeline_taken(path);
+  pthread_mutex_unlock(&g_lock);
+  if (!taken) {
+    snprintf(d->timeline_path, sizeof d->timeline_path, "%s", path);
+  } else {
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+    snprintf(d->timeline_path, sizeof d->timeline_path, "%.*s.dev%d%s", stem, path, d->number,
+             path + stem);
+  }
+  d->timeline = fopen(d->timeline_path, "w");
+  if (!d->timeline)
+    return vta_errf(err, VTA_EIO, "VTASIM_TIMELINE: %s: cannot open for writing: %s",
+                    d->timeline_path, strerror(errno));
+  vta_prof_opts_t o;
+  vta_prof_opts_default(&o);
+  snprintf(d->title, sizeof d->title, "VTADeviceRun, device %d", d->number);
+  o.timeline = d->timeline;
+  o.title = d->title;
+  o.engine = vta_engine_ctx_name(d->eng);
+  d->prof = vta_prof_new(&d->eng->cfg, &d->eng->params, g_mem, &o, err);
+  if (!d->prof) {
+    fclose(d->timeline);
+    d->timeline = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* Close the JSON and the file; a write error is said on stderr. */
+static void timeline_close(device_t *d) {
+  if (!d->prof) return;
+  vta_err err;
+  if (vta_prof_close(d->prof, &err))
+    fprintf(stderr, "VTASIM_TIMELINE: %s: %s\n", d->timeline_path, err.msg);
+  vta_prof_free(d->prof);
+  if (fclose(d->timeline)) fprintf(stderr, "VTASIM_TIMELINE: %s: write error\n", d->timeline_path);
+  d->prof = NULL;
+  d->timeline = NULL;
+}
+
+/* At exit, the timelines of devices never freed are completed. */
+static void timelines_at_exit(void) {
+  pthread_mutex_lock(&g_lock);
+  for (device_t *d = g_devices; d; d = d->next) timeline_close(d);
+  pthread_mutex_unlock(&g_lock);
+}
+static void register_at_exit(void) { atexit(timelines_at_exit); }
+
 /* ---- devices --------------------------------------------------------------- */
 
 VTADeviceHandle VTADeviceAlloc(void) {
@@ -214,6 +299,17 @@ VTADeviceHandle VTADeviceAlloc(void) {
   }
   pthread_mutex_lock(&g_lock);
   d->number = g_ndevices++;
+  pthread_mutex_unlock(&g_lock);
+  const char *timeline = getenv("VTASIM_TIMELINE");
+  if (timeline && *timeline && timeline_open(d, timeline, &err)) {
+    driver_error("VTADeviceAlloc: %s", err.msg);
+    vta_engine_free(d->eng);
+    free(d);
+    return NULL;
+  }
+  static pthread_once_t at_exit = PTHREAD_ONCE_INIT;
+  if (d->prof) pthread_once(&at_exit, register_at_exit);
+  pthread_mutex_lock(&g_lock);
   d->next = g_devices;
   g_devices = d;
   pthread_mutex_unlock(&g_lock);
@@ -229,6 +325,7 @@ void VTADeviceFree(VTADeviceHandle handle) {
   while (*pp != d) pp = &(*pp)->next;
   *pp = d->next;
   pthread_mutex_unlock(&g_lock);
+  timeline_close(d);
   vta_engine_free(d->eng);
   free(d);
 }
@@ -356,7 +453,14 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
 
   vta_err err;
   double t0 = seconds_now();
-  int rc = vta_engine_run(d->eng, (uint32_t)addr, insn_count, &err);
+  int rc;
+  if (d->prof) {
+    vta_session_observer_t o = {.events = 1, .skip = VTA_PROF_SKIP, .launch = tl_launch,
+                                .cycle = tl_cycle, .abort = tl_abort, .ctx = d->prof};
+    rc = vta_engine_run_observed(d->eng, (uint32_t)addr, insn_count, &o, &err);
+  } else {
+    rc = vta_engine_run(d->eng, (uint32_t)addr, insn_count, &err);
+  }
   info.wall = seconds_now() - t0;
   vta_engine_snapshot(d->eng, &s1);
   run_info(&info, &s0, &s1);

@@ -70,6 +70,18 @@ expect driver-report-array 0 '^2 runs, model, ok ok$' -- bash -c "VTASIM_REPORT=
 expect driver-trace-runs 0 '^0 run 1 insns=' -- cat "$TMP/model/trace.txt"
 check driver-trace-model-eq-rtl cmp "$TMP/model/trace.txt" "$TMP/rtl/trace.txt"
 
+# --- VTASIM_TIMELINE: one Chrome trace per device, both runs, the same on every engine -
+TLCHECK="python3 $ROOT/tests/cli/check_timeline.py"
+for e in model rtl cosim; do
+  env VTASIM_ENGINE=$e VTASIM_TIMELINE="$TMP/$e/tl.json" "$CLIENT" "$TMP/$e/tl.bin" >/dev/null 2>&1
+done
+check driver-timeline-valid $TLCHECK "$TMP/model/tl.json"
+expect driver-timeline-both-runs 0 '^56 56$' -- bash -c "echo \$(grep -o '\"run\":0' '$TMP/model/tl.json' | wc -l) \$(grep -o '\"run\":1' '$TMP/model/tl.json' | wc -l)"
+check driver-timeline-rtl-identical cmp "$TMP/model/tl.json" "$TMP/rtl/tl.json"
+check driver-timeline-cosim-identical cmp "$TMP/model/tl.json" "$TMP/cosim/tl.json"
+expect driver-timeline-functional-refused 2 'VTASIM_TIMELINE needs a cycle engine \(model, rtl or cosim\), not functional' -- \
+  env VTASIM_ENGINE=functional VTASIM_TIMELINE="$TMP/f.json" "$CLIENT" "$TMP/x.bin"
+
 # --- VTASIM_CAPTURE: replay gives the same outputs, statistics and cycles ------------
 replay_check() { # ENGINE: each capture run by vtasim run (model, rtl) equals the report
   local e=$1 f
@@ -175,4 +187,10 @@ SANFLAGS=""; case "$LIB" in */san/*) SANFLAGS="-fsanitize=address,undefined" ;; 
 check driver-link-minimal cc -std=c11 $SANFLAGS -I"$ROOT/driver" "$TMP/minimal.c" "$LIB" -lcjson -lnettle -lm \
   -lstdc++ -lz -pthread -latomic -o "$TMP/minimal"
 expect driver-minimal-on-rtl 0 '^run 0$' -- env VTASIM_ENGINE=rtl VTASIM_REPORT="$TMP/min.json" "$TMP/minimal"
+# A device never freed: its timeline is completed at exit.
+sed 's/^  VTADeviceFree(d);$//' "$TMP/minimal.c" > "$TMP/nofree.c"
+check driver-link-nofree cc -std=c11 $SANFLAGS -I"$ROOT/driver" "$TMP/nofree.c" "$LIB" -lcjson -lnettle -lm \
+  -lstdc++ -lz -pthread -latomic -o "$TMP/nofree"
+expect driver-nofree-runs 0 '^run 0$' -- env VTASIM_ENGINE=rtl VTASIM_TIMELINE="$TMP/nofree.json" "$TMP/nofree"
+check driver-nofree-timeline-complete $TLCHECK "$TMP/nofree.json"
 expect driver-minimal-report 0 '"engine":"rtl".*"cycles":[1-9]' -- cat "$TMP/min.json"

@@ -7,7 +7,8 @@
  * snapshot accumulates; a faulting run returns 2 and the device (RTL
  * included) takes the next run; a model and an RTL device work side by side
  * on the shared memory; each device writes the VTASIM_REPORT it was
- * allocated with; a capture of a run started with tokens held says so.
+ * allocated with; a capture of a run started with tokens held says so;
+ * devices sharing a VTASIM_TIMELINE name get a file each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,15 +258,54 @@ static void test_capture_tokens_in(void) {
   VTAMemFree(ins);
 }
 
+/* Two devices naming one VTASIM_TIMELINE: the first gets the path, the
+ * second the path with ".dev<N>" before its extension; both complete. */
+static void test_timeline_per_device(void) {
+  prog_t p;
+  build(&p);
+  char dir[] = "/tmp/vtasim_tl_XXXXXX", path[128], second[160];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/t.json", dir);
+  setenv("VTASIM_TIMELINE", path, 1);
+  VTADeviceHandle a = alloc_on("model"), b = alloc_on("rtl");
+  unsetenv("VTASIM_TIMELINE");
+  if (a && b) {
+    CHECK_EQ(VTADeviceRun(a, VTAMemGetPhyAddr(p.ins), (uint32_t)p.n, 0), 0);
+    CHECK_EQ(VTADeviceRun(b, VTAMemGetPhyAddr(p.ins), (uint32_t)p.n, 0), 0);
+    vtasim_run_info_t info;
+    CHECK_EQ(vtasim_device_last_run(b, &info), 0);
+    snprintf(second, sizeof second, "%s/t.dev%d.json", dir, info.device);
+  }
+  VTADeviceFree(a);
+  VTADeviceFree(b);
+  const char *files[2] = {path, second};
+  for (int f = 0; f < 2 && a && b; f++) {
+    FILE *in = fopen(files[f], "r");
+    CHECK_MSG(in != NULL, "%s missing", files[f]);
+    char text[1 << 16];
+    size_t n = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    text[n] = '\0';
+    if (in) fclose(in);
+    CHECK_CONTAINS(text, "\"traceEvents\":[");
+    CHECK_CONTAINS(text, "\"name\":\"GEMM\"");
+    CHECK(n > 3 && !strcmp(text + n - 3, "]}\n")); /* closed at VTADeviceFree */
+    remove(files[f]);
+  }
+  rmdir(dir);
+  release(&p);
+}
+
 int main(void) {
   unsetenv("VTASIM_CONFIG");
   unsetenv("VTASIM_INJECT");
   unsetenv("VTASIM_REPORT");
   unsetenv("VTASIM_TRACE");
   unsetenv("VTASIM_CAPTURE");
+  unsetenv("VTASIM_TIMELINE");
   RUN(test_every_engine);
   RUN(test_fault_then_run);
   RUN(test_two_devices_two_reports);
   RUN(test_capture_tokens_in);
+  RUN(test_timeline_per_device);
   return TEST_SUMMARY();
 }
