@@ -196,8 +196,8 @@ int vtasim_capture_end(vtasim_capture_t *c, const vta_mem_t *mem, const vtasim_r
     }
     for (int i = 0; i < VTA_NSTATS; i++) {
       uint64_t n = 0;
-      vta_stats_get(&info->stats, vta_stats_names[i], &n, NULL);
-      if (vta_program_add_expect_counter(p, vta_stats_names[i], n, err)) return -1;
+      vta_stats_get(&info->stats, vta_stat_names[i], &n, NULL);
+      if (vta_program_add_expect_counter(p, vta_stat_names[i], n, err)) return -1;
     }
   }
   if (vta_program_validate(p, err)) return -1;

@@ -73,8 +73,8 @@ cJSON *vtasim_run_json(const vtasim_run_record_t *r) {
   cJSON *st = cJSON_AddObjectToObject(o, "stats");
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
-    vta_stats_get(&in->stats, vta_stats_names[i], &v, NULL);
-    add_u64(st, vta_stats_names[i], v);
+    vta_stats_get(&in->stats, vta_stat_names[i], &v, NULL);
+    add_u64(st, vta_stat_names[i], v);
   }
   if (in->has_cycles) cJSON_AddItemToObject(o, "counters", counters_json(&in->counters));
   else cJSON_AddNullToObject(o, "counters");
