@@ -21,6 +21,8 @@
 #include "gen.h"
 #include "cosim_cmd.h"
 #include "net.h"
+#include "report.h"
+#include "windows.h"
 #include "verilog.h"
 #ifdef VTASIM_HAVE_RTL
 #include "vta_rtl.h"
@@ -473,6 +475,10 @@ static int cmd_run(int argc, char **argv) {
       goto out;
     }
     params.trace = trace;
+  } else if (json && params.engine != VTA_ENGINE_FUNCTIONAL) {
+    /* a scratch trace for the per-window utilisation of the JSON report */
+    trace = tmpfile();
+    params.trace = trace;
   }
   s = vta_session_new(&p, &params, &e);
   if (!s) { rc = fail(&e); goto out; }
@@ -537,6 +543,13 @@ static int cmd_run(int argc, char **argv) {
     for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
     if (vta_model_cycle_stats(m)) cJSON_AddItemToObject(o, "cycles", cycles_json(m));
     else cJSON_AddNullToObject(o, "cycles");
+    FILE *tr = trace && trace_path && !fflush(trace) ? fopen(trace_path, "r") : trace;
+    if (vta_model_cycle_stats(m) && tr && ran)
+      cJSON_AddItemToObject(o, "windows",
+                            vtasim_windows_json(tr, vta_model_cycle_stats(m)->cycles,
+                                                vta_model_params(m)->mem.cpb));
+    else cJSON_AddNullToObject(o, "windows");
+    if (tr && tr != trace) fclose(tr);
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
     if (vta_model_cycle_stats(m))
@@ -677,7 +690,9 @@ static const char main_help[] =
     "  cosim   run a bundle on the model and a second implementation (the RTL) in\n"
     "          lockstep, report the first cycle where they differ\n"
     "  config  print a hardware configuration and its instruction layout\n"
-    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does\n"
+    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
+    "          or ResNet-18's layers as a network (gen resnet18)\n"
+    "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
@@ -701,6 +716,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
   if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
+  if (!strcmp(c, "report")) return vtasim_cmd_report(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);
   return EXIT_BAD;

@@ -18,6 +18,7 @@
 
 #include "cli_util.h"
 #include "net.h"
+#include "report.h"
 #include "vta_cl.h"
 #include "vta_config.h"
 #include "vta_io.h"
@@ -341,7 +342,6 @@ static void layer_profile(cJSON *o, const vta_model_t *m, double clock_mhz) {
   double issue = cyc > 0 ? (double)(cs->gemm_uops + cs->alu_slots) / cyc : 0;
   double mac_u = cyc > 0 ? macs / (cyc * peak_macs) : 0;
   double rd_u = cyc > 0 ? rd / (cyc * peak_bw) : 0, wr_u = cyc > 0 ? wr / (cyc * peak_bw) : 0;
-  double mem = rd_u > wr_u ? rd_u : wr_u;
   cJSON_AddNumberToObject(o, "cycles", cyc);
   cJSON_AddNumberToObject(o, "seconds", secs);
   cJSON_AddNumberToObject(o, "macs", macs);
@@ -353,12 +353,8 @@ static void layer_profile(cJSON *o, const vta_model_t *m, double clock_mhz) {
   cJSON_AddNumberToObject(o, "mac_util", mac_u);
   cJSON_AddNumberToObject(o, "rd_bw_util", rd_u);
   cJSON_AddNumberToObject(o, "wr_bw_util", wr_u);
-  /* the verdict rule of docs/report-json.md */
-  const char *kind = "latency";
-  double fig = issue >= mem ? issue : mem;
-  const char *fname = issue >= mem ? "issue_util" : rd_u >= wr_u ? "rd_bw_util" : "wr_bw_util";
-  if (issue >= 0.5 && issue >= mem) kind = "compute";
-  else if (mem >= 0.5 && mem > issue) kind = "memory";
+  double fig;
+  const char *fname, *kind = vtasim_verdict(issue, rd_u, wr_u, &fig, &fname);
   cJSON *v = cJSON_AddObjectToObject(o, "verdict");
   cJSON_AddStringToObject(v, "kind", kind);
   cJSON_AddNumberToObject(v, "figure", fig);
