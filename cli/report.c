@@ -364,11 +364,12 @@ static void roofline(double peak_ops, double peak_bw, const rpoint_t *pt, int n)
     "%.1f,%.1f\"/>", RX(x0), RY(y0), RX(ridge), RY(peak_ops), RX(xmax), RY(peak_ops));
   h("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#1d2330\" text-anchor=\"end\">compute roof "
     "%g ops/cycle</text>", RX(ridge) - 8, RY(peak_ops) + 4, peak_ops);
-  double lx = fmax(x0 * 1.5, ridge / 300);
+  /* above the slope, ending short of the ridge: points never lie above a roof */
+  double lx = ridge / 2.5;
   double ang = atan2(RY(lx * 10 * peak_bw) - RY(lx * peak_bw), RX(lx * 10) - RX(lx)) * 57.29578;
-  h("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#1d2330\" transform=\"rotate(%.1f %.1f %.1f)\">"
-    "bandwidth roof %g B/cycle</text>", RX(lx) + 4, RY(lx * peak_bw) - 6, ang, RX(lx) + 4,
-    RY(lx * peak_bw) - 6, peak_bw);
+  h("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#1d2330\" text-anchor=\"end\" "
+    "transform=\"rotate(%.1f %.1f %.1f)\">bandwidth roof %g B/cycle</text>", RX(lx), RY(lx * peak_bw) - 10,
+    ang, RX(lx), RY(lx * peak_bw) - 10, peak_bw);
   h("<text x=\"%.1f\" y=\"%.0f\" font-size=\"10\" fill=\"#8a93a3\" text-anchor=\"middle\">ridge %g</text>",
     RX(ridge), H - B - 6, ridge);
   h("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#8a93a3\" stroke-dasharray=\"3 3\"/>",
@@ -611,8 +612,33 @@ static void run_section(const doc_t *d, const doc_t *b) {
   h("</div>");
   if (b) h("<div class=\"legend\"><span><i style=\"background:#2f7ed8\"></i>this run</span>"
            "<span><i style=\"background:#b7c3d3\"></i>baseline</span></div>");
-  h("<p class=\"meta\">Peaks: %g MACs/cycle (BATCH &times; BLOCK_IN &times; BLOCK_OUT), %g bytes/cycle "
-    "per channel (BUS_BYTES / CPB).</p></div><div><h3>Roofline</h3>", m.peak_ops / 2, m.peak_bw);
+  h("<h3>Rates</h3><table><tr><th>figure</th><th class=\"r\">per cycle</th><th class=\"r\">peak</th>"
+    "%s</tr>", b ? "<th class=\"r\">baseline</th><th class=\"r\">&Delta;</th>" : "");
+  static const struct { const char *label, *path, *peak; } rates[] = {
+      {"MACs", "cycles.gemm.macs_per_cycle", "cycles.gemm.peak_macs_per_cycle"},
+      {"GEMM uops", "cycles.gemm.uops_per_cycle", NULL},
+      {"ALU uops", "cycles.alu.uops_per_cycle", NULL},
+      {"read bytes", "cycles.memory.read.bytes_per_cycle", "cycles.memory.read.peak_bytes_per_cycle"},
+      {"write bytes", "cycles.memory.write.bytes_per_cycle", "cycles.memory.write.peak_bytes_per_cycle"}};
+  for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+    h("<tr><td>%s</td><td class=\"r\">", rates[i].label);
+    val(d, rates[i].path, num(d->j, rates[i].path), F_F3);
+    h("</td><td class=\"r\">");
+    if (rates[i].peak) val(d, rates[i].peak, num(d->j, rates[i].peak), F_F1);
+    else h("1.000");
+    h("</td>");
+    if (b) {
+      h("<td class=\"r\">");
+      val(b, rates[i].path, num(b->j, rates[i].path), F_F3);
+      h("</td><td class=\"r\">");
+      delta(num(d->j, rates[i].path), num(b->j, rates[i].path), 0, 0);
+      h("</td>");
+    }
+    h("</tr>");
+  }
+  h("</table><p class=\"meta\">Peaks: %g MACs/cycle (BATCH &times; BLOCK_IN &times; BLOCK_OUT), one "
+    "GEMM or ALU uop per cycle, %g bytes/cycle per channel (BUS_BYTES / CPB).</p></div>"
+    "<div><h3>Roofline</h3>", m.peak_ops / 2, m.peak_bw);
   rpoint_t pts[2] = {{m.ai, m.ops_per_cycle, "this run", m.verdict, 0},
                      {bm.ai, bm.ops_per_cycle, "baseline", bm.verdict, 1}};
   roofline(m.peak_ops, m.peak_bw, pts, b ? 2 : 1);
