@@ -20,8 +20,11 @@ else echo "FAIL 19 layers, 8 with a residual addition (got $layers, $resid)"; fi
 check "naive reference builds" cc -O2 -Wall -Wextra -Werror -o "$TMP/net_ref" "$ROOT/tests/cli/net_ref.c"
 check "naive reference runs" "$TMP/net_ref" "$N/resnet18.net" "$TMP/ref.out"
 
-expect "network table on the model" 0 'layer4\.1\.conv2 .* ok.*total .*layers: 19 passed, 0 failed' -- \
-  "$V" run "$N/resnet18.net"
+expect "network table on the model" 0 'layers: 19 passed, 0 failed' -- "$V" run "$N/resnet18.net"
+rows=$("$V" run "$N/resnet18.net" | grep -cE '^  layer[1-4]\.[01]\.[a-z0-9]+ .* (compute|memory|latency) .* ok$')
+totals=$("$V" run "$N/resnet18.net" | grep -cE '^  total +8127955 +81\.280 ')
+if [ "$rows" = 19 ] && [ "$totals" = 1 ]; then echo "PASS table: 19 layer rows with verdicts, totals row"
+else echo "FAIL table: 19 layer rows with verdicts, totals row ($rows rows, $totals totals)"; fi
 for e in model functional rtl; do
   "$V" run "$N/resnet18.net" --engine "$e" --json --output "$TMP/$e.out" > "$TMP/$e.json"
   rc=$?
