@@ -191,6 +191,15 @@ static void val(const doc_t *d, const char *path, double v, fmt_t f) {
     h("<span class=\"num\" data-derived=\"1\">%s</span>", fmt_val(v, f, buf, sizeof buf));
 }
 
+/* A share: the JSON value at path divided by the one at den_path, shown in
+ * format f; data-v keeps the JSON value, data-den names the denominator. */
+static void share(const doc_t *d, const char *path, const char *den_path, fmt_t f) {
+  char buf[64];
+  double v = num(d->j, path), den = num(d->j, den_path);
+  h("<span class=\"num\" data-src=\"%s:%s\" data-v=\"%.17g\" data-den=\"%s:%s\" data-fmt=\"%d\">%s"
+    "</span>", d->id, path, v, d->id, den_path, (int)f, fmt_val(den ? v / den : NAN, f, buf, sizeof buf));
+}
+
 /* The delta cell of a baseline comparison; lower_better for cycles and time. */
 static void delta(double cur, double base, int lower_better, int pct_points) {
   if (isnan(cur) || isnan(base)) { h("<span class=\"delta\">&mdash;</span>"); return; }
@@ -433,7 +442,7 @@ static void unit_bars(const doc_t *d, const doc_t *b) {
         h("<td class=\"r\">");
         if (keys[k]) {
           snprintf(path, sizeof path, "cycles.units.%s.%s", units[u], keys[k]);
-          val(x, path, num(x->j, path) / total * 1, F_PCT);
+          share(x, path, "cycles.total", F_PCT);
         } else {
           val(NULL, NULL, dep / total, F_PCT);
         }

@@ -24,7 +24,7 @@ const path = require('path');
   await page.goto(url, { waitUntil: 'load' });
   rec.title = await page.title();
   rec.numbers = await page.$$eval('[data-src]', (els) => els.map((e) => ({
-    src: e.getAttribute('data-src'), v: e.getAttribute('data-v'),
+    src: e.getAttribute('data-src'), v: e.getAttribute('data-v'), den: e.getAttribute('data-den'),
     fmt: e.getAttribute('data-fmt'), text: e.textContent,
     visible: e.getBoundingClientRect().width > 0 })));
   rec.svgs = await page.$$eval('svg', (els) => els.filter((e) =>

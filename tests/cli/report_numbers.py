@@ -4,7 +4,7 @@ number an HTML report shows (recorded from the rendered DOM by
 browser_check.js) equals the JSON report it names: data-v is the JSON value
 itself, and the shown text is that value in the stated format (cli/report.c:
 0 integer with commas, 1 percent of a 0..1 fraction with one decimal, 2-4 one
-to three decimals).  Prints one PASS/FAIL line; FAIL lists the first
+to three decimals; a share shows the value divided by the data-den field).  Prints one PASS/FAIL line; FAIL lists the first
 mismatches."""
 import json
 import sys
@@ -38,13 +38,17 @@ for n in rec['numbers']:
     except (KeyError, IndexError, ValueError) as e:
         bad.append(f'{n["src"]}: not in the JSON ({e!r})')
         continue
+    den = 1
+    if n.get('den'):
+        di, dp = n['den'].split(':', 1)
+        den = lookup(docs[di], dp)
     checked += 1
     got = float(n['v'])
     if not isinstance(want, (int, float)) or abs(got - want) > 1e-9 * max(1.0, abs(want)):
         bad.append(f'{n["src"]}: data-v {got} but the JSON has {want}')
-    elif n['text'] != shown(want, int(n['fmt'])):
-        bad.append(f'{n["src"]}: shows {n["text"]!r}, the JSON value {want} shows as '
-                   f'{shown(want, int(n["fmt"]))!r}')
+    elif n['text'] != shown(want / den, int(n['fmt'])):
+        bad.append(f'{n["src"]}: shows {n["text"]!r}, the JSON value {want} (/ {den}) shows as '
+                   f'{shown(want / den, int(n["fmt"]))!r}')
     elif not n['visible']:
         bad.append(f'{n["src"]}: not rendered')
 name = sys.argv[1].rsplit('/', 1)[-1]
