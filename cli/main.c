@@ -558,10 +558,9 @@ static int cmd_run(int argc, char **argv) {
     if (snap.has_cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(eng, &snap));
     else cJSON_AddNullToObject(o, "cycles");
     FILE *tr = trace && trace_path && !fflush(trace) ? fopen(trace_path, "r") : trace;
-    if (vta_model_cycle_stats(m) && tr && ran)
+    if (snap.has_cycles && tr && ran)
       cJSON_AddItemToObject(o, "windows",
-                            vtasim_windows_json(tr, vta_model_cycle_stats(m)->cycles,
-                                                vta_model_params(m)->mem.cpb));
+                            vtasim_windows_json(tr, snap.cycles.cycles, params.mem.cpb));
     else cJSON_AddNullToObject(o, "windows");
     if (tr && tr != trace) fclose(tr);
     cJSON *host = cJSON_AddObjectToObject(o, "host");

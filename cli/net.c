@@ -26,7 +26,7 @@
 #include "vta_program.h"
 #include "vta_session.h"
 #ifdef VTASIM_HAVE_RTL
-#include "vta_rtl.h"
+#include "vta_engine_open.h"
 #endif
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
@@ -328,10 +328,8 @@ static int fill_segment(vta_program_t *p, const char *seg, const void *data, siz
 }
 
 /* The figures of docs/report-json.md's profile, for one layer's counters. */
-static void layer_profile(cJSON *o, const vta_model_t *m, double clock_mhz) {
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *mp = vta_model_params(m);
-  const vta_config_t *c = vta_model_config(m);
+static void layer_profile(cJSON *o, const vta_cycle_stats_t *cs, const vta_model_params_t *mp,
+                          const vta_config_t *c, double clock_mhz) {
   double cyc = (double)cs->cycles, peak_macs = (double)c->batch * c->block_in * c->block_out;
   double bus = mp->mem.bus_bytes, peak_bw = bus / mp->mem.cpb;
   double rd = 0;
@@ -495,14 +493,17 @@ int vtasim_cmd_run_net(int argc, char **argv) {
         goto layer_done;
       }
     }
-    s = vta_session_new(&p, &params, &e);
+    s = vta_session_new_mapped(&p, &e);
     if (!s) { rc = NET_BAD; goto layer_done; }
+    {
 #ifdef VTASIM_HAVE_RTL
-    if (params.engine == VTA_ENGINE_RTL && vta_rtl_attach(s, &params, NULL, 0, 0, &e)) {
-      rc = NET_BAD;
-      goto layer_done;
-    }
+      vta_engine_ctx_t *eng = vta_engine_open(engine, &p.cfg, vta_session_mem(s), &params, &e);
+#else
+      vta_engine_ctx_t *eng = vta_engine_model_new(&p.cfg, vta_session_mem(s), &params, &e);
 #endif
+      if (!eng) { rc = NET_BAD; goto layer_done; }
+      vta_session_set_engine(s, eng);
+    }
     double t0 = now_s();
     if (vta_session_run(s, &e)) {
       vta_err_prefix(&e, "layer %s: ", l->name);
@@ -552,12 +553,13 @@ int vtasim_cmd_run_net(int argc, char **argv) {
     free(rep);
     double lmacs = (double)ny * l->c * l->kh * l->kw;
     cJSON_AddNumberToObject(lo, "wall_seconds", wall);
-    vta_model_t *m = vta_session_model(s);
+    vta_engine_snapshot_t snap;
+    vta_engine_snapshot(vta_session_engine(s), &snap);
     char vtext[16] = "-";
     double cyc = 0;
-    if (vta_model_cycle_stats(m)) {
+    if (snap.has_cycles) {
       cJSON *pr_o = cJSON_AddObjectToObject(lo, "profile");
-      layer_profile(pr_o, m, (double)clock);
+      layer_profile(pr_o, &snap.cycles, &params, &p.cfg, (double)clock);
       cyc = cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "cycles"));
       tot_bytes += cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "dram_bytes"));
       snprintf(vtext, sizeof vtext, "%s",
