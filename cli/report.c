@@ -256,6 +256,8 @@ static const char css[] =
     "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}"
     "tr.total td{font-weight:600;border-top:2px solid #dde1e8}"
     "code{font:11.5px 'DejaVu Sans Mono',monospace;color:#39414f}"
+    "td.dis{max-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding-top:0;"
+    "color:#556070}td.dis code{font-size:10.5px;color:#6b7485}"
     ".sol .row{display:grid;grid-template-columns:150px 1fr 120px;align-items:center;margin:6px 0}"
     ".sol .track{background:#eef0f3;border-radius:4px;height:16px;position:relative;overflow:hidden}"
     ".sol .fill{height:100%;background:#2f7ed8;border-radius:4px}"
@@ -536,7 +538,7 @@ static void top_tables(const doc_t *d) {
   h("</table></div><div><h3>Top instructions by cycles</h3><table><tr><th>#</th><th>unit</th>"
     "<th>class</th><th class=\"r\">cycles</th><th>stall</th></tr>");
   n = cJSON_GetArraySize(top);
-  for (int i = 0; i < n && i < 12; i++) {
+  for (int i = 0; i < n && i < 10; i++) {
     char p[96], jp[96];
     snprintf(p, sizeof p, "%d.run", i);
     double run = num(top, p);
@@ -552,12 +554,11 @@ static void top_tables(const doc_t *d) {
     val(d, jp, num(top, p), F_INT);
     h("</td><td>");
     esc(str(top, (snprintf(p, sizeof p, "%d.stall_text", i), p)));
-    h("</td></tr><tr><td></td><td colspan=\"4\"><code>");
+    h("</td></tr><tr><td></td><td colspan=\"4\" class=\"dis\"><code title=\"");
     const char *dis = str(top, (snprintf(p, sizeof p, "%d.disasm", i), p));
-    char cut[120];
-    snprintf(cut, sizeof cut, "%s%s", dis, strlen(dis) > 110 ? "" : "");
-    if (strlen(dis) > 110) strcpy(cut + 106, " ...");
-    esc(cut);
+    esc(dis);
+    h("\">");
+    esc(dis);
     h("</code></td></tr>");
   }
   h("</table></div></div>");
@@ -606,11 +607,18 @@ static void run_section(const doc_t *d, const doc_t *b) {
   snprintf(clk, sizeof clk, "simulated time, ms (at %g MHz)", m.clock_mhz);
   card("cycles", d, "cycles.total", m.cycles, F_INT, b, bm.cycles, 1, 0);
   card(clk, d, NULL, m.seconds * 1e3, F_F3, b, bm.seconds * 1e3, 1, 0);
-  card("GOPS (2 ops per MAC)", d, NULL, m.gops, F_F2, b, bm.gops, 0, 0);
+  /* the profile section's own figures when the JSON has them (docs/report-json.md) */
+  int prof = cJSON_IsNumber(jget(d->j, "profile.gops")) && (!b || cJSON_IsNumber(jget(b->j, "profile.gops")));
+  card("GOPS (2 ops per MAC)", d, prof ? "profile.gops" : NULL, prof ? num(d->j, "profile.gops") : m.gops,
+       F_F2, b, prof && b ? num(b->j, "profile.gops") : bm.gops, 0, 0);
   card("instructions", d, NULL, m.insns, F_INT, b, bm.insns, 1, 0);
   card("GEMM MAC utilisation", d, "cycles.gemm.utilisation", m.mac_util, F_PCT, b, bm.mac_util, 0, 1);
-  card("arithmetic intensity, ops/byte", d, NULL, m.ai, F_F2, b, bm.ai, 0, 0);
-  card("DRAM traffic, bytes", d, NULL, m.dram, F_INT, b, bm.dram, 1, 0);
+  card("arithmetic intensity, ops/byte", d, prof ? "profile.arithmetic_intensity" : NULL,
+       prof ? num(d->j, "profile.arithmetic_intensity") : m.ai, F_F2, b,
+       prof && b ? num(b->j, "profile.arithmetic_intensity") : bm.ai, 0, 0);
+  card("DRAM traffic, bytes", d, prof ? "profile.dram_bytes" : NULL,
+       prof ? num(d->j, "profile.dram_bytes") : m.dram, F_INT, b,
+       prof && b ? num(b->j, "profile.dram_bytes") : bm.dram, 1, 0);
   card("host wall time, s", d, "host.wall_seconds", m.wall, F_F3, b, bm.wall, 1, 0);
   h("</div><div class=\"grid2\"><div><h3>Speed of light (share of peak)</h3><div class=\"sol\">");
   sol_row("GEMM MACs", d, "cycles.gemm.utilisation", m.mac_util, b, bm.mac_util);
