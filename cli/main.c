@@ -407,10 +407,10 @@ static double seconds_now(void) {
 }
 
 static int cmd_run(int argc, char **argv) {
-  if (vtasim_run_is_cosim(argc, argv)) return vtasim_cmd_run_cosim(argc, argv);
-  for (int i = 1; i < argc; i++) /* a network manifest (docs/network.md) */
+  for (int i = 1; i < argc; i++) /* a network manifest (docs/network.md), on any engine */
     if (argv[i][0] != '-' && (i == 1 || argv[i - 1][0] != '-') && vtasim_net_is_manifest(argv[i]))
       return vtasim_cmd_run_net(argc, argv);
+  if (vtasim_run_is_cosim(argc, argv)) return vtasim_cmd_run_cosim(argc, argv);
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];

@@ -75,3 +75,11 @@ expect "manifest: unknown tensor" 2 "reads tensor 'layer1.0.conv1', which no ear
 expect "gen resnet18: bad --width-div" 2 'width-div 3: expected 1, 2 or 4' -- \
   "$V" gen resnet18 --width-div 3 -o "$TMP/x"
 expect "run NET --help" 0 'network manifest' -- "$V" run "$N/resnet18.net" --help
+
+# a reduced network (same structure) co-simulated layer by layer, model against RTL
+expect "reduced network (width/4, 16x16)" 0 'resnet18: 19 layers' -- \
+  "$V" gen resnet18 --width-div 4 --size 16 -o "$TMP/small"
+check "reduced network reference" "$TMP/net_ref" "$TMP/small/resnet18.net" "$TMP/small.ref"
+expect "reduced network co-simulated (--engine cosim)" 0 'layers: 19 passed, 0 failed' -- \
+  "$V" run "$TMP/small/resnet18.net" --engine cosim --output "$TMP/small.out"
+check "reduced network output equals the naive reference" cmp "$TMP/small.ref" "$TMP/small.out"
