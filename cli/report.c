@@ -601,7 +601,24 @@ static void run_section(const doc_t *d, const doc_t *b) {
     h("</table></section>");
     return;
   }
-  verdict_banner(&m, d->j, b ? &bm : NULL);
+  /* a run that stopped has no verdict: say why instead; failed expectations are listed */
+  if (!strcmp(str(d->j, "status"), "error")) {
+    h("<div class=\"verdict v-latency\">the run stopped: ");
+    esc(str(d->j, "error"));
+    h("</div>");
+  } else {
+    verdict_banner(&m, d->j, b ? &bm : NULL);
+  }
+  const cJSON *fails = jget(d->j, "expectations.failures");
+  if (cJSON_GetArraySize(fails) > 0) {
+    h("<div class=\"verdict v-memory\">expectations failed:");
+    for (int i = 0; i < cJSON_GetArraySize(fails) && i < 5; i++) {
+      h("<br><code>");
+      esc(cJSON_GetStringValue(cJSON_GetArrayItem(fails, i)));
+      h("</code>");
+    }
+    h("</div>");
+  }
   h("<div class=\"cards\">");
   char clk[64];
   snprintf(clk, sizeof clk, "simulated time, ms (at %g MHz)", m.clock_mhz);
@@ -986,7 +1003,20 @@ int vtasim_cmd_report(int argc, char **argv) {
       else if (!d->net && m.has_cycles) val(NULL, NULL, m.gops, F_F2);
       else h("&mdash;");
       h("</td><td>");
-      if (!d->net && m.has_cycles) h("<span class=\"tag %s\">%s</span>", verdict_class(m.verdict), m.verdict);
+      if (!d->net && m.has_cycles && strcmp(str(d->j, "status"), "error"))
+        h("<span class=\"tag %s\">%s</span>", verdict_class(m.verdict), m.verdict);
+      if (d->net) { /* how many layers of each kind */
+        int k[3] = {0};
+        const cJSON *ls = jget(d->j, "layers");
+        for (int l = 0; l < cJSON_GetArraySize(ls); l++) {
+          const char *v = str(cJSON_GetArrayItem(ls, l), "profile.verdict.kind");
+          int q = !strcmp(v, "compute") ? 0 : !strcmp(v, "memory") ? 1 : !strcmp(v, "latency") ? 2 : -1;
+          if (q >= 0) k[q]++;
+        }
+        static const char *const kn[3] = {"compute", "memory", "latency"};
+        for (int q = 0; q < 3; q++)
+          if (k[q]) h("<span class=\"tag %s\">%d %s</span> ", verdict_class(kn[q]), k[q], kn[q]);
+      }
       h("</td><td class=\"r\">");
       if (d->net) val(d, "totals.wall_seconds", num(d->j, "totals.wall_seconds"), F_F3);
       else val(d, "host.wall_seconds", num(d->j, "host.wall_seconds"), F_F3);

@@ -91,6 +91,14 @@ python3 "$ROOT/tests/cli/report_numbers.py" baseline.rec.json 0=conv_vt1.json b=
 python3 "$ROOT/tests/cli/report_numbers.py" network.rec.json 0=net.model.json 1=net.rtl.json \
   2=net.functional.json b=net.model.json
 
+# a run that stopped (a planted deadlock) is reported with its error, not a verdict
+"$V" gen random --seed 3 --faults deadlock -o dl.vta >/dev/null 2>&1
+"$V" run dl.vta --json > dl.json
+expect "report of a stopped run" 0 '^wrote stopped\.html' -- "$V" report dl.json -o stopped.html
+grep -q 'the run stopped: dl.vta:[0-9]*: deadlock' stopped.html && ! grep -q -- '-bound' stopped.html &&
+  echo "PASS a stopped run shows its error and no verdict" ||
+  echo "FAIL a stopped run shows its error and no verdict"
+
 # bad input: exit 2, the file named, an existing output left as it was
 echo '{"schema": "vtasim-run/2", "cycles": ' > broken.json
 echo '{"schema": "something/1"}' > other.json
