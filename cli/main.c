@@ -187,7 +187,9 @@ static const char run_help[] =
     "                        compared cycle by cycle: see vtasim cosim --help\n"
     "  --stats               the full cycle report: per-unit busy/stall/idle cycles,\n"
     "                        per-client memory traffic, bandwidth, GEMM/ALU use\n"
-    "  --json                machine-readable report on stdout (schema vtasim-run/2)\n"
+    "  --json                machine-readable report on stdout (schema vtasim-run/2),\n"
+    "                        with per-window utilisation (docs/report.md)\n"
+    "  --no-windows          --json without it (no scratch trace: make bench)\n"
     "  --trace FILE          write the instruction trace (docs/microarch.md section 10)\n"
     "  --quiet               no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       after the run, write segment SEG's bytes to PATH\n"
@@ -414,7 +416,7 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, windows = 1;
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -425,6 +427,7 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
+    else if (!strcmp(a, "--no-windows")) windows = 0;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
@@ -477,7 +480,7 @@ static int cmd_run(int argc, char **argv) {
       goto out;
     }
     params.trace = trace;
-  } else if (json && params.engine != VTA_ENGINE_FUNCTIONAL) {
+  } else if (json && windows && params.engine != VTA_ENGINE_FUNCTIONAL) {
     /* a scratch trace for the per-window utilisation of the JSON report */
     trace = tmpfile();
     params.trace = trace;
@@ -558,7 +561,7 @@ static int cmd_run(int argc, char **argv) {
     if (snap.has_cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(eng, &snap));
     else cJSON_AddNullToObject(o, "cycles");
     FILE *tr = trace && trace_path && !fflush(trace) ? fopen(trace_path, "r") : trace;
-    if (snap.has_cycles && tr && ran)
+    if (snap.has_cycles && tr && ran && windows)
       cJSON_AddItemToObject(o, "windows",
                             vtasim_windows_json(tr, snap.cycles.cycles, params.mem.cpb));
     else cJSON_AddNullToObject(o, "windows");

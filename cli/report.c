@@ -49,7 +49,7 @@ const char *vtasim_verdict(double issue, double rd, double wr, double *figure,
 typedef struct doc {
   cJSON *j;
   const char *file;
-  char id[8]; /* "0", "1", ... or "b" for the baseline: the data-src prefix */
+  char id[12]; /* "0", "1", ... or "b" for the baseline: the data-src prefix */
   int net;
 } doc_t;
 
@@ -757,7 +757,7 @@ static void net_section(const doc_t *d, const doc_t *b, const doc_t *docs, int n
   } else {
     h("<div class=\"grid2\"><div><h3>Roofline, one point per layer</h3>");
     rpoint_t pts[64];
-    char labels[64][8];
+    char labels[64][12];
     int np = 0;
     double peak_ops = 0, peak_bw = 0;
     /* the peaks are the configuration's: from the first layer's figures */
@@ -945,7 +945,7 @@ int vtasim_cmd_report(int argc, char **argv) {
   char *tmp = NULL;
   out = NULL;
   for (int i = 0; i < nfiles; i++) {
-    char id[8];
+    char id[12];
     snprintf(id, sizeof id, "%d", i);
     if (load_doc(&docs[nd], files[i], id, &e)) { cJSON_Delete(docs[nd].j); goto done; }
     nd++;

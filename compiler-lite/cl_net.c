@@ -76,7 +76,7 @@ int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64
     for (int blk = 0; blk < 2; blk++) {
       int stride = stage > 1 && blk == 0 ? 2 : 1;
       int oh = (h + 2 - 3) / stride + 1;
-      char name[32];
+      char name[48];
       int in = t, shortcut = t;
       snprintf(name, sizeof name, "layer%d.%d.conv1", stage, blk);
       if (add_layer(n, name, in, -1, c, h, o, 3, stride, 1, err)) return -1;

@@ -224,7 +224,7 @@ int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
 #define VTA_CL_NET_MAX 32
 /* Tensors are numbered: 0 is the network input, i + 1 the output of layer i. */
 typedef struct vta_cl_net_layer {
-  char name[32];               /* e.g. "layer2.0.downsample" (torchvision's names) */
+  char name[48];               /* e.g. "layer2.0.downsample" (torchvision's names) */
   int input;                   /* the tensor this layer reads */
   int residual;                /* the tensor its epilogue adds (epi.residual), or -1 */
   vta_cl_conv2d_params_t p;    /* shape, epilogue, seed; tiles chosen by autotile */
