@@ -67,6 +67,7 @@ if ! browser_ready; then
   echo "SKIP the pages in a browser: $BROWSER_WHY"
   exit 0
 fi
+echo "PASS pages opened in chromium via $BROWSER_MODE"
 for p in tutorials baseline network; do
   if ! browser_record $p.html $p.rec.json $p.png 2>$p.err; then
     echo "FAIL $p.html opens in chromium"; head -5 $p.err | sed 's/^/  /'; continue
