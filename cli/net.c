@@ -18,7 +18,7 @@
 
 #include "cli_util.h"
 #include "net.h"
-#include "report.h"
+#include "vta_profile.h"
 #include "vta_cl.h"
 #include "vta_config.h"
 #include "vta_io.h"
@@ -327,36 +327,17 @@ static int fill_segment(vta_program_t *p, const char *seg, const void *data, siz
   return 0;
 }
 
-/* The figures of docs/report-json.md's profile, for one layer's counters. */
-static void layer_profile(cJSON *o, const vta_cycle_stats_t *cs, const vta_model_params_t *mp,
-                          const vta_config_t *c, double clock_mhz) {
-  double cyc = (double)cs->cycles, peak_macs = (double)c->batch * c->block_in * c->block_out;
-  double bus = mp->mem.bus_bytes, peak_bw = bus / mp->mem.cpb;
-  double rd = 0;
-  for (int k = 0; k < VTA_RD_NCLIENTS; k++) rd += (double)cs->mem.rd[k].beats * bus;
-  double wr = (double)cs->mem.wr.beats * bus;
-  double macs = (double)(cs->gemm_uops - cs->gemm_reset_uops) * peak_macs;
-  double secs = cyc / (clock_mhz * 1e6);
-  double issue = cyc > 0 ? (double)(cs->gemm_uops + cs->alu_slots) / cyc : 0;
-  double mac_u = cyc > 0 ? macs / (cyc * peak_macs) : 0;
-  double rd_u = cyc > 0 ? rd / (cyc * peak_bw) : 0, wr_u = cyc > 0 ? wr / (cyc * peak_bw) : 0;
-  cJSON_AddNumberToObject(o, "cycles", cyc);
-  cJSON_AddNumberToObject(o, "seconds", secs);
-  cJSON_AddNumberToObject(o, "macs", macs);
-  cJSON_AddNumberToObject(o, "ops", 2 * macs);
-  cJSON_AddNumberToObject(o, "gops", secs > 0 ? 2 * macs / secs * 1e-9 : 0);
-  cJSON_AddNumberToObject(o, "dram_bytes", rd + wr);
-  cJSON_AddNumberToObject(o, "arithmetic_intensity", rd + wr > 0 ? 2 * macs / (rd + wr) : 0);
-  cJSON_AddNumberToObject(o, "issue_util", issue);
-  cJSON_AddNumberToObject(o, "mac_util", mac_u);
-  cJSON_AddNumberToObject(o, "rd_bw_util", rd_u);
-  cJSON_AddNumberToObject(o, "wr_bw_util", wr_u);
-  double fig;
-  const char *fname, *kind = vtasim_verdict(issue, rd_u, wr_u, &fig, &fname);
-  cJSON *v = cJSON_AddObjectToObject(o, "verdict");
-  cJSON_AddStringToObject(v, "kind", kind);
-  cJSON_AddNumberToObject(v, "figure", fig);
-  cJSON_AddStringToObject(v, "figure_name", fname);
+/* One layer's "profile" (docs/report-json.md, model/vta_profile.c: the same
+ * figures and verdict as vtasim run --json) with its cycles and each unit's
+ * cycles by category added. */
+static cJSON *layer_profile(const vta_cycle_stats_t *cs, const vta_model_params_t *mp,
+                            const vta_config_t *c, double clock_mhz, char *kind, size_t kind_len) {
+  vta_prof_summary_t sum;
+  vta_prof_summarize(cs, c, mp, clock_mhz, &sum);
+  snprintf(kind, kind_len, "%s", vta_bound_name(sum.kind));
+  cJSON *o = vta_prof_json(&sum, NULL);
+  if (!o) return NULL;
+  cJSON_AddNumberToObject(o, "cycles", (double)cs->cycles);
   cJSON *u = cJSON_AddObjectToObject(o, "units");
   const int order[3] = {VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
   for (int k = 0; k < 3; k++) {
@@ -365,6 +346,7 @@ static void layer_profile(cJSON *o, const vta_cycle_stats_t *cs, const vta_model
       if (cat != VTA_CAT_QUEUE)
         cJSON_AddNumberToObject(uo, vta_cat_name(cat), (double)cs->unit[order[k]].cat[cat]);
   }
+  return o;
 }
 
 static const char run_net_help[] =
@@ -561,13 +543,12 @@ int vtasim_cmd_run_net(int argc, char **argv) {
     vta_engine_snapshot(vta_session_engine(s), &snap);
     char vtext[16] = "-";
     double cyc = 0;
-    if (snap.has_cycles) {
-      cJSON *pr_o = cJSON_AddObjectToObject(lo, "profile");
-      layer_profile(pr_o, &snap.cycles, &params, &p.cfg, (double)clock);
-      cyc = cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "cycles"));
+    cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &params, &p.cfg, (double)clock,
+                                                  vtext, sizeof vtext) : NULL;
+    if (pr_o) {
+      cJSON_AddItemToObject(lo, "profile", pr_o);
+      cyc = (double)snap.cycles.cycles;
       tot_bytes += cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "dram_bytes"));
-      snprintf(vtext, sizeof vtext, "%s",
-               cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(pr_o, "verdict"), "kind")));
       if (!json)
         printf("  %-22s %-34s %11.0f %9.3f %7.2f %5.1f%% %5.1f%% %5.1f%%  %-8s %7.3f  %s\n",
                l->name, shape, cyc, cyc / (clock * 1e3), 2 * lmacs / (cyc / (clock * 1e6)) * 1e-9,

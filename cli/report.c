@@ -34,16 +34,6 @@
 enum { REP_OK = 0, REP_BAD = 2 };
 #define MAX_DOCS 16
 
-const char *vtasim_verdict(double issue, double rd, double wr, double *figure,
-                           const char **figure_name) {
-  double mem = rd > wr ? rd : wr;
-  *figure = issue >= mem ? issue : mem;
-  *figure_name = issue >= mem ? "issue_util" : rd >= wr ? "rd_bw_util" : "wr_bw_util";
-  if (issue >= 0.5 && issue >= mem) return "compute";
-  if (mem >= 0.5 && mem > issue) return "memory";
-  return "latency";
-}
-
 /* ---- input documents ------------------------------------------------------- */
 
 typedef struct doc {
@@ -87,6 +77,7 @@ static double opt_clock = 100;
 
 static metrics_t run_metrics(const cJSON *j) {
   metrics_t m = {0};
+  m.verdict = m.figure_name = "";
   m.has_cycles = cJSON_IsObject(jget(j, "cycles"));
   m.wall = num(j, "host.wall_seconds");
   if (!m.has_cycles) return m;
@@ -116,13 +107,11 @@ static metrics_t run_metrics(const cJSON *j) {
     snprintf(path, sizeof path, "cycles.units.%s.insns", u[k]);
     m.insns += num(j, path);
   }
-  if (cJSON_IsObject(jget(j, "profile.verdict"))) {
-    m.verdict = str(j, "profile.verdict.kind");
-    m.figure = num(j, "profile.verdict.figure");
-    m.figure_name = str(j, "profile.verdict.figure_name");
-  } else {
-    m.verdict = vtasim_verdict(m.issue_util, m.rd_util, m.wr_util, &m.figure, &m.figure_name);
-  }
+  /* the verdict is the profile section's (docs/report-json.md); JSON from a
+   * vtasim without it has none */
+  m.verdict = str(j, "profile.verdict.kind");
+  m.figure = num(j, "profile.verdict.figure");
+  m.figure_name = str(j, "profile.verdict.figure_name");
   return m;
 }
 
@@ -300,14 +289,16 @@ static void card(const char *label, const doc_t *d, const char *path, double v, 
 }
 
 static void verdict_banner(const metrics_t *m, const cJSON *j, const metrics_t *bm) {
-  const char *text = str(j, "profile.verdict.text");
+  if (!m->verdict[0]) {
+    h("<p class=\"note\">No verdict in this JSON (it comes from the profile section of vtasim "
+      "run --json, docs/report-json.md).</p>");
+    return;
+  }
   h("<div class=\"verdict %s\">", verdict_class(m->verdict));
-  if (text[0]) esc(text);
-  else
-    h("%s-bound: %s at %.1f%% of peak", m->verdict, figure_label(m->figure_name),
-      100 * m->figure);
-  if (bm) h("<span class=\"base\">baseline: %s-bound (%s %.1f%%)</span>", bm->verdict,
-            figure_label(bm->figure_name), 100 * bm->figure);
+  esc(str(j, "profile.verdict.text"));
+  if (bm && bm->verdict[0])
+    h("<span class=\"base\">baseline: %s-bound (%s %.1f%%)</span>", bm->verdict,
+      figure_label(bm->figure_name), 100 * bm->figure);
   h("</div>");
 }
 
@@ -388,7 +379,8 @@ static void roofline(double peak_ops, double peak_bw, const rpoint_t *pt, int n)
   for (int i = 0; i < n; i++) {
     if (!(pt[i].ai > 0) || !(pt[i].opc > 0)) continue;
     const char *col = !strcmp(pt[i].verdict, "compute") ? "#2e9e5b"
-                    : !strcmp(pt[i].verdict, "memory") ? "#e07b24" : "#c0392b";
+                    : !strcmp(pt[i].verdict, "memory") ? "#e07b24"
+                    : !strcmp(pt[i].verdict, "latency") ? "#c0392b" : "#8a93a3";
     if (i > 0 && pt[i].hollow && pt[i - 1].ai > 0)
       h("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#8a93a3\" "
         "stroke-dasharray=\"4 3\"/>", RX(pt[i].ai), RY(pt[i].opc), RX(pt[i - 1].ai),
@@ -760,16 +752,12 @@ static void net_section(const doc_t *d, const doc_t *b, const doc_t *docs, int n
     char labels[64][12];
     int np = 0;
     double peak_ops = 0, peak_bw = 0;
-    /* the peaks are the configuration's: from the first layer's figures */
+    /* the peaks are the configuration's, stated in every layer's profile */
     for (int i = 0; i < n && np < 64; i++) {
       const cJSON *p = jget(cJSON_GetArrayItem(ls, i), "profile");
       double c = num(p, "cycles"), ops = num(p, "ops");
-      if (!peak_ops && c > 0 && num(p, "mac_util") > 0)
-        peak_ops = ops / c / num(p, "mac_util");
-      if (!peak_bw && c > 0 && num(p, "rd_bw_util") > 0) {
-        double rdb = num(p, "dram_bytes"), wru = num(p, "wr_bw_util"), rdu = num(p, "rd_bw_util");
-        peak_bw = rdb / c / (rdu + wru);
-      }
+      if (!peak_ops && num(p, "peak_ops_per_cycle") > 0) peak_ops = num(p, "peak_ops_per_cycle");
+      if (!peak_bw && num(p, "peak_rd_bytes_per_cycle") > 0) peak_bw = num(p, "peak_rd_bytes_per_cycle");
       snprintf(labels[np], sizeof labels[np], "%d", i + 1);
       pts[np] = (rpoint_t){num(p, "arithmetic_intensity"), c > 0 ? ops / c : 0, labels[np],
                            str(p, "verdict.kind"), 0};
@@ -1003,7 +991,7 @@ int vtasim_cmd_report(int argc, char **argv) {
       else if (!d->net && m.has_cycles) val(NULL, NULL, m.gops, F_F2);
       else h("&mdash;");
       h("</td><td>");
-      if (!d->net && m.has_cycles && strcmp(str(d->j, "status"), "error"))
+      if (!d->net && m.has_cycles && m.verdict[0] && strcmp(str(d->j, "status"), "error"))
         h("<span class=\"tag %s\">%s</span>", verdict_class(m.verdict), m.verdict);
       if (d->net) { /* how many layers of each kind */
         int k[3] = {0};

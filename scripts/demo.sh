@@ -30,8 +30,10 @@ echo "--- both engines' reports (the RTL column is read from the RTL's own count
 python3 scripts/side_by_side.py "$out/gemm_tutorial.model.json" "$out/gemm_tutorial.rtl.json"
 echo
 echo "--- the cycle model's full report:"
-"$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace"
+"$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace" \
+  --timeline "$out/gemm_tutorial.timeline.json"
 echo "instruction trace: $out/gemm_tutorial.trace ($(wc -l < "$out/gemm_tutorial.trace") lines)"
+echo "timeline: $out/gemm_tutorial.timeline.json (open it in https://ui.perfetto.dev or chrome://tracing)"
 echo
 
 for name in gemm_demo alu_demo; do
@@ -94,7 +96,7 @@ if command -v chromium >/dev/null; then
   profile=$(mktemp -d)
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$profile" --screenshot="$out/report.png" --window-size=1280,2000 \
+    --user-data-dir="$profile" --screenshot="$out/report.png" --window-size=1280,2090 \
     "file://$(cd "$out" && pwd)/report.html" >/dev/null 2>&1
   rm -rf "$profile"
   echo "screenshot: $out/report.png"
