@@ -363,7 +363,8 @@ static const char run_net_help[] =
     "  --json             the report as JSON (schema vtasim-net/1) on stdout\n"
     "  --clock-mhz N      converts cycles to time (100)\n"
     "  --output FILE      write the network's output tensor (NCHW int8)\n"
-    "  --progress         one line per finished layer on stderr\n"
+    "  --progress         one line per finished layer on stderr (with --json: also\n"
+    "                     when stderr is a terminal)\n"
     "\n"
     "Exit status: 0 every layer's expectations hold, 1 one failed, 2 bad input.\n";
 
@@ -387,6 +388,9 @@ int vtasim_cmd_run_net(int argc, char **argv) {
     else if (!in) in = a;
     else return vtasim_usage("run", "unexpected argument '%s'", a);
   }
+  /* a line per layer on stderr: asked for, or a terminal watching a JSON run
+   * (the text table on stdout shows each layer as it ends anyway) */
+  if (json && isatty(2)) progress = 1;
   vta_err e = {0};
   vta_model_params_t params;
   vta_model_params_default(&params);
