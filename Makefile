@@ -4,7 +4,9 @@
 #                   engine, RTL included) and the vtasim CLI
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make test SAN=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       assemble and run the demo programs, with their statistics
+#   make demo       assemble and run the demo programs, with their statistics; the
+#                   whole ResNet-18 on three engines; ends with the HTML report of
+#                   the GEMM and conv2d tutorials and its screenshot (build/demo/)
 #   make traces     regenerate the compiler-lite workloads under traces/
 #   make workloads  regenerate them and run each on the model, as a table
 #   make bench      cycles/s and wall time of the cycle and functional models
