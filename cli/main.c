@@ -22,6 +22,9 @@
 #include "cli_util.h"
 #include "gen.h"
 #include "cosim_cmd.h"
+#include "net.h"
+#include "report.h"
+#include "windows.h"
 #include "verilog.h"
 #include "watch.h"
 #include "vta_profile.h"
@@ -165,7 +168,9 @@ static const char run_help[] =
     "\n"
     "Options, with the engines that honour them (any other engine refuses them\n"
     "with exit status 2 rather than ignoring them):\n"
-    "  --json                all: machine-readable report on stdout (vtasim-run/2)\n"
+    "  --json                all: machine-readable report on stdout (vtasim-run/2),\n"
+    "                        with per-window utilisation on model and rtl (docs/report.md)\n"
+    "  --no-windows          model, rtl: --json without it (no scratch trace: make bench)\n"
     "  --quiet               all: no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       all: after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
@@ -437,11 +442,15 @@ static double seconds_now(void) {
 }
 
 static int cmd_run(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) /* a network manifest (docs/network.md), on any engine */
+    if (argv[i][0] != '-' && (i == 1 || argv[i - 1][0] != '-') && vtasim_net_is_manifest(argv[i]))
+      return vtasim_cmd_run_net(argc, argv);
   if (vtasim_run_is_cosim(argc, argv)) return vtasim_cmd_run_cosim(argc, argv);
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, timing = 0, races = 0, no_attr = 0, used;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, timing = 0, races = 0, no_attr = 0, used,
+      windows = 1;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_prof_opts_t *popts = &wo.prof;
@@ -455,6 +464,7 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
+    else if (!strcmp(a, "--no-windows")) windows = 0;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
     else if (!strcmp(a, "--check-races")) races = 1;
     else if (!strcmp(a, "--no-check-races")) races = 0;
@@ -529,6 +539,7 @@ static int cmd_run(int argc, char **argv) {
   vtasim_watch_t watch;
   memset(&watch, 0, sizeof watch);
   int interrupted = 0;
+  FILE *scratch = NULL; /* the JSON report's per-window utilisation reads a trace */
   if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
   /* Races are a property of the program: found before any engine runs it. */
   if (races && vta_races_check(&p, stderr, NULL, &e)) {
@@ -549,6 +560,9 @@ static int cmd_run(int argc, char **argv) {
     if (vta_out_open(&trace, trace_path, "--trace", 0, &e)) { rc = fail(&e); goto out; }
     vta_out_keep_partial(&trace); /* Ctrl-C on a long run: the trace so far */
     params.trace = trace.f;
+  } else if (json && windows && params.engine != VTA_ENGINE_FUNCTIONAL) {
+    scratch = tmpfile();
+    params.trace = scratch;
   }
   if (wave && vta_out_open_named(&wave_out, wave, "--wave", &e)) { rc = fail(&e); goto out; }
   s = vta_session_new_mapped(&p, &e);
@@ -687,6 +701,15 @@ static int cmd_run(int argc, char **argv) {
     } else {
       cJSON_AddNullToObject(o, "profile");
     }
+    /* the trace as written: --trace's temporary (read by name), or the scratch */
+    FILE *tw = trace.f ? trace.f : scratch;
+    const char *tw_name = trace.f ? (trace.tmp ? trace.tmp : trace_path) : NULL;
+    FILE *tr = tw && tw_name && !fflush(tw) ? fopen(tw_name, "r") : tw;
+    if (snap.has_cycles && tr && ran && windows)
+      cJSON_AddItemToObject(o, "windows",
+                            vtasim_windows_json(tr, snap.cycles.cycles, params.mem.cpb));
+    else cJSON_AddNullToObject(o, "windows");
+    if (tr && tr != tw) fclose(tr);
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
     if (snap.has_cycles)
@@ -721,6 +744,7 @@ out:
   /* The trace and the waveform are kept even when the run failed: they
    * show how it failed.  Only a failed write discards them. */
   if (vta_out_close(&trace, 1, &e) && rc != EXIT_BAD) rc = fail(&e);
+  if (scratch) fclose(scratch);
   if (vta_out_close(&wave_out, 1, &e) && rc != EXIT_BAD) rc = fail(&e);
   vta_program_free(&p);
   return rc;
@@ -832,7 +856,9 @@ static const char main_help[] =
     "  cosim   run a bundle on the model and a second implementation (the RTL) in\n"
     "          lockstep, report the first cycle where they differ\n"
     "  config  print a hardware configuration and its instruction layout\n"
-    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does\n"
+    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
+    "          or ResNet-18's layers as a network (gen resnet18)\n"
+    "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
@@ -856,6 +882,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "gen")) return vtasim_finish(vtasim_cmd_gen(argc - 1, argv + 1));
   if (!strcmp(c, "cosim")) return vtasim_finish(vtasim_cmd_cosim(argc - 1, argv + 1));
   if (!strcmp(c, "config")) return vtasim_finish(cmd_config(argc - 1, argv + 1));
+  if (!strcmp(c, "report")) return vtasim_finish(vtasim_cmd_report(argc - 1, argv + 1));
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);
   return EXIT_BAD;
