@@ -12,7 +12,10 @@
 #   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top)
 #   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
 #   make regress N=1000 SEED=1  N random programs co-simulated model vs RTL,
-#                   2 in parallel, failures kept and shrunk (scripts/regress.sh)
+#                   2 in parallel, failures kept and shrunk (scripts/regress.sh);
+#                   SLURM=1 [PARTITION=P]: as one Slurm job array instead
+#   make rtl-variant RTL_DIR=... RTL_CONFIG=... RTL_PARAMS=...  a vtasim with
+#                   the RTL of another configuration (vtasim sweep --confirm)
 #   make fuzz       libFuzzer (clang) on the assembler, bundle loader, config
 #                   reader and decoder, FUZZ_SECONDS (60) each (scripts/fuzz.sh)
 #
@@ -153,6 +156,20 @@ $(BUILD)/cli/%.o: CFLAGS += -DVTASIM_HAVE_RTL
 $(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
 	  $(LIBS) -lstdc++ -lz -pthread -latomic
+
+# The RTL of another configuration, for `vtasim sweep --confirm`:
+#   make rtl-variant RTL_DIR=build/rtl-cache/HASH RTL_CONFIG=cfg.json RTL_PARAMS='...'
+# verilates rtl/ for that parameter package into RTL_DIR and links
+# RTL_DIR/vtasim, a full CLI whose --engine rtl is that RTL (the C objects
+# are those of BUILD, shared by every variant).
+.PHONY: rtl-variant
+rtl-variant: $(RTL_DIR)/vtasim
+$(RTL_DIR)/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
+	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
+	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -c $< -o $@
+$(RTL_DIR)/vtasim: $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_glue.o $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_glue.o \
+	  $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) $(LIBS) -lstdc++ -lz -pthread -latomic
 
 lint: $(RTL_VH)
 	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
