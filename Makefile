@@ -210,9 +210,11 @@ bench: all
 N    ?= 100
 SEED ?= 1
 JOBS ?= 2
+SLURM ?= 0
+PARTITION ?=
 .PHONY: regress
 regress: all
-	@scripts/regress.sh $(BUILD)/vtasim $(N) $(SEED) $(JOBS)
+	@REGRESS_SLURM=$(SLURM) REGRESS_PARTITION=$(PARTITION) scripts/regress.sh $(BUILD)/vtasim $(N) $(SEED) $(JOBS)
 
 # ---- fuzzing (tests/fuzz/, docs: scripts/fuzz.sh) --------------------------
 # libFuzzer needs clang, so isa/ is compiled again with clang into

@@ -130,11 +130,11 @@ def wait_slurm(a, job, points):
     while True:
         states = squeue_states(job)
         have = len(done_ids(a.dir, points))
-        progress("[%d/%d] points done, job %s: %d tasks queued or running, %.0f s"
-                 % (have, len(points), job, len(states), time.time() - t0))
         if not states:
             progress("[%d/%d] points done, job %s finished, %.0f s" % (have, len(points), job, time.time() - t0), True)
             break
+        progress("[%d/%d] points done, job %s: %d tasks queued or running, %.0f s"
+                 % (have, len(points), job, len(states), time.time() - t0))
         time.sleep(1)
     if sys.stderr.isatty():
         sys.stderr.write("\n")
@@ -289,7 +289,7 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm):
     o = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>vtasim sweep: %s</title>" % e(meta["name"]),
          "<style>body{font:14px sans-serif;margin:20px;color:#222}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#eee}"
-         "td.l{text-align:left}.front{background:#fde8e8}.plots{display:flex;flex-wrap:wrap;gap:16px}"
+         "td.l{text-align:left;white-space:nowrap}.front{background:#fde8e8}.plots{display:flex;flex-wrap:wrap;gap:16px}"
          ".bad{color:#b00}</style></head><body>",
          "<h1>vtasim sweep: %s</h1>" % e(meta["name"]),
          "<p>%d points (%d evaluated, %d missing); clock %g MHz; axes: %s. Pareto fronts per workload "
