@@ -495,10 +495,21 @@ static cJSON *expand(const spec_t *s) {
     }
     vta_err e = {0};
     if (vta_config_derive(&c, &e)) {
-      /* name the first axis key the message mentions, else the first axis */
-      const char *key = s->ncfg ? s->cfg[0].key : NULL;
-      for (int i = 0; i < s->ncfg; i++)
-        if (strstr(e.msg, s->cfg[i].key)) { key = s->cfg[i].key; break; }
+      /* name the key at fault: the first axis whose default value alone
+       * makes the configuration valid, else the first the message names */
+      const char *key = NULL;
+      for (int i = 0; i < s->ncfg && !key; i++) {
+        vta_config_t t = c, d;
+        long def = 0;
+        vta_config_default(&d);
+        vta_config_get(&d, s->cfg[i].key, &def, NULL);
+        if (def != s->cfg[i].v[ci[i]] && !vta_config_set(&t, s->cfg[i].key, def, NULL) &&
+            !vta_config_derive(&t, NULL))
+          key = s->cfg[i].key;
+      }
+      for (int i = 0; i < s->ncfg && !key; i++)
+        if (strstr(e.msg, s->cfg[i].key)) key = s->cfg[i].key;
+      if (!key && s->ncfg) key = s->cfg[0].key;
       spec_err(s, key, "config.%s: the configuration {%s} is not valid: %s", key ? key : "",
                combo, e.msg);
       goto bad;
