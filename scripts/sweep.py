@@ -402,11 +402,18 @@ def rtl_vtasim(a, p, d):
     # make is run every time: it rebuilds a cached variant whose rtl/ sources
     # or C objects changed since, and does nothing otherwise
     before = os.path.getmtime(exe) if os.path.exists(exe) else None
+    # the configuration at a fixed path: the generated header quotes the
+    # command line, which must not change from one sweep directory to another
+    os.makedirs(os.path.join(ROOT, rel), exist_ok=True)
+    stable = os.path.join(ROOT, rel, "vta_config.json")
+    with open(stable + ".tmp", "w") as f:
+        json.dump(p["config"], f, sort_keys=True)
+    os.replace(stable + ".tmp", stable)
     t0 = time.time()
     if before is None:
         print("building the RTL for %s (%s) into %s ..." % (p["config_name"], p["timing_args"], rel), flush=True)
     r = subprocess.run(["nice", "-n", "10", "make", "-s", "-C", ROOT, "rtl-variant", "RTL_DIR=" + rel,
-                        "RTL_CONFIG=" + os.path.abspath(cfg), "RTL_PARAMS=" + p["timing_args"]],
+                        "RTL_CONFIG=" + rel + "/vta_config.json", "RTL_PARAMS=" + p["timing_args"]],
                        capture_output=True, text=True)
     if r.returncode != 0 or not os.path.exists(exe):
         return None, "RTL build failed: " + (r.stdout + r.stderr)[-400:]
