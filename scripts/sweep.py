@@ -87,8 +87,11 @@ def slurm_dir(d):
 
 def squeue_states(job):
     """{task index: state} of the job's tasks still known to squeue."""
-    r = subprocess.run(["squeue", "-h", "-r", "-j", str(job), "-o", "%K %T"],
-                       capture_output=True, text=True)
+    try:
+        r = subprocess.run(["squeue", "-h", "-r", "-j", str(job), "-o", "%K %T"],
+                           capture_output=True, text=True)
+    except OSError:
+        return {}
     out = {}
     for line in r.stdout.splitlines():
         parts = line.split()
@@ -115,9 +118,14 @@ def submit_slurm(a, todo):
     if a.partition:
         cmd.append("--partition=" + a.partition)
     cmd.append(script)
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as ex:
+        print("vtasim sweep: error: cannot run sbatch (is Slurm installed?): %s" % ex, file=sys.stderr)
+        sys.exit(2)
     if r.returncode != 0:
-        sys.exit("vtasim sweep: error: sbatch failed: %s" % r.stderr.strip())
+        print("vtasim sweep: error: sbatch failed: %s" % r.stderr.strip(), file=sys.stderr)
+        sys.exit(2)
     job = r.stdout.strip().split(";")[0]
     with open(os.path.join(sd, "job"), "w") as f:
         f.write(job + "\n")
@@ -238,7 +246,28 @@ def write_reports(d, meta, results, missing, confirm):
         by_wl.setdefault(r["workload"], []).append(r)
     for wl, rows in by_wl.items():
         fronts[wl] = {"sram_bytes": pareto(rows, "sram_bytes"), "mac_units": pareto(rows, "mac_units")}
-    report = {"schema": "vtasim-sweep-report/1", "name": meta["name"], "clock_mhz": meta["clock_mhz"],
+    # the whole set of workloads (e.g. the ResNet-18 network) per design point:
+    # cycles summed, for the design points where every workload compiled
+    totals = []
+    nwl = len({p["workload"]["name"] for p in meta["points"]})
+    if nwl > 1:
+        groups = {}
+        for r in results:
+            key = (r["config_name"], json.dumps(r["timing"], sort_keys=True))
+            groups.setdefault(key, []).append(r)
+        for rows in groups.values():
+            if len(rows) == nwl and all(r["status"] == "ok" for r in rows):
+                first = min(rows, key=lambda r: r["index"])
+                totals.append({"index": first["index"], "config_name": first["config_name"],
+                               "timing_label": first["timing_label"], "sram_bytes": first["sram_bytes"],
+                               "mac_units": first["mac_units"], "cycles": sum(r["cycles"] for r in rows),
+                               "points": sorted(r["index"] for r in rows)})
+        totals.sort(key=lambda t: t["index"])
+        if totals:
+            by_wl["all workloads (cycles summed)"] = totals
+            fronts["all workloads (cycles summed)"] = {"sram_bytes": pareto(totals, "sram_bytes"),
+                                                       "mac_units": pareto(totals, "mac_units")}
+    report = {"schema": "vtasim-sweep-report/1", "totals": totals, "name": meta["name"], "clock_mhz": meta["clock_mhz"],
               "axes": axes, "points": results, "missing": missing, "pareto": fronts}
     if confirm is not None:
         report["confirm"] = confirm
@@ -477,6 +506,15 @@ def cmd_run(a):
           % (doc["name"], len(points), len(have), len(todo),
              " as a Slurm job array" if a.slurm and todo else " with -j %d" % a.j if todo else ""), flush=True)
     os.makedirs(os.path.join(a.dir, "results"), exist_ok=True)
+    jf = os.path.join(slurm_dir(a.dir), "job")
+    if todo and os.path.exists(jf):
+        with open(jf) as f:
+            old = f.read().strip()
+        if squeue_states(old):
+            print("vtasim sweep: error: Slurm job %s of %s is still queued or running: wait for it "
+                  "(vtasim sweep collect %s) or scancel it before rerunning" % (old, a.dir, a.dir),
+                  file=sys.stderr)
+            return 2
     if todo and a.slurm:
         job = submit_slurm(a, todo)
         if a.no_wait:
@@ -504,10 +542,7 @@ def cmd_collect(a):
     jf = os.path.join(slurm_dir(a.dir), "job")
     if os.path.exists(jf):
         job = open(jf).read().strip()
-        try:
-            states = squeue_states(job)
-        except OSError:
-            states = {}
+        states = squeue_states(job)
         if states:
             print("Slurm job %s: %d tasks still queued or running" % (job, len(states)))
     missing, bad, _ = collect(a, doc)

@@ -148,6 +148,10 @@ for wl in ("g", "c", "odd"):
             for o in rows))
         want(sorted(rep["pareto"][wl][key]) == front, "front %s %s" % (wl, key))
         want(len(front) >= 1, "non-empty front")
+# the sums over the workloads: only where all three compiled
+tot = rep["totals"]
+want(len(tot) == 4 and all(t["cycles"] == sum(pts[i]["cycles"] for i in t["points"]) and len(t["points"]) == 3
+                           for t in tot), "totals")
 print("\n".join(bad) if bad else "ok")
 EOF
 check "a point's cycles, MACs/cycle, bandwidth equal gen + run; SRAM, MACs, verdict rule, Pareto fronts re-derived" grep -qx ok ref.out
@@ -169,9 +173,11 @@ if command -v chromium >/dev/null || { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=non
   chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$TMP/chrome" --dump-dom "file://$TMP/out/sweep.html" >dom.html 2>/dev/null
-  # 2 plots for each of the 3 workloads; one circle per ok point in each plot
-  check "HTML renders: 6 inline SVG plots" test "$(grep -c '<svg' dom.html)" = 6
-  check "HTML renders: every ok point drawn in both plots (40 circles)" test "$(grep -c '<circle' dom.html)" = 40
+  # 2 plots for each of the 3 workloads and for their sum; one circle per ok
+  # point in each plot, and per design point where all 3 compiled (LOG_BLOCK 4:
+  # 2 ACC sizes x 2 bus widths) in the sum's
+  check "HTML renders: 8 inline SVG plots" test "$(grep -c '<svg' dom.html)" = 8
+  check "HTML renders: every ok point drawn in both plots (2 x 20 + 2 x 4 circles)" test "$(grep -c '<circle' dom.html)" = 48
   check "HTML: self-contained (no external resources)" bash -c "! grep -Eq '(src|href)=\"?(http|//)' out/sweep.html"
 else
   echo "SKIP the HTML rendering checks: chromium is not installed and cannot be"
