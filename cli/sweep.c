@@ -60,7 +60,7 @@ static const char sweep_help[] =
     "                   hash of its inputs, so a rerun computes only the missing\n"
     "  -j N             points in parallel (default: the number of cores)\n"
     "  --confirm N      re-run the N best points on the RTL (Verilated per\n"
-    "                   configuration, cached under build/rtl-cache/); model and\n"
+    "                   configuration, cached in BUILD/rtl-cache/); model and\n"
     "                   RTL cycles must be equal\n"
     "  --slurm          run the points as one Slurm job array (sbatch --array);\n"
     "                   DIR must be on a file system the nodes share\n"

@@ -426,7 +426,13 @@ def rtl_vtasim(a, p, d):
         with open(own) as f:
             if hashlib.sha256(body(f.read()).encode()).hexdigest()[:16] == h:
                 return a.vtasim, "the default RTL build"
-    rel = os.path.relpath(os.path.join(ROOT, "build", "rtl-cache", h), ROOT)
+    # the variant is linked from the C objects of the build this vtasim comes
+    # from (build/, or build/san/ with the sanitizers), and cached beside them
+    bdir = os.path.relpath(os.path.realpath(build), os.path.realpath(ROOT))
+    if bdir.startswith(".."):
+        bdir = "build"
+    san = "1" if os.path.basename(bdir) == "san" else "0"
+    rel = os.path.join(bdir, "rtl-cache", h)
     exe = os.path.join(ROOT, rel, "vtasim")
     # make is run every time: it rebuilds a cached variant whose rtl/ sources
     # or C objects changed since, and does nothing otherwise
@@ -441,7 +447,7 @@ def rtl_vtasim(a, p, d):
     t0 = time.time()
     if before is None:
         print("building the RTL for %s (%s) into %s ..." % (p["config_name"], p["timing_args"], rel), flush=True)
-    r = subprocess.run(["nice", "-n", "10", "make", "-s", "-C", ROOT, "rtl-variant", "RTL_DIR=" + rel,
+    r = subprocess.run(["nice", "-n", "10", "make", "-s", "-C", ROOT, "rtl-variant", "BUILD=" + bdir, "SAN=" + san, "RTL_DIR=" + rel,
                         "RTL_CONFIG=" + rel + "/vta_config.json", "RTL_PARAMS=" + p["timing_args"]],
                        capture_output=True, text=True)
     if r.returncode != 0 or not os.path.exists(exe):

@@ -191,7 +191,7 @@ spec conf <<'EOF'
 EOF
 expect "--confirm 1: the best point (a non-default configuration) on its own RTL build, cycles equal" 0 \
   'confirm #1 g on 1x32_i8w8a32_15_15_18_17: model ([0-9]+), RTL \1 cycles: equal' -- "$V" sweep conf.json -o conf --confirm 1
-expect "--confirm again: the RTL build is reused from the cache" 0 'equal \(cached RTL build/rtl-cache/' -- "$V" sweep conf.json -o conf --confirm 1
+expect "--confirm again: the RTL build is reused from the cache" 0 'equal \(cached RTL build(/san)?/rtl-cache/' -- "$V" sweep conf.json -o conf --confirm 1
 check "the confirmation is in sweep.json" python3 -c "
 import json; c = json.load(open('conf/sweep.json'))['confirm']; assert len(c) == 1 and c[0]['equal'] and c[0]['rtl_cycles'] == c[0]['model_cycles']"
 # plant a difference: the stored model result of that point claims one cycle more
