@@ -24,10 +24,8 @@ long long vtasim_parse_count(const char *s) {
 
 double vtasim_ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-vtasim_figures_t vtasim_figures(const vta_model_t *m) {
-  const vta_config_t *c = vta_model_config(m);
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
+vtasim_figures_t vtasim_figures(const vta_config_t *c, const vta_model_params_t *p,
+                                const vta_cycle_stats_t *cs) {
   vtasim_figures_t f = {0};
   for (int k = 0; k < VTA_RD_NCLIENTS; k++)
     f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;

@@ -19,11 +19,14 @@ double vtasim_ratio(double a, double b);
 /* The derived figures of the cycle report (vtasim run --stats, vtasim sweep),
  * computed in one place: transferred bytes and the peak bytes/cycle of each
  * memory channel, MACs of one GEMM uop and the peak MACs per cycle. */
-struct vta_model;
+struct vta_config;
+struct vta_model_params;
+struct vta_cycle_stats;
 typedef struct vtasim_figures {
   double rd_bytes, wr_bytes, peak_bw;
   double macs_per_uop, peak_macs;
 } vtasim_figures_t;
-vtasim_figures_t vtasim_figures(const struct vta_model *m);
+vtasim_figures_t vtasim_figures(const struct vta_config *c, const struct vta_model_params *p,
+                                const struct vta_cycle_stats *cs);
 
 #endif

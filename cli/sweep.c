@@ -709,7 +709,7 @@ static cJSON *eval_point(const cJSON *pt) {
   if (rf) fclose(rf);
   const vta_model_t *m = vta_session_model(s);
   const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  vtasim_figures_t f = vtasim_figures(m);
+  vtasim_figures_t f = vtasim_figures(vta_model_config(m), vta_model_params(m), cs);
   double cyc = (double)cs->cycles;
   double rd_u = vtasim_ratio(f.rd_bytes, cyc * f.peak_bw);
   double wr_u = vtasim_ratio(f.wr_bytes, cyc * f.peak_bw);
