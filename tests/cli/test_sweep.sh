@@ -67,6 +67,9 @@ printf '{"workloads": [' >bad_json.json
 expect "truncated JSON: line named" 2 'bad_json.json:1: not valid JSON' -- "$V" sweep bad_json.json
 expect "missing spec file" 2 'nope.json' -- "$V" sweep nope.json
 expect "--no-wait without --slurm" 2 'need --slurm' -- "$V" sweep bad_key.json --no-wait
+expect "-j 0 refused" 2 '\-j expects a positive number' -- "$V" sweep bad_key.json -j 0
+expect "collect of a directory without a sweep" 2 'no sweep here' -- "$V" sweep collect "$TMP"
+expect "no SPEC" 2 'usage: vtasim sweep' -- "$V" sweep
 spec big <<'EOF'
 {"timing": {"RD_LAT": [1, 2, 3, 4, 5, 6], "CPB": [1, 2]},
  "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
@@ -164,6 +167,7 @@ expect "a rerun computes nothing" 0 '24 points, 24 already done, 0 to compute' -
 rm -f "out/results/$(python3 -c 'import json;print(json.load(open("out/points.json"))["points"][5]["id"])').json"
 expect "a lost result: the rerun computes only it" 0 '24 points, 23 already done, 1 to compute' -- "$V" sweep small.json -o out
 check "same report after resuming" cmp -s first.json out/sweep.json
+expect "sweep point: an unknown id" 2 'no point with id 0123456789abcdef' -- "$V" sweep point out 0123456789abcdef
 # the same point spelled differently (a default made explicit) has the same id
 sed 's/"BUS_BYTES": \[8, 16\]/"BUS_BYTES": [8, 16], "RD_LAT": [4]/' small.json >small2.json
 expect "ids hash the effective inputs: an explicit default reuses every result" 0 '24 already done, 0 to compute' -- "$V" sweep small2.json -o out
