@@ -142,6 +142,7 @@ if [ "${REGRESS_TASK:-}" != "" ]; then
   [ "$last" -lt $((SEED + N)) ] || last=$((SEED + N - 1))
   for ((s = first; s <= last; s++)); do
     [ -f "$OUT/slurm/seed-$s.res" ] && continue
+    sleep "${REGRESS_TASK_DELAY:-0}" # tests: a task that lasts long enough to cancel
     one "$s" >"$OUT/slurm/seed-$s.res.tmp" && mv "$OUT/slurm/seed-$s.res.tmp" "$OUT/slurm/seed-$s.res"
   done
   exit 0

@@ -82,3 +82,12 @@ check "regression: same verdicts as the local run" cmp rl/results.txt rs/results
 check "regression: some seeds fail (the planted bug) and are shrunk identically" bash -c "
 grep -q FAIL rl/results.txt && test \"\$(cd rl/fail && cat *.min.vta | md5sum)\" = \"\$(cd rs/fail && cat *.min.vta | md5sum)\""
 check "regression: same closing line" test "$(tail -1 rl.out)" = "$(tail -1 rs.out)"
+
+# a regression task cancelled after its first seed: its second seed is MISSING
+( REGRESS_SLURM=1 REGRESS_CHUNK=2 REGRESS_TASK_DELAY=2 REGRESS_DIR="$TMP/rc" bash "$R" "$V" 4 1 2 >rc.out 2>&1; echo "exit $?" >>rc.out ) &
+for _ in $(seq 300); do [ -f rc/slurm/seed-3.res ] && break; sleep 0.1; done
+scancel "$(cat rc/slurm/job)_1"
+wait
+check "regression: a cancelled task's seed is reported MISSING and fails the run" bash -c "
+grep -qx 'MISSING 4 6' rc/results.txt && grep -q 'FAIL seed 4: MISSING' rc.out && tail -1 rc.out | grep -qx 'exit 1' &&
+test \"\$(grep -c '^PASS' rc/results.txt)\" = 3"
