@@ -466,8 +466,13 @@ def confirm_points(a, points_doc, results):
         by_wl.setdefault(r["workload"], []).append(r)
     for rows in by_wl.values():
         front.update(pareto(rows, "sram_bytes"))
-    # the best: Pareto points first, then by cycles, then index (deterministic)
-    best = sorted(ok, key=lambda r: (r["index"] not in front, r["cycles"], r["index"]))[:a.confirm]
+    # the best of each workload: its SRAM Pareto points first, then by cycles,
+    # then index; taken in turn over the workloads (rank 0 of each, rank 1...)
+    ranked = {wl: sorted(rows, key=lambda r: (r["index"] not in front, r["cycles"], r["index"]))
+              for wl, rows in by_wl.items()}
+    order = sorted(ranked, key=lambda wl: min(r["index"] for r in ranked[wl]))
+    best = [ranked[wl][k] for k in range(max(map(len, ranked.values()), default=0))
+            for wl in order if k < len(ranked[wl])][:a.confirm]
     out = []
     for r in best:
         p = byid[r["id"]]
