@@ -45,7 +45,9 @@ sys.exit(0 if a == b else 1)" "$1" "$2"
 }
 expect "local sweep" 0 '16 points: 16 ok; 0 missing' -- "$V" sweep spec.json -o local -j 2
 expect "the sweep as a job array (4 tasks of 4 points)" 0 'submitted Slurm job [0-9]+: 4 array tasks.*16 points: 16 ok; 0 missing' -- \
-  bash -c "'$V' sweep spec.json -o slurm --slurm --chunk 4 2>&1 | tr '\n' ' '"
+  bash -c "'$V' sweep spec.json -o slurm --slurm --partition test --chunk 4 2>&1 | tr '\n' ' '"
+expect "an unknown partition: sbatch's refusal, exit 2" 2 'sbatch failed: .*partition' -- \
+  "$V" sweep spec.json -o nopart --slurm --partition nosuchpart
 check "job array results identical to the local run" same local/sweep.json slurm/sweep.json
 check "one array task output per task" test "$(ls slurm/slurm/task-*.out | wc -l)" = 4
 
