@@ -23,7 +23,7 @@ import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -67,7 +67,7 @@ def run_local(a, points, todo):
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=a.j) as ex:
         futs = {ex.submit(eval_point, a.vtasim, a.dir, p["id"]): p for p in todo}
-        for fut in futs:
+        for fut in as_completed(futs):
             err = fut.result()
             k += 1
             if err:
