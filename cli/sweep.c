@@ -32,6 +32,7 @@
 #include "vta_io.h"
 #include "vta_model.h"
 #include "vta_params.h"
+#include "vta_profile.h"
 #include "vta_program.h"
 #include "vta_session.h"
 
@@ -578,29 +579,6 @@ static double sram_bytes(const vta_config_t *c) {
          (double)c->out_depth * c->out_elem_bytes;
 }
 
-/*
- * The bottleneck verdict (docs/sweep.md, "Verdict"), from the per-unit cycle
- * categories and the memory channels' utilisation:
- *   memory-bandwidth  a channel (read or write) moves >= 80% of its peak bytes
- *   dependency        no unit is occupied (busy or memory-stalled) half the time
- *   memory-latency    the most occupied unit waits for memory more than it works
- *   load | compute | store   otherwise: the most occupied unit
- */
-static const char *verdict(const vta_cycle_stats_t *cs, double rd_util, double wr_util) {
-  const int units[3] = {VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
-  double cyc = (double)cs->cycles, best = -1;
-  int u = VTA_CY_COMPUTE;
-  if (rd_util >= 0.8 || wr_util >= 0.8) return "memory-bandwidth";
-  for (int i = 0; i < 3; i++) {
-    const uint64_t *cat = cs->unit[units[i]].cat;
-    double occ = vtasim_ratio((double)(cat[VTA_CAT_BUSY] + cat[VTA_CAT_MEM]), cyc);
-    if (occ > best) { best = occ; u = units[i]; }
-  }
-  if (best < 0.5) return "dependency";
-  if (cs->unit[u].cat[VTA_CAT_MEM] > cs->unit[u].cat[VTA_CAT_BUSY]) return "memory-latency";
-  return vta_cy_unit_name(u);
-}
-
 /* The workload's multiply-accumulates (its arithmetic, whatever the tiling). */
 static double workload_macs(const cJSON *w) {
   if (!strcmp(cJSON_GetObjectItem(w, "op")->valuestring, "gemm"))
@@ -709,23 +687,25 @@ static cJSON *eval_point(const cJSON *pt) {
   if (rf) fclose(rf);
   const vta_model_t *m = vta_session_model(s);
   const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  vtasim_figures_t f = vtasim_figures(vta_model_config(m), vta_model_params(m), cs);
+  /* the verdict and utilisations of every vtasim report (docs/report-json.md) */
+  vta_prof_summary_t sum;
+  vta_prof_summarize(cs, vta_model_config(m), vta_model_params(m), clock, &sum);
   double cyc = (double)cs->cycles;
-  double rd_u = vtasim_ratio(f.rd_bytes, cyc * f.peak_bw);
-  double wr_u = vtasim_ratio(f.wr_bytes, cyc * f.peak_bw);
-  double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
   cJSON_AddStringToObject(r, "status", failed ? "mismatch" : "ok");
   if (failed) cJSON_AddStringToObject(r, "reason", rpt ? rpt : "expectations failed");
   free(rpt);
   cJSON_AddNumberToObject(r, "cycles", cyc);
-  cJSON_AddNumberToObject(r, "time_us", cyc / clock);
+  cJSON_AddNumberToObject(r, "time_us", sum.seconds * 1e6);
   cJSON_AddNumberToObject(r, "macs", workload_macs(w));
-  cJSON_AddNumberToObject(r, "macs_per_cycle", vtasim_ratio(mac_uops * f.macs_per_uop, cyc));
-  cJSON_AddStringToObject(r, "verdict", verdict(cs, rd_u, wr_u));
+  cJSON_AddNumberToObject(r, "macs_per_cycle", vtasim_ratio(sum.macs, cyc));
+  cJSON_AddStringToObject(r, "verdict", vta_bound_name(sum.kind));
+  cJSON_AddStringToObject(r, "verdict_text", sum.text);
   cJSON *u = cJSON_AddObjectToObject(r, "utilisation");
-  cJSON_AddNumberToObject(u, "gemm", vtasim_ratio(mac_uops, cyc));
-  cJSON_AddNumberToObject(u, "read_bw", rd_u);
-  cJSON_AddNumberToObject(u, "write_bw", wr_u);
+  cJSON_AddNumberToObject(u, "mac", sum.mac_util);
+  cJSON_AddNumberToObject(u, "issue", sum.issue_util);
+  cJSON_AddNumberToObject(u, "read_bw", sum.rd_bw_util);
+  cJSON_AddNumberToObject(u, "write_bw", sum.wr_bw_util);
+  cJSON_AddNumberToObject(r, "arithmetic_intensity", sum.arithmetic_intensity);
   cJSON *un = cJSON_AddObjectToObject(r, "units");
   const int order[3] = {VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
   for (int k = 0; k < 3; k++) {
@@ -733,8 +713,7 @@ static cJSON *eval_point(const cJSON *pt) {
     for (int cat = 0; cat < VTA_NCAT; cat++)
       cJSON_AddNumberToObject(uo, vta_cat_name(cat), (double)cs->unit[order[k]].cat[cat]);
   }
-  cJSON_AddNumberToObject(r, "dram_read_bytes", f.rd_bytes);
-  cJSON_AddNumberToObject(r, "dram_write_bytes", f.wr_bytes);
+  cJSON_AddNumberToObject(r, "dram_bytes", sum.dram_bytes);
   cJSON_AddNumberToObject(r, "gemm_uops", (double)cs->gemm_uops);
   cJSON *h = cJSON_AddObjectToObject(r, "host"); /* not an input: ignored when comparing */
   cJSON_AddNumberToObject(h, "wall_seconds", now_s() - t0);

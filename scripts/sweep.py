@@ -277,7 +277,7 @@ def write_reports(d, meta, results, missing, confirm):
     os.replace(tmp, os.path.join(d, "sweep.json"))
     # CSV: one row per point, the varied axes as columns
     cols = ["index", "id", "workload", "op", "config_name"] + axes + [
-        "status", "cycles", "time_us", "macs_per_cycle", "gemm_util", "read_bw_util", "write_bw_util",
+        "status", "cycles", "time_us", "macs_per_cycle", "mac_util", "issue_util", "read_bw_util", "write_bw_util",
         "verdict", "sram_bytes", "mac_units", "pareto_sram", "pareto_macs", "schedule", "reason"]
     lines = [",".join(cols)]
     for r in results:
@@ -286,7 +286,7 @@ def write_reports(d, meta, results, missing, confirm):
         vals = {"index": r["index"], "id": r["id"], "workload": r["workload"], "op": r["op"],
                 "config_name": r["config_name"], "status": r["status"], "cycles": r.get("cycles", ""),
                 "time_us": r.get("time_us", ""), "macs_per_cycle": fmtf(r.get("macs_per_cycle")),
-                "gemm_util": fmtf(u.get("gemm")), "read_bw_util": fmtf(u.get("read_bw")),
+                "mac_util": fmtf(u.get("mac")), "issue_util": fmtf(u.get("issue")), "read_bw_util": fmtf(u.get("read_bw")),
                 "write_bw_util": fmtf(u.get("write_bw")), "verdict": r.get("verdict", ""),
                 "sram_bytes": r.get("sram_bytes", ""), "mac_units": r.get("mac_units", ""),
                 "pareto_sram": int(r["index"] in fr.get("sram_bytes", [])),
@@ -345,7 +345,7 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm):
                           fronts[wl]["mac_units"], True))
         o.append("</div>")
     o.append("<h2>All points</h2><table><tr><th>#</th><th>workload</th><th>config</th><th>timing</th>"
-             "<th>status</th><th>cycles</th><th>time &micro;s</th><th>MACs/cycle</th><th>GEMM util</th>"
+             "<th>status</th><th>cycles</th><th>time &micro;s</th><th>MACs/cycle</th><th>MAC util</th>"
              "<th>read bw</th><th>verdict</th><th>SRAM KiB</th><th>schedule or reason</th></tr>")
     for r in results:
         fr = fronts.get(r["workload"], {})
@@ -353,13 +353,13 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm):
         u = r.get("utilisation", {})
         o.append("<tr%s><td>%d</td><td class=l>%s</td><td class=l>%s</td><td class=l>%s</td>"
                  "<td class='l%s'>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                 "<td class=l>%s</td><td>%s</td><td class=l>%s</td></tr>"
+                 "<td class=l title='%s'>%s</td><td>%s</td><td class=l>%s</td></tr>"
                  % (" class=front" if on else "", r["index"], e(r["workload"]), e(r["config_name"]),
                     e(r["timing_label"]), "" if r["status"] == "ok" else " bad", e(r["status"]),
                     r.get("cycles", ""), "%.2f" % r["time_us"] if "time_us" in r else "",
                     "%.1f" % r["macs_per_cycle"] if "macs_per_cycle" in r else "",
-                    "%.0f%%" % (100 * u["gemm"]) if u else "", "%.0f%%" % (100 * u["read_bw"]) if u else "",
-                    e(r.get("verdict", "")), r["sram_bytes"] // 1024 if "sram_bytes" in r else "",
+                    "%.0f%%" % (100 * u["mac"]) if u else "", "%.0f%%" % (100 * u["read_bw"]) if u else "",
+                    e(r.get("verdict_text", ""), quote=True), e(r.get("verdict", "")), r["sram_bytes"] // 1024 if "sram_bytes" in r else "",
                     e(r.get("schedule", "") if r["status"] == "ok" else r.get("reason", ""))))
     o.append("</table></body></html>\n")
     return "\n".join(o)
