@@ -233,7 +233,7 @@ def timing_label(r, axes):
     return " ".join("%s=%s" % (k, r["timing"][k]) for k in axes if k in r["timing"]) or "default timing"
 
 
-def write_reports(d, meta, results, missing, confirm):
+def write_reports(d, meta, results, missing, confirm, pages=None):
     axes = meta.get("axes", [])
     tim_axes = [k for k in axes if k not in results[0]["config"]] if results else []
     ok = [r for r in results if r["status"] == "ok"]
@@ -271,6 +271,8 @@ def write_reports(d, meta, results, missing, confirm):
               "axes": axes, "points": results, "missing": missing, "pareto": fronts}
     if confirm is not None:
         report["confirm"] = confirm
+    if pages:
+        report["reports"] = pages
     tmp = os.path.join(d, "sweep.json.tmp")
     with open(tmp, "w") as f:
         json.dump(report, f, indent=1, sort_keys=True)
@@ -299,7 +301,7 @@ def write_reports(d, meta, results, missing, confirm):
         f.write("\n".join(lines) + "\n")
     os.replace(os.path.join(d, "sweep.csv.tmp"), os.path.join(d, "sweep.csv"))
     with open(os.path.join(d, "sweep.html.tmp"), "w") as f:
-        f.write(html_page(meta, results, missing, fronts, by_wl, axes, confirm))
+        f.write(html_page(meta, results, missing, fronts, by_wl, axes, confirm, pages or {}))
     os.replace(os.path.join(d, "sweep.html.tmp"), os.path.join(d, "sweep.html"))
     return report
 
@@ -313,7 +315,7 @@ def csv_cell(v):
     return '"' + s.replace('"', '""') + '"' if any(c in s for c in ',"\n') else s
 
 
-def html_page(meta, results, missing, fronts, by_wl, axes, confirm):
+def html_page(meta, results, missing, fronts, by_wl, axes, confirm, pages):
     e = html.escape
     o = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>vtasim sweep: %s</title>" % e(meta["name"]),
          "<style>body{font:14px sans-serif;margin:20px;color:#222}table{border-collapse:collapse}"
@@ -323,9 +325,10 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm):
          "<h1>vtasim sweep: %s</h1>" % e(meta["name"]),
          "<p>%d points (%d evaluated, %d missing); clock %g MHz; axes: %s. Pareto fronts per workload "
          "(red): fewest cycles for the on-chip SRAM bytes and for the MAC array size "
-         "(BATCH&times;BLOCK_IN&times;BLOCK_OUT).</p>"
+         "(BATCH&times;BLOCK_IN&times;BLOCK_OUT). The points of the fronts (up to %d) link to their "
+         "<code>vtasim report</code> page (roofline, stalls, top instructions).</p>"
          % (len(results) + len(missing), len(results), len(missing), meta["clock_mhz"],
-            e(", ".join(axes) or "none"))]
+            e(", ".join(axes) or "none"), MAX_REPORTS)]
     if missing:
         o.append("<p class='bad'>missing points: %s</p>" % e(", ".join(m["id"] for m in missing)))
     if confirm:
@@ -346,20 +349,21 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm):
         o.append("</div>")
     o.append("<h2>All points</h2><table><tr><th>#</th><th>workload</th><th>config</th><th>timing</th>"
              "<th>status</th><th>cycles</th><th>time &micro;s</th><th>MACs/cycle</th><th>MAC util</th>"
-             "<th>read bw</th><th>verdict</th><th>SRAM KiB</th><th>schedule or reason</th></tr>")
+             "<th>read bw</th><th>verdict</th><th>SRAM KiB</th><th>report</th><th>schedule or reason</th></tr>")
     for r in results:
         fr = fronts.get(r["workload"], {})
         on = r["index"] in fr.get("sram_bytes", []) or r["index"] in fr.get("mac_units", [])
         u = r.get("utilisation", {})
         o.append("<tr%s><td>%d</td><td class=l>%s</td><td class=l>%s</td><td class=l>%s</td>"
                  "<td class='l%s'>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                 "<td class=l title='%s'>%s</td><td>%s</td><td class=l>%s</td></tr>"
+                 "<td class=l title='%s'>%s</td><td>%s</td><td class=l>%s</td><td class=l>%s</td></tr>"
                  % (" class=front" if on else "", r["index"], e(r["workload"]), e(r["config_name"]),
                     e(r["timing_label"]), "" if r["status"] == "ok" else " bad", e(r["status"]),
                     r.get("cycles", ""), "%.2f" % r["time_us"] if "time_us" in r else "",
                     "%.1f" % r["macs_per_cycle"] if "macs_per_cycle" in r else "",
                     "%.0f%%" % (100 * u["mac"]) if u else "", "%.0f%%" % (100 * u["read_bw"]) if u else "",
                     e(r.get("verdict_text", ""), quote=True), e(r.get("verdict", "")), r["sram_bytes"] // 1024 if "sram_bytes" in r else "",
+                    "<a href='%s'>report</a>" % e(pages[r["id"]], quote=True) if r["id"] in pages else "",
                     e(r.get("schedule", "") if r["status"] == "ok" else r.get("reason", ""))))
     o.append("</table></body></html>\n")
     return "\n".join(o)
@@ -383,7 +387,10 @@ def collect(a, points_doc, confirm=None):
             for t, ids in enumerate(json.load(f)):
                 for pid in ids:
                     where[pid] = t
-    write_reports(a.dir, points_doc, results, missing, confirm)
+    report = write_reports(a.dir, points_doc, results, missing, confirm)
+    if not missing:
+        pages = point_reports(a, points_doc, report)
+        write_reports(a.dir, points_doc, results, missing, confirm, pages)
     st = {}
     for r in results:
         st[r["status"]] = st.get(r["status"], 0) + 1
@@ -402,6 +409,47 @@ def collect(a, points_doc, confirm=None):
     print("wrote %s/sweep.csv, %s/sweep.json, %s/sweep.html" % (a.dir, a.dir, a.dir))
     bad = sum(1 for r in results if r["status"] in ("mismatch", "error"))
     return len(missing), bad, results
+
+
+# ---- per-point reports (vtasim report) ---------------------------------------
+
+MAX_REPORTS = 12
+
+
+def point_reports(a, doc, report):
+    """The `vtasim report` page (roofline, stalls, top instructions) of the
+    points on a Pareto front, at most MAX_REPORTS, fewest cycles first: each
+    compiled again, run with --json, and kept as DIR/reports/ID.html (made once)."""
+    byid = {p["id"]: p for p in doc["points"]}
+    rows = {r["index"]: r for r in report["points"]}
+    front = set()
+    for wl, fr in report["pareto"].items():
+        if wl in {r["workload"] for r in report["points"]}:
+            front.update(fr["sram_bytes"] + fr["mac_units"])
+    chosen = sorted((rows[i] for i in front), key=lambda r: (r["cycles"], r["index"]))[:MAX_REPORTS]
+    out = {}
+    rd = os.path.join(a.dir, "reports")
+    for r in sorted(chosen, key=lambda r: r["index"]):
+        html_path = os.path.join(rd, r["id"] + ".html")
+        if not os.path.exists(html_path):
+            os.makedirs(rd, exist_ok=True)
+            base = os.path.join(rd, r["id"])
+            g = subprocess.run([a.vtasim, "sweep", "point", a.dir, r["id"], "--bundle", base + ".vta"],
+                               capture_output=True, text=True)
+            if g.returncode != 0:
+                continue
+            with open(base + ".json", "w") as f:
+                subprocess.run([a.vtasim, "run", base + ".vta", "--json", "--clock-mhz", str(doc["clock_mhz"])]
+                               + byid[r["id"]]["timing_args"].split(), stdout=f, stderr=subprocess.DEVNULL)
+            t = subprocess.run([a.vtasim, "report", base + ".json", "--title",
+                                "%s on %s, %s" % (r["workload"], r["config_name"], r["timing_label"]),
+                                "-o", html_path + ".tmp"], capture_output=True, text=True)
+            if t.returncode != 0:
+                continue
+            os.replace(html_path + ".tmp", html_path)
+            os.remove(base + ".vta")
+        out[r["id"]] = "reports/%s.html" % r["id"]
+    return out
 
 
 # ---- RTL confirmation -------------------------------------------------------
@@ -539,7 +587,8 @@ def cmd_run(a):
         return 1
     if a.confirm:
         conf = confirm_points(a, doc, results)
-        write_reports(a.dir, doc, results, [], conf)
+        rep = write_reports(a.dir, doc, results, [], conf)
+        write_reports(a.dir, doc, results, [], conf, point_reports(a, doc, rep))
         if not all(c["equal"] for c in conf):
             print("RTL confirmation FAILED: model and RTL cycles differ (or the RTL run failed)")
             return 1

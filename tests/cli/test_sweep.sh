@@ -159,6 +159,21 @@ check "a point's cycles, MACs/cycle, bandwidth, verdict equal gen + run; SRAM, M
 [ "$(cat ref.out)" = ok ] || head -10 ref.out | sed 's/^/    /'
 expect "uncompilable points say why" 0 'uncompilable: .*odd|#.* odd on .*: uncompilable: ' -- "$V" sweep collect out
 
+# the Pareto points' `vtasim report` pages: the same run (cycles, verdict), linked
+check "each Pareto point (up to 12) has its vtasim report page, of the same run, linked from the sweep page" python3 -c "
+import json, os
+r = json.load(open('out/sweep.json'))
+pts = {p['id']: p for p in r['points']}
+front = {i for wl in ('g', 'c', 'odd') for k in ('sram_bytes', 'mac_units') for i in r['pareto'][wl][k]}
+assert len(r['reports']) == min(12, len(front)), (len(r['reports']), len(front))
+page = open('out/sweep.html').read()
+for i, path in r['reports'].items():
+    assert pts[i]['index'] in front
+    j = json.load(open(os.path.join('out', path[:-5] + '.json')))
+    assert j['cycles']['total'] == pts[i]['cycles'] and j['profile']['verdict']['kind'] == pts[i]['verdict']
+    assert os.path.getsize(os.path.join('out', path)) > 1000 and \"href='%s'\" % path in page
+"
+
 # ---- resuming ------------------------------------------------------------------
 cp out/sweep.json first.json
 expect "a rerun computes nothing" 0 '24 points, 24 already done, 0 to compute' -- "$V" sweep small.json -o out
