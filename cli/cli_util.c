@@ -11,6 +11,8 @@
 #include "vta_io.h"
 #include "vta_program.h"
 
+#include "vta_model.h"
+
 int vtasim_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "vtasim %s: ", cmd);
   fprintf(stderr, fmt, arg);
@@ -42,4 +44,18 @@ int vtasim_finish(int rc) {
   if (vta_stdout_check(&e) == 0) return rc;
   fprintf(stderr, "vtasim: error: %s\n", e.msg);
   return 2;
+}
+
+double vtasim_ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+vtasim_figures_t vtasim_figures(const vta_config_t *c, const vta_model_params_t *p,
+                                const vta_cycle_stats_t *cs) {
+  vtasim_figures_t f = {0};
+  for (int k = 0; k < VTA_RD_NCLIENTS; k++)
+    f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
+  f.wr_bytes = (double)cs->mem.wr.beats * p->mem.bus_bytes;
+  f.peak_bw = (double)p->mem.bus_bytes / p->mem.cpb;
+  f.macs_per_uop = (double)c->batch * c->block_in * c->block_out;
+  f.peak_macs = f.macs_per_uop; /* one GEMM uop per cycle */
+  return f;
 }

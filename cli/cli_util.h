@@ -5,6 +5,8 @@
 #ifndef VTASIM_CLI_UTIL_H
 #define VTASIM_CLI_UTIL_H
 
+#define VTASIM_VERSION "0.1.0"
+
 /* "vtasim CMD: <fmt with arg>" and a pointer to CMD's --help; returns 2. */
 int vtasim_usage(const char *cmd, const char *fmt, const char *arg);
 
@@ -21,5 +23,21 @@ int vtasim_write_program(const struct vta_program *p, const char *path, int bina
 /* The end of every command: stdout flushed; a write error there (a report,
  * --json) turns a success into exit 2 with a message. */
 int vtasim_finish(int rc);
+
+/* a / b, or 0 when b is 0 (empty runs). */
+double vtasim_ratio(double a, double b);
+
+/* The derived figures of the cycle report (vtasim run --stats, vtasim sweep),
+ * computed in one place: transferred bytes and the peak bytes/cycle of each
+ * memory channel, MACs of one GEMM uop and the peak MACs per cycle. */
+struct vta_config;
+struct vta_model_params;
+struct vta_cycle_stats;
+typedef struct vtasim_figures {
+  double rd_bytes, wr_bytes, peak_bw;
+  double macs_per_uop, peak_macs;
+} vtasim_figures_t;
+vtasim_figures_t vtasim_figures(const struct vta_config *c, const struct vta_model_params *p,
+                                const struct vta_cycle_stats *cs);
 
 #endif

@@ -187,11 +187,18 @@ int vta_config_get(const vta_config_t *c, const char *key, long *value,
   return 0;
 }
 
-static int line_of(const char *text, const char *at) {
+int vta_json_line(const char *text, const char *at) {
   int line = 1;
   for (const char *p = text; p < at && *p; p++)
     if (*p == '\n') line++;
   return line;
+}
+
+int vta_json_key_line(const char *text, const char *key) {
+  char quoted[80];
+  snprintf(quoted, sizeof quoted, "\"%s\"", key);
+  const char *p = strstr(text, quoted);
+  return p ? vta_json_line(text, p) : 1;
 }
 
 /* Line of the n-th (1-based) occurrence of "key" in the text, from `from`:
@@ -204,7 +211,7 @@ static int key_line_n(const char *text, const char *from, const char *key, int n
     p = strstr(p, quoted);
     if (p && n > 0) p += strlen(quoted);
   }
-  return p ? line_of(text, p) : 1;
+  return p ? vta_json_line(text, p) : 1;
 }
 
 /* How many earlier members of the object have this member's key. */
@@ -265,13 +272,13 @@ int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
   if (!root) {
     const char *at = cJSON_GetErrorPtr();
     return vta_errf(err, VTA_EINPUT, "%s:%d: not valid JSON (near '%.20s')", name,
-                    at ? line_of(text, at) : 1, at ? at : "");
+                    at ? vta_json_line(text, at) : 1, at ? at : "");
   }
   int rc = 0;
   while (end && isspace((unsigned char)*end)) end++;
   if (end && *end) {
     rc = vta_errf(err, VTA_EINPUT, "%s:%d: unexpected text after the JSON object (near "
-                  "'%.20s')", name, line_of(text, end), end);
+                  "'%.20s')", name, vta_json_line(text, end), end);
     goto out;
   }
   if (!cJSON_IsObject(root)) {
