@@ -94,9 +94,7 @@ check "outputs written" test -s out/sweep.csv -a -s out/sweep.json -a -s out/swe
 check "CSV: a header and one row per point" test "$(wc -l <out/sweep.csv)" = 25
 
 # one point through the ordinary commands: gen --auto, then run --json
-cat >cfg5.json <<'EOF'
-{"LOG_BLOCK": 5, "LOG_ACC_BUFF_SIZE": 16}
-EOF
+config_json LOG_BLOCK=5 LOG_ACC_BUFF_SIZE=16 >cfg5.json  # a vta_config.json gives every key
 "$V" gen conv2d --config cfg5.json --height 8 --width 8 --in-channels 32 --out-channels 32 \
   --kernel 3 --pad 1 --stride 1 --auto --quiet -o c5.vta >/dev/null 2>&1
 "$V" run c5.vta --bus-bytes 16 --json >c5.json 2>/dev/null
