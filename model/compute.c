@@ -15,6 +15,7 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,27 +125,11 @@ static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* ---- GEMM --------------------------------------------------------------- */
 
-static inline int32_t dot(const int8_t *x, const int8_t *w, uint32_t n) {
-  int32_t s = 0;
-  for (uint32_t k = 0; k < n; k++) s += (int32_t)x[k] * (int32_t)w[k];
-  return s;
-}
-
-/* acc[a][b][o] += sum_k inp[x][b][k] * wgt[w][o][k]; out[a] = low bits.
- * The hot path of the whole model: the constant-length case lets the
- * compiler unroll and vectorise the default 16-wide dot product. */
-static void mac(const vta_model_t *m, int32_t *acc, int8_t *out, const int8_t *x,
-                const int8_t *w) {
-  uint32_t bi = (uint32_t)m->cfg.block_in, bo = (uint32_t)m->cfg.block_out;
-  uint32_t nb = (uint32_t)m->cfg.batch;
-  int aw = m->acc.width, ow = m->out.width;
-  for (uint32_t b = 0; b < nb; b++, x += bi, acc += bo, out += bo)
-    for (uint32_t o = 0; o < bo; o++) {
-      int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + o * bi, bi);
-      int32_t v = vta_sext((uint32_t)acc[o] + (uint32_t)s, aw);
-      acc[o] = v;
-      out[o] = (int8_t)vta_sext((uint32_t)v, ow);
-    }
+/* acc[a][b][o] += sum_k inp[x][b][k] * wgt[w][o][k]; out[a] = low bits:
+ * the kernel of mac.c chosen for this model and CPU. */
+static inline void mac(const vta_model_t *m, int32_t *acc, int8_t *out, const int8_t *x,
+                       const int8_t *w) {
+  m->mac.fn(&m->mac.shape, acc, out, x, w);
 }
 
 /* Start of a GEMM: statistics and checks; *runs = N. */
@@ -305,6 +290,8 @@ void vta_pipe_free(pipe_t *p) {
   free(p->out);
 }
 
+static int can_fault(const vta_model_t *m, const pipe_t *p, const vta_insn_t *in);
+
 static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t n,
                        uint64_t S) {
   p->alu = in->opcode == VTA_OP_ALU;
@@ -328,6 +315,33 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   p->first = S + (p->alu ? 2 : 3);
   p->wb = (p->alu ? 3 + p->k : 3) + slip;
   p->done = S + p->k * p->n + 6 + slip;
+  p->synced = S + 1;
+  p->lazy = m->cy->lazy && !can_fault(m, p, in);
+}
+
+/* Whether some uop of the instruction could fault.  Run in closed form, a
+ * fault would surface late, after events of other units; such instructions
+ * (out-of-range indices, an ALU SHR whose shift amounts are data) run cycle
+ * by cycle to fault in the contract's cycle.  The largest index of each
+ * buffer is the largest uop field plus the largest loop offsets (every term
+ * is non-negative). */
+static int can_fault(const vta_model_t *m, const pipe_t *p, const vta_insn_t *in) {
+  if (!p->n) return 0;
+  if (p->alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm) return 1;
+  uint32_t dst = 0, src = 0, wgt = 0;
+  for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
+    uop_t op = uop_at(m, u);
+    if (op.dst > dst) dst = op.dst;
+    if (op.src > src) src = op.src;
+    if (op.wgt > wgt) wgt = op.wgt;
+  }
+  uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
+  uint64_t a = dst + io * in->dst_factor_out + ii * in->dst_factor_in;
+  uint64_t x = src + io * in->src_factor_out + ii * in->src_factor_in;
+  uint64_t w = wgt + io * in->wgt_factor_out + ii * in->wgt_factor_in;
+  if (a >= m->acc.depth) return 1;
+  if (p->alu) return !in->use_imm && x >= m->acc.depth;
+  return !in->reset_reg && (x >= m->inp.depth || w >= m->wgt.depth);
 }
 
 /* The acc operand of a uop: sequential semantics, so the newest result
@@ -386,28 +400,30 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
   return 0;
 }
 
+/* The oldest result in flight reaches acc (and out); UCNT counts each acc
+ * row write. */
+static void pipe_retire(vta_model_t *m, pipe_t *p) {
+  cyc_t *cy = m->cy;
+  uint32_t lanes = m->acc.lanes, e = p->head, row = p->row[e];
+  memcpy(m->acc.i32 + (size_t)row * lanes, p->acc + (size_t)e * lanes, lanes * sizeof(int32_t));
+  if (p->write_out[e])
+    memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
+           m->out.lanes);
+  if (cy->ev) { /* a reset GEMM writes acc only (spec 12.2) */
+    vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
+    if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
+  }
+  cy->run_ucnt++;
+  p->head = (p->head + 1) % PIPE_DEPTH;
+  p->count--;
+}
+
 /* One cycle of a GEMM or ALU from S+1 on; returns 1 in its done cycle. */
 static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
-  cyc_t *cy = m->cy;
   pipe_t *p = &u->pipe;
-  uint64_t t = cy->now;
-  uint32_t lanes = m->acc.lanes;
-  /* Results due now reach acc (and out); UCNT counts each acc row write. */
-  while (p->count && p->when[p->head] == t) {
-    uint32_t e = p->head, row = p->row[e];
-    memcpy(m->acc.i32 + (size_t)row * lanes, p->acc + (size_t)e * lanes,
-           lanes * sizeof(int32_t));
-    if (p->write_out[e])
-      memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
-             m->out.lanes);
-    if (cy->ev) { /* a reset GEMM writes acc only (spec 12.2) */
-      vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
-      if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
-    }
-    cy->run_ucnt++;
-    p->head = (p->head + 1) % PIPE_DEPTH;
-    p->count--;
-  }
+  uint64_t t = m->cy->now;
+  /* Results due now are written first. */
+  while (p->count && p->when[p->head] == t) pipe_retire(m, p);
   /* GEMM: uop i read in S+2+i, operands in S+3+i, written in S+6+i.
    * ALU: uop i read in S+2+k*i (its operands are compute's own acc),
    * written in S+6+k*i+(k-1). */
@@ -416,6 +432,98 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
     if (t == due && pipe_compute(m, p, &u->cur, due + p->wb, err)) return -1;
   }
   return t == p->done;
+}
+
+/* A GEMM's cycles [synced, upto) in closed form.  Only compute reads acc,
+ * so each uop updates its acc row in place in sequential order (what the
+ * pipeline's forwarding amounts to); the out row, which store reads, is
+ * written directly when its write-back cycle is before `upto` and is held
+ * in the pipeline otherwise (the entry's acc lanes are then not used). */
+static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
+  pipe_t *p = &u->pipe;
+  cyc_t *cy = m->cy;
+  const vta_insn_t *in = &u->cur.insn;
+  uint32_t lanes = m->acc.lanes, olanes = m->out.lanes;
+  while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
+    uint32_t e = p->head;
+    if (p->write_out[e])
+      memcpy(m->out.i8 + (size_t)p->row[e] * olanes, p->out + (size_t)e * olanes, olanes);
+    cy->run_ucnt++;
+    p->head = (p->head + 1) % PIPE_DEPTH;
+    p->count--;
+  }
+  uint64_t due = p->first + p->next, end = p->n;
+  if (due >= upto) return;
+  if (upto - due < end - p->next) end = p->next + (upto - due);
+  uint64_t computed = end - p->next;
+  cy->stats.gemm_uops += computed;
+  if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
+  for (; p->next < end; p->next++, due++) {
+    uop_t op = uop_at(m, p->u);
+    uint64_t a = op.dst + (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
+    int32_t *acc = m->acc.i32 + a * lanes;
+    int8_t *out;
+    uint64_t when = due + p->wb;
+    if (when < upto) {
+      out = m->out.i8 + a * olanes;
+      cy->run_ucnt++;
+    } else {
+      uint32_t e = (p->head + p->count) % PIPE_DEPTH;
+      assert(p->count < PIPE_DEPTH);
+      out = p->out + (size_t)e * olanes;
+      p->row[e] = (uint32_t)a;
+      p->when[e] = when;
+      p->write_out[e] = !in->reset_reg;
+      p->count++;
+    }
+    if (in->reset_reg) {
+      memset(acc, 0, lanes * sizeof *acc);
+    } else {
+      uint64_t x = op.src + (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
+      uint64_t w = op.wgt + (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
+      mac(m, acc, out, m->inp.i8 + x * m->inp.lanes, m->wgt.i8 + w * m->wgt.lanes);
+    }
+    if (++p->u == p->uend) { /* loop order: iter_out, iter_in, uop */
+      p->u = in->uop_bgn;
+      if (++p->j == in->iter_in) {
+        p->j = 0;
+        p->i++;
+      }
+    }
+  }
+}
+
+/* The cycles [synced, upto) of a GEMM/ALU in closed form, event by event:
+ * in each cycle the write-backs due go first, then the uop due, exactly
+ * as pipe_step does them one cycle at a time.  can_fault ruled out every
+ * fault of the instruction before it was run this way. */
+void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  pipe_t *p = &u->pipe;
+  if (!p->alu) {
+    gemm_sync(m, u, upto);
+    if (upto > p->synced) p->synced = upto;
+    return;
+  }
+  for (;;) {
+    uint64_t tw = p->count ? p->when[p->head] : UINT64_MAX;
+    uint64_t tc = p->next < p->n ? p->first + p->k * p->next : UINT64_MAX;
+    if (tw <= tc) {
+      if (tw >= upto) break;
+      pipe_retire(m, p);
+    } else {
+      if (tc >= upto) break;
+      int rc = pipe_compute(m, p, &u->cur, tc + p->wb, NULL);
+      assert(rc == 0); /* can_fault said no uop faults */
+      (void)rc;
+    }
+  }
+  if (upto > p->synced) p->synced = upto;
+}
+
+uint64_t vta_pipe_next_event(const vta_model_t *m) {
+  const unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  return u->busy && u->pipe.lazy ? u->pipe.done : UINT64_MAX;
 }
 
 /* ---- cycle engine: the compute unit --------------------------------------- */
@@ -439,6 +547,16 @@ int vta_compute_cycle(vta_model_t *m, vta_err *err) {
       break;
     case K_DMA: done = vta_dma_rd_step(m, &u->rd, &busy); break;
     default:
+      if (u->pipe.lazy) { /* closed form: only the done cycle needs a step */
+        if (cy->now < u->pipe.done) {
+          u->cat = VTA_CAT_BUSY; /* busy, but nothing for the engine to do */
+          return 0;
+        }
+        vta_pipe_sync_to(m, cy->now + 1);
+        u->pipe.lazy = 0;
+        done = 1;
+        break;
+      }
       done = pipe_step(m, u, err);
       if (done < 0) return -1;
     }

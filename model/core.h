@@ -31,6 +31,30 @@ typedef struct sram {
   int32_t *i32;
 } sram_t;
 
+/* mac.c: the GEMM micro-op kernel, chosen once per model from the CPU's
+ * features (capped by VTASIM_ISA); every choice gives identical results. */
+typedef enum { VTA_ISA_SCALAR = 0, VTA_ISA_AVX2, VTA_ISA_AVX512VNNI, VTA_ISA_N } vta_isa_t;
+typedef struct vta_mac_shape {
+  uint32_t batch, block_in, block_out;
+  int acc_width, out_width;
+} vta_mac_shape_t;
+/* acc[b][o] = sext(acc[b][o] + sum_k x[b][k] * w[o][k], ACC_WIDTH) and
+ * out[b][o] = sext(acc[b][o], OUT_WIDTH), for every batch row b. */
+typedef void (*vta_mac_fn)(const vta_mac_shape_t *sh, int32_t *acc, int8_t *out,
+                           const int8_t *x, const int8_t *w);
+typedef struct vta_mac {
+  vta_mac_fn fn;
+  vta_mac_shape_t shape;
+  vta_isa_t isa;
+} vta_mac_t;
+/* The best level the CPU has, capped by VTASIM_ISA (scalar, avx2,
+ * avx512vnni). */
+vta_isa_t vta_isa_cap(void);
+const char *vta_isa_name(vta_isa_t isa);
+/* The kernel for cfg at level cap or below (the vector kernels need 16x16
+ * blocks; other shapes run the scalar one). */
+void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap);
+
 /* One instruction in a unit's command queue, with its index in the run. */
 typedef struct cmd {
   vta_insn_t insn;
@@ -67,6 +91,7 @@ struct vta_model {
   uint64_t executed;          /* instructions executed in the current run */
   int finished;               /* FINISH executed in the current run */
 
+  vta_mac_t mac;               /* the GEMM kernel (mac.c) */
   struct cyc *cy;             /* the cycle engine's state (cycle.h), or NULL */
 };
 

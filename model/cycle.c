@@ -248,6 +248,7 @@ static void count(vta_model_t *m, uint64_t n) {
 
 static int fail(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
+  vta_pipe_sync(m, cy->now); /* the scratchpads as far as the run got */
   cy->stats.mem = *vta_memsys_stats(cy->ms);
   if (cy->trace) {
     vta_trace(m, "error %s", err ? err->msg : "");
@@ -384,6 +385,7 @@ static void finish(vta_model_t *m) {
 int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
   cyc_t *cy = m->cy;
   cy->launched = 0; /* a run abandons any stepped one */
+  cy->lazy = !m->params.no_skip;
   if (launch(m, insn_phys, count_, err)) return -1;
   const uint64_t max = m->params.max_cycles;
   for (;;) {
@@ -392,7 +394,10 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
     int active = cycle_end(m, err);
     if (active < 0) return -1;
     if (active) continue;
-    uint64_t e = vta_memsys_next_event(cy->ms);
+    /* The next change: the memory system's, or the done cycle of a GEMM or
+     * ALU that runs in closed form meanwhile. */
+    uint64_t e = vta_memsys_next_event(cy->ms), d = vta_pipe_next_event(m);
+    if (d < e) e = d;
     if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
     if (m->params.no_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
@@ -410,6 +415,7 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
 
 int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
   m->cy->launched = 0;
+  m->cy->lazy = 0; /* stepping reports every cycle's events */
   if (launch(m, insn_phys, count_, err)) return -1;
   m->cy->launched = 1;
   return 0;

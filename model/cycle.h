@@ -82,6 +82,12 @@ typedef struct pipe {
   int write_out[PIPE_DEPTH];
   int32_t *acc;        /* PIPE_DEPTH rows of acc lanes */
   int8_t *out;         /* PIPE_DEPTH rows of out lanes */
+  /* Run in closed form: the schedule above is fixed at S, so the uops are
+   * computed only when something could observe them (load about to write
+   * inp/wgt, store about to read out, the done cycle D) and the cycles in
+   * between cost nothing; `synced` is the first cycle not yet stepped. */
+  int lazy;
+  uint64_t synced;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */
@@ -136,6 +142,7 @@ typedef struct cyc {
   FILE *trace;
   int launched;          /* a run is launched and being stepped */
   vta_evlist_t *ev;      /* events of this cycle go here; NULL = nobody listens */
+  int lazy;              /* GEMM/ALU may run in closed form (vta_cycle_run, skipping on) */
   uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
   uint8_t *evzero;       /* zeros of that size: the data of a pad write */
 } cyc_t;
@@ -186,6 +193,18 @@ int vta_store_cycle(vta_model_t *m, vta_err *err);
 /* compute.c */
 int vta_pipe_alloc(vta_model_t *m, pipe_t *p);
 void vta_pipe_free(pipe_t *p);
+void vta_pipe_sync_to(vta_model_t *m, uint64_t upto);
+/* Bring a GEMM/ALU run in closed form up to cycle `upto` (exclusive):
+ * called before another unit touches a scratchpad compute reads or writes
+ * (load's inp/wgt writes in cycle t: upto t + 1, compute having gone
+ * first; store's out reads in cycle t: upto t, store going first). */
+static inline void vta_pipe_sync(vta_model_t *m, uint64_t upto) {
+  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
+  if (p->lazy && p->synced < upto) vta_pipe_sync_to(m, upto);
+}
+/* The done cycle of a GEMM/ALU run in closed form, else UINT64_MAX: the
+ * next event of a compute unit that needs no cycle-by-cycle attention. */
+uint64_t vta_pipe_next_event(const vta_model_t *m);
 
 /* cycle.c: the engine behind vta_model_run for VTA_ENGINE_MODEL. */
 int vta_cycle_new(vta_model_t *m, vta_err *err);

@@ -208,6 +208,7 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
   m->uop = calloc(c->uop_depth, sizeof *m->uop);
   bad |= !m->uop;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
+  vta_mac_select(&m->mac, c, vta_isa_cap());
   for (int u = 0; u < 3; u++) {
     m->q[u].cap = p.cmd_queue_depth;
     m->q[u].slot = calloc(p.cmd_queue_depth, sizeof(cmd_t));
