@@ -19,16 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { uint32_t dst, src, wgt; } uop_t;
+typedef vta_uop_dec_t uop_t;
 
-static uop_t uop_at(const vta_model_t *m, uint32_t u) {
-  uint32_t w = m->uop[u];
-  uop_t r;
-  r.dst = (w >> m->uop_lsb[0]) & ((1u << m->uop_width[0]) - 1);
-  r.src = (w >> m->uop_lsb[1]) & ((1u << m->uop_width[1]) - 1);
-  r.wgt = (w >> m->uop_lsb[2]) & ((1u << m->uop_width[2]) - 1);
-  return r;
-}
+static inline uop_t uop_at(const vta_model_t *m, uint32_t u) { return m->udec[u]; }
 
 /* Where a GEMM/ALU loop went wrong: the uop's SRAM index and contents and
  * the (outer, inner) iteration, so that a compiler bug can be located. */
@@ -114,9 +107,7 @@ static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
   if (load_begin(m, c, &nop, &src, err)) return -1;
   if (nop) return 0;
   if (in->mem_type == VTA_MEM_UOP) {
-    for (uint32_t k = 0; k < in->x_size; k++, src += 4)
-      m->uop[in->sram_base + k] = (uint32_t)src[0] | (uint32_t)src[1] << 8 |
-                                  (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24;
+    for (uint32_t k = 0; k < in->x_size; k++, src += 4) vta_uop_write(m, in->sram_base + k, src);
     return 0;
   }
   /* LOAD ACC leaves out untouched: only GEMM/ALU results reach it (2.1). */
@@ -126,10 +117,47 @@ static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
 /* ---- GEMM --------------------------------------------------------------- */
 
 /* acc[a][b][o] += sum_k inp[x][b][k] * wgt[w][o][k]; out[a] = low bits:
- * the kernel of mac.c chosen for this model and CPU. */
-static inline void mac(const vta_model_t *m, int32_t *acc, int8_t *out, const int8_t *x,
-                       const int8_t *w) {
-  m->mac.fn(&m->mac.shape, acc, out, x, w);
+ * the kernel of mac.c chosen for this model and CPU, fed uops in batches. */
+#define MAC_BATCH 64
+typedef struct {
+  vta_mac_job_t job[MAC_BATCH];
+  uint32_t n;
+} macq_t;
+
+static inline void mac_flush(const vta_model_t *m, macq_t *q) {
+  if (q->n) m->mac.fn(&m->mac.shape, q->n, q->job);
+  q->n = 0;
+}
+
+static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t *out,
+                           uint64_t x, uint64_t w) {
+  q->job[q->n++] = (vta_mac_job_t){acc, out, m->inp.i8 + x * m->inp.lanes,
+                                   m->wgt.i8 + w * m->wgt.lanes};
+  if (q->n == MAC_BATCH) mac_flush(m, q);
+}
+
+/* Whether some uop of a GEMM/ALU (its uop loop bound `uend`) could index
+ * outside a scratchpad, or fault on data (an ALU SHR whose shift amounts
+ * are acc lanes).  The largest index of each buffer is the largest uop
+ * field plus the largest loop offsets, every term being non-negative. */
+static int can_fault(const vta_model_t *m, const vta_insn_t *in, uint32_t uend) {
+  int alu = in->opcode == VTA_OP_ALU;
+  if (!in->iter_out || !in->iter_in || uend <= in->uop_bgn) return 0;
+  if (alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm) return 1;
+  uint32_t dst = 0, src = 0, wgt = 0;
+  for (uint32_t u = in->uop_bgn; u < uend; u++) {
+    uop_t op = uop_at(m, u);
+    if (op.dst > dst) dst = op.dst;
+    if (op.src > src) src = op.src;
+    if (op.wgt > wgt) wgt = op.wgt;
+  }
+  uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
+  uint64_t a = dst + io * in->dst_factor_out + ii * in->dst_factor_in;
+  uint64_t x = src + io * in->src_factor_out + ii * in->src_factor_in;
+  uint64_t w = wgt + io * in->wgt_factor_out + ii * in->wgt_factor_in;
+  if (a >= m->acc.depth) return 1;
+  if (alu) return !in->use_imm && x >= m->acc.depth;
+  return !in->reset_reg && (x >= m->inp.depth || w >= m->wgt.depth);
 }
 
 /* Start of a GEMM: statistics and checks; *runs = N. */
@@ -161,20 +189,29 @@ static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
   uint64_t runs, a, x = 0, w = 0;
   if (gemm_begin(m, c, &runs, err)) return -1;
   if (runs == 0) return 0;
+  int check = can_fault(m, in, in->uop_end); /* else no index needs a check */
+  macq_t q;
+  q.n = 0;
   at_t at;
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
       for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
         at.op = uop_at(m, at.u);
-        if (gemm_index(m, c, &at, &a, &x, &w, err)) return -1;
+        if (check && gemm_index(m, c, &at, &a, &x, &w, err)) {
+          mac_flush(m, &q); /* the uops before the faulty one took effect */
+          return -1;
+        }
+        a = at.op.dst + (uint64_t)at.i * in->dst_factor_out + (uint64_t)at.j * in->dst_factor_in;
         int32_t *acc = m->acc.i32 + a * m->acc.lanes;
         if (in->reset_reg) { /* acc only (12.2) */
           memset(acc, 0, m->acc.lanes * sizeof *acc);
           continue;
         }
-        mac(m, acc, m->out.i8 + a * m->out.lanes, m->inp.i8 + x * m->inp.lanes,
-            m->wgt.i8 + w * m->wgt.lanes);
+        x = at.op.src + (uint64_t)at.i * in->src_factor_out + (uint64_t)at.j * in->src_factor_in;
+        w = at.op.wgt + (uint64_t)at.i * in->wgt_factor_out + (uint64_t)at.j * in->wgt_factor_in;
+        mac_add(m, &q, acc, m->out.i8 + a * m->out.lanes, x, w);
       }
+  mac_flush(m, &q);
   return 0;
 }
 
@@ -290,8 +327,6 @@ void vta_pipe_free(pipe_t *p) {
   free(p->out);
 }
 
-static int can_fault(const vta_model_t *m, const pipe_t *p, const vta_insn_t *in);
-
 static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t n,
                        uint64_t S) {
   p->alu = in->opcode == VTA_OP_ALU;
@@ -316,32 +351,9 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   p->wb = (p->alu ? 3 + p->k : 3) + slip;
   p->done = S + p->k * p->n + 6 + slip;
   p->synced = S + 1;
-  p->lazy = m->cy->lazy && !can_fault(m, p, in);
-}
-
-/* Whether some uop of the instruction could fault.  Run in closed form, a
- * fault would surface late, after events of other units; such instructions
- * (out-of-range indices, an ALU SHR whose shift amounts are data) run cycle
- * by cycle to fault in the contract's cycle.  The largest index of each
- * buffer is the largest uop field plus the largest loop offsets (every term
- * is non-negative). */
-static int can_fault(const vta_model_t *m, const pipe_t *p, const vta_insn_t *in) {
-  if (!p->n) return 0;
-  if (p->alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm) return 1;
-  uint32_t dst = 0, src = 0, wgt = 0;
-  for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
-    uop_t op = uop_at(m, u);
-    if (op.dst > dst) dst = op.dst;
-    if (op.src > src) src = op.src;
-    if (op.wgt > wgt) wgt = op.wgt;
-  }
-  uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
-  uint64_t a = dst + io * in->dst_factor_out + ii * in->dst_factor_in;
-  uint64_t x = src + io * in->src_factor_out + ii * in->src_factor_in;
-  uint64_t w = wgt + io * in->wgt_factor_out + ii * in->wgt_factor_in;
-  if (a >= m->acc.depth) return 1;
-  if (p->alu) return !in->use_imm && x >= m->acc.depth;
-  return !in->reset_reg && (x >= m->inp.depth || w >= m->wgt.depth);
+  /* Run in closed form, a fault would surface late, after events of other
+   * units: an instruction that could fault runs cycle by cycle instead. */
+  p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
 }
 
 /* The acc operand of a uop: sequential semantics, so the newest result
@@ -371,7 +383,9 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
     } else {
       memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
       /* inp and wgt are read now: a load's write of this cycle is not seen */
-      mac(m, acc, out, m->inp.i8 + x * m->inp.lanes, m->wgt.i8 + w * m->wgt.lanes);
+      macq_t q = {.n = 0};
+      mac_add(m, &q, acc, out, x, w);
+      mac_flush(m, &q);
     }
     p->write_out[e] = !in->reset_reg;
     m->cy->stats.gemm_uops++;
@@ -456,11 +470,17 @@ static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
   if (due >= upto) return;
   if (upto - due < end - p->next) end = p->next + (upto - due);
   uint64_t computed = end - p->next;
+  macq_t q;
+  q.n = 0;
   cy->stats.gemm_uops += computed;
   if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
+  /* The loop offsets of (i, j), updated when j or i moves on. */
+  uint64_t ab = (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
+  uint64_t xb = (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
+  uint64_t wbase = (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
   for (; p->next < end; p->next++, due++) {
-    uop_t op = uop_at(m, p->u);
-    uint64_t a = op.dst + (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
+    const uop_t *op = &m->udec[p->u];
+    uint64_t a = op->dst + ab;
     int32_t *acc = m->acc.i32 + a * lanes;
     int8_t *out;
     uint64_t when = due + p->wb;
@@ -476,21 +496,20 @@ static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
       p->write_out[e] = !in->reset_reg;
       p->count++;
     }
-    if (in->reset_reg) {
-      memset(acc, 0, lanes * sizeof *acc);
-    } else {
-      uint64_t x = op.src + (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
-      uint64_t w = op.wgt + (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
-      mac(m, acc, out, m->inp.i8 + x * m->inp.lanes, m->wgt.i8 + w * m->wgt.lanes);
-    }
+    if (in->reset_reg) memset(acc, 0, lanes * sizeof *acc);
+    else mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
     if (++p->u == p->uend) { /* loop order: iter_out, iter_in, uop */
       p->u = in->uop_bgn;
       if (++p->j == in->iter_in) {
         p->j = 0;
         p->i++;
       }
+      ab = (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
+      xb = (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
+      wbase = (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
     }
   }
+  mac_flush(m, &q);
 }
 
 /* The cycles [synced, upto) of a GEMM/ALU in closed form, event by event:

@@ -382,6 +382,42 @@ static void finish(vta_model_t *m) {
   cy->stats.mem = *vta_memsys_stats(cy->ms);
 }
 
+/* Add n cycles of every unit's category, and of dependency stalls. */
+static void count_quiet(vta_model_t *m, uint64_t n) {
+  cyc_t *cy = m->cy;
+  count(m, n);
+  for (int u = 0; u < 3; u++)
+    if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE) cy->u[u].dep += n;
+}
+
+/* A train of read beats (docs/microarch.md 5.1: one a cycle while bursts
+ * are back to back): load lands a beat in every cycle and nothing else in
+ * the machine moves (fetch, compute and store did nothing in the cycle
+ * just ended, nobody presents a request, the write channel is idle).  The
+ * cycles of the train then differ only in the beat, so they run in bulk:
+ * the landing and the memory tick of each, the counters once.  A GEMM or
+ * ALU in closed form bounds the train by its done cycle; the loads' writes
+ * bring it up to date as usual.  Returns the cycles run, or -1. */
+static int64_t train(vta_model_t *m, uint64_t max, vta_err *err) {
+  cyc_t *cy = m->cy;
+  unit_t *ld = &cy->u[VTA_UNIT_LOAD];
+  if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow || ld->rd.req_left ||
+      ld->cat != VTA_CAT_BUSY)
+    return 0;
+  if (cy->f.acted || cy->u[VTA_UNIT_COMPUTE].acted || cy->u[VTA_UNIT_STORE].acted ||
+      vta_memsys_rd_presented(cy->ms) || !vta_memsys_wr_idle(cy->ms))
+    return 0;
+  uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), d = vta_pipe_next_event(m);
+  uint64_t end = max && max < d ? max : d; /* the train stops short of both */
+  if (end <= cy->now) return 0;
+  if (end - cy->now < n) n = end - cy->now;
+  if (n < 2) return 0;
+  uint64_t done;
+  int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
+  count_quiet(m, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
+  return rc < 0 ? fail(m, err) : (int64_t)done;
+}
+
 int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
   cyc_t *cy = m->cy;
   cy->launched = 0; /* a run abandons any stepped one */
@@ -393,7 +429,10 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
     if (cy->finished) break; /* the finish pulse: ECNT = this cycle */
     int active = cycle_end(m, err);
     if (active < 0) return -1;
-    if (active) continue;
+    if (active) {
+      if (train(m, max, err) < 0) return -1;
+      continue;
+    }
     /* The next change: the memory system's, or the done cycle of a GEMM or
      * ALU that runs in closed form meanwhile. */
     uint64_t e = vta_memsys_next_event(cy->ms), d = vta_pipe_next_event(m);
@@ -401,10 +440,7 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
     if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
     if (m->params.no_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
-    count(m, e - cy->now);
-    for (int u = 0; u < 3; u++)
-      if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE)
-        cy->u[u].dep += e - cy->now;
+    count_quiet(m, e - cy->now);
     cy->stats.skipped += e - cy->now;
     vta_memsys_skip(cy->ms, e);
     cy->now = e;

@@ -177,6 +177,11 @@ int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err);
 /* One cycle from S+1 on: sets *busy when the engine did something (else it
  * waited for memory); returns 1 in the done cycle D. */
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);
+/* A train of n beats landing for d in consecutive cycles from now on, the
+ * rest of the machine quiet (cycle.c checks it): each cycle's landing and
+ * memory tick, now advanced; *done = cycles completed (on a memory fault,
+ * the faulting cycle is not among them). */
+int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err);
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
 int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
 

@@ -39,15 +39,19 @@ static inline int32_t dot(const int8_t *x, const int8_t *w, uint32_t n) {
   return s;
 }
 
-static void mac_scalar(const vta_mac_shape_t *sh, int32_t *acc, int8_t *out, const int8_t *x,
-                       const int8_t *w) {
+static void mac_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *jobs) {
   uint32_t bi = sh->block_in, bo = sh->block_out;
-  for (uint32_t b = 0; b < sh->batch; b++, x += bi, acc += bo, out += bo)
-    for (uint32_t o = 0; o < bo; o++) {
-      /* The constant length lets the compiler unroll the default 16. */
-      int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + (size_t)o * bi, bi);
-      wb_scalar(&acc[o], &out[o], s, sh->acc_width, sh->out_width);
-    }
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) {
+    int32_t *acc = j->acc;
+    int8_t *out = j->out;
+    const int8_t *x = j->x, *w = j->w;
+    for (uint32_t b = 0; b < sh->batch; b++, x += bi, acc += bo, out += bo)
+      for (uint32_t o = 0; o < bo; o++) {
+        /* The constant length lets the compiler unroll the default 16. */
+        int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + (size_t)o * bi, bi);
+        wb_scalar(&acc[o], &out[o], s, sh->acc_width, sh->out_width);
+      }
+  }
 }
 
 #ifdef VTA_X86
@@ -77,15 +81,18 @@ __attribute__((target("avx2"))) static inline __m256i hsum4(__m256i a, __m256i b
   return h; /* 128-bit halves: rows a..d over k in 0..7, then over 8..15 */
 }
 
-__attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, int32_t *acc,
-                                                     int8_t *out, const int8_t *x,
-                                                     const int8_t *w) {
+__attribute__((target("avx2"))) static inline void mac1_avx2(const vta_mac_shape_t *sh,
+                                                              int32_t *acc, int8_t *out,
+                                                              const int8_t *x,
+                                                              const int8_t *w) {
   __m256i wr[16];
+#pragma GCC unroll 16
   for (int o = 0; o < 16; o++)
     wr[o] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 16 * o)));
   for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
     __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
     __m256i m[16];
+#pragma GCC unroll 16
     for (int o = 0; o < 16; o++) m[o] = _mm256_madd_epi16(wr[o], xv);
     __m256i h0 = hsum4(m[0], m[1], m[2], m[3]), h1 = hsum4(m[4], m[5], m[6], m[7]);
     __m256i h2 = hsum4(m[8], m[9], m[10], m[11]), h3 = hsum4(m[12], m[13], m[14], m[15]);
@@ -97,6 +104,11 @@ __attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, 
     wb8_avx2(acc, out, lo, sh->acc_width, sh->out_width);
     wb8_avx2(acc + 8, out + 8, hi, sh->acc_width, sh->out_width);
   }
+}
+
+__attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, uint32_t n,
+                                                     const vta_mac_job_t *jobs) {
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) mac1_avx2(sh, j->acc, j->out, j->x, j->w);
 }
 
 #define AVX512 "avx512f,avx512bw,avx512vnni"
@@ -111,13 +123,17 @@ __attribute__((target(AVX512))) static inline __m512i sext512(__m512i v, int w) 
  * correction starts each accumulator, computed by the same instruction on
  * a vector of 128s.  Lane j of r[q] is then the exact partial sum of
  * output 4q + j/4 over inputs 4(j%4)..4(j%4)+3. */
-__attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh,
-                                                       int32_t *acc, int8_t *out,
-                                                       const int8_t *x, const int8_t *w) {
+__attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh, uint32_t n,
+                                                       const vta_mac_job_t *jobs) {
   const __m512i bias = _mm512_set1_epi8((char)0x80);
   /* Lane 4b + q of the reduced vector holds output 4q + b. */
   const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) {
+  int32_t *acc = j->acc;
+  int8_t *out = j->out;
+  const int8_t *x = j->x, *w = j->w;
   __m512i wu[4];
+#pragma GCC unroll 4
   for (int q = 0; q < 4; q++)
     wu[q] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(w + 64 * q)), bias);
   for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
@@ -135,6 +151,7 @@ __attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh
                         sh->acc_width);
     _mm512_storeu_si512((void *)acc, v);
     _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(sext512(v, sh->out_width)));
+  }
   }
 }
 #endif

@@ -36,6 +36,7 @@ struct vta_memsys {
   int want[VTA_RD_NCLIENTS];
   rd_req_t wreq[VTA_RD_NCLIENTS];
   int nwant;
+  int presented;              /* some client presented a request this cycle */
 
   /* Bursts in flight, oldest first (a ring of max_outst). */
   rd_req_t *fifo;
@@ -203,6 +204,7 @@ int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t 
 
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted = 0;
+  ms->presented = ms->nwant > 0;
   if (!ms->nwant) return -1;
   int c = -1;
   if (ms->count < ms->p.max_outst)
@@ -364,3 +366,20 @@ int vta_memsys_busy(const vta_memsys_t *ms) { return ms->count || ms->w_state !=
 
 const vta_memsys_stats_t *vta_memsys_stats(const vta_memsys_t *ms) { return &ms->st; }
 void vta_memsys_clear_stats(vta_memsys_t *ms) { memset(&ms->st, 0, sizeof ms->st); }
+
+int vta_memsys_rd_presented(const vta_memsys_t *ms) { return ms->presented; }
+
+uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
+  if (!ms->beat_valid || ms->beat.client != client || ms->p.cpb != 1) return 0;
+  uint64_t n = 0, next = ms->now;
+  for (uint32_t k = 0; k < ms->count; k++) {
+    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->p.max_outst];
+    uint32_t from = k ? 0 : ms->next_beat;
+    if (r->client != client || r->first + from != next) break;
+    n += r->beats - from;
+    next += r->beats - from;
+  }
+  return n;
+}
+
+int vta_memsys_wr_idle(const vta_memsys_t *ms) { return ms->w_state == W_IDLE; }

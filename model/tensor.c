@@ -11,6 +11,8 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
+
 #include <string.h>
 
 uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
@@ -245,9 +247,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
       /* The staged bytes are the element in DRAM layout: the event's data. */
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, d->stage);
     } else {
-      const uint8_t *w = d->stage;
-      m->uop[in->sram_base + d->lx] = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
-                                      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+      vta_uop_write(m, in->sram_base + d->lx, d->stage);
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, in->sram_base + d->lx, 0, VTA_UOP_BYTES,
                d->stage);
     }
@@ -256,6 +256,19 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
       d->ly++;
     }
   }
+}
+
+int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err) {
+  cyc_t *cy = m->cy;
+  for (*done = 0; *done < n; ++*done) {
+    const vta_rd_beat_t *b = vta_memsys_rd_beat(cy->ms);
+    assert(b && b->client == d->client && d->pend_beats && !d->req_left);
+    consume(m, d, b);
+    d->pend_beats--;
+    if (vta_memsys_tick(cy->ms, err)) return -1;
+    cy->now++;
+  }
+  return 0;
 }
 
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {

@@ -206,7 +206,8 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
   bad |= sram_init(&m->acc, "acc", c->acc_depth, nb * bo, c->acc_width, c->acc_elem_bytes, 1);
   bad |= sram_init(&m->out, "out", c->out_depth, nb * bo, c->out_width, c->out_elem_bytes, 0);
   m->uop = calloc(c->uop_depth, sizeof *m->uop);
-  bad |= !m->uop;
+  m->udec = calloc(c->uop_depth, sizeof *m->udec); /* all-zero words decode to zeros */
+  bad |= !m->uop || !m->udec;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
   vta_mac_select(&m->mac, c, vta_isa_cap());
   for (int u = 0; u < 3; u++) {
@@ -238,6 +239,7 @@ void vta_model_free(vta_model_t *m) {
     free(s[i]->i32);
   }
   free(m->uop);
+  free(m->udec);
   for (int u = 0; u < 3; u++) free(m->q[u].slot);
   free(m);
 }
