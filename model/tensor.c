@@ -258,17 +258,31 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
   }
 }
 
+typedef struct {
+  vta_model_t *m;
+  dma_rd_t *d;
+} train_t;
+
+static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
+  train_t *t = ctx;
+  assert(b->client == t->d->client && t->d->pend_beats && !t->d->req_left);
+  t->m->cy->now = cycle; /* the landing's cycle, for the scratchpad's order */
+  consume(t->m, t->d, b);
+  t->d->pend_beats--;
+}
+
 int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err) {
   cyc_t *cy = m->cy;
-  for (*done = 0; *done < n; ++*done) {
-    const vta_rd_beat_t *b = vta_memsys_rd_beat(cy->ms);
-    assert(b && b->client == d->client && d->pend_beats && !d->req_left);
-    consume(m, d, b);
-    d->pend_beats--;
-    if (vta_memsys_tick(cy->ms, err)) return -1;
-    cy->now++;
+  uint64_t start = cy->now;
+  train_t t = {m, d};
+  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, &t, done, err);
+  cy->now = start + *done;
+  if (rc < 0) { /* the fault is in the tick that ended the last cycle landed */
+    assert(*done > 0);
+    cy->now--;
+    --*done;
   }
-  return 0;
+  return rc;
 }
 
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
