@@ -14,6 +14,7 @@
  * pipeline, reading operands and writing results in the contract's cycles.
  */
 #include "cycle.h"
+#include "inject.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -335,17 +336,11 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   p->next = 0;
   p->i = p->j = 0;
   p->u = in->uop_bgn;
-  p->uend = in->uop_end;
   p->head = p->count = 0;
-  uint32_t slip = 0;
-  /* Planted bugs (docs/microarch.md 8.4), off unless a test asks for them:
-   * uop_bound ends the uop loop one uop early; pipe_slip gives GEMM's
-   * write-back an extra register stage. */
-  if (m->params.inject == VTA_INJECT_UOP_BOUND && n) {
-    p->uend--;
+  p->uend = vta_inject_uop_end(m, in, n);
+  if (p->uend != in->uop_end)
     p->n = p->uend > in->uop_bgn ? (uint64_t)in->iter_out * in->iter_in * (p->uend - in->uop_bgn) : 0;
-  }
-  if (m->params.inject == VTA_INJECT_PIPE_SLIP && !p->alu) slip = 1;
+  uint32_t slip = vta_inject_wb_slip(m, p->alu);
   /* The schedule of 6.4 and 6.5, worked out once rather than per cycle. */
   p->first = S + (p->alu ? 2 : 3);
   p->wb = (p->alu ? 3 + p->k : 3) + slip;

@@ -19,6 +19,7 @@
  * records none, so it pays one never-taken branch per emission point.
  */
 #include "cycle.h"
+#include "inject.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -213,8 +214,7 @@ HOT int commit(vta_model_t *m, vta_err *err) {
     for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
       int q = vta_dep_queue((vta_unit_t)id, f);
       if (!vta_dep_flag(&c->insn, f)) continue;
-      /* Planted bug drop_push (8.4): load's token into l2g is lost. */
-      if (q == VTA_Q_L2G && m->params.inject == VTA_INJECT_DROP_PUSH) continue;
+      if (vta_inject_drops_push(m, q)) continue;
       m->tokens[q]++;
       vta_trace(m, "push %s #%u %s tokens=%u", un, c->idx, q_short[q], m->tokens[q]);
       VTA_EMIT(m, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);

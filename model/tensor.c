@@ -10,6 +10,7 @@
  * docs/microarch.md 6.2, 6.3 and 6.6 say, with the same pack/unpack.
  */
 #include "cycle.h"
+#include "inject.h"
 
 #include <assert.h>
 
@@ -193,10 +194,7 @@ int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sr
   if (d->req_left) rd_row(d);
   d->pads = (uint64_t)d->row_len * (in->y_pad_0 + in->y_pad_1) +
             (uint64_t)(in->x_pad_0 + in->x_pad_1) * in->y_size;
-  /* Planted bug pad_row (docs/microarch.md 8.4): the bottom padding rows
-   * start one row too high, over the last data row (or the top pads). */
-  d->pad_up = m->params.inject == VTA_INJECT_PAD_ROW && in->y_pad_1 &&
-              in->y_pad_0 + in->y_size > 0;
+  d->pad_up = vta_inject_pad_up(m, in);
   return 0;
 }
 
