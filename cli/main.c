@@ -535,6 +535,7 @@ static int cmd_run(int argc, char **argv) {
     else cJSON_AddNullToObject(o, "cycles");
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
+    cJSON_AddStringToObject(host, "isa", vta_model_isa(m)); /* the GEMM kernel's level */
     if (vta_model_cycle_stats(m))
       cJSON_AddNumberToObject(host, "cycles_per_second",
                               ratio((double)vta_model_cycle_stats(m)->cycles, wall));

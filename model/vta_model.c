@@ -377,6 +377,8 @@ void vta_model_clear_stats(vta_model_t *m) {
   }
 }
 
+const char *vta_model_isa(const vta_model_t *m) { return vta_isa_name(m->mac.isa); }
+
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m) {
   return m->cy ? &m->cy->stats : NULL;
 }

@@ -185,6 +185,9 @@ void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
 
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
+/* The instruction-set level of the GEMM kernel this model runs ("scalar",
+ * "avx2", "avx512vnni": the CPU's best, capped by VTASIM_ISA). */
+const char *vta_model_isa(const vta_model_t *m);
 const vta_model_params_t *vta_model_params(const vta_model_t *m);
 
 #endif
