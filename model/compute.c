@@ -193,6 +193,22 @@ static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
   int check = can_fault(m, in, in->uop_end); /* else no index needs a check */
   macq_t q;
   q.n = 0;
+  if (!check && !in->reset_reg) { /* the common case, without the bookkeeping */
+    uint32_t al = m->acc.lanes, ol = m->out.lanes;
+    for (uint32_t i = 0; i < in->iter_out; i++)
+      for (uint32_t j = 0; j < in->iter_in; j++) {
+        uint64_t ab = (uint64_t)i * in->dst_factor_out + (uint64_t)j * in->dst_factor_in;
+        uint64_t xb = (uint64_t)i * in->src_factor_out + (uint64_t)j * in->src_factor_in;
+        uint64_t wb = (uint64_t)i * in->wgt_factor_out + (uint64_t)j * in->wgt_factor_in;
+        for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
+          const uop_t *op = &m->udec[u];
+          uint64_t a = op->dst + ab;
+          mac_add(m, &q, m->acc.i32 + a * al, m->out.i8 + a * ol, op->src + xb, op->wgt + wb);
+        }
+      }
+    mac_flush(m, &q);
+    return 0;
+  }
   at_t at;
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
@@ -264,11 +280,35 @@ static int alu_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint6
 
 /* dst op= src (acc row srow) or op= imm (src NULL), lane by lane; out gets
  * the low bits.  dst and src may be the same row. */
+/* A row of lanes for an op that cannot fault (every op but SHR by acc
+ * lanes): one loop per op, so that the compiler can vectorise each. */
+#define ALU_ROW(expr)                                                          \
+  for (uint32_t l = 0; l < n; l++) {                                          \
+    int32_t a = dst[l], b = src ? src[l] : imm;                                \
+    int32_t v = vta_sext((uint32_t)(expr), aw);                                \
+    dst[l] = v;                                                                \
+    out[l] = (int8_t)vta_sext((uint32_t)v, ow);                                \
+  }
+static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
+                    int aw, int ow, int8_t *out) {
+  switch (op) {
+  case VTA_ALU_MIN: ALU_ROW(a < b ? a : b) break;
+  case VTA_ALU_MAX: ALU_ROW(a > b ? a : b) break;
+  case VTA_ALU_ADD: ALU_ROW((uint32_t)a + (uint32_t)b) break;
+  default: ALU_ROW(alu_op(op, a, b)) break;
+  }
+}
+#undef ALU_ROW
+
 static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32_t *dst,
                      const int32_t *src, uint64_t srow, int8_t *out, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   int shr = in->alu_opcode == VTA_ALU_SHR;
   int aw = m->acc.width, ow = m->out.width;
+  if (!shr || !src) { /* an immediate shift amount was checked at the start */
+    alu_row(in->alu_opcode, dst, src, in->imm, m->acc.lanes, aw, ow, out);
+    return 0;
+  }
   for (uint32_t l = 0; l < m->acc.lanes; l++) {
     int32_t b = src ? src[l] : in->imm;
     if (shr && !shift_ok(b))
