@@ -393,21 +393,30 @@ static void count_quiet(vta_model_t *m, uint64_t n) {
 /* A train of read beats (docs/microarch.md 5.1: one a cycle while bursts
  * are back to back): load lands a beat in every cycle and nothing else in
  * the machine moves (fetch, compute and store did nothing in the cycle
- * just ended, nobody presents a request, the write channel is idle).  The
- * cycles of the train then differ only in the beat, so they run in bulk:
- * the landing and the memory tick of each, the counters once.  A GEMM or
- * ALU in closed form bounds the train by its done cycle; the loads' writes
- * bring it up to date as usual.  Returns the cycles run, or -1. */
+ * just ended, the write channel is idle, and no request is presented, or
+ * none can be granted: MAX_OUTST bursts are in flight, until the oldest
+ * one's last beat).  The cycles of the train then differ only in the beat,
+ * so they run in bulk: the landing and the memory tick of each, the
+ * counters once.  A GEMM or ALU in closed form bounds the train by its done
+ * cycle; the loads' writes bring it up to date as usual.  Returns the
+ * cycles run, or -1. */
 static int64_t train(vta_model_t *m, uint64_t max, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *ld = &cy->u[VTA_UNIT_LOAD];
-  if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow || ld->rd.req_left ||
+  if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow ||
       ld->cat != VTA_CAT_BUSY)
     return 0;
   if (cy->f.acted || cy->u[VTA_UNIT_COMPUTE].acted || cy->u[VTA_UNIT_STORE].acted ||
-      vta_memsys_rd_presented(cy->ms) || !vta_memsys_wr_idle(cy->ms))
+      !vta_memsys_wr_idle(cy->ms))
     return 0;
+  /* Load presents from req_from on while requests are left: the same
+   * refused request every cycle when the memory is full. */
+  int asks = vta_memsys_rd_presented(cy->ms) || (ld->rd.req_left && cy->now >= ld->rd.req_from);
+  int full = vta_memsys_rd_inflight(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
+  if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
+  if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), d = vta_pipe_next_event(m);
+  if (asks && vta_memsys_rd_head_left(cy->ms) < n) n = vta_memsys_rd_head_left(cy->ms);
   uint64_t end = max && max < d ? max : d; /* the train stops short of both */
   if (end <= cy->now) return 0;
   if (end - cy->now < n) n = end - cy->now;

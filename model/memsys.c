@@ -375,6 +375,10 @@ void vta_memsys_clear_stats(vta_memsys_t *ms) { memset(&ms->st, 0, sizeof ms->st
 
 int vta_memsys_rd_presented(const vta_memsys_t *ms) { return ms->presented; }
 
+uint32_t vta_memsys_rd_head_left(const vta_memsys_t *ms) {
+  return ms->count ? ms->fifo[ms->head].beats - ms->next_beat : 0;
+}
+
 uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
   if (!ms->beat_valid || ms->beat.client != client || ms->p.cpb != 1) return 0;
   uint64_t n = 0, next = ms->now;

@@ -263,7 +263,7 @@ typedef struct {
 
 static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
   train_t *t = ctx;
-  assert(b->client == t->d->client && t->d->pend_beats && !t->d->req_left);
+  assert(b->client == t->d->client && t->d->pend_beats);
   t->m->cy->now = cycle; /* the landing's cycle, for the scratchpad's order */
   consume(t->m, t->d, b);
   t->d->pend_beats--;

@@ -145,6 +145,9 @@ void vta_memsys_skip(vta_memsys_t *ms, uint64_t to);
 /* 1 when some client presented a read request in the current cycle
  * (valid after arbitrate), granted or not. */
 int vta_memsys_rd_presented(const vta_memsys_t *ms);
+/* Beats of the oldest burst in flight not landed yet (0: none in flight):
+ * with MAX_OUTST bursts in flight no request is granted before its last. */
+uint32_t vta_memsys_rd_head_left(const vta_memsys_t *ms);
 /* The beats of `client` landing in consecutive cycles from the current
  * one on (its beat included), across its bursts in flight; 0 when the
  * current cycle's beat is not its own.  With no request presented and the
