@@ -454,7 +454,9 @@ static int cmd_run(int argc, char **argv) {
   if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
 
   vta_program_t p;
+  double t_load = seconds_now();
   if (vta_program_load(&p, in, &e)) return fail(&e);
+  t_load = seconds_now() - t_load; /* reading and checking the bundle */
   int rc = EXIT_OK, failed = 0, ran = 0;
   char *report = NULL;
   size_t report_len = 0;
@@ -535,6 +537,7 @@ static int cmd_run(int argc, char **argv) {
     else cJSON_AddNullToObject(o, "cycles");
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
+    cJSON_AddNumberToObject(host, "load_seconds", t_load);
     cJSON_AddStringToObject(host, "isa", vta_model_isa(m)); /* the GEMM kernel's level */
     if (vta_model_cycle_stats(m))
       cJSON_AddNumberToObject(host, "cycles_per_second",
