@@ -483,16 +483,21 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
   return t == p->done;
 }
 
-/* A GEMM's cycles [synced, upto) in closed form.  Only compute reads acc,
- * so each uop updates its acc row in place in sequential order (what the
- * pipeline's forwarding amounts to); the out row, which store reads, is
- * written directly when its write-back cycle is before `upto` and is held
- * in the pipeline otherwise (the entry's acc lanes are then not used). */
-static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
+/* A GEMM's or ALU's cycles [synced, upto) in closed form.  Only compute
+ * reads acc, so each uop updates its acc row in place in sequential order
+ * (what the pipeline's forwarding amounts to, docs/microarch.md 6.4-6.5);
+ * the out row, which store reads, is written directly when its write-back
+ * cycle is before `upto` and is held in the pipeline otherwise (the
+ * entry's acc lanes are then not used).  can_fault ruled out every fault
+ * of the instruction before it was run this way. */
+void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
   pipe_t *p = &u->pipe;
   cyc_t *cy = m->cy;
   const vta_insn_t *in = &u->cur.insn;
   uint32_t lanes = m->acc.lanes, olanes = m->out.lanes;
+  assert(p->lazy);
+  if (upto > p->synced) p->synced = upto;
   while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
     uint32_t e = p->head;
     if (p->write_out[e])
@@ -501,19 +506,26 @@ static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
     p->head = (p->head + 1) % PIPE_DEPTH;
     p->count--;
   }
-  uint64_t due = p->first + p->next, end = p->n;
-  if (due >= upto) return;
-  if (upto - due < end - p->next) end = p->next + (upto - due);
+  uint64_t due = p->first + p->k * p->next;
+  if (p->next >= p->n || due >= upto) return;
+  uint64_t end = p->next + (upto - due + p->k - 1) / p->k; /* the uops due before upto */
+  if (end > p->n) end = p->n;
   uint64_t computed = end - p->next;
+  if (p->alu) {
+    cy->stats.alu_uops += computed;
+    cy->stats.alu_slots += p->k * computed;
+  } else {
+    cy->stats.gemm_uops += computed;
+    if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
+  }
+  int write_out = p->alu || !in->reset_reg;
   macq_t q;
   q.n = 0;
-  cy->stats.gemm_uops += computed;
-  if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
   /* The loop offsets of (i, j), updated when j or i moves on. */
   uint64_t ab = (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
   uint64_t xb = (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
   uint64_t wbase = (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
-  for (; p->next < end; p->next++, due++) {
+  for (; p->next < end; p->next++, due += p->k) {
     const uop_t *op = &m->udec[p->u];
     uint64_t a = op->dst + ab;
     int32_t *acc = m->acc.i32 + a * lanes;
@@ -528,11 +540,17 @@ static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
       out = p->out + (size_t)e * olanes;
       p->row[e] = (uint32_t)a;
       p->when[e] = when;
-      p->write_out[e] = !in->reset_reg;
+      p->write_out[e] = write_out;
       p->count++;
     }
-    if (in->reset_reg) memset(acc, 0, lanes * sizeof *acc);
-    else mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
+    if (p->alu) {
+      const int32_t *src = in->use_imm ? NULL : m->acc.i32 + (op->src + xb) * lanes;
+      alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
+    } else if (in->reset_reg) {
+      memset(acc, 0, lanes * sizeof *acc);
+    } else {
+      mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
+    }
     if (++p->u == p->uend) { /* loop order: iter_out, iter_in, uop */
       p->u = in->uop_bgn;
       if (++p->j == in->iter_in) {
@@ -545,34 +563,6 @@ static void gemm_sync(vta_model_t *m, unit_t *u, uint64_t upto) {
     }
   }
   mac_flush(m, &q);
-}
-
-/* The cycles [synced, upto) of a GEMM/ALU in closed form, event by event:
- * in each cycle the write-backs due go first, then the uop due, exactly
- * as pipe_step does them one cycle at a time.  can_fault ruled out every
- * fault of the instruction before it was run this way. */
-void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
-  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
-  pipe_t *p = &u->pipe;
-  if (!p->alu) {
-    gemm_sync(m, u, upto);
-    if (upto > p->synced) p->synced = upto;
-    return;
-  }
-  for (;;) {
-    uint64_t tw = p->count ? p->when[p->head] : UINT64_MAX;
-    uint64_t tc = p->next < p->n ? p->first + p->k * p->next : UINT64_MAX;
-    if (tw <= tc) {
-      if (tw >= upto) break;
-      pipe_retire(m, p);
-    } else {
-      if (tc >= upto) break;
-      int rc = pipe_compute(m, p, &u->cur, tc + p->wb, NULL);
-      assert(rc == 0); /* can_fault said no uop faults */
-      (void)rc;
-    }
-  }
-  if (upto > p->synced) p->synced = upto;
 }
 
 uint64_t vta_pipe_next_event(const vta_model_t *m) {
