@@ -521,19 +521,24 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   int write_out = p->alu || !in->reset_reg;
   macq_t q;
   q.n = 0;
-  /* The loop offsets of (i, j), updated when j or i moves on. */
-  uint64_t ab = (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
-  uint64_t xb = (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
-  uint64_t wbase = (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
-  for (; p->next < end; p->next++, due += p->k) {
-    const uop_t *op = &m->udec[p->u];
+  /* The loop position in locals (the scratchpad writes below could alias
+   * the pipe's fields), and the loop offsets of (i, j), updated when j or
+   * i moves on. */
+  uint32_t ui = p->u, ii = p->i, jj = p->j, k = p->k;
+  const uint32_t ubgn = in->uop_bgn, uend = p->uend, iin = in->iter_in;
+  uint64_t ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
+  uint64_t xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
+  uint64_t wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+  uint64_t direct = 0; /* results written straight to out: UCNT */
+  for (uint64_t next = p->next; next < end; next++, due += k) {
+    const uop_t *op = &m->udec[ui];
     uint64_t a = op->dst + ab;
     int32_t *acc = m->acc.i32 + a * lanes;
     int8_t *out;
     uint64_t when = due + p->wb;
     if (when < upto) {
       out = m->out.i8 + a * olanes;
-      cy->run_ucnt++;
+      direct++;
     } else {
       uint32_t e = (p->head + p->count) % PIPE_DEPTH;
       assert(p->count < PIPE_DEPTH);
@@ -551,17 +556,22 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     } else {
       mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
     }
-    if (++p->u == p->uend) { /* loop order: iter_out, iter_in, uop */
-      p->u = in->uop_bgn;
-      if (++p->j == in->iter_in) {
-        p->j = 0;
-        p->i++;
+    if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
+      ui = ubgn;
+      if (++jj == iin) {
+        jj = 0;
+        ii++;
       }
-      ab = (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in;
-      xb = (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in;
-      wbase = (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in;
+      ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
+      xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
+      wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
     }
   }
+  p->next = end;
+  p->u = ui;
+  p->i = ii;
+  p->j = jj;
+  cy->run_ucnt += direct;
   mac_flush(m, &q);
 }
 
