@@ -22,7 +22,7 @@
 #include "cosim_cmd.h"
 #include "verilog.h"
 #ifdef VTASIM_HAVE_RTL
-#include "vta_rtl.h"
+#include "vta_engine_open.h"
 #endif
 
 #define VTASIM_VERSION "0.1.0"
@@ -233,10 +233,10 @@ typedef struct figures {
   double macs_per_uop, peak_macs;      /* MACs of one GEMM uop; per cycle */
 } figures_t;
 
-static figures_t figures(const vta_model_t *m) {
-  const vta_config_t *c = vta_model_config(m);
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
+static figures_t figures(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
+  const vta_config_t *c = &e->cfg;
+  const vta_cycle_stats_t *cs = &snap->cycles;
+  const vta_model_params_t *p = &e->params;
   figures_t f = {0};
   for (int k = 0; k < VTA_RD_NCLIENTS; k++)
     f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
@@ -256,10 +256,10 @@ static cJSON *client_json(const vta_memsys_client_stats_t *s) {
   return o;
 }
 
-static cJSON *cycles_json(const vta_model_t *m) {
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
-  figures_t f = figures(m);
+static cJSON *cycles_json(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
+  const vta_cycle_stats_t *cs = &snap->cycles;
+  const vta_model_params_t *p = &e->params;
+  figures_t f = figures(e, snap);
   double cyc = (double)cs->cycles;
   cJSON *o = cJSON_CreateObject();
   cJSON *pj = cJSON_AddObjectToObject(o, "params");
@@ -310,10 +310,11 @@ static cJSON *cycles_json(const vta_model_t *m) {
   return o;
 }
 
-static void print_cycles(const vta_model_t *m, double wall) {
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
-  const vta_model_params_t *p = vta_model_params(m);
-  figures_t f = figures(m);
+static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap,
+                         double wall) {
+  const vta_cycle_stats_t *cs = &snap->cycles;
+  const vta_model_params_t *p = &e->params;
+  figures_t f = figures(e, snap);
   double cyc = (double)cs->cycles;
   printf("  timing:");
   for (int i = 0; i < vta_nparams; i++)
@@ -367,29 +368,30 @@ static void print_cycles(const vta_model_t *m, double wall) {
   printf("\n");
 }
 
-static void print_table(const char *file, const vta_program_t *p, const vta_model_t *m,
+static void print_table(const char *file, const vta_program_t *p, const vta_engine_ctx_t *e,
                         int failed, int full, double wall) {
   char name[64];
   vta_config_name(&p->cfg, name, sizeof name);
-  const vta_model_params_t *mp = vta_model_params(m);
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
+  const vta_model_params_t *mp = &e->params;
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot((vta_engine_ctx_t *)e, &snap);
+  const vta_cycle_stats_t *cs = snap.has_cycles ? &snap.cycles : NULL;
   printf("vtasim run %s\n", file);
   printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name,
          vta_engine_name(mp->engine), p->nruns, p->nruns == 1 ? "" : "s", p->nexpects,
          p->nexpects == 1 ? "" : "s");
-  if (cs && full) print_cycles(m, wall);
+  if (cs && full) print_cycles(e, &snap, wall);
   else if (cs) printf("  cycles %llu (launch to FINISH), UCNT %llu\n\n",
                       (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
   else printf("\n");
   printf("  %-18s %16s\n", "statistic", "value");
-  const vta_stats_t *s = vta_model_stats(m);
+  const vta_stats_t *s = &snap.stats;
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
     vta_stats_get(s, vta_stats_names[i], &v, NULL);
     printf("  %-18s %16llu\n", vta_stats_names[i], (unsigned long long)v);
   }
-  uint32_t t[4];
-  vta_model_tokens(m, t);
+  const uint32_t *t = snap.tokens;
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
   if (p->nexpects)
     printf("  expectations: %d passed, %d failed\n", p->nexpects - failed, failed);
@@ -472,20 +474,31 @@ static int cmd_run(int argc, char **argv) {
     }
     params.trace = trace;
   }
-  s = vta_session_new(&p, &params, &e);
-  if (!s) { rc = fail(&e); goto out; }
-  if (params.engine == VTA_ENGINE_RTL) {
-#ifdef VTASIM_HAVE_RTL
-    if (vta_rtl_attach(s, &params, wave, wave_from, wave_to, &e)) { rc = fail(&e); goto out; }
-#else
-    vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
-    rc = fail(&e);
-    goto out;
-#endif
-  } else if (wave) {
+  if (params.engine != VTA_ENGINE_RTL && wave) {
     vta_errf(&e, VTA_EINPUT, "--wave needs --engine rtl");
     rc = fail(&e);
     goto out;
+  }
+  s = vta_session_new_mapped(&p, &e);
+  if (!s) { rc = fail(&e); goto out; }
+  {
+#ifdef VTASIM_HAVE_RTL
+    vta_engine_ctx_t *eng = vta_engine_open(engine, &p.cfg, vta_session_mem(s), &params, &e);
+#else
+    vta_engine_ctx_t *eng = NULL;
+    if (params.engine == VTA_ENGINE_RTL)
+      vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
+    else
+      eng = vta_engine_model_new(&p.cfg, vta_session_mem(s), &params, &e);
+#endif
+    if (!eng) { rc = fail(&e); goto out; }
+    vta_session_set_engine(s, eng);
+#ifdef VTASIM_HAVE_RTL
+    if (wave && vta_rtl_wave(vta_engine_rtl(eng), wave, wave_from, wave_to, &e)) {
+      rc = fail(&e);
+      goto out;
+    }
+#endif
   }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
@@ -526,22 +539,23 @@ static int cmd_run(int argc, char **argv) {
     cJSON_AddStringToObject(o, "status", rc == EXIT_OK ? "ok" : rc == EXIT_MISMATCH ? "mismatch" : "error");
     if (rc == EXIT_BAD) cJSON_AddStringToObject(o, "error", e.msg);
     cJSON_AddNumberToObject(o, "exit_code", rc);
-    vta_model_t *m = vta_session_model(s);
-    cJSON_AddItemToObject(o, "stats", stats_json(vta_model_stats(m)));
-    uint32_t t[4];
-    vta_model_tokens(m, t);
+    vta_engine_ctx_t *eng = vta_session_engine(s);
+    vta_engine_snapshot_t snap;
+    vta_engine_snapshot(eng, &snap);
+    cJSON_AddItemToObject(o, "stats", stats_json(&snap.stats));
+    const uint32_t *t = snap.tokens;
     cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
     const char *qn[4] = {"l2g", "g2l", "g2s", "s2g"};
     for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], t[q]);
-    if (vta_model_cycle_stats(m)) cJSON_AddItemToObject(o, "cycles", cycles_json(m));
+    if (snap.has_cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(eng, &snap));
     else cJSON_AddNullToObject(o, "cycles");
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
     cJSON_AddNumberToObject(host, "load_seconds", t_load);
-    cJSON_AddStringToObject(host, "isa", vta_model_isa(m)); /* the GEMM kernel's level */
-    if (vta_model_cycle_stats(m))
+    cJSON_AddStringToObject(host, "isa", vta_model_isa()); /* the GEMM kernel's level */
+    if (snap.has_cycles)
       cJSON_AddNumberToObject(host, "cycles_per_second",
-                              ratio((double)vta_model_cycle_stats(m)->cycles, wall));
+                              ratio((double)snap.cycles.cycles, wall));
     cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
     cJSON_AddNumberToObject(ex, "total", p.nexpects);
     cJSON_AddBoolToObject(ex, "checked", ran);
@@ -558,7 +572,7 @@ static int cmd_run(int argc, char **argv) {
     free(txt);
     cJSON_Delete(o);
   } else if (!quiet && ran) {
-    print_table(in, &p, vta_session_model(s), failed, full, wall);
+    print_table(in, &p, vta_session_engine(s), failed, full, wall);
   }
 out:
   free(report);

@@ -390,6 +390,17 @@ static void count_quiet(vta_model_t *m, uint64_t n) {
     if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE) cy->u[u].dep += n;
 }
 
+/* Jump over quiet cycles from now to `to` (the next event of the memory or
+ * of a GEMM/ALU in closed form, or the step's budget): every unit stays in
+ * its category, the memory idles. */
+static void skip_to(vta_model_t *m, uint64_t to) {
+  cyc_t *cy = m->cy;
+  count_quiet(m, to - cy->now);
+  cy->stats.skipped += to - cy->now;
+  vta_memsys_skip(cy->ms, to);
+  cy->now = to;
+}
+
 /* A train of read beats (docs/microarch.md 5.1: one a cycle while bursts
  * are back to back): load lands a beat in every cycle and nothing else in
  * the machine moves (fetch, compute and store did nothing in the cycle
@@ -398,9 +409,10 @@ static void count_quiet(vta_model_t *m, uint64_t n) {
  * one's last beat).  The cycles of the train then differ only in the beat,
  * so they run in bulk: the landing and the memory tick of each, the
  * counters once.  A GEMM or ALU in closed form bounds the train by its done
- * cycle; the loads' writes bring it up to date as usual.  Returns the
- * cycles run, or -1. */
-static int64_t train(vta_model_t *m, uint64_t max, vta_err *err) {
+ * cycle; the loads' writes bring it up to date as usual.  `end` is the
+ * first cycle the train may not reach (max_cycles, the step's budget).
+ * Returns the cycles run, or -1. */
+static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *ld = &cy->u[VTA_UNIT_LOAD];
   if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow ||
@@ -417,7 +429,7 @@ static int64_t train(vta_model_t *m, uint64_t max, vta_err *err) {
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), d = vta_pipe_next_event(m);
   if (asks && vta_memsys_rd_head_left(cy->ms) < n) n = vta_memsys_rd_head_left(cy->ms);
-  uint64_t end = max && max < d ? max : d; /* the train stops short of both */
+  if (d < end) end = d; /* the train stops short of each */
   if (end <= cy->now) return 0;
   if (end - cy->now < n) n = end - cy->now;
   if (n < 2) return 0;
@@ -427,63 +439,100 @@ static int64_t train(vta_model_t *m, uint64_t max, vta_err *err) {
   return rc < 0 ? fail(m, err) : (int64_t)done;
 }
 
-int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+/* A step that reports events (or evaluates every cycle) takes over a GEMM
+ * or ALU started in closed form: brought up to now, it goes on cycle by
+ * cycle; a skip pending over its cycles is evaluated instead (evaluating
+ * a quiet cycle gives what skipping it does). */
+static void leave_closed_form(vta_model_t *m) {
   cyc_t *cy = m->cy;
-  cy->launched = 0; /* a run abandons any stepped one */
-  cy->lazy = !m->params.no_skip;
-  if (launch(m, insn_phys, count_, err)) return -1;
-  const uint64_t max = m->params.max_cycles;
-  for (;;) {
-    if (over_limit(m, max, err) || cycle_body(m, err)) return -1;
-    if (cy->finished) break; /* the finish pulse: ECNT = this cycle */
+  if (!vta_pipe_leave_closed_form(m)) return;
+  cy->skip_until = 0;
+}
+
+/* The run loop.  A skip cut short by the budget is remembered (skip_until)
+ * and finished by the next call, so that a run stepped in chunks counts
+ * exactly what one uninterrupted run counts.  Without events and with
+ * skipping on, GEMM/ALU run in closed form and beat trains in bulk. */
+int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                          int may_skip, uint64_t *advanced, int *finished, vta_err *err) {
+  cyc_t *cy = m->cy;
+  *finished = 0;
+  *advanced = 0;
+  if (!cy->launched)
+    return vta_errf(err, VTA_EINPUT, "cycle model: step without a launched run");
+  const uint64_t max = m->params.max_cycles, begin = cy->now;
+  const uint64_t end = max_cycles && max_cycles < UINT64_MAX - begin ? begin + max_cycles
+                                                                     : UINT64_MAX;
+  const uint64_t stop = max && max < end ? max : end; /* where a train must stop */
+  int rc = 0;
+  cy->ev = out;
+  cy->lazy = may_skip && !out;
+  if (!cy->lazy) leave_closed_form(m);
+  while (cy->now < end) {
+    if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
+      skip_to(m, cy->skip_until < end ? cy->skip_until : end);
+      continue;
+    }
+    if (over_limit(m, max, err) || cycle_body(m, err)) {
+      rc = -1;
+      break;
+    }
+    if (cy->finished) { /* the finish pulse: ECNT = this cycle */
+      finish(m);
+      *finished = 1;
+      break;
+    }
     int active = cycle_end(m, err);
-    if (active < 0) return -1;
+    if (active < 0) {
+      rc = -1;
+      break;
+    }
     if (active) {
-      if (train(m, max, err) < 0) return -1;
+      if (cy->lazy && train(m, stop, err) < 0) {
+        rc = -1;
+        break;
+      }
       continue;
     }
     /* The next change: the memory system's, or the done cycle of a GEMM or
      * ALU that runs in closed form meanwhile. */
     uint64_t e = vta_memsys_next_event(cy->ms), d = vta_pipe_next_event(m);
     if (d < e) e = d;
-    if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
-    if (m->params.no_skip || e <= cy->now) continue;
+    if (e == UINT64_MAX) { /* nothing will ever change */
+      rc = stuck(m, err);
+      break;
+    }
+    if (!may_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
-    count_quiet(m, e - cy->now);
-    cy->stats.skipped += e - cy->now;
-    vta_memsys_skip(cy->ms, e);
-    cy->now = e;
+    cy->skip_until = e;
   }
-  finish(m);
-  return 0;
+  cy->ev = NULL;
+  *advanced = cy->now - begin + (uint64_t)*finished;
+  if (rc || *finished) {
+    cy->launched = 0;
+    cy->skip_until = 0;
+  }
+  return rc;
+}
+
+int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+  uint64_t n;
+  int fin;
+  if (vta_cycle_launch(m, insn_phys, count_, err)) return -1;
+  return vta_cycle_advance(m, 0, NULL, !m->params.no_skip, &n, &fin, err);
 }
 
 int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
-  m->cy->launched = 0;
-  m->cy->lazy = 0; /* stepping reports every cycle's events */
+  m->cy->launched = 0; /* a launch abandons any run in progress */
+  m->cy->skip_until = 0;
+  m->cy->u[VTA_UNIT_COMPUTE].pipe.lazy = 0;
   if (launch(m, insn_phys, count_, err)) return -1;
   m->cy->launched = 1;
   return 0;
 }
 
-/* One cycle of the launched run: the loop of vta_cycle_run without
- * skipping, so the same cycles, counters and faults, one at a time. */
+/* One cycle of the launched run, evaluated (never skipped). */
 int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err) {
-  cyc_t *cy = m->cy;
-  *finished = 0;
-  if (!cy->launched)
-    return vta_errf(err, VTA_EINPUT, "cycle model: step without a launched run");
-  cy->ev = out;
-  int rc = over_limit(m, m->params.max_cycles, err) || cycle_body(m, err) ? -1 : 0;
-  if (!rc && cy->finished) {
-    finish(m);
-    *finished = 1;
-  } else if (!rc) {
-    int active = cycle_end(m, err);
-    if (active < 0) rc = -1;
-    else if (!active && vta_memsys_next_event(cy->ms) == UINT64_MAX) rc = stuck(m, err);
-  }
-  cy->ev = NULL;
-  if (rc || *finished) cy->launched = 0;
-  return rc;
+  uint64_t n;
+  return vta_cycle_advance(m, 1, out, 0, &n, finished, err);
 }
