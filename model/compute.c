@@ -556,6 +556,11 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     } else {
       mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
     }
+    if (when >= upto) { /* held: with its acc lanes too, should pipe_step take over */
+      mac_flush(m, &q);
+      memcpy(p->acc + (size_t)((p->head + p->count - 1) % PIPE_DEPTH) * lanes, acc,
+             lanes * sizeof *acc);
+    }
     if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
       ui = ubgn;
       if (++jj == iin) {
@@ -573,6 +578,14 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   p->j = jj;
   cy->run_ucnt += direct;
   mac_flush(m, &q);
+}
+
+int vta_pipe_leave_closed_form(vta_model_t *m) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  if (!u->busy || (u->kind != K_GEMM && u->kind != K_ALU) || !u->pipe.lazy) return 0;
+  vta_pipe_sync_to(m, m->cy->now);
+  u->pipe.lazy = 0; /* the results in flight carry their acc lanes: pipe_step takes over */
+  return 1;
 }
 
 uint64_t vta_pipe_next_event(const vta_model_t *m) {

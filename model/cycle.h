@@ -211,6 +211,9 @@ static inline void vta_pipe_sync(vta_model_t *m, uint64_t upto) {
 /* The done cycle of a GEMM/ALU run in closed form, else UINT64_MAX: the
  * next event of a compute unit that needs no cycle-by-cycle attention. */
 uint64_t vta_pipe_next_event(const vta_model_t *m);
+/* A GEMM/ALU in closed form goes on cycle by cycle from now (a step that
+ * reports events took over): 1 if there was one. */
+int vta_pipe_leave_closed_form(vta_model_t *m);
 
 /* cycle.c: the engine behind vta_model_run for VTA_ENGINE_MODEL. */
 int vta_cycle_new(vta_model_t *m, vta_err *err);

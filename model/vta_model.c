@@ -376,7 +376,7 @@ void vta_model_clear_stats(vta_model_t *m) {
   }
 }
 
-const char *vta_model_isa(const vta_model_t *m) { return vta_isa_name(m->mac.isa); }
+const char *vta_model_isa(void) { return vta_isa_name(vta_isa_cap()); }
 
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m) {
   return m->cy ? &m->cy->stats : NULL;

@@ -193,9 +193,10 @@ typedef struct vta_cycle_stats {
 
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
-/* The instruction-set level of the GEMM kernel this model runs ("scalar",
- * "avx2", "avx512vnni": the CPU's best, capped by VTASIM_ISA). */
-const char *vta_model_isa(const vta_model_t *m);
+/* The instruction-set level of the GEMM kernel models run on this host
+ * ("scalar", "avx2", "avx512vnni": the CPU's best, capped by VTASIM_ISA;
+ * a configuration without 16x16 blocks runs the scalar kernel). */
+const char *vta_model_isa(void);
 const vta_model_params_t *vta_model_params(const vta_model_t *m);
 
 #ifdef __cplusplus
