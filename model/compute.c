@@ -498,10 +498,16 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   uint32_t lanes = m->acc.lanes, olanes = m->out.lanes;
   assert(p->lazy);
   if (upto > p->synced) p->synced = upto;
+  int emit = cy->ev != NULL; /* a digest list: events in their cycles, any order */
   while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
     uint32_t e = p->head;
     if (p->write_out[e])
       memcpy(m->out.i8 + (size_t)p->row[e] * olanes, p->out + (size_t)e * olanes, olanes);
+    if (emit) {
+      vta_emit_row_at(m, p->when[e], &m->acc, VTA_MEM_ACC, p->row[e], p->acc + (size_t)e * lanes);
+      if (p->write_out[e])
+        vta_emit_row_at(m, p->when[e], &m->out, VTA_MEM_OUT, p->row[e], p->out + (size_t)e * olanes);
+    }
     cy->run_ucnt++;
     p->head = (p->head + 1) % PIPE_DEPTH;
     p->count--;
@@ -560,6 +566,10 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
       mac_flush(m, &q);
       memcpy(p->acc + (size_t)((p->head + p->count - 1) % PIPE_DEPTH) * lanes, acc,
              lanes * sizeof *acc);
+    } else if (emit) { /* written now: the row as this uop left it */
+      mac_flush(m, &q);
+      vta_emit_row_at(m, when, &m->acc, VTA_MEM_ACC, (uint32_t)a, acc);
+      if (write_out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, (uint32_t)a, out);
     }
     if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
       ui = ubgn;

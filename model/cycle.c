@@ -123,16 +123,28 @@ void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uin
 }
 
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) {
+  const void *lanes = s->i8 ? (const void *)(s->i8 + (size_t)entry * s->lanes)
+                            : (const void *)(s->i32 + (size_t)entry * s->lanes);
+  vta_emit_row_at(m, m->cy->now, s, buffer, entry, lanes);
+}
+
+void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                     uint32_t entry, const void *lanes) {
   uint8_t *row = m->cy->evrow; /* allocated for the widest element */
   if (s->i8) {
-    vta_tensor_pack(s, entry, row);
+    sram_t one = *s; /* the lanes given, as entry 0 of a scratchpad like s */
+    one.i8 = (int8_t *)(uintptr_t)lanes;
+    vta_tensor_pack(&one, 0, row);
+  } else if (s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    memcpy(row, lanes, (size_t)s->lanes * 4); /* already the DRAM layout */
   } else { /* acc: ACC_WIDTH/8-byte little-endian lanes, as LOAD ACC reads them */
     uint32_t wb = (uint32_t)s->width / 8;
-    const int32_t *v = s->i32 + (size_t)entry * s->lanes;
+    const int32_t *v = lanes;
     for (uint32_t l = 0; l < s->lanes; l++)
       for (uint32_t b = 0; b < wb; b++) row[l * wb + b] = (uint8_t)((uint32_t)v[l] >> (8 * b));
   }
-  vta_emit(m, VTA_EV_SRAM_WR, 0, buffer, entry, 0, s->elem_bytes, row);
+  const vta_event_t e = {cycle, VTA_EV_SRAM_WR, 0, (uint8_t)buffer, entry, 0, s->elem_bytes, row};
+  vta_evlist_add(m->cy->ev, &e);
 }
 
 /* ---- the unit skeleton (section 4) ------------------------------------------ */
@@ -465,9 +477,9 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
                                                                      : UINT64_MAX;
   const uint64_t stop = max && max < end ? max : end; /* where a train must stop */
   int rc = 0;
+  cy->lazy = may_skip && (!out || out->digest); /* a digest takes events in any order */
+  if (!cy->lazy) leave_closed_form(m); /* before any events: its cycles were reported */
   cy->ev = out;
-  cy->lazy = may_skip && !out;
-  if (!cy->lazy) leave_closed_form(m);
   while (cy->now < end) {
     if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
       skip_to(m, cy->skip_until < end ? cy->skip_until : end);
@@ -506,6 +518,9 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     if (max && e > max) e = max;
     cy->skip_until = e;
   }
+  /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
+   * the step: the events of its cycles, all in this step's list. */
+  if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
   cy->ev = NULL;
   *advanced = cy->now - begin + (uint64_t)*finished;
   if (rc || *finished) {

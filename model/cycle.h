@@ -160,6 +160,11 @@ void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uin
 /* SRAM_WR of entry `entry` of s (an inp, wgt, acc or out row), packed as in
  * DRAM; buffer is the VTA_MEM_* type. */
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
+/* The same for a row of lanes held elsewhere (`lanes`: int8 or int32 as s
+ * holds them), stamped with `cycle`: a GEMM/ALU in closed form reports its
+ * writes in their own cycles into a digest list (cosim.c). */
+void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                     uint32_t entry, const void *lanes);
 
 /* cycle.c: the skeleton shared by load, compute and store. */
 /* Start the head instruction if its pops are available (section 4); sets

@@ -441,8 +441,8 @@ int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   *advanced = 0;
   *finished = 0;
   if (need_cycle(m, err)) return -1;
-  return vta_cycle_advance(m, max_cycles, out, !out && !m->params.no_skip, advanced, finished,
-                           err);
+  return vta_cycle_advance(m, max_cycles, out, (!out || out->digest) && !m->params.no_skip,
+                           advanced, finished, err);
 }
 
 int vta_model_running(const vta_model_t *m) { return m->cy && m->cy->launched; }

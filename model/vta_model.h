@@ -128,7 +128,8 @@ int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *er
 uint64_t vta_model_now(const vta_model_t *m);
 /* Several cycles of the launched run (vta_engine.h's step): at most
  * max_cycles (0: to the end), stopping at the finish pulse, skipping quiet
- * cycles unless `out` is given or no_skip is set.  *advanced counts the
+ * cycles unless `out` is given (a digest list allows it: its events may
+ * come in any order) or no_skip is set.  *advanced counts the
  * finish-pulse cycle; a run stepped in any chunks counts what vta_model_run
  * counts. */
 int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
