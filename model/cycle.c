@@ -130,6 +130,7 @@ void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) 
 
 void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
                      uint32_t entry, const void *lanes) {
+  if (m->cy->ev->skip >> VTA_EV_SRAM_WR & 1) return; /* nobody wants the packed row */
   uint8_t *row = m->cy->evrow; /* allocated for the widest element */
   if (s->i8) {
     sram_t one = *s; /* the lanes given, as entry 0 of a scratchpad like s */
@@ -331,8 +332,16 @@ static int limit_error(vta_model_t *m, vta_err *err) {
   return fail(m, err);
 }
 
+/* Stopped from outside (Ctrl-C): the run ends here, uncounted. */
+static int stopped(vta_model_t *m, vta_err *err) {
+  vta_errf(err, VTA_EINTR, "cycle model: interrupted at cycle %llu",
+           (unsigned long long)m->cy->now);
+  return fail(m, err);
+}
+
 /* max is max_cycles, read once per run by the caller. */
 HOT int over_limit(vta_model_t *m, uint64_t max, vta_err *err) {
+  if (m->params.stop && *m->params.stop) return stopped(m, err);
   return max && m->cy->now >= max ? limit_error(m, err) : 0;
 }
 

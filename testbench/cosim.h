@@ -59,13 +59,18 @@ typedef enum {
 
 typedef struct vta_cosim_opts {
   int last;             /* events of each side kept for the report [16] */
-  /* Compare digests: each side steps VTA_COSIM_WINDOW cycles at a time into
-   * a digest list (vta_evlist_digest: every event, cycle and data bytes
-   * folded into 64 bits; the C model keeps its fast paths), and the two
-   * digests, event counts and cycle counts are compared per window.  Any
-   * difference, a fault or a differing run end returns VTA_COSIM_RECHECK:
-   * the caller runs again on fresh sides without `digest`, which finds the
-   * first differing cycle and builds the full report. [0] */
+  /* Shown side 0's every cycle (its events, and the categories of its model,
+   * vta_model_cats): the profiler and timeline of `cosim --timeline`.  A
+   * non-zero return stops the comparison (an interrupt) with VTA_EINTR.  [NULL] */
+  const vta_session_observer_t *observe;
+  /* Compare digests (without `observe`): each side steps VTA_COSIM_WINDOW
+   * cycles at a time into a digest list (vta_evlist_digest: every event,
+   * cycle and data bytes folded into 64 bits; the C model keeps its fast
+   * paths), and the two digests, event counts and cycle counts are compared
+   * per window.  Any difference, a fault or a differing run end returns
+   * VTA_COSIM_RECHECK: the caller runs again on fresh sides without
+   * `digest`, which finds the first differing cycle and builds the full
+   * report. [0] */
   int digest;
 } vta_cosim_opts_t;
 
