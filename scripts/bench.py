@@ -168,7 +168,7 @@ for name, f in workloads:
             row.update(ir_per_cycle=a and a / cycles, base_ir_per_cycle=b and b / cycles)
             line += " %9.0f %9.0f" % (a / cycles if a else 0, b / cycles if b else 0)
         if "overhead_vs_rtl" in row:
-            line += "   cosim +%.0f%% over rtl (baseline +%.0f%%)" % (
+            line += "   cosim %+.0f%% over rtl (baseline %+.0f%%)" % (
                 100 * row["overhead_vs_rtl"], 100 * row["base_overhead_vs_rtl"])
         if "macs_per_s" in row:
             line += "   %.3g int8 MAC/s" % row["macs_per_s"]
