@@ -389,6 +389,7 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   /* Run in closed form, a fault would surface late, after events of other
    * units: an instruction that could fault runs cycle by cycle instead. */
   p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
+  assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 
 /* The acc operand of a uop: sequential semantics, so the newest result
@@ -436,6 +437,8 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
   }
   p->row[e] = (uint32_t)row;
   p->when[e] = when;
+  assert(p->count < PIPE_DEPTH); /* pipe occupancy: results in flight fit the ring */
+  assert(!p->count || p->when[(p->head + p->count - 1) % PIPE_DEPTH] < when); /* in order */
   p->count++;
   /* Loop order: iter_out, iter_in, uop. */
   p->next++;
@@ -472,6 +475,7 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
   pipe_t *p = &u->pipe;
   uint64_t t = m->cy->now;
   /* Results due now are written first. */
+  assert(!p->count || p->when[p->head] >= t); /* no result missed its write cycle */
   while (p->count && p->when[p->head] == t) pipe_retire(m, p);
   /* GEMM: uop i read in S+2+i, operands in S+3+i, written in S+6+i.
    * ALU: uop i read in S+2+k*i (its operands are compute's own acc),

@@ -49,8 +49,6 @@ def gen_workloads():
                        ("resnet18_c8", "--height 14 --width 14 --in-channels 256 "
                         "--out-channels 256 --kernel 3 --pad 1 --stride 1")):
         lst.append((name, "conv2d", opts.split()))
-    if "resnet18" in sh([vtasim, "gen", "--help"]).stdout + sh([vtasim, "gen", "--help"]).stderr:
-        lst.append(("resnet18", "resnet18", []))
     files = []
     for name, op, opts in lst:
         f = os.path.join(out, name + ".vta")
@@ -61,14 +59,14 @@ def gen_workloads():
     return files
 
 
-NO_ATTR = {}  # binaries whose --json attributes cycles to instructions unless told not to
+QUIET_FLAGS = {}  # per binary: the flags that keep --json from profiling the run
 
 
 def run_json(binary, f, engine):
-    if binary not in NO_ATTR:
-        NO_ATTR[binary] = "--no-attribution" in sh([binary, "run", "--help"]).stdout
-    extra = ["--no-attribution"] if NO_ATTR[binary] else []
-    r = sh([binary, "run", f, "--engine", engine, "--json", *extra])
+    if binary not in QUIET_FLAGS:
+        h = sh([binary, "run", "--help"]).stdout
+        QUIET_FLAGS[binary] = [o for o in ("--no-attribution", "--no-windows") if o in h]
+    r = sh([binary, "run", f, "--engine", engine, "--json", *QUIET_FLAGS[binary]])
     try:
         d = json.loads(r.stdout)
     except ValueError:
@@ -176,6 +174,40 @@ for name, f in workloads:
                 line += " (%.1f%% of the %s peak %.3g)" % (100 * row["macs_per_s"] / peak, level, peak)
         print(line, flush=True)
         report["workloads"].append(row)
+
+# The whole ResNet-18 (docs/network.md), when this build has it: the sum of
+# its 19 layers' simulations (the report's totals.wall_seconds); the
+# baseline runs each layer's bundle, which is complete on its own.
+g = sh([vtasim, "gen", "resnet18", "-o", os.path.join(out, "resnet18"), "--quiet"])
+net = os.path.join(out, "resnet18", "resnet18.net")
+if not g.returncode and os.path.exists(net):
+    layers = [ln.split()[2] for ln in open(net) if ln.startswith("layer ")]
+    layers = [os.path.join(out, "resnet18", b) for b in layers]
+    print("\nthe whole ResNet-18 (%d layers; wall: the sum of the layers' simulations; rtl once):"
+          % len(layers))
+    for engine in [e for e in engines if e != "cosim"]:
+        reps = 1 if engine == "rtl" else REPEAT
+        def new_net():
+            r = sh([vtasim, "run", net, "--engine", engine, "--json", *QUIET_FLAGS.get(vtasim, [])])
+            t = json.loads(r.stdout)["totals"]
+            return t["wall_seconds"], t.get("cycles")
+        def base_net():
+            tot = 0.0
+            for b in layers:
+                tot += run_json(base, b, engine)["host"]["wall_seconds"]
+            return tot
+        try:
+            nw = min((new_net() for _ in range(reps)), key=lambda x: x[0])
+            bw = min(base_net() for _ in range(reps))
+        except (ValueError, KeyError, SystemExit) as ex:
+            print("  %s: not measured (%s)" % (engine, ex))
+            continue
+        cyc = nw[1] or 0
+        row = {"workload": "resnet18", "engine": engine, "cycles": cyc, "wall_s": nw[0],
+               "base_wall_s": bw, "ratio": bw / nw[0]}
+        report["workloads"].append(row)
+        print("%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
+            "resnet18", engine, cyc, nw[0], cyc / nw[0], bw, cyc / bw, bw / nw[0]))
 
 # Bundle loading: the reader alone (the report's host.load_seconds), and the
 # whole process of `vtasim run`, on the text bundle and its binary form.
