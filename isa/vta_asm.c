@@ -291,8 +291,9 @@ static char *hex_run(parser_t *P, char *s, bytes_t *b) {
   uint8_t *d = b->d + b->n;
   for (;;) {
     while (hexcls[*p] == HX_BLANK) p++;
-    unsigned hi = hexcls[p[0]], lo = hexcls[p[1]];
-    if ((hi | lo) < 16 && (hexcls[p[2]] & HX_BLANK)) { /* one byte: the usual word */
+    /* (each byte read only when the one before is a digit: never past the NUL) */
+    unsigned hi = hexcls[p[0]], lo = hi < 16 ? hexcls[p[1]] : HX_OTHER;
+    if (lo < 16 && (hexcls[p[2]] & HX_BLANK)) { /* one byte: the usual word */
       *d++ = (uint8_t)(hi << 4 | lo);
       p += 2;
       continue;

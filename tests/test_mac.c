@@ -67,7 +67,7 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
   int8_t *x = malloc(XROWS * xrow), *w = malloc(WROWS * wrow);
   rng = 0x9e3779b97f4a7c15ull + (uint64_t)mode * 7919 + sh->aw * 31 + sh->ow + sh->batch * 101;
   for (size_t i = 0; i < ROWS * arow; i++) {
-    ref[i] = (int32_t)wrap((int32_t)rnd() ^ ((int32_t)rnd() << 16), sh->aw);
+    ref[i] = (int32_t)wrap((int32_t)(rnd() ^ (rnd() << 16)), sh->aw);
     acc[i] = ref[i];
   }
   for (size_t i = 0; i < XROWS * xrow; i++) x[i] = lane8(mode);
