@@ -188,7 +188,7 @@ if not g.returncode and os.path.exists(net):
     for engine in [e for e in engines if e != "cosim"]:
         reps = 1 if engine == "rtl" else REPEAT
         def new_net():
-            r = sh([vtasim, "run", net, "--engine", engine, "--json", *QUIET_FLAGS.get(vtasim, [])])
+            r = sh([vtasim, "run", net, "--engine", engine, "--json"])
             t = json.loads(r.stdout)["totals"]
             return t["wall_seconds"], t.get("cycles")
         def base_net():
