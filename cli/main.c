@@ -503,7 +503,9 @@ static int cmd_run(int argc, char **argv) {
     return vtasim_usage("run", "%s", "--wave-from/--wave-to need --wave FILE");
 
   vta_program_t p;
+  double t_load = seconds_now();
   if (vta_program_load(&p, in, &e)) return fail(&e);
+  t_load = seconds_now() - t_load; /* reading and checking the bundle */
   int rc = EXIT_OK, failed = 0, ran = 0;
   char *report = NULL;
   size_t report_len = 0;
@@ -689,6 +691,8 @@ static int cmd_run(int argc, char **argv) {
     if (tr && tr != tw) fclose(tr);
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
+    cJSON_AddNumberToObject(host, "load_seconds", t_load);
+    cJSON_AddStringToObject(host, "isa", vta_model_isa()); /* the GEMM kernel's level */
     if (snap.has_cycles)
       cJSON_AddNumberToObject(host, "cycles_per_second",
                               vtasim_ratio((double)snap.cycles.cycles, wall));
