@@ -474,6 +474,8 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     }
     if (!may_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
+    /* The limit is this very cycle: the loop's limit check stops the run. */
+    if (e <= cy->now) continue;
     /* Event skipping's preconditions: a quiet cycle (nothing acted, nothing
      * completes or is dispatched) and the skip lands on the next event. */
     assert(e > cy->now && !cy->f.acted && cy->f.pushed < 0);
