@@ -21,6 +21,7 @@
 #include "gen.h"
 #include "cosim_cmd.h"
 #include "verilog.h"
+#include "lint.h"
 #include "watch.h"
 #include "vta_profile.h"
 #ifdef VTASIM_HAVE_RTL
@@ -202,6 +203,8 @@ static const char run_help[] =
     "  --progress            progress lines on stderr (default when stderr is a\n"
     "                        terminal); --no-progress: never\n"
     "  --quiet               no report; only errors and failed expectations\n"
+    "  --lint                check the bundle with vtasim lint first: with\n"
+    "                        findings, print them on stderr and exit 1 unrun\n"
     "  --dump SEG=PATH       after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
     "  --max-insns N         stop with an error after N executed instructions\n"
@@ -445,7 +448,7 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, used;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, lint = 0, used;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_prof_opts_t *popts = &wo.prof;
@@ -458,6 +461,7 @@ static int cmd_run(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_run_help(); return EXIT_OK; }
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--lint")) lint = 1;
     else if (!strcmp(a, "--stats")) full = 1;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
     else if (!strcmp(a, "--no-attribution")) no_attr = 1;
@@ -503,6 +507,13 @@ static int cmd_run(int argc, char **argv) {
 
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
+  if (lint) {
+    int lrc = vtasim_lint_gate(&p, in);
+    if (lrc) {
+      vta_program_free(&p);
+      return lrc;
+    }
+  }
   int rc = EXIT_OK, failed = 0, ran = 0;
   char *report = NULL;
   size_t report_len = 0;
@@ -809,6 +820,8 @@ static const char main_help[] =
     "  cosim   run a bundle on the model and a second implementation (the RTL) in\n"
     "          lockstep, report the first cycle where they differ\n"
     "  config  print a hardware configuration and its instruction layout\n"
+    "  lint    report what in a bundle would behave differently on VTA's HLS\n"
+    "          or Chisel designs (docs/lint.md)\n"
     "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
@@ -831,6 +844,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "dis")) return cmd_dis(argc - 1, argv + 1);
   if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
+  if (!strcmp(c, "lint")) return vtasim_cmd_lint(argc - 1, argv + 1);
   if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
