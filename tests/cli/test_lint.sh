@@ -180,3 +180,25 @@ $V gen gemm --batch 4 --in-channels 256 --out-channels 128 --virtual-threads 2 -
 for f in gemm conv conv2 gemm2; do
   expect "lint-clean-gen-$f" 0 'clean' -- $V lint "$TMP/$f.vta"
 done
+
+# gen random --portable: lint-clean over many seeds, and still varied (every
+# program runs on the model with its expectations; across the batch there are
+# immediate and vector ALUs, accumulating GEMMs, stores and several runs).
+bad=0 imm=0 vec=0 gemm=0 store=0 multi=0
+for s in $(seq 1 120); do
+  f="$TMP/port.vta"
+  $V gen random --portable --seed "$s" -o "$f" --quiet || { bad=1; echo "  seed $s: gen failed"; }
+  $V lint --quiet "$f" >/dev/null || { bad=1; echo "  seed $s: lint findings"; }
+  if [ $((s % 6)) -eq 0 ]; then $V run "$f" --quiet || { bad=1; echo "  seed $s: run failed"; }; fi
+  grep -q 'ALU .*use_imm=1' "$f" && imm=$((imm + 1))
+  grep -q 'ALU .*use_imm=0' "$f" && vec=$((vec + 1))
+  grep -q 'GEMM reset_reg=0 uop' "$f" && gemm=$((gemm + 1))
+  grep -q 'STORE OUT' "$f" && store=$((store + 1))
+  [ "$(grep -c '^\.run' "$f")" -gt 1 ] && multi=$((multi + 1))
+done
+check portable-lint-clean-120-seeds test "$bad" -eq 0
+check portable-varied bash -c "[ $imm -ge 60 ] && [ $vec -ge 60 ] && [ $gemm -ge 90 ] && [ $store -ge 90 ] && [ $multi -ge 30 ]"
+# without --portable the same generator does produce findings
+$V gen random --seed 3 -o "$TMP/np.vta" --quiet
+expect random-not-portable 1 '[0-9]+ findings?' -- $V lint --quiet "$TMP/np.vta"
+expect portable-meta 0 'portable 1' -- grep -h '^.meta portable' "$TMP/port.vta"
