@@ -9,7 +9,8 @@
 #   make bench      cycles/s and wall time of the cycle and functional models
 #                   on the tutorial workloads (scripts/bench.sh)
 #   make deps       install the Debian packages the build needs (run by the above)
-#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top)
+#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top) and
+#                   the width rule: no literal width in rtl/ (scripts/rtl_widths.sh)
 #   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
 #   make regress N=1000 SEED=1  N random programs co-simulated model vs RTL,
 #                   2 in parallel, failures kept and shrunk (scripts/regress.sh)
@@ -33,6 +34,10 @@ else
 BUILD   ?= build
 OPT     := -O2 -g
 endif
+# The model's invariants are assert()s (queue counts within capacity, tokens,
+# pipe occupancy, bursts in flight within MAX_OUTST, the preconditions of
+# event skipping): on in this build and under SAN=1; EXTRA_CFLAGS=-DNDEBUG
+# drops them (e.g. to time the model without them).
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
 INC     := -Iisa -Imodel -Icompiler-lite -Itestbench
@@ -157,8 +162,12 @@ $(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
 	  $(LIBS) -lstdc++ -lz -pthread -latomic
 
+# Verilator's lint, then the width rule (scripts/rtl_widths.sh): every width
+# of rtl/ from a named parameter of the generated package, none typed.
 lint: $(RTL_VH)
 	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	verilator --lint-only -Wall -DSIMULATION -DVTA_INJECT -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	@scripts/rtl_widths.sh $(RTL_SRC)
 	@echo "lint: clean"
 
 synth: $(RTL_VH)
@@ -178,10 +187,14 @@ $(RTL_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/rtl/%.o $(TB_RTL_OBJ) $(BUILD)
 	$(CC) $(LDFLAGS) -o $@ $< $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
 	  $(LIBS) -lstdc++ -lz -pthread -latomic
 
-# The generated workloads (traces/*.large.vta) are made first, so that every
-# checkout runs the same tests, whatever was generated before.
+# The generated large workloads (traces/*.large.vta, not committed) are made
+# first, so that every checkout runs the same tests, whatever was generated
+# before.  The committed traces/small_*.vta are golden files: the test suite
+# generates them into a scratch directory and compares byte for byte
+# (tests/cli/test_workloads.sh); after a deliberate compiler-lite change,
+# `make traces` regenerates them.
 test: all $(TEST_BIN) $(RTL_TEST_BIN)
-	@traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
+	@WORKLOADS_MATCH='*.large' traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD)
 
 demo: all

@@ -245,8 +245,8 @@ static cJSON *stats_json(const vta_stats_t *s) {
   cJSON *o = cJSON_CreateObject();
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
-    vta_stats_get(s, vta_stats_names[i], &v, NULL);
-    cJSON_AddNumberToObject(o, vta_stats_names[i], (double)v);
+    vta_stats_get(s, vta_stat_names[i], &v, NULL);
+    cJSON_AddNumberToObject(o, vta_stat_names[i], (double)v);
   }
   return o;
 }
@@ -426,8 +426,8 @@ static void print_table(const char *file, const vta_program_t *p, const vta_engi
   const vta_stats_t *s = &snap.stats;
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
-    vta_stats_get(s, vta_stats_names[i], &v, NULL);
-    printf("  %-18s %16llu\n", vta_stats_names[i], (unsigned long long)v);
+    vta_stats_get(s, vta_stat_names[i], &v, NULL);
+    printf("  %-18s %16llu\n", vta_stat_names[i], (unsigned long long)v);
   }
   const uint32_t *t = snap.tokens;
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);

@@ -377,20 +377,14 @@ static void describe(const conv_t *c, vta_cl_report_t *rep) {
            "store=%s",
            p->b_block, p->oc_block, p->ic_block, p->h_block, p->w_block, p->virtual_threads,
            p->store == VTA_CL_STORE_TILE ? "tile" : "elem");
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", p->epi.shift,
-           p->epi.clip_lo, p->epi.clip_hi, p->epi.bias);
+  cl_report_common(rep, &p->epi, c->vt, c->inp_sz, c->wgt_sz, c->acc_sz);
   rep->tiles = c->tb * c->to * c->th * c->tw;
-  rep->sram_used[0] = c->vt * c->inp_sz;
-  rep->sram_used[1] = c->vt * c->wgt_sz;
-  rep->sram_used[2] = c->vt * c->acc_sz;
 }
 
 int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                         vta_program_t *out, vta_cl_report_t *rep, vta_err *err) {
   vta_cl_report_t local;
-  if (!rep) rep = &local;
-  memset(rep, 0, sizeof *rep);
-  vta_program_init(out); /* a failed build leaves an empty program */
+  rep = cl_build_begin(rep, &local, out);
   if (cl_conv2d_validate(cfg, p, NULL, err)) return -1;
   conv_t c;
   conv_plan(cfg, p, &c, err);
@@ -419,35 +413,15 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
   vta_cl_pack_nchw(cfg, ref, n, co, (int)c.oh, (int)c.ow, cfg->block_out, py);
   if (bias) vta_cl_pack_bias(cfg, bias, co, pb);
 
-  cl_node_t *tile = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_INIT));
-  cl_node_t *red = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_INP));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
-  cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)c.ti, red));
-  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
+  cl_node_t *tile = cl_ir_gemm_tile(&ir, V_I, (int)c.ti, p->epi.bias);
   cl_node_t *root = cl_ir_loop(&ir, V_X, (int)c.tw, tile);
   root = cl_ir_loop(&ir, V_Y, (int)c.th, root);
   root = cl_ir_loop(&ir, V_O, (int)(c.to / c.vt), root);
   root = cl_ir_loop(&ir, V_B, (int)c.tb, root);
-  int bare;
-  root = cl_ir_wrap_vthreads(&ir, root, (int)c.vt, &bare);
-  if (ir.oom) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto done;
-  }
-  cl_ir_lift(&ir, root);
-
   cl_job_t job;
-  memset(&job, 0, sizeof job);
+  if (cl_job_plan(&job, &ir, root, (int)c.vt, NVARS, conv_exec, &c, err)) goto done;
   cl_job_set_tensors(&job, cfg, (uint8_t *)px, nx, (uint8_t *)pk, nk, bias ? pb : NULL,
                      (size_t)c.noc * cfg->acc_elem_bytes, zero, ny, (const uint8_t *)py);
-  job.root = root;
-  job.bare = bare;
-  job.nvars = NVARS;
-  job.exec = conv_exec;
-  job.ctx = &c;
   c.job = &job;
   c.seg_bias = bias ? 2 : -1;
   c.seg_out = job.out_seg;

@@ -203,6 +203,10 @@ void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias);
  * whether the function body is a bare loop, which decides where the final
  * dependency pop lands relative to the sync (spec 8.5). */
 cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare);
+/* The tile both operators lower to: initialise the accumulators; for the
+ * reduction variable var_i over ti steps LOAD INP, LOAD WGT, GEMM; then the
+ * epilogue (spec 10). */
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias);
 
 #define CL_MAX_SEGS 5
 
@@ -237,10 +241,24 @@ void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, si
 void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
                      uint64_t seed, int range);
 
+/* A new job (*job initialised) for the loop nest `root`, vt virtual threads
+ * of it, its variables evaluated by exec(ctx, ...); -1 when building the IR
+ * ran out of memory. */
+int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
+                cl_exec_fn exec, void *ctx, vta_err *err);
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err);
 
 /* ---- shared helpers ------------------------------------------------------ */
+
+/* The start of every operator's build: rep (or local when NULL) cleared, out
+ * an empty program (what a failed build leaves); returns the report to fill. */
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out);
+/* The report lines every operator shares: the epilogue, and the scratchpad
+ * entries of vt threads of inp_sz, wgt_sz and acc_sz each. */
+void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
+                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz);
 
 /* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
 int cl_check_config(const vta_config_t *cfg, vta_err *err);
@@ -278,8 +296,5 @@ int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vt
 /* "needs N entries (detail), M available" for a scratchpad. */
 int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
                   const char *detail);
-
-/* Appends "a b c" style text safely. */
-void cl_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -6,7 +6,6 @@
  * lines.  Also the report (counts per kind, spec 9 statistics) and the
  * small helpers both schedules share.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +15,6 @@
 const char *const vta_cl_kind_names[VTA_CL_NKINDS] = {
     "LOAD INP", "LOAD WGT",   "LOAD ACC", "LOAD UOP",    "GEMM",        "GEMM reset",
     "ALU",      "STORE",      "NOP load", "NOP compute", "NOP store",   "FINISH"};
-
-const char *const vta_cl_stat_names[VTA_CL_NSTATS] = {
-    "inp_load_nbytes",  "wgt_load_nbytes", "acc_load_nbytes", "uop_load_nbytes",
-    "out_store_nbytes", "gemm_counter",    "alu_counter"};
-
-void cl_cat(char *buf, size_t len, const char *fmt, ...) {
-  size_t used = strlen(buf);
-  if (used + 1 >= len) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + used, len - used, fmt, ap);
-  va_end(ap);
-}
 
 uint64_t vta_cl_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -98,13 +84,13 @@ static void account(const vta_config_t *cfg, const vta_insn_t *in, vta_cl_report
   uint64_t loops = (uint64_t)in->iter_out * in->iter_in *
                    (in->uop_end > in->uop_bgn ? in->uop_end - in->uop_bgn : 0);
   switch (k) {
-  case VTA_CL_LOAD_INP: rep->stats[0] += xy * cfg->inp_elem_bytes; break;
-  case VTA_CL_LOAD_WGT: rep->stats[1] += xy * cfg->wgt_elem_bytes; break;
-  case VTA_CL_LOAD_ACC: rep->stats[2] += xy * cfg->acc_elem_bytes; break;
-  case VTA_CL_LOAD_UOP: rep->stats[3] += xy * VTA_UOP_BYTES; break;
-  case VTA_CL_STORE: rep->stats[4] += xy * cfg->out_elem_bytes; break;
-  case VTA_CL_GEMM: rep->stats[5] += loops; break;
-  case VTA_CL_ALU: rep->stats[6] += loops; break;
+  case VTA_CL_LOAD_INP: rep->stats[VTA_STAT_INP_LOAD_NBYTES] += xy * cfg->inp_elem_bytes; break;
+  case VTA_CL_LOAD_WGT: rep->stats[VTA_STAT_WGT_LOAD_NBYTES] += xy * cfg->wgt_elem_bytes; break;
+  case VTA_CL_LOAD_ACC: rep->stats[VTA_STAT_ACC_LOAD_NBYTES] += xy * cfg->acc_elem_bytes; break;
+  case VTA_CL_LOAD_UOP: rep->stats[VTA_STAT_UOP_LOAD_NBYTES] += xy * VTA_UOP_BYTES; break;
+  case VTA_CL_STORE: rep->stats[VTA_STAT_OUT_STORE_NBYTES] += xy * cfg->out_elem_bytes; break;
+  case VTA_CL_GEMM: rep->stats[VTA_STAT_GEMM_COUNTER] += loops; break;
+  case VTA_CL_ALU: rep->stats[VTA_STAT_ALU_COUNTER] += loops; break;
   default: break;
   }
   /* queues l2g, g2l, g2s, s2g (spec 5.2) */
@@ -150,8 +136,8 @@ void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f) {
   for (int k = 0; k < VTA_CL_NKINDS; k++)
     if (rep->count[k]) fprintf(f, "  %-12s %8u\n", vta_cl_kind_names[k], rep->count[k]);
   fprintf(f, "statistics (expected):\n");
-  for (int i = 0; i < VTA_CL_NSTATS; i++)
-    fprintf(f, "  %-16s %12llu\n", vta_cl_stat_names[i], (unsigned long long)rep->stats[i]);
+  for (int i = 0; i < VTA_NSTATS; i++)
+    fprintf(f, "  %-16s %12llu\n", vta_stat_names[i], (unsigned long long)rep->stats[i]);
   static const char *const q[4] = {"l2g", "g2l", "g2s", "s2g"};
   for (int i = 0; i < 4; i++)
     if (rep->leftover[i])
@@ -207,6 +193,45 @@ cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) 
   cl_ir_add(ir, v, root);
   *bare = 0;
   return v;
+}
+
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out) {
+  if (!rep) rep = local;
+  memset(rep, 0, sizeof *rep);
+  vta_program_init(out);
+  return rep;
+}
+
+void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
+                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz) {
+  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", epi->shift,
+           epi->clip_lo, epi->clip_hi, epi->bias);
+  rep->sram_used[0] = vt * inp_sz;
+  rep->sram_used[1] = vt * wgt_sz;
+  rep->sram_used[2] = vt * acc_sz;
+}
+
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias) {
+  cl_node_t *tile = cl_ir_node(ir, CL_SEQ, 0, 0);
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_INIT));
+  cl_node_t *red = cl_ir_node(ir, CL_SEQ, 0, 0);
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_INP));
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_WGT));
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_GEMM));
+  cl_ir_add(ir, tile, cl_ir_loop(ir, var_i, ti, red));
+  cl_ir_add_epilogue(ir, tile, bias);
+  return tile;
+}
+
+int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
+                cl_exec_fn exec, void *ctx, vta_err *err) {
+  int bare;
+  root = cl_ir_wrap_vthreads(ir, root, vt, &bare);
+  if (ir->oom) return vta_errf(err, VTA_ENOMEM, "out of memory");
+  cl_ir_lift(ir, root);
+  *job = (cl_job_t){.root = root, .bare = bare, .nvars = nvars, .exec = exec, .ctx = ctx};
+  return 0;
 }
 
 void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, size_t ninp,
@@ -329,8 +354,8 @@ int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *
   rep->kernels = (uint32_t)rt.ncache;
   rep->uops = words;
   rep->sram_used[3] = words;
-  for (int i = 0; i < VTA_CL_NSTATS; i++)
-    if (vta_program_add_expect_counter(p, vta_cl_stat_names[i], rep->stats[i], err)) goto out;
+  for (int i = 0; i < VTA_NSTATS; i++)
+    if (vta_program_add_expect_counter(p, vta_stat_names[i], rep->stats[i], err)) goto out;
 
   char text[96];
   for (int i = 0; i < job->nmeta; i++)

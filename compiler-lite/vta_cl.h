@@ -115,9 +115,6 @@ enum {
 };
 extern const char *const vta_cl_kind_names[VTA_CL_NKINDS];
 
-/* The seven fsim statistics, in the model's order (spec 9). */
-#define VTA_CL_NSTATS 7
-extern const char *const vta_cl_stat_names[VTA_CL_NSTATS];
 
 typedef struct vta_cl_report {
   char op[16];        /* "gemm" or "conv2d" */
@@ -126,7 +123,8 @@ typedef struct vta_cl_report {
   char epilogue[96];
   uint32_t count[VTA_CL_NKINDS];
   uint32_t total;
-  uint64_t stats[VTA_CL_NSTATS]; /* predicted by spec 9's rules from the stream */
+  uint64_t stats[VTA_NSTATS]; /* predicted by spec 9's rules from the stream, indexed by
+                               * VTA_STAT_* (VTA_FSIM_STATS, isa/vta_isa.h) */
   uint32_t kernels, uops;        /* distinct micro-op kernels and their uops */
   uint32_t tiles;                /* output tiles, all threads */
   uint32_t sram_used[4];         /* entries per thread x threads: inp, wgt, acc, uop */

@@ -466,9 +466,9 @@ static void check_counts(const char *name, const vta_cl_report_t *rep, const uin
   for (int k = 0; k < VTA_CL_NKINDS; k++)
     CHECK_MSG(rep->count[k] == want[k], "%s: %s %u, expected %u", name, vta_cl_kind_names[k],
               rep->count[k], want[k]);
-  for (int i = 0; i < VTA_CL_NSTATS; i++)
+  for (int i = 0; i < VTA_NSTATS; i++)
     CHECK_MSG(rep->stats[i] == stats[i], "%s: %s %llu, expected %llu", name,
-              vta_cl_stat_names[i], (unsigned long long)rep->stats[i],
+              vta_stat_names[i], (unsigned long long)rep->stats[i],
               (unsigned long long)stats[i]);
 }
 
@@ -481,7 +481,7 @@ static void test_tutorial_gemm(void) {
   check_case("gemm tutorial", &r, &pr);
   /* LOAD INP/WGT/ACC/UOP, GEMM, GEMM reset, ALU, STORE, NOP load/compute/store, FINISH */
   const uint32_t want[VTA_CL_NKINDS] = {16, 16, 0, 5, 16, 4, 12, 64, 5, 1, 2, 1};
-  const uint64_t stats[VTA_CL_NSTATS] = {4096, 1048576, 0, 20, 1024, 4096, 192};
+  const uint64_t stats[VTA_NSTATS] = {4096, 1048576, 0, 20, 1024, 4096, 192};
   check_counts("gemm tutorial", &r.rep, want, stats);
   CHECK_EQ(r.rep.total, 142);
   CHECK_EQ(r.rep.leftover[3], 1); /* the final pop(3,2) lands after the sync */
@@ -504,7 +504,7 @@ static void test_tutorial_conv2d(void) {
   /* derived by hand from the lowering rules (compiler-lite/README.md); the same
    * figures as the fsim statistics of TVM's optimized-convolution tutorial, as far
    * as recalled (no TVM build here to re-run it) */
-  const uint64_t stats[VTA_CL_NSTATS] = {114688, 1179648, 0, 1144, 50176, 451584, 9408};
+  const uint64_t stats[VTA_NSTATS] = {114688, 1179648, 0, 1144, 50176, 451584, 9408};
   check_counts("conv2d tutorial", &r.rep, want, stats);
   CHECK_EQ(r.rep.total, 3366);
   CHECK_EQ(r.rep.kernels, 10);
