@@ -66,6 +66,8 @@ int cl_gemm_shape(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_er
   if (cl_check_config(cfg, err)) return -1;
   if (p->batch <= 0 || p->in_channels <= 0 || p->out_channels <= 0)
     return vta_errf(err, VTA_EINPUT, "batch, in_channels and out_channels must be positive");
+  if (p->epi.residual)
+    return vta_errf(err, VTA_EINPUT, "a residual epilogue is a conv2d (network layer) feature");
   if (p->batch % cfg->batch)
     return vta_errf(err, VTA_EINPUT, "batch %d is not a multiple of BATCH (%d): VTA multiplies "
                     "whole BATCH-row input blocks", p->batch, cfg->batch);

@@ -6,6 +6,7 @@
  * lines.  Also the report (counts per kind, spec 9 statistics) and the
  * small helpers both schedules share.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,11 +158,14 @@ static uint32_t next_free(const vta_program_t *p) {
 }
 
 int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
-                         uint32_t vt, int bias, vta_err *err) {
+                         uint32_t vt, int epi_flags, vta_err *err) {
   uint32_t uops = 0;
   cl_kernel_t k = {0};
-  for (int op = OP_INIT; op <= OP_MIN; op++) {
-    if (op == OP_ALU_BIAS && !bias) continue;
+  static const int ops[] = {OP_INIT, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_ALU_RES, OP_MAX, OP_MIN};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    int op = ops[i];
+    if (op == OP_ALU_BIAS && !(epi_flags & CL_EPI_BIAS)) continue;
+    if (op == OP_ALU_RES && !(epi_flags & CL_EPI_RESIDUAL)) continue;
     if (kernel(ctx, op, vt - 1, &k, err)) {
       cl_kernel_clear(&k);
       return -1;
@@ -175,12 +179,16 @@ int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const voi
   return cl_buffer_err(err, "uop", (uint64_t)uops * vt, cfg->uop_depth, d);
 }
 
-void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias) {
-  if (bias) {
+void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags) {
+  if (epi_flags & CL_EPI_BIAS) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ALU_BIAS));
   }
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_SHR));
+  if (epi_flags & CL_EPI_RESIDUAL) {
+    cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_RES));
+    cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ALU_RES));
+  }
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_MAX));
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_MIN));
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_STORE, OP_STORE));
@@ -205,14 +213,14 @@ vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
 
 void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
                       uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz) {
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", epi->shift,
-           epi->clip_lo, epi->clip_hi, epi->bias);
+  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d%s", epi->shift,
+           epi->clip_lo, epi->clip_hi, epi->bias, epi->residual ? " residual=1" : "");
   rep->sram_used[0] = vt * inp_sz;
   rep->sram_used[1] = vt * wgt_sz;
   rep->sram_used[2] = vt * acc_sz;
 }
 
-cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias) {
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int epi_flags) {
   cl_node_t *tile = cl_ir_node(ir, CL_SEQ, 0, 0);
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_INIT));
   cl_node_t *red = cl_ir_node(ir, CL_SEQ, 0, 0);
@@ -220,7 +228,7 @@ cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int bias) {
   cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_WGT));
   cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_GEMM));
   cl_ir_add(ir, tile, cl_ir_loop(ir, var_i, ti, red));
-  cl_ir_add_epilogue(ir, tile, bias);
+  cl_ir_add_epilogue(ir, tile, epi_flags);
   return tile;
 }
 
@@ -255,6 +263,15 @@ void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, si
   job->seg[job->nseg].data = zero;
   job->seg[job->nseg++].size = (uint32_t)nout;
   job->expect = expect;
+}
+
+void cl_job_add_input(cl_job_t *job, const char *name, uint8_t *data, size_t size) {
+  assert(job->nseg < CL_MAX_SEGS && job->out_seg == job->nseg - 1);
+  job->seg[job->nseg] = job->seg[job->out_seg];
+  job->seg[job->out_seg].name = name;
+  job->seg[job->out_seg].data = data;
+  job->seg[job->out_seg].size = (uint32_t)size;
+  job->out_seg = job->nseg++;
 }
 
 void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
