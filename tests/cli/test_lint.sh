@@ -160,6 +160,8 @@ expect lint-token-depth-8 0 'clean' -- $V lint "$TMP/tok8.vta"
 
 # run --lint: findings stop the run (exit 1, report on stderr).
 expect run-lint-gate 1 'zero-loop' -- $V run "$TMP/zero-loop-gemm.vta" --lint
+expect cosim-lint-gate 1 'zero-loop' -- $V cosim "$TMP/zero-loop-gemm.vta" --lint
+expect run-cosim-lint-clean 0 'EQUAL' -- $V run "$TMP/base.vta" --engine cosim --lint
 expect lint-json 1 '"kind": "zero-loop", "run": 1, "segment": "main", "insn": 5, "line": 19' -- $V lint --json "$TMP/zero-loop-gemm.vta"
 
 # Bad input: exit 2 with the file named.
