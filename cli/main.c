@@ -25,13 +25,12 @@
 #include "windows.h"
 #include "verilog.h"
 #include "lint.h"
+#include "sweep.h"
 #include "watch.h"
 #include "vta_profile.h"
 #ifdef VTASIM_HAVE_RTL
 #include "vta_engine_open.h"
 #endif
-
-#define VTASIM_VERSION "0.1.0"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
@@ -256,28 +255,6 @@ static cJSON *stats_json(const vta_stats_t *s) {
   return o;
 }
 
-static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
-
-/* The derived figures of the cycle report, computed once for both forms. */
-typedef struct figures {
-  double rd_bytes, wr_bytes, peak_bw;  /* transferred bytes; bytes/cycle per channel */
-  double macs_per_uop, peak_macs;      /* MACs of one GEMM uop; per cycle */
-} figures_t;
-
-static figures_t figures(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
-  const vta_config_t *c = &e->cfg;
-  const vta_cycle_stats_t *cs = &snap->cycles;
-  const vta_model_params_t *p = &e->params;
-  figures_t f = {0};
-  for (int k = 0; k < VTA_RD_NCLIENTS; k++)
-    f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
-  f.wr_bytes = (double)cs->mem.wr.beats * p->mem.bus_bytes;
-  f.peak_bw = (double)p->mem.bus_bytes / p->mem.cpb;
-  f.macs_per_uop = (double)c->batch * c->block_in * c->block_out;
-  f.peak_macs = f.macs_per_uop; /* one GEMM uop per cycle */
-  return f;
-}
-
 static cJSON *client_json(const vta_memsys_client_stats_t *s) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "requests", (double)s->requests);
@@ -290,7 +267,7 @@ static cJSON *client_json(const vta_memsys_client_stats_t *s) {
 static cJSON *cycles_json(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
   const vta_cycle_stats_t *cs = &snap->cycles;
   const vta_model_params_t *p = &e->params;
-  figures_t f = figures(e, snap);
+  vtasim_figures_t f = vtasim_figures(&e->cfg, &e->params, &snap->cycles);
   double cyc = (double)cs->cycles;
   cJSON *o = cJSON_CreateObject();
   cJSON *pj = cJSON_AddObjectToObject(o, "params");
@@ -316,28 +293,28 @@ static cJSON *cycles_json(const vta_engine_ctx_t *e, const vta_engine_snapshot_t
   cJSON *cl = cJSON_AddObjectToObject(rd, "clients");
   for (int k = 0; k < VTA_RD_NCLIENTS; k++)
     cJSON_AddItemToObject(cl, vta_rd_client_name(k), client_json(&cs->mem.rd[k]));
-  cJSON_AddNumberToObject(rd, "bytes_per_cycle", ratio(f.rd_bytes, cyc));
+  cJSON_AddNumberToObject(rd, "bytes_per_cycle", vtasim_ratio(f.rd_bytes, cyc));
   cJSON_AddNumberToObject(rd, "peak_bytes_per_cycle", f.peak_bw);
-  cJSON_AddNumberToObject(rd, "utilisation", ratio(f.rd_bytes, cyc * f.peak_bw));
+  cJSON_AddNumberToObject(rd, "utilisation", vtasim_ratio(f.rd_bytes, cyc * f.peak_bw));
   cJSON *wr = cJSON_AddObjectToObject(mem, "write");
   cJSON_AddItemToObject(wr, "clients", cJSON_CreateObject());
   cJSON_AddItemToObject(cJSON_GetObjectItem(wr, "clients"), "out", client_json(&cs->mem.wr));
-  cJSON_AddNumberToObject(wr, "bytes_per_cycle", ratio(f.wr_bytes, cyc));
+  cJSON_AddNumberToObject(wr, "bytes_per_cycle", vtasim_ratio(f.wr_bytes, cyc));
   cJSON_AddNumberToObject(wr, "peak_bytes_per_cycle", f.peak_bw);
-  cJSON_AddNumberToObject(wr, "utilisation", ratio(f.wr_bytes, cyc * f.peak_bw));
+  cJSON_AddNumberToObject(wr, "utilisation", vtasim_ratio(f.wr_bytes, cyc * f.peak_bw));
   cJSON *g = cJSON_AddObjectToObject(o, "gemm");
   double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
   cJSON_AddNumberToObject(g, "uops", (double)cs->gemm_uops);
   cJSON_AddNumberToObject(g, "reset_uops", (double)cs->gemm_reset_uops);
-  cJSON_AddNumberToObject(g, "uops_per_cycle", ratio((double)cs->gemm_uops, cyc));
-  cJSON_AddNumberToObject(g, "macs_per_cycle", ratio(mac_uops * f.macs_per_uop, cyc));
+  cJSON_AddNumberToObject(g, "uops_per_cycle", vtasim_ratio((double)cs->gemm_uops, cyc));
+  cJSON_AddNumberToObject(g, "macs_per_cycle", vtasim_ratio(mac_uops * f.macs_per_uop, cyc));
   cJSON_AddNumberToObject(g, "peak_macs_per_cycle", f.peak_macs);
-  cJSON_AddNumberToObject(g, "utilisation", ratio(mac_uops, cyc));
+  cJSON_AddNumberToObject(g, "utilisation", vtasim_ratio(mac_uops, cyc));
   cJSON *a = cJSON_AddObjectToObject(o, "alu");
   cJSON_AddNumberToObject(a, "uops", (double)cs->alu_uops);
   cJSON_AddNumberToObject(a, "issue_cycles", (double)cs->alu_slots);
-  cJSON_AddNumberToObject(a, "uops_per_cycle", ratio((double)cs->alu_uops, cyc));
-  cJSON_AddNumberToObject(a, "utilisation", ratio((double)cs->alu_slots, cyc));
+  cJSON_AddNumberToObject(a, "uops_per_cycle", vtasim_ratio((double)cs->alu_uops, cyc));
+  cJSON_AddNumberToObject(a, "utilisation", vtasim_ratio((double)cs->alu_slots, cyc));
   return o;
 }
 
@@ -345,7 +322,7 @@ static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t 
                          double wall) {
   const vta_cycle_stats_t *cs = &snap->cycles;
   const vta_model_params_t *p = &e->params;
-  figures_t f = figures(e, snap);
+  vtasim_figures_t f = vtasim_figures(&e->cfg, &e->params, &snap->cycles);
   double cyc = (double)cs->cycles;
   printf("  timing:");
   for (int i = 0; i < vta_nparams; i++)
@@ -356,7 +333,7 @@ static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t 
          cs->runs == 1 ? "" : "s summed");
   printf("  %-30s %14llu\n", "UCNT (acc row writes)", (unsigned long long)cs->ucnt);
   printf("  %-30s %14.3f  (%.3g simulated cycles/s)\n", "wall time, s", wall,
-         ratio(cyc, wall));
+         vtasim_ratio(cyc, wall));
   printf("\n  cycles per unit (each row sums to the cycles above)\n  %-8s", "unit");
   for (int c = 0; c < VTA_NCAT; c++) printf(" %11s", vta_cat_name(c));
   printf(" %11s\n", "insns");
@@ -369,7 +346,7 @@ static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t 
     for (int c = 0; c <= VTA_NCAT; c++) printf(" %11llu", (unsigned long long)v[c]);
     printf("\n  %-8s", "");
     for (int c = 0; c < VTA_NCAT; c++)
-      printf(" %10.1f%%", 100.0 * ratio((double)v[c], cyc));
+      printf(" %10.1f%%", 100.0 * vtasim_ratio((double)v[c], cyc));
     printf("\n");
   }
   printf("\n  memory client    requests        beats        bytes   busy cycles\n");
@@ -382,18 +359,18 @@ static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t 
            (unsigned long long)s->beats, (unsigned long long)s->bytes,
            (unsigned long long)s->busy);
   }
-  printf("  read bandwidth:  %.2f of %.2f bytes/cycle (%.1f%%)\n", ratio(f.rd_bytes, cyc),
-         f.peak_bw, 100 * ratio(f.rd_bytes, cyc * f.peak_bw));
-  printf("  write bandwidth: %.2f of %.2f bytes/cycle (%.1f%%)\n", ratio(f.wr_bytes, cyc),
-         f.peak_bw, 100 * ratio(f.wr_bytes, cyc * f.peak_bw));
+  printf("  read bandwidth:  %.2f of %.2f bytes/cycle (%.1f%%)\n", vtasim_ratio(f.rd_bytes, cyc),
+         f.peak_bw, 100 * vtasim_ratio(f.rd_bytes, cyc * f.peak_bw));
+  printf("  write bandwidth: %.2f of %.2f bytes/cycle (%.1f%%)\n", vtasim_ratio(f.wr_bytes, cyc),
+         f.peak_bw, 100 * vtasim_ratio(f.wr_bytes, cyc * f.peak_bw));
   double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
   printf("\n  GEMM: %llu uops (%llu reset), %.3f uops/cycle, %.1f of %.0f MACs/cycle (%.1f%%)\n",
          (unsigned long long)cs->gemm_uops, (unsigned long long)cs->gemm_reset_uops,
-         ratio((double)cs->gemm_uops, cyc), ratio(mac_uops * f.macs_per_uop, cyc),
-         f.peak_macs, 100 * ratio(mac_uops, cyc));
+         vtasim_ratio((double)cs->gemm_uops, cyc), vtasim_ratio(mac_uops * f.macs_per_uop, cyc),
+         f.peak_macs, 100 * vtasim_ratio(mac_uops, cyc));
   printf("  ALU:  %llu uops in %llu issue cycles, %.3f uops/cycle (%.1f%% of cycles issuing)\n",
          (unsigned long long)cs->alu_uops, (unsigned long long)cs->alu_slots,
-         ratio((double)cs->alu_uops, cyc), 100 * ratio((double)cs->alu_slots, cyc));
+         vtasim_ratio((double)cs->alu_uops, cyc), 100 * vtasim_ratio((double)cs->alu_slots, cyc));
   if (cs->skipped)
     printf("  (event skipping jumped over %llu quiet cycles)\n", (unsigned long long)cs->skipped);
   printf("\n");
@@ -697,7 +674,7 @@ static int cmd_run(int argc, char **argv) {
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
     if (snap.has_cycles)
       cJSON_AddNumberToObject(host, "cycles_per_second",
-                              ratio((double)snap.cycles.cycles, wall));
+                              vtasim_ratio((double)snap.cycles.cycles, wall));
     cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
     cJSON_AddNumberToObject(ex, "total", p.nexpects);
     cJSON_AddBoolToObject(ex, "checked", ran);
@@ -844,6 +821,8 @@ static const char main_help[] =
     "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
     "          or ResNet-18's layers as a network (gen resnet18)\n"
     "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
+    "  sweep   sweep configurations, timing and workloads: cycles, verdicts, Pareto\n"
+    "          fronts, RTL-confirmed points, locally or as a Slurm job array\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
@@ -869,6 +848,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
   if (!strcmp(c, "report")) return vtasim_cmd_report(argc - 1, argv + 1);
+  if (!strcmp(c, "sweep")) return vtasim_cmd_sweep(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);
   return EXIT_BAD;
