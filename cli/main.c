@@ -492,7 +492,9 @@ static int cmd_run(int argc, char **argv) {
   if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
 
   vta_program_t p;
+  double t_load = seconds_now();
   if (vta_program_load(&p, in, &e)) return fail(&e);
+  t_load = seconds_now() - t_load; /* reading and checking the bundle */
   if (lint) {
     int lrc = vtasim_lint_gate(&p, in);
     if (lrc) {
@@ -672,6 +674,8 @@ static int cmd_run(int argc, char **argv) {
     if (tr && tr != trace) fclose(tr);
     cJSON *host = cJSON_AddObjectToObject(o, "host");
     cJSON_AddNumberToObject(host, "wall_seconds", wall);
+    cJSON_AddNumberToObject(host, "load_seconds", t_load);
+    cJSON_AddStringToObject(host, "isa", vta_model_isa()); /* the GEMM kernel's level */
     if (snap.has_cycles)
       cJSON_AddNumberToObject(host, "cycles_per_second",
                               vtasim_ratio((double)snap.cycles.cycles, wall));
