@@ -16,6 +16,7 @@
 #include "cosim.h"
 #include "cosim_cmd.h"
 #include "cli_util.h"
+#include "lint.h"
 #include "vta_diag.h"
 #include "vta_io.h"
 #include "vta_params.h"
@@ -55,6 +56,8 @@ static const char cosim_help[] =
     "                        second, identical co-simulation; nothing if they agree\n"
     "  --json                machine-readable result on stdout (schema vtasim-cosim/1)\n"
     "  --quiet               print only a divergence, a failed expectation or an error\n"
+    "  --lint                check the bundle with vtasim lint first: with findings,\n"
+    "                        print them on stderr and exit 1 without running\n"
     "  --max-cycles N        stop a run with an error at cycle N\n"
     "  --no-check-races      skip the race and hazard check made before the\n"
     "                        co-simulation (vtasim run --help, --check-races)\n"
@@ -168,7 +171,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
   const char *wave = NULL;
   long long window = 0;
-  int json = 0, quiet = 0, races = 1, used;
+  int json = 0, quiet = 0, races = 1, lint = 0, used;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL, 0};
@@ -187,6 +190,8 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       quiet = 1;
     } else if (!strcmp(a, "--check-races") || !strcmp(a, "--no-check-races")) {
       races = a[2] == 'c';
+    } else if (!strcmp(a, "--lint")) {
+      lint = 1;
     } else if ((used = vtasim_watch_option("cosim", argc, argv, i, &wo)) != 0) {
       if (used < 0) return EXIT_BAD;
       i += used - 1;
@@ -240,6 +245,13 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   if (vta_program_load(&p, in, &e)) {
     fprintf(stderr, "vtasim: error: %s\n", e.msg);
     return EXIT_BAD;
+  }
+  if (lint) { /* vtasim lint first: findings stop here (exit 1) */
+    int lrc = vtasim_lint_gate(&p, in);
+    if (lrc) {
+      vta_program_free(&p);
+      return lrc;
+    }
   }
   vta_cosim_side_t side[2];
   memset(side, 0, sizeof side);
