@@ -930,7 +930,7 @@ int vtasim_cmd_report(int argc, char **argv) {
   vta_err e = {0};
   doc_t docs[MAX_DOCS], base;
   int nd = 0, rc = REP_BAD, have_base = 0;
-  char *tmp = NULL;
+  vta_out_t o = {0};
   out = NULL;
   for (int i = 0; i < nfiles; i++) {
     char id[12];
@@ -942,13 +942,10 @@ int vtasim_cmd_report(int argc, char **argv) {
     if (load_doc(&base, basepath, "b", &e)) { cJSON_Delete(base.j); goto done; }
     have_base = 1;
   }
-  /* written next to the target, renamed when complete: never a half page */
-  size_t tl = strlen(outpath) + 8;
-  tmp = malloc(tl);
-  if (!tmp) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto done; }
-  snprintf(tmp, tl, "%s.tmp", outpath);
-  out = fopen(tmp, "w");
-  if (!out) { vta_errf(&e, VTA_EIO, "%s: cannot open for writing: %s", tmp, strerror(errno)); goto done; }
+  /* vta_io: never over an input (same inode) or a device; written next to
+   * the target and renamed when complete: never a half page */
+  if (vta_out_open(&o, outpath, "-o", 0, &e)) goto done;
+  out = o.f;
   h("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
     "<meta name=\"viewport\" content=\"width=device-width\">"
     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -1026,21 +1023,14 @@ int vtasim_cmd_report(int argc, char **argv) {
   }
   h(". Utilisations are shares of the configuration's peaks; cycles are the simulated core's "
     "(docs/microarch.md 8.1).</footer></body></html>\n");
-  int bad = ferror(out);
-  bad |= fclose(out) != 0;
   out = NULL;
-  if (bad) { vta_errf(&e, VTA_EIO, "%s: write error", tmp); remove(tmp); goto done; }
-  if (rename(tmp, outpath)) {
-    vta_errf(&e, VTA_EIO, "%s: cannot rename to %s: %s", tmp, outpath, strerror(errno));
-    remove(tmp);
-    goto done;
-  }
+  if (vta_out_close(&o, 1, &e)) goto done;
   rc = REP_OK;
 done:
-  if (out) { fclose(out); remove(tmp); }
+  vta_out_close(&o, 0, NULL); /* after a failure: the temporary is discarded */
+  out = NULL;
   for (int i = 0; i < nd; i++) cJSON_Delete(docs[i].j);
   if (have_base) cJSON_Delete(base.j);
-  free(tmp);
   if (rc) fprintf(stderr, "vtasim: error: %s\n", e.msg);
   else printf("wrote %s\n", outpath);
   return rc;
