@@ -325,10 +325,11 @@ static int deadlock(vta_model_t *m, const char *at, vta_err *err) {
   APPEND("; fetch: %u of %u instructions dispatched", m->fetched, m->insn_count);
   if (m->fetched < m->insn_count) {
     /* Fetch stopped at a full queue; decode that instruction again to name it. */
-    const uint8_t *raw = vta_mem_host(m->mem, (uint64_t)m->insn_phys +
-                                      (uint64_t)m->fetched * VTA_INS_BYTES, VTA_INS_BYTES);
+    uint8_t raw[VTA_INS_BYTES];
     vta_insn_t in;
-    if (raw && !vta_insn_decode(&m->cfg, raw, &in, NULL)) {
+    if (!vta_mem_read(m->mem, (uint64_t)m->insn_phys + (uint64_t)m->fetched * VTA_INS_BYTES,
+                      raw, VTA_INS_BYTES, NULL, NULL) &&
+        !vta_insn_decode(&m->cfg, raw, &in, NULL)) {
       vta_unit_t u = vta_insn_unit(&in);
       vta_insn_format(&in, dis, sizeof dis);
       APPEND(", blocked at instruction #%u (%s) by the full %s command queue "

@@ -222,11 +222,12 @@ typedef struct cmp {
 static void disasm(cmp_t *c, int64_t idx, char *buf, size_t len) {
   buf[0] = '\0';
   if (idx < 0 || (uint64_t)idx >= c->insn_count) return;
-  const uint8_t *raw = vta_mem_host(vta_session_mem(c->st[0].s->sess),
-                                    (uint64_t)c->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
-                                    VTA_INS_BYTES);
+  uint8_t raw[VTA_INS_BYTES];
   vta_insn_t in;
-  if (!raw || vta_insn_decode(&c->p->cfg, raw, &in, NULL))
+  if (vta_mem_read(vta_session_mem(c->st[0].s->sess),
+                   (uint64_t)c->insn_phys + (uint64_t)idx * VTA_INS_BYTES, raw, VTA_INS_BYTES,
+                   NULL, NULL) ||
+      vta_insn_decode(&c->p->cfg, raw, &in, NULL))
     snprintf(buf, len, "(undecodable)");
   else
     vta_insn_format(&in, buf, len);

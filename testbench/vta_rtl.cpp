@@ -416,9 +416,11 @@ static void trace_done(vta_rtl_t *r, int u, uint32_t idx, const uint32_t tok[4])
   Vvta_top *t = r->top;
   char dis[512] = "?";
   vta_insn_t in;
-  const uint8_t *raw = (const uint8_t *)vta_mem_host(
-      r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-  if (raw && !vta_insn_decode(&r->cfg, raw, &in, NULL)) vta_insn_format(&in, dis, sizeof dis);
+  uint8_t raw[VTA_INS_BYTES];
+  if (!vta_mem_read(r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, raw,
+                    VTA_INS_BYTES, NULL, NULL) &&
+      !vta_insn_decode(&r->cfg, raw, &in, NULL))
+    vta_insn_format(&in, dis, sizeof dis);
   uint64_t from = r->prev_done[u] == UINT64_MAX ? 0 : r->prev_done[u] + 1;
   if (r->qd[u] > from) from = r->qd[u];
   uint64_t dep = r->start[u] - from;
@@ -459,9 +461,11 @@ static void stuck(vta_rtl_t *r, const char *at, vta_err *err) {
   size_t n = 0;
   vta_insn_t in;
   auto decode = [r, &in, &dis](uint32_t idx) {
-    const uint8_t *raw = (const uint8_t *)vta_mem_host(
-        r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-    if (!raw || vta_insn_decode(&r->cfg, raw, &in, NULL)) return 0;
+    uint8_t raw[VTA_INS_BYTES];
+    if (vta_mem_read(r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, raw,
+                     VTA_INS_BYTES, NULL, NULL) ||
+        vta_insn_decode(&r->cfg, raw, &in, NULL))
+      return 0;
     vta_insn_format(&in, dis, sizeof dis);
     return 1;
   };
@@ -518,9 +522,10 @@ static void describe(vta_rtl_t *r, char *buf, size_t len) {
     }
     int cat = VTA_CAT_IDLE;
     vta_insn_t in;
-    const uint8_t *raw = (const uint8_t *)vta_mem_host(
-        r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-    if (raw && !vta_insn_decode(&r->cfg, raw, &in, NULL)) {
+    uint8_t raw[VTA_INS_BYTES];
+    if (!vta_mem_read(r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, raw,
+                      VTA_INS_BYTES, NULL, NULL) &&
+        !vta_insn_decode(&r->cfg, raw, &in, NULL)) {
       const uint32_t flag[2] = {in.pop_prev, in.pop_next};
       for (int f = 1; f >= 0; f--)  // the first empty one, pop_prev before pop_next
         if (pops[u][f] >= 0 && flag[f] && tok[pops[u][f]] == 0) cat = VTA_CAT_DEP + pops[u][f];
