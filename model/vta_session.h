@@ -11,6 +11,10 @@
 #include "vta_model.h"
 #include "vta_program.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct vta_session vta_session_t;
 
 /* The program must outlive the session.  params may be NULL (defaults). */
@@ -40,10 +44,21 @@ void vta_session_set_runner(vta_session_t *s, vta_session_runner_fn run, void *c
  */
 int vta_session_check(vta_session_t *s, FILE *report);
 
+/* The same check of a program's expectations against any memory and
+ * counters: seg[i] holds the current bytes of segment i (prog->segs[i].size
+ * bytes), stats the run's statistics (the SystemC platform reads its
+ * memory back through the bus). */
+int vta_program_check(const vta_program_t *p, uint8_t *const *seg, const vta_stats_t *stats,
+                      FILE *report);
+
 /* A segment's current contents in device memory (NULL if no such segment). */
 uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size);
 
 vta_model_t *vta_session_model(vta_session_t *s);
 vta_mem_t *vta_session_mem(vta_session_t *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
