@@ -45,7 +45,7 @@ CLI_SRC   := $(wildcard cli/*.c)
 TEST_SRC  := $(wildcard tests/test_*.c)
 # testbench/: the co-simulation comparator (C, engine-agnostic, part of the
 # library).  Named one by one: the Verilator harness beside it is C++ and
-# built by its own rules; its C glue (testbench/vta_rtl_glue.c, the RTL as
+# built by its own rules; its C glue (testbench/vta_rtl_engine.c, the RTL as
 # a cosim side) joins that build, with -DVTASIM_HAVE_RTL for the CLI.
 TB_SRC    := testbench/cosim.c
 
@@ -53,6 +53,9 @@ LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_S
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 CORE_OBJ := $(patsubst %.c,$(BUILD)/core/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
+# tests/rtl/: tests linked with the Verilated core (the engine interface on
+# the RTL and the co-simulation); run by tests/run.sh beside the others.
+RTL_TEST_BIN := $(patsubst tests/rtl/%.c,$(BUILD)/tests/%,$(wildcard tests/rtl/test_*.c))
 
 .PHONY: all deps test demo clean traces workloads bench lint synth FORCE
 # Keep intermediate objects: make would otherwise delete them after the
@@ -109,7 +112,7 @@ VLT_INC   := /usr/share/verilator/include
 VLT_OPT   := -MAKEFLAGS OPT_FAST=-O3 -MAKEFLAGS OPT_GLOBAL=-O3
 VLT_FLAGS := --cc --build -j 2 --trace-fst -DSIMULATION -DVTA_INJECT $(VLT_OPT)
 RTL_GEN   := $(BUILD)/vtasim-core config --verilog $(if $(RTL_CONFIG),--config $(RTL_CONFIG)) $(RTL_PARAMS)
-TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_glue.o
+TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o
 CXX       ?= g++
 CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new
 
@@ -146,7 +149,7 @@ $(VLT_RT): $(RTL_LIB)
 $(BUILD)/testbench/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
-	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -c $< -o $@
+	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP -c $< -o $@
 
 # The full CLI: --engine rtl, vtasim cosim with the RTL.
 $(BUILD)/cli/%.o: CFLAGS += -DVTASIM_HAVE_RTL
@@ -168,9 +171,16 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
 
+$(BUILD)/tests/rtl/%.o: tests/rtl/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
+$(RTL_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/rtl/%.o $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $< $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
+	  $(LIBS) -lstdc++ -lz -pthread -latomic
+
 # The generated workloads (traces/*.large.vta) are made first, so that every
 # checkout runs the same tests, whatever was generated before.
-test: all $(TEST_BIN)
+test: all $(TEST_BIN) $(RTL_TEST_BIN)
 	@traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD)
 

@@ -21,7 +21,7 @@
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
 #ifdef VTASIM_HAVE_RTL
-#include "vta_rtl.h"
+#include "vta_engine_open.h"
 #define DEFAULT_DUT "rtl"
 #else
 #define DEFAULT_DUT "model"
@@ -144,8 +144,8 @@ static int make_sides(vta_cosim_side_t side[2], const vta_program_t *p,
   if (strcmp(dut, "rtl")) return vta_cosim_side_model(&side[1], p, pb, e);
 #ifdef VTASIM_HAVE_RTL
   if (vta_cosim_side_rtl(&side[1], p, pb, e)) return -1; /* pb: its planted bug, if any */
-  /* The RTL side's ctx is its vta_rtl_t (testbench/vta_rtl_glue.c). */
-  return wave ? vta_rtl_wave(side[1].ctx, wave, from, to, e) : 0;
+  return wave ? vta_rtl_wave(vta_engine_rtl(vta_session_engine(side[1].sess)), wave, from, to, e)
+              : 0;
 #else
   (void)wave, (void)from, (void)to;
   return vta_errf(e, VTA_EINPUT, "--dut rtl: this vtasim is built without the RTL (the "

@@ -23,7 +23,7 @@
 #include "cosim_cmd.h"
 #include "verilog.h"
 #ifdef VTASIM_HAVE_RTL
-#include "vta_rtl.h"
+#include "vta_engine_open.h"
 #endif
 
 #define VTASIM_VERSION "0.1.0"
@@ -216,8 +216,6 @@ static void print_run_help(void) {
 
 #define MAX_DUMPS 32
 
-#define MAX_DUMPS 32
-
 static double seconds_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -293,20 +291,31 @@ static int cmd_run(int argc, char **argv) {
     }
     params.trace = trace;
   }
-  s = vta_session_new(&p, &params, &e);
-  if (!s) { rc = fail(&e); goto out; }
-  if (params.engine == VTA_ENGINE_RTL) {
-#ifdef VTASIM_HAVE_RTL
-    if (vta_rtl_attach(s, &params, wave, wave_from, wave_to, &e)) { rc = fail(&e); goto out; }
-#else
-    vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
-    rc = fail(&e);
-    goto out;
-#endif
-  } else if (wave) {
+  if (params.engine != VTA_ENGINE_RTL && wave) {
     vta_errf(&e, VTA_EINPUT, "--wave needs --engine rtl");
     rc = fail(&e);
     goto out;
+  }
+  s = vta_session_new_mapped(&p, &e);
+  if (!s) { rc = fail(&e); goto out; }
+  {
+#ifdef VTASIM_HAVE_RTL
+    vta_engine_ctx_t *eng = vta_engine_open(engine, &p.cfg, vta_session_mem(s), &params, &e);
+#else
+    vta_engine_ctx_t *eng = NULL;
+    if (params.engine == VTA_ENGINE_RTL)
+      vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
+    else
+      eng = vta_engine_model_new(&p.cfg, vta_session_mem(s), &params, &e);
+#endif
+    if (!eng) { rc = fail(&e); goto out; }
+    vta_session_set_engine(s, eng);
+#ifdef VTASIM_HAVE_RTL
+    if (wave && vta_rtl_wave(vta_engine_rtl(eng), wave, wave_from, wave_to, &e)) {
+      rc = fail(&e);
+      goto out;
+    }
+#endif
   }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
@@ -336,7 +345,8 @@ static int cmd_run(int argc, char **argv) {
     }
   }
   vta_report_t r = {0};
-  if (s) vta_report_from_model(&r, vta_session_model(s));
+  vta_engine_snapshot_t snap;
+  if (s && vta_session_engine(s)) vta_report_from_engine(&r, vta_session_engine(s), &snap);
   r.file = in;
   r.prog = &p;
   r.wall = wall;

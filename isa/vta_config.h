@@ -14,6 +14,10 @@
 
 #include "vta_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Fixed ISA widths (spec 1.2): these do not depend on the configuration. */
 #define VTA_INS_BYTES 16
 #define VTA_UOP_BYTES 4
@@ -83,5 +87,9 @@ void vta_config_name(const vta_config_t *cfg, char *buf, size_t len);
 
 /* 1 when both configurations have the same user parameters. */
 int vta_config_equal(const vta_config_t *a, const vta_config_t *b);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stdarg.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define VTA_ERR_LEN 2048
 
 typedef enum vta_err_kind {
@@ -40,5 +44,9 @@ int vta_err_prefix(vta_err *e, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 void vta_err_clear(vta_err *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,7 +10,15 @@
 
 #include "vta_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Read a file into a NUL-terminated malloc'd buffer (*len excludes the NUL). */
 int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -16,6 +16,10 @@
 #include "vta_config.h"
 #include "vta_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Opcodes (spec 1.3). */
 enum { VTA_OP_LOAD = 0, VTA_OP_STORE = 1, VTA_OP_GEMM = 2, VTA_OP_FINISH = 3, VTA_OP_ALU = 4 };
 /* Memory ids (spec 1.3). ACC_8BIT is fsim-only and not executed here (spec 12.4). */
@@ -131,5 +135,9 @@ typedef int (*vta_sym_fn)(void *ctx, const char *name, int64_t addend,
 int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
                    vta_err *err);
 int vta_uop_parse(const char *line, vta_uop_t *out, vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,10 @@
 #include "vta_err.h"
 #include "vta_isa.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define VTA_TRACE_VERSION 1
 #define VTA_NAME_LEN 64
 
@@ -163,5 +167,9 @@ int vta_program_to_binary(const vta_program_t *p, uint8_t **data, size_t *len,
 
 /* 1 when data starts with the binary container's magic "VTASIMB\0". */
 int vta_program_is_binary(const uint8_t *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -381,58 +381,88 @@ static void finish(vta_model_t *m) {
   cy->stats.mem = *vta_memsys_stats(cy->ms);
 }
 
-int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+/* Jump over quiet cycles from now to `to` (the memory's next event, or the
+ * step's budget): every unit stays in its category, the memory idles. */
+static void skip_to(vta_model_t *m, uint64_t to) {
   cyc_t *cy = m->cy;
-  cy->launched = 0; /* a run abandons any stepped one */
-  if (launch(m, insn_phys, count_, err)) return -1;
-  const uint64_t max = m->params.max_cycles;
-  for (;;) {
-    if (over_limit(m, max, err) || cycle_body(m, err)) return -1;
-    if (cy->finished) break; /* the finish pulse: ECNT = this cycle */
+  count(m, to - cy->now);
+  for (int u = 0; u < 3; u++)
+    if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE) cy->u[u].dep += to - cy->now;
+  cy->stats.skipped += to - cy->now;
+  vta_memsys_skip(cy->ms, to);
+  cy->now = to;
+}
+
+/* The run loop.  A skip cut short by the budget is remembered (skip_until)
+ * and finished by the next call, so that a run stepped in chunks counts
+ * exactly what one uninterrupted run counts. */
+int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                          int may_skip, uint64_t *advanced, int *finished, vta_err *err) {
+  cyc_t *cy = m->cy;
+  *finished = 0;
+  *advanced = 0;
+  if (!cy->launched)
+    return vta_errf(err, VTA_EINPUT, "cycle model: step without a launched run");
+  const uint64_t max = m->params.max_cycles, begin = cy->now;
+  const uint64_t end = max_cycles && max_cycles < UINT64_MAX - begin ? begin + max_cycles
+                                                                     : UINT64_MAX;
+  int rc = 0;
+  cy->ev = out;
+  while (cy->now < end) {
+    if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
+      skip_to(m, cy->skip_until < end ? cy->skip_until : end);
+      continue;
+    }
+    if (over_limit(m, max, err) || cycle_body(m, err)) {
+      rc = -1;
+      break;
+    }
+    if (cy->finished) { /* the finish pulse: ECNT = this cycle */
+      finish(m);
+      *finished = 1;
+      break;
+    }
     int active = cycle_end(m, err);
-    if (active < 0) return -1;
+    if (active < 0) {
+      rc = -1;
+      break;
+    }
     if (active) continue;
     uint64_t e = vta_memsys_next_event(cy->ms);
-    if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
-    if (m->params.no_skip || e <= cy->now) continue;
+    if (e == UINT64_MAX) { /* nothing will ever change */
+      rc = stuck(m, err);
+      break;
+    }
+    if (!may_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
-    count(m, e - cy->now);
-    for (int u = 0; u < 3; u++)
-      if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE)
-        cy->u[u].dep += e - cy->now;
-    cy->stats.skipped += e - cy->now;
-    vta_memsys_skip(cy->ms, e);
-    cy->now = e;
+    cy->skip_until = e;
   }
-  finish(m);
-  return 0;
+  cy->ev = NULL;
+  *advanced = cy->now - begin + (uint64_t)*finished;
+  if (rc || *finished) {
+    cy->launched = 0;
+    cy->skip_until = 0;
+  }
+  return rc;
+}
+
+int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
+  uint64_t n;
+  int fin;
+  if (vta_cycle_launch(m, insn_phys, count_, err)) return -1;
+  return vta_cycle_advance(m, 0, NULL, !m->params.no_skip, &n, &fin, err);
 }
 
 int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
-  m->cy->launched = 0;
+  m->cy->launched = 0; /* a launch abandons any run in progress */
+  m->cy->skip_until = 0;
   if (launch(m, insn_phys, count_, err)) return -1;
   m->cy->launched = 1;
   return 0;
 }
 
-/* One cycle of the launched run: the loop of vta_cycle_run without
- * skipping, so the same cycles, counters and faults, one at a time. */
+/* One cycle of the launched run, evaluated (never skipped). */
 int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err) {
-  cyc_t *cy = m->cy;
-  *finished = 0;
-  if (!cy->launched)
-    return vta_errf(err, VTA_EINPUT, "cycle model: step without a launched run");
-  cy->ev = out;
-  int rc = over_limit(m, m->params.max_cycles, err) || cycle_body(m, err) ? -1 : 0;
-  if (!rc && cy->finished) {
-    finish(m);
-    *finished = 1;
-  } else if (!rc) {
-    int active = cycle_end(m, err);
-    if (active < 0) rc = -1;
-    else if (!active && vta_memsys_next_event(cy->ms) == UINT64_MAX) rc = stuck(m, err);
-  }
-  cy->ev = NULL;
-  if (rc || *finished) cy->launched = 0;
-  return rc;
+  uint64_t n;
+  return vta_cycle_advance(m, 1, out, 0, &n, finished, err);
 }

@@ -135,6 +135,7 @@ typedef struct cyc {
   vta_cycle_stats_t stats;
   FILE *trace;
   int launched;          /* a run is launched and being stepped */
+  uint64_t skip_until;   /* a skip the last step's budget cut short ends here */
   vta_evlist_t *ev;      /* events of this cycle go here; NULL = nobody listens */
   uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
   uint8_t *evzero;       /* zeros of that size: the data of a pad write */
@@ -194,5 +195,10 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *e
 /* The same run, one cycle per step (vta_model_launch / vta_model_step). */
 int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err);
 int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err);
+/* Advance the launched run by at most max_cycles cycles (0: to its end),
+ * stopping at the finish pulse; skips quiet cycles when may_skip (events
+ * are then never requested).  *advanced counts the finish-pulse cycle. */
+int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out, int may_skip,
+                      uint64_t *advanced, int *finished, vta_err *err);
 
 #endif

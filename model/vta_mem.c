@@ -248,3 +248,20 @@ int vta_mem_write(vta_mem_t *m, uint64_t phys, const void *src, uint64_t len,
   if (len) memcpy(dst, src, (size_t)len);
   return 0;
 }
+
+int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span) {
+  if (i >= m->n) return -1;
+  *phys = m->by_phys[i]->phys;
+  *span = m->by_phys[i]->span;
+  return 0;
+}
+
+int vta_mem_mirror(vta_mem_t *dst, const vta_mem_t *src, vta_err *err) {
+  for (size_t i = 0; i < src->n; i++) {
+    const block_t *b = src->by_phys[i];
+    void *h = vta_mem_host(dst, b->phys, b->span);
+    if (!h && !(h = vta_mem_alloc_at(dst, b->phys, (size_t)b->span, err))) return -1;
+    memcpy(h, b->host, (size_t)b->span);
+  }
+  return 0;
+}

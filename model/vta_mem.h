@@ -21,6 +21,10 @@
 
 #include "vta_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define VTA_PAGE_BYTES_MEM 4096u
 
 typedef struct vta_mem vta_mem_t;
@@ -74,11 +78,22 @@ int vta_mem_mapped(const vta_mem_t *m, uint64_t phys, uint64_t len);
  * allowed), 0 if it is not device memory. */
 uint32_t vta_mem_phys(const vta_mem_t *m, const void *host);
 
+/* The i-th allocation in physical order (0 .. n-1): its first byte and the
+ * bytes it reserves; -1 past the last.  For mirroring a DRAM (cosim). */
+int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span);
+/* Make dst hold src's allocations with src's bytes (allocating in dst what
+ * it lacks); fails when an allocation of src overlaps another in dst. */
+int vta_mem_mirror(vta_mem_t *dst, const vta_mem_t *src, vta_err *err);
+
 /* Copy helpers with a range error naming the address ("what" names the user;
  * an external memory's error response is reported the same way). */
 int vta_mem_read(const vta_mem_t *m, uint64_t phys, void *dst, uint64_t len,
                  const char *what, vta_err *err);
 int vta_mem_write(vta_mem_t *m, uint64_t phys, const void *src, uint64_t len,
                   const char *what, vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

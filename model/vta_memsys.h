@@ -25,6 +25,10 @@
 #include "vta_err.h"
 #include "vta_mem.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Read clients, in priority order: a lower index wins (section 5.1). */
 enum { VTA_RD_FETCH = 0, VTA_RD_UOP, VTA_RD_INP, VTA_RD_WGT, VTA_RD_ACC, VTA_RD_NCLIENTS };
 const char *vta_rd_client_name(int client); /* "fetch", "uop", "inp", "wgt", "acc" */
@@ -154,5 +158,9 @@ void vta_memsys_clear_stats(vta_memsys_t *ms);
 uint32_t vta_memsys_burst_bytes(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes);
 /* Beats covering [addr, addr + bytes). */
 uint32_t vta_memsys_beats(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -185,6 +185,11 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
   if (params) p = *params;
   else vta_model_params_default(&p);
   if (vta_model_params_check(&p, err)) return NULL;
+  if (p.engine == VTA_ENGINE_RTL) {
+    vta_errf(err, VTA_EINPUT, "model: the rtl engine is the Verilated core, opened with "
+             "vta_engine_open (testbench/vta_engine_open.h)");
+    return NULL;
+  }
   vta_model_t *m = calloc(1, sizeof *m);
   if (!m) {
     vta_errf(err, VTA_ENOMEM, "model: out of memory");
@@ -218,9 +223,6 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
     vta_errf(err, VTA_ENOMEM, "model: out of memory for the scratchpads and queues");
     return NULL;
   }
-  /* The RTL engine keeps the cycle state for the counters it imports; the
-   * RTL's testbench writes the trace. */
-  if (p.engine == VTA_ENGINE_RTL) m->params.trace = NULL;
   if (p.engine != VTA_ENGINE_FUNCTIONAL && vta_cycle_new(m, err)) {
     vta_model_free(m);
     return NULL;
@@ -350,9 +352,6 @@ int vta_model_stuck(vta_model_t *m, const char *at, vta_err *err) {
 }
 
 int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
-  if (m->params.engine == VTA_ENGINE_RTL)
-    return vta_errf(err, VTA_EINPUT, "the rtl engine runs through a session runner "
-                    "(testbench/vta_rtl.h), not vta_model_run");
   if (m->cy) return vta_cycle_run(m, insn_phys, count, err);
   /* Instructions left over from a previous run (after its FINISH or its
    * fault) are dropped; tokens and scratchpads persist (spec 5.3). */
@@ -439,9 +438,37 @@ int vta_model_read_sram(const vta_model_t *m, uint32_t buffer, uint32_t index,
   return 0;
 }
 
-void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
-                      const vta_cycle_stats_t *cycles, const uint32_t tokens[4]) {
-  if (stats) m->stats = *stats;
-  if (cycles && m->cy) m->cy->stats = *cycles;
-  if (tokens) memcpy(m->tokens, tokens, sizeof m->tokens);
+
+void vta_model_reset(vta_model_t *m) {
+  const sram_t *s[4] = {&m->inp, &m->wgt, &m->acc, &m->out};
+  for (int i = 0; i < 4; i++) {
+    size_t n = (size_t)s[i]->depth * s[i]->lanes;
+    if (s[i]->i8) memset(s[i]->i8, 0, n);
+    if (s[i]->i32) memset(s[i]->i32, 0, n * sizeof(int32_t));
+  }
+  memset(m->uop, 0, (size_t)m->cfg.uop_depth * sizeof *m->uop);
+  memset(m->tokens, 0, sizeof m->tokens);
+  for (int u = 0; u < 3; u++) m->q[u].head = m->q[u].count = 0;
+  m->fetched = m->insn_count = 0;
+  m->executed = 0;
+  m->finished = 0;
+  vta_model_clear_stats(m);
+  if (m->cy) {
+    m->cy->launched = 0;
+    m->cy->skip_until = 0;
+    m->cy->now = 0;
+  }
 }
+
+int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                      uint64_t *advanced, int *finished, vta_err *err) {
+  *advanced = 0;
+  *finished = 0;
+  if (need_cycle(m, err)) return -1;
+  return vta_cycle_advance(m, max_cycles, out, !out && !m->params.no_skip, advanced, finished,
+                           err);
+}
+
+int vta_model_running(const vta_model_t *m) { return m->cy && m->cy->launched; }
+
+uint64_t vta_model_run_ucnt(const vta_model_t *m) { return m->cy ? m->cy->run_ucnt : 0; }

@@ -27,6 +27,10 @@
 #include "vta_memsys.h"
 #include "vta_params.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The seven fsim statistics, counted by the rules of spec 9. */
 typedef struct vta_stats {
   uint64_t inp_load_nbytes, wgt_load_nbytes, acc_load_nbytes, uop_load_nbytes;
@@ -42,9 +46,9 @@ int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_e
 enum { VTA_Q_L2G = 0, VTA_Q_G2L = 1, VTA_Q_G2S = 2, VTA_Q_S2G = 3 };
 const char *vta_queue_name(int q); /* "l2g (load->compute)" ... */
 
-/* VTA_ENGINE_RTL: the Verilated RTL (testbench/vta_rtl.h) runs the program
- * through a session runner (vta_session_set_runner); the model keeps the
- * cycle engine's counters only to report what the RTL counted. */
+/* The engine names of `vtasim run --engine`; VTA_ENGINE_RTL is the Verilated
+ * core (testbench/), which vta_model_new refuses: every engine is opened
+ * behind model/vta_engine.h (testbench/vta_engine_open.h by name). */
 typedef enum { VTA_ENGINE_MODEL = 0, VTA_ENGINE_FUNCTIONAL = 1, VTA_ENGINE_RTL = 2 } vta_engine_t;
 const char *vta_engine_name(vta_engine_t e); /* "model", "functional", "rtl" */
 /* By name; -1 with an error listing the engines if unknown. */
@@ -122,6 +126,19 @@ int vta_model_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err
 int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *err);
 /* The current cycle of the launched run (the next step's cycle). */
 uint64_t vta_model_now(const vta_model_t *m);
+/* Several cycles of the launched run (vta_engine.h's step): at most
+ * max_cycles (0: to the end), stopping at the finish pulse, skipping quiet
+ * cycles unless `out` is given or no_skip is set.  *advanced counts the
+ * finish-pulse cycle; a run stepped in any chunks counts what vta_model_run
+ * counts. */
+int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                      uint64_t *advanced, int *finished, vta_err *err);
+/* A launched run is in progress (cycle model). */
+int vta_model_running(const vta_model_t *m);
+/* UCNT of the run so far (cycle model; the register counts it live). */
+uint64_t vta_model_run_ucnt(const vta_model_t *m);
+/* Power-on reset: tokens, scratchpads, queues and counters 0, no run. */
+void vta_model_reset(vta_model_t *m);
 
 const vta_config_t *vta_model_config(const vta_model_t *m);
 const vta_stats_t *vta_model_stats(const vta_model_t *m);
@@ -174,17 +191,12 @@ typedef struct vta_cycle_stats {
   vta_memsys_stats_t mem;   /* the memory system's per-client counters */
 } vta_cycle_stats_t;
 
-/*
- * An engine outside the model (the RTL) reports what it counted: the seven
- * fsim statistics, the cycle counters (ignored for the functional engine)
- * and the token counts, read back through the accessors of this header so
- * that every report treats all engines alike.
- */
-void vta_model_import(vta_model_t *m, const vta_stats_t *stats,
-                      const vta_cycle_stats_t *cycles, const uint32_t tokens[4]);
-
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
 const vta_model_params_t *vta_model_params(const vta_model_t *m);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

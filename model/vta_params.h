@@ -13,6 +13,10 @@
 
 #include "vta_err.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Which struct a parameter lives in. */
 typedef enum {
   VTA_PARAM_MEM = 0, /* vta_memsys_params_t */
@@ -38,5 +42,9 @@ const vta_param_info_t *vta_param_find(const char *name_or_option);
 
 /* Check one value against its entry: the message names the parameter. */
 int vta_param_check(const vta_param_info_t *pi, uint64_t value, vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -186,12 +186,13 @@ void vta_report_print(const vta_report_t *r, int full) {
     printf("  expectations: %d passed, %d failed\n", p->nexpects - r->failed, r->failed);
 }
 
-void vta_report_from_model(vta_report_t *r, const vta_model_t *m) {
-  r->engine = vta_engine_name(vta_model_params(m)->engine);
-  r->params = vta_model_params(m);
-  r->stats = vta_model_stats(m);
-  r->cycles = vta_model_cycle_stats(m);
-  vta_model_tokens(m, r->tokens);
+void vta_report_from_engine(vta_report_t *r, vta_engine_ctx_t *e, vta_engine_snapshot_t *snap) {
+  vta_engine_snapshot(e, snap);
+  r->engine = vta_engine_ctx_name(e);
+  r->params = &e->params;
+  r->stats = &snap->stats;
+  r->cycles = snap->has_cycles ? &snap->cycles : NULL;
+  memcpy(r->tokens, snap->tokens, sizeof r->tokens);
 }
 
 cJSON *vta_report_json(const vta_report_t *r, const char *version) {

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "vta_engine.h"
 #include "vta_model.h"
 #include "vta_program.h"
 
@@ -34,8 +35,9 @@ typedef struct vta_report {
   const char *failures;             /* their lines, '\n'-separated (may be NULL) */
 } vta_report_t;
 
-/* The vta_report_t of a model after its runs (the other fields zero). */
-void vta_report_from_model(vta_report_t *r, const vta_model_t *m);
+/* The counters of an engine after its runs, read into *snap, which must
+ * live as long as r is used (the other fields are left as they are). */
+void vta_report_from_engine(vta_report_t *r, vta_engine_ctx_t *e, vta_engine_snapshot_t *snap);
 
 /* The table on stdout; full: the whole cycle report (--stats). */
 void vta_report_print(const vta_report_t *r, int full);

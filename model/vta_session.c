@@ -1,5 +1,5 @@
 /*
- * vta_session.c - one program bundle on one model: its segments mapped at
+ * vta_session.c - one program bundle on one engine: its segments mapped at
  * their physical addresses in a fresh device memory, its runs launched in
  * order, its expectations checked against memory and statistics.
  */
@@ -11,15 +11,11 @@
 struct vta_session {
   const vta_program_t *prog;
   vta_mem_t *mem;
-  vta_model_t *model;
+  vta_engine_ctx_t *eng;
   uint8_t **host; /* per segment, parallel to prog->segs */
-  vta_session_runner_fn runner; /* another engine, or NULL: the model */
-  void *runner_ctx;
-  void (*runner_free)(void *);
 };
 
-vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
-                               vta_err *err) {
+vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err) {
   vta_session_t *s = calloc(1, sizeof *s);
   if (!s) {
     vta_errf(err, VTA_ENOMEM, "session: out of memory");
@@ -44,26 +40,30 @@ vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t 
     }
     if (g->size) memcpy(s->host[i], g->data, g->size);
   }
-  s->model = vta_model_new(&p->cfg, s->mem, params, err);
-  if (!s->model) {
+  return s;
+}
+
+vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
+                               vta_err *err) {
+  vta_session_t *s = vta_session_new_mapped(p, err);
+  if (!s) return NULL;
+  s->eng = vta_engine_model_new(&p->cfg, s->mem, params, err);
+  if (!s->eng) {
     vta_session_free(s);
     return NULL;
   }
   return s;
 }
 
-void vta_session_set_runner(vta_session_t *s, vta_session_runner_fn run, void *ctx,
-                            void (*free_ctx)(void *ctx)) {
-  s->runner = run;
-  s->runner_ctx = ctx;
-  s->runner_free = free_ctx;
+void vta_session_set_engine(vta_session_t *s, vta_engine_ctx_t *e) {
+  vta_engine_free(s->eng);
+  s->eng = e;
 }
 
 void vta_session_free(vta_session_t *s) {
   if (!s) return;
-  if (s->runner_free) s->runner_free(s->runner_ctx); /* it uses the DRAM freed below */
-  vta_model_free(s->model);
-  vta_mem_free(s->mem); /* frees every segment's memory */
+  vta_engine_free(s->eng); /* it uses the DRAM freed below */
+  vta_mem_free(s->mem);    /* frees every segment's memory */
   free(s->host);
   free(s);
 }
@@ -85,8 +85,8 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
     } else {
       const vta_segment_t *g = &p->segs[i];
       uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
-      rc = s->runner ? s->runner(s->runner_ctx, s, g->addr, count, err)
-                     : vta_model_run(s->model, g->addr, count, err);
+      rc = s->eng ? vta_engine_run(s->eng, g->addr, count, err)
+                  : vta_errf(err, VTA_EINPUT, "session: no engine");
     }
     if (rc) {
       if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
@@ -169,7 +169,9 @@ int vta_program_check(const vta_program_t *p, uint8_t *const *seg, const vta_sta
 }
 
 int vta_session_check(vta_session_t *s, FILE *report) {
-  return vta_program_check(s->prog, s->host, vta_model_stats(s->model), report);
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot(s->eng, &snap);
+  return vta_program_check(s->prog, s->host, &snap.stats, report);
 }
 
 uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size) {
@@ -179,5 +181,6 @@ uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size)
   return s->host[i];
 }
 
-vta_model_t *vta_session_model(vta_session_t *s) { return s->model; }
+vta_engine_ctx_t *vta_session_engine(vta_session_t *s) { return s->eng; }
+vta_model_t *vta_session_model(vta_session_t *s) { return vta_engine_model(s->eng); }
 vta_mem_t *vta_session_mem(vta_session_t *s) { return s->mem; }

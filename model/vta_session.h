@@ -1,6 +1,7 @@
 /*
  * vta_session.h - running a program bundle: map its segments into a fresh
- * device memory, launch its runs on the model, check its expectations.
+ * device memory, launch its runs on an engine (model/vta_engine.h), check
+ * its expectations.
  * The CLI's `run` and the scenario tests are thin layers over this.
  */
 #ifndef VTA_SESSION_H
@@ -8,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "vta_engine.h"
 #include "vta_model.h"
 #include "vta_program.h"
 
@@ -17,25 +19,21 @@ extern "C" {
 
 typedef struct vta_session vta_session_t;
 
-/* The program must outlive the session.  params may be NULL (defaults). */
+/* The program must outlive the session.  params may be NULL (defaults);
+ * params->engine chooses the model's cycle or functional engine. */
 vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
                                vta_err *err);
+/* The segments mapped and no engine yet: the caller opens one over
+ * vta_session_mem (the RTL, the co-simulation: testbench/vta_engine_open.h)
+ * and hands it over with vta_session_set_engine. */
+vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err);
+/* The session owns e from now on (it frees it before its DRAM) and frees
+ * the engine it had. */
+void vta_session_set_engine(vta_session_t *s, vta_engine_ctx_t *e);
 void vta_session_free(vta_session_t *s);
 
 /* Launch every `.run` of the program in order (one VTADeviceRun each). */
 int vta_session_run(vta_session_t *s, vta_err *err);
-
-/*
- * Run the program's `.run`s on another engine (the RTL, testbench/): `run`
- * is called for each instead of vta_model_run, on the session's DRAM
- * (vta_session_mem); it reports its counters with vta_model_import.  The
- * session owns ctx from now on and releases it with free_ctx (may be NULL)
- * before its DRAM.
- */
-typedef int (*vta_session_runner_fn)(void *ctx, vta_session_t *s, uint32_t insn_phys,
-                                     uint32_t count, vta_err *err);
-void vta_session_set_runner(vta_session_t *s, vta_session_runner_fn run, void *ctx,
-                            void (*free_ctx)(void *ctx));
 
 /*
  * Check every expectation; print one line per failed expectation (with the
@@ -54,6 +52,8 @@ int vta_program_check(const vta_program_t *p, uint8_t *const *seg, const vta_sta
 /* A segment's current contents in device memory (NULL if no such segment). */
 uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size);
 
+vta_engine_ctx_t *vta_session_engine(vta_session_t *s);
+/* The model of a model engine, NULL for the RTL and co-simulation. */
 vta_model_t *vta_session_model(vta_session_t *s);
 vta_mem_t *vta_session_mem(vta_session_t *s);
 

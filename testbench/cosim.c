@@ -23,6 +23,7 @@
 
 #include "vta_isa.h"
 #include "vta_mem.h"
+#include "vta_vcr.h"
 
 const char *vta_cosim_status_name(vta_cosim_status_t s) {
   static const char *const n[] = {"equal", "events", "fault", "counters", "dram"};
@@ -30,33 +31,6 @@ const char *vta_cosim_status_name(vta_cosim_status_t s) {
 }
 
 /* ---- the C model as a side ------------------------------------------------- */
-
-static int model_launch(void *ctx, uint32_t insn_phys, uint32_t count, vta_err *err) {
-  return vta_model_launch(ctx, insn_phys, count, err);
-}
-
-static int model_step(void *ctx, vta_evlist_t *out, int *finished, vta_err *err) {
-  return vta_model_step(ctx, out, finished, err);
-}
-
-static int model_regs(void *ctx, vta_cosim_regs_t *out, vta_err *err) {
-  (void)err;
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(ctx);
-  out->ecnt = cs->last_ecnt;
-  out->ucnt = cs->last_ucnt;
-  out->stats = vta_model_stats(ctx);
-  out->cycles = cs;
-  return 0;
-}
-
-static int model_tokens(void *ctx, uint32_t t[4]) {
-  vta_model_tokens(ctx, t);
-  return 0;
-}
-
-/* The model belongs to the side's session, which frees it. */
-static const vta_cosim_ops_t model_ops = {model_launch, model_step, model_regs, model_tokens,
-                                          NULL};
 
 int vta_cosim_side_model(vta_cosim_side_t *s, const vta_program_t *p,
                          const vta_model_params_t *params, vta_err *err) {
@@ -69,28 +43,11 @@ int vta_cosim_side_model(vta_cosim_side_t *s, const vta_program_t *p,
   if (!s->sess) return -1;
   if (q.inject) snprintf(s->name, sizeof s->name, "mutant:%s", vta_inject_name(q.inject));
   else snprintf(s->name, sizeof s->name, "model");
-  s->ops = &model_ops;
-  s->ctx = vta_session_model(s->sess);
-  return 0;
-}
-
-int vta_cosim_side_session(vta_cosim_side_t *s, const char *name, const vta_program_t *p,
-                           vta_err *err) {
-  memset(s, 0, sizeof *s);
-  /* The functional engine allocates no cycle state: the session is here
-   * for its DRAM, its segments and its expectation checks. */
-  vta_model_params_t q;
-  vta_model_params_default(&q);
-  q.engine = VTA_ENGINE_FUNCTIONAL;
-  s->sess = vta_session_new(p, &q, err);
-  if (!s->sess) return -1;
-  snprintf(s->name, sizeof s->name, "%s", name);
   return 0;
 }
 
 void vta_cosim_side_free(vta_cosim_side_t *s) {
   if (!s) return;
-  if (s->ops && s->ops->free) s->ops->free(s->ctx);
   vta_session_free(s->sess);
   memset(s, 0, sizeof *s);
 }
@@ -186,11 +143,10 @@ static int event_unit(const vta_event_t *e) {
 /* ---- per-side state during a comparison -------------------------------------- */
 
 typedef struct side_state {
-  vta_cosim_side_t *s;
+  vta_engine_ctx_t *eng;
   vta_evlist_t cyc;      /* this cycle's events */
   ring_t ring;
   int64_t cur[VTA_CY_NUNITS]; /* instruction each unit executes (fetch: next to dispatch) */
-  int64_t tok[4];        /* token counts from its POP/PUSH events */
   int finished, failed;
   vta_err err;
 } side_state_t;
@@ -200,22 +156,30 @@ static void track(side_state_t *st) {
     const vta_event_t *e = &st->cyc.ev[i];
     if (e->kind == VTA_EV_START && e->unit < 3) st->cur[e->unit] = e->index;
     else if (e->kind == VTA_EV_DISPATCH) st->cur[VTA_CY_FETCH] = (int64_t)e->index + 1;
-    else if (e->kind == VTA_EV_POP && e->which < 4) st->tok[e->which]--;
-    else if (e->kind == VTA_EV_PUSH && e->which < 4) st->tok[e->which]++;
   }
 }
 
 static void tokens_of(side_state_t *st, uint32_t t[4]) {
-  if (st->s->ops->tokens && !st->s->ops->tokens(st->s->ctx, t)) return;
-  for (int q = 0; q < 4; q++) t[q] = (uint32_t)st->tok[q];
+  vta_engine_snapshot_t s;
+  vta_engine_snapshot(st->eng, &s);
+  memcpy(t, s.tokens, sizeof s.tokens);
 }
+
+/* A DRAM range compared at the end of every run: a program's segment, or
+ * an allocation of the lockstep engine's DRAM. */
+typedef struct region {
+  char name[64];
+  uint32_t addr, size;
+} region_t;
 
 /* The comparison under way. */
 typedef struct cmp {
-  const vta_program_t *p;
+  const vta_config_t *cfg;
   side_state_t st[2];
   vta_cosim_result_t *r;
   uint32_t insn_phys, insn_count;
+  region_t *reg;
+  int nreg;
 } cmp_t;
 
 /* Decode instruction #idx of the current run from side 0's DRAM. */
@@ -224,10 +188,9 @@ static void disasm(cmp_t *c, int64_t idx, char *buf, size_t len) {
   if (idx < 0 || (uint64_t)idx >= c->insn_count) return;
   uint8_t raw[VTA_INS_BYTES];
   vta_insn_t in;
-  if (vta_mem_read(vta_session_mem(c->st[0].s->sess),
-                   (uint64_t)c->insn_phys + (uint64_t)idx * VTA_INS_BYTES, raw, VTA_INS_BYTES,
-                   NULL, NULL) ||
-      vta_insn_decode(&c->p->cfg, raw, &in, NULL))
+  if (vta_mem_read(c->st[0].eng->mem, (uint64_t)c->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
+                   raw, VTA_INS_BYTES, NULL, NULL) ||
+      vta_insn_decode(c->cfg, raw, &in, NULL))
     snprintf(buf, len, "(undecodable)");
   else
     vta_insn_format(&in, buf, len);
@@ -369,32 +332,27 @@ static int compare_cycle_stats(cmp_t *c, const vta_cycle_stats_t *a,
 /* ECNT, UCNT, the statistics both keep, every DRAM segment. */
 static int end_of_run(cmp_t *c, uint64_t cycle, vta_err *err) {
   vta_cosim_result_t *r = c->r;
-  vta_cosim_regs_t g[2];
-  for (int i = 0; i < 2; i++) {
-    memset(&g[i], 0, sizeof g[i]);
-    if (c->st[i].s->ops->regs(c->st[i].s->ctx, &g[i], err))
-      return vta_err_prefix(err, "%s: reading the registers: ", c->st[i].s->name);
-  }
+  vta_engine_snapshot_t g[2];
+  for (int i = 0; i < 2; i++) vta_engine_snapshot(c->st[i].eng, &g[i]);
   if (counter(c, "ECNT", -1, g[0].ecnt, g[1].ecnt, cycle) ||
       counter(c, "UCNT", VTA_CY_COMPUTE, g[0].ucnt, g[1].ucnt, cycle))
     return 1;
-  if (g[0].stats && g[1].stats) {
-    for (int k = 0; k < VTA_NSTATS; k++) {
-      uint64_t a = 0, b = 0;
-      vta_stats_get(g[0].stats, vta_stats_names[k], &a, NULL);
-      vta_stats_get(g[1].stats, vta_stats_names[k], &b, NULL);
-      if (counter(c, vta_stats_names[k], -1, a, b, cycle)) return 1;
-    }
+  for (int k = 0; k < VTA_NSTATS; k++) {
+    uint64_t a = 0, b = 0;
+    vta_stats_get(&g[0].stats, vta_stats_names[k], &a, NULL);
+    vta_stats_get(&g[1].stats, vta_stats_names[k], &b, NULL);
+    if (counter(c, vta_stats_names[k], -1, a, b, cycle)) return 1;
   }
-  if (g[0].cycles && g[1].cycles && compare_cycle_stats(c, g[0].cycles, g[1].cycles, cycle))
+  if (g[0].has_cycles && g[1].has_cycles &&
+      compare_cycle_stats(c, &g[0].cycles, &g[1].cycles, cycle))
     return 1;
   r->segments = 0;
-  for (int k = 0; k < c->p->nsegs; k++) {
-    const vta_segment_t *sg = &c->p->segs[k];
-    uint32_t na = 0, nb = 0;
-    const uint8_t *a = vta_session_segment(c->st[0].s->sess, sg->name, &na);
-    const uint8_t *b = vta_session_segment(c->st[1].s->sess, sg->name, &nb);
-    if (!a || !b || na != nb)
+  for (int k = 0; k < c->nreg; k++) {
+    const region_t *sg = &c->reg[k];
+    uint32_t na = sg->size;
+    const uint8_t *a = vta_mem_host(c->st[0].eng->mem, sg->addr, na);
+    const uint8_t *b = vta_mem_host(c->st[1].eng->mem, sg->addr, na);
+    if (!a || !b)
       return vta_errf(err, VTA_EINPUT, "segment %s is missing on one side", sg->name);
     r->segments++;
     if (!memcmp(a, b, na)) continue;
@@ -435,9 +393,8 @@ static void stamps(side_state_t *st, uint64_t cycle) {
            bad == 1 ? "" : "s", (unsigned long long)cycle, bad == 1 ? "ies" : "y", ev);
 }
 
-/* One run on both sides: 0 equal, 1 diverged, -1 error. */
-static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count, vta_err *err) {
-  vta_cosim_result_t *r = c->r;
+/* Launch a run on both sides (a side that fails to launch has failed). */
+static void run_begin(cmp_t *c, uint32_t insn_phys, uint32_t count) {
   c->insn_phys = insn_phys;
   c->insn_count = count;
   for (int i = 0; i < 2; i++) {
@@ -446,87 +403,139 @@ static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count, vta_err *err) {
     for (int u = 0; u < VTA_CY_NUNITS; u++) st->cur[u] = -1;
     st->cur[VTA_CY_FETCH] = 0;
     vta_err_clear(&st->err);
-    if (st->s->ops->launch(st->s->ctx, insn_phys, count, &st->err)) st->failed = 1;
-  }
-  for (uint64_t cycle = 0;; cycle++) {
-    for (int i = 0; i < 2; i++) {
-      side_state_t *st = &c->st[i];
-      vta_evlist_clear(&st->cyc);
-      if (!st->failed && st->s->ops->step(st->s->ctx, &st->cyc, &st->finished, &st->err))
-        st->failed = 1;
-      stamps(st, cycle);
-      vta_evlist_sort(&st->cyc);
-      track(st);
-      for (int k = 0; k < st->cyc.n; k++)
-        if (ring_push(&st->ring, &st->cyc.ev[k]))
-          return vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
-    }
-    side_state_t *a = &c->st[0], *b = &c->st[1];
-    if (a->failed) {
-      /* Side 0 is the reference: its fault is the program's (a deadlock, an
-       * access out of range), not a divergence; a co-simulation runs only
-       * programs without faults (docs/microarch.md 6.8). */
-      *err = a->err;
-      if (b->failed && !strcmp(a->err.msg, b->err.msg))
-        return vta_err_prefix(err, "co-simulation: both sides stopped at cycle %llu: ",
-                              (unsigned long long)cycle);
-      return vta_err_prefix(err, "co-simulation: %s, the reference, stopped at cycle %llu: ",
-                            r->name[0], (unsigned long long)cycle);
-    }
-    int ndiff = diff_cycle(c);
-    if (b->failed) {
-      r->status = VTA_COSIM_FAULT;
-      describe_events(c, cycle);
-      snprintf(r->what, sizeof r->what, "%s stopped with an error at cycle %llu, %s did not",
-               r->name[1], (unsigned long long)cycle, r->name[0]);
-      return 1;
-    }
-    if (ndiff) {
-      r->status = VTA_COSIM_EVENTS;
-      describe_events(c, cycle);
-      return 1;
-    }
-    if (a->finished != b->finished) { /* a side without FINISH events */
-      r->status = VTA_COSIM_EVENTS;
-      locate(c, VTA_CY_COMPUTE, -1, cycle);
-      snprintf(r->what, sizeof r->what, "%s reached the finish pulse in cycle %llu, %s did not",
-               a->finished ? r->name[0] : r->name[1], (unsigned long long)cycle,
-               a->finished ? r->name[1] : r->name[0]);
-      return 1;
-    }
-    r->events += (uint64_t)a->cyc.n;
-    if (a->finished) return end_of_run(c, cycle, err);
-    r->cycles++; /* the finish pulse is not a cycle of the run: ECNT = the pulse's cycle */
+    if (vta_engine_launch(st->eng, insn_phys, count, &st->err)) st->failed = 1;
   }
 }
 
-int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
-                  const vta_cosim_opts_t *opts, vta_cosim_result_t *r, vta_err *err) {
+enum { CYCLE_NEXT = 0, CYCLE_DIVERGED = 1, CYCLE_FINISHED = 2 };
+
+/* One cycle on both sides, compared: CYCLE_NEXT, CYCLE_DIVERGED (r says
+ * where), CYCLE_FINISHED (the run ended equal), or -1 with err. */
+static int run_cycle(cmp_t *c, uint64_t cycle, vta_err *err) {
+  vta_cosim_result_t *r = c->r;
+  for (int i = 0; i < 2; i++) {
+    side_state_t *st = &c->st[i];
+    vta_evlist_clear(&st->cyc);
+    vta_step_result_t res = {0, 0};
+    if (!st->failed && vta_engine_step(st->eng, 1, &st->cyc, &res, &st->err)) st->failed = 1;
+    st->finished = res.finished;
+    stamps(st, cycle);
+    vta_evlist_sort(&st->cyc);
+    track(st);
+    for (int k = 0; k < st->cyc.n; k++)
+      if (ring_push(&st->ring, &st->cyc.ev[k]))
+        return vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
+  }
+  side_state_t *a = &c->st[0], *b = &c->st[1];
+  if (a->failed) {
+    /* Side 0 is the reference: its fault is the program's (a deadlock, an
+     * access out of range), not a divergence; a co-simulation runs only
+     * programs without faults (docs/microarch.md 6.8). */
+    *err = a->err;
+    if (b->failed && !strcmp(a->err.msg, b->err.msg))
+      return vta_err_prefix(err, "co-simulation: both sides stopped at cycle %llu: ",
+                            (unsigned long long)cycle);
+    return vta_err_prefix(err, "co-simulation: %s, the reference, stopped at cycle %llu: ",
+                          r->name[0], (unsigned long long)cycle);
+  }
+  int ndiff = diff_cycle(c);
+  if (b->failed) {
+    r->status = VTA_COSIM_FAULT;
+    describe_events(c, cycle);
+    snprintf(r->what, sizeof r->what, "%s stopped with an error at cycle %llu, %s did not",
+             r->name[1], (unsigned long long)cycle, r->name[0]);
+    return CYCLE_DIVERGED;
+  }
+  if (ndiff) {
+    r->status = VTA_COSIM_EVENTS;
+    describe_events(c, cycle);
+    return CYCLE_DIVERGED;
+  }
+  if (a->finished != b->finished) { /* a side without FINISH events */
+    r->status = VTA_COSIM_EVENTS;
+    locate(c, VTA_CY_COMPUTE, -1, cycle);
+    snprintf(r->what, sizeof r->what, "%s reached the finish pulse in cycle %llu, %s did not",
+             a->finished ? r->name[0] : r->name[1], (unsigned long long)cycle,
+             a->finished ? r->name[1] : r->name[0]);
+    return CYCLE_DIVERGED;
+  }
+  r->events += (uint64_t)a->cyc.n;
+  if (a->finished) {
+    int rc = end_of_run(c, cycle, err);
+    return rc ? rc : CYCLE_FINISHED;
+  }
+  r->cycles++; /* the finish pulse is not a cycle of the run: ECNT = the pulse's cycle */
+  return CYCLE_NEXT;
+}
+
+/* One run on both sides: 0 equal, 1 diverged, -1 error. */
+static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  run_begin(c, insn_phys, count);
+  for (uint64_t cycle = 0;; cycle++) {
+    int rc = run_cycle(c, cycle, err);
+    if (rc == CYCLE_FINISHED) return 0;
+    if (rc) return rc;
+  }
+}
+
+/* The result's names and lists, before a comparison. */
+static void result_init(vta_cosim_result_t *r, const char *a, const char *b) {
   memset(r, 0, sizeof *r);
   r->unit = -1;
   r->insn = -1;
-  r->nruns = p->nruns;
+  snprintf(r->name[0], sizeof r->name[0], "%s", a);
+  snprintf(r->name[1], sizeof r->name[1], "%s", b);
   for (int i = 0; i < 2; i++) {
-    snprintf(r->name[i], sizeof r->name[i], "%s", side[i].name);
     vta_evlist_init(&r->only[i]);
     vta_evlist_init(&r->last[i]);
   }
   /* Two sides of one name would make every report ambiguous. */
   if (!strcmp(r->name[0], r->name[1])) {
-    snprintf(r->name[0], sizeof r->name[0], "%.58s(A)", side[0].name);
-    snprintf(r->name[1], sizeof r->name[1], "%.58s(B)", side[1].name);
+    snprintf(r->name[0], sizeof r->name[0], "%.58s(A)", a);
+    snprintf(r->name[1], sizeof r->name[1], "%.58s(B)", b);
   }
-  cmp_t c;
-  memset(&c, 0, sizeof c);
-  c.p = p;
-  c.r = r;
-  int last = opts && opts->last >= 0 ? opts->last : VTA_COSIM_LAST_DEFAULT;
+}
+
+static int cmp_init(cmp_t *c, const vta_config_t *cfg, vta_engine_ctx_t *a,
+                    vta_engine_ctx_t *b, vta_cosim_result_t *r, int last, vta_err *err) {
+  memset(c, 0, sizeof *c);
+  c->cfg = cfg;
+  c->r = r;
   int rc = 0;
+  c->st[0].eng = a;
+  c->st[1].eng = b;
   for (int i = 0; i < 2; i++) {
-    c.st[i].s = &side[i];
-    vta_evlist_init(&c.st[i].cyc);
-    if (ring_init(&c.st[i].ring, last)) rc = vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
+    vta_evlist_init(&c->st[i].cyc);
+    if (ring_init(&c->st[i].ring, last))
+      rc = vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
   }
+  return rc;
+}
+
+static void cmp_free(cmp_t *c) {
+  for (int i = 0; i < 2; i++) {
+    vta_evlist_free(&c->st[i].cyc);
+    ring_free(&c->st[i].ring);
+  }
+  free(c->reg);
+}
+
+int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
+                  const vta_cosim_opts_t *opts, vta_cosim_result_t *r, vta_err *err) {
+  result_init(r, side[0].name, side[1].name);
+  r->nruns = p->nruns;
+  cmp_t c;
+  int last = opts && opts->last >= 0 ? opts->last : VTA_COSIM_LAST_DEFAULT;
+  int rc = cmp_init(&c, &p->cfg, vta_session_engine(side[0].sess),
+                    vta_session_engine(side[1].sess), r, last, err);
+  c.reg = calloc(p->nsegs ? (size_t)p->nsegs : 1, sizeof *c.reg);
+  if (!c.reg && !rc) rc = vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
+  for (int k = 0; c.reg && k < p->nsegs; k++) {
+    snprintf(c.reg[k].name, sizeof c.reg[k].name, "%s", p->segs[k].name);
+    c.reg[k].addr = p->segs[k].addr;
+    c.reg[k].size = p->segs[k].size;
+  }
+  c.nreg = p->nsegs;
   for (int k = 0; k < p->nruns && !rc; k++) {
     const vta_run_t *run = &p->runs[k];
     const vta_segment_t *g = vta_program_find(p, run->segment);
@@ -539,10 +548,7 @@ int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
     if (rc < 0 && p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
     if (!rc) r->runs++;
   }
-  for (int i = 0; i < 2; i++) {
-    vta_evlist_free(&c.st[i].cyc);
-    ring_free(&c.st[i].ring);
-  }
+  cmp_free(&c);
   return rc;
 }
 
@@ -598,4 +604,187 @@ void vta_cosim_report(const vta_cosim_result_t *r, FILE *f) {
   fprintf(f, "\n  identical before the divergence: %llu cycles, %llu events per side, "
           "%d complete run%s\n", (unsigned long long)r->cycles, (unsigned long long)r->events,
           r->runs, r->runs == 1 ? "" : "s");
+}
+
+/* ---- the comparator as an engine ("cosim") ---------------------------------------- */
+
+typedef struct lockstep {
+  vta_engine_ctx_t base;
+  vta_engine_ctx_t *side[2]; /* the reference on the caller's DRAM, the other on dut_mem */
+  vta_mem_t *dut_mem;
+  cmp_t c;
+  vta_cosim_result_t r;
+  uint64_t cycle;            /* the next cycle of the run */
+  int running;
+} lockstep_t;
+
+static lockstep_t *LS(vta_engine_ctx_t *e) { return (lockstep_t *)e; }
+
+/* The caller's allocations are the DRAM ranges compared at a run's end. */
+static int ls_regions(lockstep_t *x, vta_err *err) {
+  uint32_t phys;
+  uint64_t span;
+  size_t n = 0;
+  while (!vta_mem_block(x->base.mem, n, &phys, &span)) n++;
+  region_t *reg = realloc(x->c.reg, (n ? n : 1) * sizeof *reg);
+  if (!reg) return vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
+  x->c.reg = reg;
+  x->c.nreg = (int)n;
+  for (size_t i = 0; i < n; i++) {
+    vta_mem_block(x->base.mem, i, &phys, &span);
+    snprintf(reg[i].name, sizeof reg[i].name, "0x%08x", phys);
+    reg[i].addr = phys;
+    reg[i].size = (uint32_t)span;
+  }
+  return 0;
+}
+
+static int ls_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  lockstep_t *x = LS(e);
+  x->running = 0;
+  if (vta_mem_mirror(x->dut_mem, x->base.mem, err) || ls_regions(x, err)) return -1;
+  for (int i = 0; i < 2; i++) { /* the last run's divergence lists */
+    vta_evlist_clear(&x->r.only[i]);
+    vta_evlist_clear(&x->r.last[i]);
+  }
+  x->r.status = VTA_COSIM_EQUAL;
+  x->r.nruns = x->r.runs + 1;
+  run_begin(&x->c, insn_phys, count);
+  for (int i = 0; i < 2; i++)
+    if (x->c.st[i].failed) { /* a launch refused is the caller's error, not a divergence */
+      *err = x->c.st[i].err;
+      return vta_err_prefix(err, "cosim: %s: ", x->r.name[i]);
+    }
+  x->cycle = 0;
+  x->running = 1;
+  return 0;
+}
+
+static int ls_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                   vta_step_result_t *res, vta_err *err) {
+  lockstep_t *x = LS(e);
+  if (!x->running) return vta_errf(err, VTA_EINPUT, "cosim: step without a launched run");
+  while (!max_cycles || res->cycles < max_cycles) {
+    int rc = run_cycle(&x->c, x->cycle, err);
+    if (rc >= 0 && events)
+      for (int k = 0; k < x->c.st[0].cyc.n; k++) vta_evlist_add(events, &x->c.st[0].cyc.ev[k]);
+    if (rc < 0 || rc == CYCLE_DIVERGED) {
+      x->running = 0;
+      if (rc < 0) return -1;
+      char *text = NULL;
+      size_t len = 0;
+      FILE *f = open_memstream(&text, &len);
+      if (f) {
+        vta_cosim_report(&x->r, f);
+        fclose(f);
+      }
+      if (len && text[len - 1] == '\n') text[len - 1] = '\0';
+      vta_errf(err, VTA_EMISMATCH, "%s", text ? text : "co-simulation: diverged");
+      free(text);
+      return -1;
+    }
+    res->cycles++;
+    x->cycle++;
+    if (rc == CYCLE_FINISHED) {
+      x->r.runs++;
+      x->running = 0;
+      res->finished = 1;
+      break;
+    }
+  }
+  return 0;
+}
+
+static int ls_reg_read(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err) {
+  return vta_engine_reg_read(LS(e)->side[0], addr, value, err);
+}
+
+/* Writes go to both sides; CTRL's launch bit launches the comparison. */
+static int ls_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err) {
+  lockstep_t *x = LS(e);
+  if (vta_engine_reg_check(addr, 1, err)) return -1;
+  if (addr == VTA_VCR_CTRL && (value & 1)) {
+    uint32_t a, n;
+    if (vta_engine_reg_read(x->side[0], VTA_VCR_INSN_ADDR, &a, err) ||
+        vta_engine_reg_read(x->side[0], VTA_VCR_INSN_COUNT, &n, err))
+      return -1;
+    return ls_launch(e, a, n, err);
+  }
+  for (int i = 0; i < 2; i++)
+    if (vta_engine_reg_write(x->side[i], addr, value, err))
+      return vta_err_prefix(err, "cosim: %s: ", x->r.name[i]);
+  return 0;
+}
+
+static void ls_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *s) {
+  lockstep_t *x = LS(e);
+  vta_engine_snapshot(x->side[0], s);
+  s->running = x->running;
+}
+
+static int ls_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index, int32_t *lanes,
+                        vta_err *err) {
+  return vta_engine_read_sram(LS(e)->side[0], buffer, index, lanes, err);
+}
+
+static int ls_reset(vta_engine_ctx_t *e, vta_err *err) {
+  lockstep_t *x = LS(e);
+  x->running = 0;
+  for (int i = 0; i < 2; i++)
+    if (vta_engine_reset(x->side[i], err)) return -1;
+  return 0;
+}
+
+static void ls_clear_stats(vta_engine_ctx_t *e) {
+  for (int i = 0; i < 2; i++) vta_engine_clear_stats(LS(e)->side[i]);
+}
+
+static void ls_free(vta_engine_ctx_t *e) {
+  lockstep_t *x = LS(e);
+  cmp_free(&x->c);
+  vta_cosim_result_free(&x->r);
+  for (int i = 0; i < 2; i++) vta_engine_free(x->side[i]);
+  vta_mem_free(x->dut_mem);
+  free(x);
+}
+
+static const vta_engine_ops_t lockstep_ops = {"cosim",      ls_launch,    ls_step,
+                                              ls_reg_read,  ls_reg_write, ls_snapshot,
+                                              ls_read_sram, ls_reset,     ls_clear_stats,
+                                              ls_free};
+
+vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_t *dut,
+                                          vta_mem_t *dut_mem, vta_err *err) {
+  lockstep_t *x = calloc(1, sizeof *x);
+  if (!x) {
+    vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
+    vta_engine_free(ref);
+    vta_engine_free(dut);
+    vta_mem_free(dut_mem);
+    return NULL;
+  }
+  x->base.ops = &lockstep_ops;
+  x->base.cfg = ref->cfg;
+  x->base.params = ref->params;
+  x->base.mem = ref->mem;
+  x->side[0] = ref;
+  x->side[1] = dut;
+  x->dut_mem = dut_mem;
+  char name[2][64];
+  for (int i = 0; i < 2; i++) {
+    const vta_engine_ctx_t *s = x->side[i];
+    if (s->params.inject && vta_engine_model((vta_engine_ctx_t *)s))
+      snprintf(name[i], sizeof name[i], "mutant:%s", vta_inject_name(s->params.inject));
+    else snprintf(name[i], sizeof name[i], "%s", vta_engine_ctx_name(s));
+  }
+  result_init(&x->r, name[0], name[1]);
+  if (cmp_init(&x->c, &x->base.cfg, ref, dut, &x->r, VTA_COSIM_LAST_DEFAULT, err)) {
+    ls_free(&x->base);
+    return NULL;
+  }
+  return &x->base;
+}
+
+const vta_cosim_result_t *vta_engine_lockstep_result(vta_engine_ctx_t *e) {
+  return e->ops == &lockstep_ops ? &LS(e)->r : NULL;
 }

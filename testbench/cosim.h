@@ -7,10 +7,12 @@
  * the token counts.  At the end of every run it compares ECNT and UCNT, the
  * statistics and counters both sides keep, and every DRAM segment.
  *
- * The comparator knows nothing of either engine: a side is a small vtable
- * (vta_cosim_ops_t).  The C model is one (vta_cosim_side_model; with a
- * planted bug of vta_model_params.inject it is the "mutant" that shows the
- * checker works); the Verilated RTL is another (testbench/vta_rtl.h).
+ * The comparator knows nothing of either engine: a side is an engine of
+ * model/vta_engine.h (the one table every implementation fills), stepped
+ * one cycle at a time with its events.  The C model is one (with a planted
+ * bug of vta_model_params.inject it is the "mutant" that shows the checker
+ * works); the Verilated RTL is another (testbench/vta_rtl.h).  The same
+ * comparator is itself an engine, "cosim" (vta_engine_lockstep_new).
  */
 #ifndef VTA_COSIM_H
 #define VTA_COSIM_H
@@ -18,44 +20,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "vta_engine.h"
 #include "vta_events.h"
 #include "vta_model.h"
 #include "vta_program.h"
 #include "vta_session.h"
 
-/* What a side reports at the end of a run (its register port and, when it
- * keeps them, its counters). */
-typedef struct vta_cosim_regs {
-  uint64_t ecnt, ucnt;                /* the last run's, as latched at the finish pulse */
-  const vta_stats_t *stats;           /* the seven fsim statistics, or NULL */
-  const vta_cycle_stats_t *cycles;    /* per-unit / per-client counters, or NULL */
-} vta_cosim_regs_t;
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-/* One implementation, as the comparator drives it.  Every function gets
- * the side's ctx; fallible ones return 0 or -1 with err set. */
-typedef struct vta_cosim_ops {
-  /* Start a run of `count` instructions at `insn_phys` (cycle 0 is the
-   * first step). */
-  int (*launch)(void *ctx, uint32_t insn_phys, uint32_t count, vta_err *err);
-  /* Advance exactly one cycle, appending that cycle's events to `out`;
-   * *finished is set in the finish-pulse cycle. */
-  int (*step)(void *ctx, vta_evlist_t *out, int *finished, vta_err *err);
-  /* After a finished run: ECNT, UCNT and whatever counters the side keeps. */
-  int (*regs)(void *ctx, vta_cosim_regs_t *out, vta_err *err);
-  /* The four token counts (VTA_Q_*), or NULL when the side cannot tell
-   * (the comparator then counts them from the side's POP/PUSH events). */
-  int (*tokens)(void *ctx, uint32_t t[4]);
-  /* Release ctx (NULL: nothing to release). */
-  void (*free)(void *ctx);
-} vta_cosim_ops_t;
-
-/* A side: its engine and the session that owns its DRAM (the program's
- * segments mapped at their addresses), through which the comparator reads
- * the final DRAM and checks the program's expectations. */
+/* A side: the session that owns its DRAM (the program's segments mapped at
+ * their addresses) and its engine, through which the comparator steps it,
+ * reads its registers and counters and its final DRAM. */
 typedef struct vta_cosim_side {
   char name[64];                /* "model", "rtl", "mutant:pipe_slip" */
-  const vta_cosim_ops_t *ops;
-  void *ctx;
   vta_session_t *sess;
 } vta_cosim_side_t;
 
@@ -63,15 +42,9 @@ typedef struct vta_cosim_side {
  * (defaults); params->inject plants a bug (the name then says so). */
 int vta_cosim_side_model(vta_cosim_side_t *s, const vta_program_t *p,
                          const vta_model_params_t *params, vta_err *err);
-/* A side whose engine is built elsewhere (the RTL): a session maps the
- * program's segments into a DRAM of its own (vta_session_mem(s->sess)) for
- * the engine to use; the caller then sets ops and ctx. */
-int vta_cosim_side_session(vta_cosim_side_t *s, const char *name, const vta_program_t *p,
-                           vta_err *err);
 void vta_cosim_side_free(vta_cosim_side_t *s);
 /* The Verilated RTL as a side (testbench/vta_rtl.h): defined by the RTL
- * testbench, in builds that define VTASIM_HAVE_RTL.  Built on
- * vta_cosim_side_session; its step appends the RTL's events. */
+ * testbench (vta_rtl_engine.c), in builds that define VTASIM_HAVE_RTL. */
 int vta_cosim_side_rtl(vta_cosim_side_t *s, const vta_program_t *p,
                        const vta_model_params_t *params, vta_err *err);
 
@@ -128,5 +101,25 @@ void vta_cosim_report(const vta_cosim_result_t *r, FILE *f);
 
 /* Names for reports and JSON. */
 const char *vta_cosim_status_name(vta_cosim_status_t s); /* "equal", "events", ... */
+
+/*
+ * The lockstep co-simulation as an engine over the caller's DRAM `mem`:
+ * `ref` runs on mem, `dut` on `dut_mem`, which the engine mirrors from mem
+ * at every launch (allocations and bytes) and compares with it at every
+ * run's end.  It takes ownership of ref, dut and dut_mem (freed with it,
+ * also when creation fails).  Steps are compared cycle by cycle; `events`
+ * receives ref's.  A divergence ends the run with VTA_EMISMATCH and the
+ * first-divergence report (vta_cosim_report) as the message; the registers,
+ * snapshot and scratchpads are ref's.  testbench/vta_engine_open.h opens
+ * it as "cosim" (the model vs the RTL).
+ */
+vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_t *dut,
+                                          vta_mem_t *dut_mem, vta_err *err);
+/* The comparison of the last run of a lockstep engine (NULL for others). */
+const vta_cosim_result_t *vta_engine_lockstep_result(vta_engine_ctx_t *e);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -14,11 +14,9 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
-extern "C" {  // vtasim's C headers have no C++ guards of their own
 #include "vta_isa.h"
-#include "vta_vcr.h"
 #include "vta_rtl.h"
-}
+#include "vta_vcr.h"
 
 namespace {
 
@@ -144,6 +142,11 @@ void vta_rtl_reset(vta_rtl_t *r) {
   r->top->rst = 0;
   r->top->eval();
   r->launched = 0;
+  r->now = 0;
+  r->last_ecnt = r->last_ucnt = 0;
+  memset(&r->stats, 0, sizeof r->stats);
+  memset(&r->cs, 0, sizeof r->cs);
+  if (r->ms) vta_memsys_clear_stats(r->ms);
   if (r->params.inject) vta_rtl_reg_write(r, VTA_VCR_INJECT, (uint32_t)r->params.inject);
   for (int i = 0; i < nregs; i++) r->snap[regs[i].off / 4] = vta_rtl_reg_read(r, regs[i].off);
 }
@@ -332,6 +335,14 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
 }
 
 uint64_t vta_rtl_now(const vta_rtl_t *r) { return r->now; }
+int vta_rtl_running(const vta_rtl_t *r) { return r->launched; }
+
+void vta_rtl_clear_stats(vta_rtl_t *r) {
+  memset(&r->stats, 0, sizeof r->stats);
+  memset(&r->cs, 0, sizeof r->cs);
+  vta_memsys_clear_stats(r->ms);
+  for (int i = 0; i < nregs; i++) r->snap[regs[i].off / 4] = vta_rtl_reg_read(r, regs[i].off);
+}
 
 static uint32_t reg_delta(vta_rtl_t *r, uint32_t off) {
   return vta_rtl_reg_read(r, off) - r->snap[off / 4];
@@ -376,13 +387,12 @@ static int fail(vta_rtl_t *r, vta_err *err) {
   return -1;
 }
 
-static uint64_t ev_cycle;  // the cycle being stepped (events are stamped with it)
-
-static void add(vta_evlist_t *out, int kind, int unit, int which, uint32_t index, uint64_t addr,
-                uint32_t bytes, const uint8_t *data) {
+// One event of the cycle being stepped, stamped with that cycle.
+static void add(vta_evlist_t *out, uint64_t cycle, int kind, int unit, int which,
+                uint32_t index, uint64_t addr, uint32_t bytes, const uint8_t *data) {
   vta_event_t e;
   memset(&e, 0, sizeof e);
-  e.cycle = ev_cycle;
+  e.cycle = cycle;
   e.kind = (uint8_t)kind;
   e.unit = (uint8_t)unit;
   e.which = (uint8_t)which;
@@ -537,25 +547,38 @@ static void describe(vta_rtl_t *r, char *buf, size_t len) {
              reg_delta(r, VTA_VCR_INSNS_FETCH), r->insn_count);
 }
 
-int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
-  Vvta_top *t = r->top;
-  *finished = 0;
-  if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
+// ---- one cycle, by concern ----------------------------------------------------------------
+
+// What the memory side did in the cycle (the AXI handshakes of docs/microarch.md 5.4).
+struct axi_cycle {
+  const vta_rd_beat_t *beat;  // the read beat landing, or NULL
+  int ar, aw, w, bk;          // read request granted; write address, beat, ack
+  uint32_t aw_bytes;          // bytes of the write burst (aw)
+  uint32_t strb_mask;         // byte strobes of the write beat (w), the first 32
+  uint8_t wdata[256];         // the write beat's data (w)
+};
+
+// The max_cycles limit, checked at the start of every cycle.
+static int check_limit(vta_rtl_t *r, vta_err *err) {
   uint64_t max = r->params.max_cycles;
-  if (max && r->now >= max) {
-    char what[1024];
-    describe(r, what, sizeof what);
-    vta_errf(err, VTA_ENOFINISH, "rtl: stopped at cycle %llu (max_cycles=%llu) without "
-             "reaching FINISH: %s", (unsigned long long)r->now, (unsigned long long)max, what);
-    return fail(r, err);
-  }
-  // The AR, AW and W outputs are functions of registered state only (the
-  // core's requests are Moore outputs), so they are valid since the last
-  // clock edge: the memory is served first and the cycle's inputs then
-  // applied in one evaluation.
+  if (!max || r->now < max) return 0;
+  char what[1024];
+  describe(r, what, sizeof what);
+  vta_errf(err, VTA_ENOFINISH, "rtl: stopped at cycle %llu (max_cycles=%llu) without "
+           "reaching FINISH: %s", (unsigned long long)r->now, (unsigned long long)max, what);
+  return fail(r, err);
+}
+
+// Serve the AXI port for the cycle and evaluate the core with its inputs.
+// The AR, AW and W outputs are functions of registered state only (the
+// core's requests are Moore outputs), so they are valid since the last
+// clock edge: the memory is served first and the cycle's inputs then
+// applied in one evaluation.
+static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
+  Vvta_top *t = r->top;
   // 1. the read beat landing in this cycle
   idle_inputs(t);
-  const vta_rd_beat_t *b = vta_memsys_rd_beat(r->ms);
+  const vta_rd_beat_t *b = io->beat = vta_memsys_rd_beat(r->ms);
   if (b) {
     t->m_rvalid = 1;
     t->m_rid = (uint8_t)b->client;
@@ -563,7 +586,6 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     set_bytes(t->m_rdata, b->data, r->bus);
   }
   // 2. the read request the core presents (it arbitrated and limits itself)
-  int ar = 0;
   if (t->m_arvalid) {
     if (vta_memsys_rd_request(r->ms, t->m_arid, t->m_araddr, t->ev_ar_bytes, 0, err)) {
       vta_err_prefix(err, "rtl: cycle %llu: ", (unsigned long long)r->now);
@@ -576,7 +598,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
       return fail(r, err);
     }
     t->m_arready = 1;
-    ar = 1;
+    io->ar = 1;
   } else if (t->m_arvalid) {
     vta_errf(err, VTA_EINPUT, "rtl: cycle %llu: the memory refused read request of client %s "
              "(the core must respect MAX_OUTST itself)", (unsigned long long)r->now,
@@ -584,63 +606,72 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     return fail(r, err);
   }
   // 3. the write channel's handshakes
-  int aw = 0, w = 0, bk = 0;
-  uint32_t aw_bytes = 0;
   if (t->m_awvalid) {
-    aw_bytes = (uint32_t)(t->m_awlen + 1) * r->bus - t->m_awaddr % r->bus;
-    int k = vta_memsys_wr_addr(r->ms, t->m_awaddr, aw_bytes, err);
+    io->aw_bytes = (uint32_t)(t->m_awlen + 1) * r->bus - t->m_awaddr % r->bus;
+    int k = vta_memsys_wr_addr(r->ms, t->m_awaddr, io->aw_bytes, err);
     if (k < 0) return fail(r, err);
-    t->m_awready = aw = k;
+    t->m_awready = io->aw = k;
   }
-  uint8_t wdata[256], wstrb[256];
-  uint32_t strb_mask = 0;
   if (t->m_wvalid) {
-    get_bytes(t->m_wdata, wdata, r->bus);
+    uint8_t wstrb[256];
+    get_bytes(t->m_wdata, io->wdata, r->bus);
     uint8_t sb[32] = {0};
     get_bytes(t->m_wstrb, sb, (r->bus + 7) / 8);
     int full = 1;
     for (uint32_t i = 0; i < r->bus; i++) {
       wstrb[i] = (sb[i / 8] >> (i % 8)) & 1;
       full &= wstrb[i];
-      if (wstrb[i] && i < 32) strb_mask |= 1u << i;
+      if (wstrb[i] && i < 32) io->strb_mask |= 1u << i;
     }
-    int k = vta_memsys_wr_data(r->ms, wdata, full ? NULL : wstrb, err);
+    int k = vta_memsys_wr_data(r->ms, io->wdata, full ? NULL : wstrb, err);
     if (k < 0) return fail(r, err);
-    t->m_wready = w = k;
+    t->m_wready = io->w = k;
   }
-  t->m_bvalid = bk = vta_memsys_wr_ack(r->ms);
+  t->m_bvalid = io->bk = vta_memsys_wr_ack(r->ms);
   t->eval();
   dump(r, r->wave_t);
+  return 0;
+}
 
-  // 4. the cycle's events
-  const int fin = t->ev_finish;
-  int act = ar || b || aw || w || bk || t->ev_dispatch || t->ev_load_start || t->ev_load_done ||
-            t->ev_compute_start || t->ev_compute_done || t->ev_store_start ||
-            t->ev_store_done || t->ev_inp_we || t->ev_wgt_we || t->ev_acc_we ||
-            t->ev_out_we || t->ev_uop_we || t->ev_out_rd || fin;
+// Anything happened in the cycle (for the quiet-cycle count).
+static int active(const vta_rtl_t *r, const axi_cycle *io) {
+  const Vvta_top *t = r->top;
+  return io->ar || io->beat || io->aw || io->w || io->bk || t->ev_dispatch ||
+         t->ev_load_start || t->ev_load_done || t->ev_compute_start || t->ev_compute_done ||
+         t->ev_store_start || t->ev_store_done || t->ev_inp_we || t->ev_wgt_we ||
+         t->ev_acc_we || t->ev_out_we || t->ev_uop_we || t->ev_out_rd || t->ev_finish;
+}
+
+// The instruction trace lines of the cycle (docs/microarch.md 10), in the
+// C model's order: the read grant, store, compute, load, then the commit.
+static void trace_cycle(vta_rtl_t *r, const axi_cycle *io) {
+  Vvta_top *t = r->top;
+  if (!r->trace) return;
   uint32_t tok[4] = {0, 0, 0, 0};
-  if (r->trace && (t->ev_pop || t->ev_push))
+  if (t->ev_pop || t->ev_push)
     for (int q = 0; q < 4; q++) tok[q] = vta_rtl_reg_read(r, VTA_VCR_TOK_L2G + 4 * q);
-  if (r->trace) {
-    if (ar) {
-      const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
-      trace(r, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
-            vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes, g->beats,
-            (unsigned long long)g->first, (unsigned long long)g->last);
-    }
-    // the C model's order: store, compute, load, then the commit
-    if (aw)
-      trace(r, "aw store addr=0x%08x bytes=%u beats=%u", t->m_awaddr, aw_bytes,
-            vta_memsys_beats(&r->params.mem, t->m_awaddr, aw_bytes));
-    if (bk) trace(r, "ack store");
-    if (t->ev_store_start) trace_start(r, 2, t->ev_store_idx, tok);
-    if (t->ev_compute_start) trace_start(r, 1, t->ev_compute_idx, tok);
-    if (t->ev_load_start) trace_start(r, 0, t->ev_load_idx, tok);
-    if (t->ev_load_done) trace_done(r, 0, t->ev_load_idx, tok);
-    if (t->ev_compute_done) trace_done(r, 1, t->ev_compute_idx, tok);
-    if (t->ev_store_done) trace_done(r, 2, t->ev_store_idx, tok);
-    if (t->ev_dispatch) r->queued[t->ev_dispatch_unit].push_back(r->now + 1);
+  if (io->ar) {
+    const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
+    trace(r, "rd %s addr=0x%08llx bytes=%u beats=%u first=%llu last=%llu",
+          vta_rd_client_name(g->client), (unsigned long long)g->addr, g->bytes, g->beats,
+          (unsigned long long)g->first, (unsigned long long)g->last);
   }
+  if (io->aw)
+    trace(r, "aw store addr=0x%08x bytes=%u beats=%u", t->m_awaddr, io->aw_bytes,
+          vta_memsys_beats(&r->params.mem, t->m_awaddr, io->aw_bytes));
+  if (io->bk) trace(r, "ack store");
+  if (t->ev_store_start) trace_start(r, 2, t->ev_store_idx, tok);
+  if (t->ev_compute_start) trace_start(r, 1, t->ev_compute_idx, tok);
+  if (t->ev_load_start) trace_start(r, 0, t->ev_load_idx, tok);
+  if (t->ev_load_done) trace_done(r, 0, t->ev_load_idx, tok);
+  if (t->ev_compute_done) trace_done(r, 1, t->ev_compute_idx, tok);
+  if (t->ev_store_done) trace_done(r, 2, t->ev_store_idx, tok);
+  if (t->ev_dispatch) r->queued[t->ev_dispatch_unit].push_back(r->now + 1);
+}
+
+// What each unit holds and executes, for the deadlock and max_cycles messages.
+static void track_units(vta_rtl_t *r) {
+  Vvta_top *t = r->top;
   if (t->ev_dispatch) r->pend[t->ev_dispatch_unit].push_back(t->ev_dispatch_idx);
   const int go[3] = {t->ev_load_start, t->ev_compute_start, t->ev_store_start};
   const int dn[3] = {t->ev_load_done, t->ev_compute_done, t->ev_store_done};
@@ -654,62 +685,87 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
       if (!r->pend[u].empty()) r->pend[u].pop_front();
     }
   }
-  ev_cycle = r->now;
-  if (out && act) {
-    if (t->ev_dispatch)
-      add(out, VTA_EV_DISPATCH, t->ev_dispatch_unit, 0, t->ev_dispatch_idx, 0, 0, NULL);
-    const struct { int go, done; uint32_t idx; } u[3] = {
-        {t->ev_load_start, t->ev_load_done, t->ev_load_idx},
-        {t->ev_compute_start, t->ev_compute_done, t->ev_compute_idx},
-        {t->ev_store_start, t->ev_store_done, t->ev_store_idx}};
-    for (int k = 0; k < 3; k++) {
-      if (u[k].go) add(out, VTA_EV_START, k, 0, u[k].idx, 0, 0, NULL);
-      if (u[k].done) add(out, VTA_EV_DONE, k, 0, u[k].idx, 0, 0, NULL);
-    }
-    for (int q = 0; q < 4; q++) {
-      if (t->ev_pop >> q & 1) add(out, VTA_EV_POP, 0, q, 0, 0, 0, NULL);
-      if (t->ev_push >> q & 1) add(out, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
-    }
-    if (ar) {
-      const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
-      add(out, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
-    }
-    if (t->ev_inp_we) {
-      get_bytes(t->ev_inp_wdata, r->buf, r->elem[VTA_MEM_INP]);
-      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_INP, t->ev_inp_idx, 0, r->elem[VTA_MEM_INP], r->buf);
-    }
-    if (t->ev_wgt_we) {
-      get_bytes(t->ev_wgt_wdata, r->buf, r->elem[VTA_MEM_WGT]);
-      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_WGT, t->ev_wgt_idx, 0, r->elem[VTA_MEM_WGT], r->buf);
-    }
-    if (t->ev_acc_we) {
-      get_bytes(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]);
-      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_ACC, t->ev_acc_idx, 0, r->elem[VTA_MEM_ACC], r->buf);
-    }
-    if (t->ev_out_we) {
-      get_bytes(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]);
-      add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_OUT, t->ev_out_idx, 0, r->elem[VTA_MEM_OUT], r->buf);
-    }
-    if (t->ev_uop_we) {
-      get_bytes(t->ev_uop_wdata, r->buf, r->bus);
-      for (uint32_t k = 0; k < r->bus / 4; k++)
-        if (t->ev_uop_we >> k & 1)
-          add(out, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, t->ev_uop_idx + k, 0, 4, r->buf + 4 * k);
-    }
-    if (t->ev_out_rd) add(out, VTA_EV_OUT_RD, 0, 0, t->ev_out_rd_idx, 0, 0, NULL);
-    if (aw) add(out, VTA_EV_WR_ADDR, 0, 0, 0, t->m_awaddr, aw_bytes, NULL);
-    if (w) add(out, VTA_EV_WR_BEAT, 0, 0, strb_mask, r->w_beat, r->bus, wdata);
-    if (bk) add(out, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL);
+}
+
+// The cycle's events (docs/microarch.md 8.2) from the ev_* outputs and the
+// handshakes, stamped with the harness's own cycle.
+static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) {
+  Vvta_top *t = r->top;
+  const uint64_t now = r->now;
+  if (t->ev_dispatch)
+    add(out, now, VTA_EV_DISPATCH, t->ev_dispatch_unit, 0, t->ev_dispatch_idx, 0, 0, NULL);
+  const struct { int go, done; uint32_t idx; } u[3] = {
+      {t->ev_load_start, t->ev_load_done, t->ev_load_idx},
+      {t->ev_compute_start, t->ev_compute_done, t->ev_compute_idx},
+      {t->ev_store_start, t->ev_store_done, t->ev_store_idx}};
+  for (int k = 0; k < 3; k++) {
+    if (u[k].go) add(out, now, VTA_EV_START, k, 0, u[k].idx, 0, 0, NULL);
+    if (u[k].done) add(out, now, VTA_EV_DONE, k, 0, u[k].idx, 0, 0, NULL);
   }
-  if (aw) r->w_beat = t->m_awaddr / r->bus * r->bus;
-  else if (w) r->w_beat += r->bus;
-  uint32_t ucnt = 0;
+  for (int q = 0; q < 4; q++) {
+    if (t->ev_pop >> q & 1) add(out, now, VTA_EV_POP, 0, q, 0, 0, 0, NULL);
+    if (t->ev_push >> q & 1) add(out, now, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
+  }
+  if (io->ar) {
+    const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
+    add(out, now, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
+  }
+  const struct { int we; uint32_t idx; int mem; } wr[4] = {
+      {t->ev_inp_we, t->ev_inp_idx, VTA_MEM_INP},
+      {t->ev_wgt_we, t->ev_wgt_idx, VTA_MEM_WGT},
+      {t->ev_acc_we, t->ev_acc_idx, VTA_MEM_ACC},
+      {t->ev_out_we, t->ev_out_idx, VTA_MEM_OUT}};
+  for (int k = 0; k < 4; k++) {
+    if (!wr[k].we) continue;
+    switch (wr[k].mem) {
+    case VTA_MEM_INP: get_bytes(t->ev_inp_wdata, r->buf, r->elem[VTA_MEM_INP]); break;
+    case VTA_MEM_WGT: get_bytes(t->ev_wgt_wdata, r->buf, r->elem[VTA_MEM_WGT]); break;
+    case VTA_MEM_ACC: get_bytes(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]); break;
+    default: get_bytes(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]); break;
+    }
+    add(out, now, VTA_EV_SRAM_WR, 0, wr[k].mem, wr[k].idx, 0, r->elem[wr[k].mem], r->buf);
+  }
+  if (t->ev_uop_we) {
+    get_bytes(t->ev_uop_wdata, r->buf, r->bus);
+    for (uint32_t k = 0; k < r->bus / 4; k++)
+      if (t->ev_uop_we >> k & 1)
+        add(out, now, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, t->ev_uop_idx + k, 0, 4, r->buf + 4 * k);
+  }
+  if (t->ev_out_rd) add(out, now, VTA_EV_OUT_RD, 0, 0, t->ev_out_rd_idx, 0, 0, NULL);
+  if (io->aw) add(out, now, VTA_EV_WR_ADDR, 0, 0, 0, t->m_awaddr, io->aw_bytes, NULL);
+  if (io->w) add(out, now, VTA_EV_WR_BEAT, 0, 0, io->strb_mask, r->w_beat, r->bus, io->wdata);
+  if (io->bk) add(out, now, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL);
+}
+
+// A run stuck: QUIET_LIMIT cycles without an event while the memory is idle.
+static int check_quiet(vta_rtl_t *r, int act, vta_err *err) {
+  r->quiet = act || vta_memsys_busy(r->ms) ? 0 : r->quiet + 1;
+  if (r->quiet < QUIET_LIMIT) return 0;
+  char at[64];
+  snprintf(at, sizeof at, " (rtl, at cycle %llu)", (unsigned long long)(r->now - QUIET_LIMIT));
+  stuck(r, at, err);
+  return fail(r, err);
+}
+
+int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
+  Vvta_top *t = r->top;
+  *finished = 0;
+  if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
+  axi_cycle io;
+  memset(&io, 0, sizeof io);
+  if (check_limit(r, err) || serve_axi(r, &io, err)) return -1;
+  const int fin = t->ev_finish, act = active(r, &io);
+  trace_cycle(r, &io);
+  track_units(r);
+  if (out && act) sample_events(r, &io, out);
+  if (io.aw) r->w_beat = t->m_awaddr / r->bus * r->bus;
+  else if (io.w) r->w_beat += r->bus;
   if (fin) {
-    ucnt = vta_rtl_reg_read(r, VTA_VCR_UCNT);
-    if (out) add(out, VTA_EV_FINISH, 0, 0, ucnt, r->now, 0, NULL);
+    uint32_t ucnt = vta_rtl_reg_read(r, VTA_VCR_UCNT);
+    if (out) add(out, r->now, VTA_EV_FINISH, 0, 0, ucnt, r->now, 0, NULL);
     trace(r, "finish ecnt=%llu ucnt=%u", (unsigned long long)r->now, ucnt);
   }
-  // 5. the end of the cycle: the memory (not after the finish pulse), the clock
+  // the end of the cycle: the memory (not after the finish pulse), the clock
   if (!fin && vta_memsys_tick(r->ms, err)) {
     edge(r);
     vta_err_prefix(err, "rtl: cycle %llu: ", (unsigned long long)r->now);
@@ -723,14 +779,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     return 0;
   }
   r->now++;
-  r->quiet = act || vta_memsys_busy(r->ms) ? 0 : r->quiet + 1;
-  if (r->quiet >= QUIET_LIMIT) {
-    char at[64];
-    snprintf(at, sizeof at, " (rtl, at cycle %llu)", (unsigned long long)(r->now - QUIET_LIMIT));
-    stuck(r, at, err);
-    return fail(r, err);
-  }
-  return 0;
+  return check_quiet(r, act, err);
 }
 
 int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) {

@@ -1,6 +1,8 @@
 /*
  * vta_rtl.h - the Verilated RTL of rtl/ behind a C API (the harness is C++,
- * testbench/vta_rtl.cpp; everything here is extern "C").
+ * testbench/vta_rtl.cpp; everything here is extern "C").  As an engine of
+ * model/vta_engine.h it is testbench/vta_rtl_engine.c.  Instances share
+ * nothing: two run side by side in one process (SystemC's two cores).
  *
  * The RTL's AXI port is served by the same memory component the cycle model
  * uses (model/memsys.c) over a vta_mem_t, with the calls of
@@ -30,7 +32,6 @@
 #include "vta_mem.h"
 #include "vta_memsys.h"
 #include "vta_model.h"
-#include "vta_session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,8 +55,9 @@ vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params
                        vta_mem_t *mem, vta_err *err);
 void vta_rtl_free(vta_rtl_t *r);
 
-/* Power-on reset: `rst` for a few cycles; tokens, scratchpads (0) and the
- * counters are cleared as by vta_rtl_new. */
+/* Power-on reset: `rst` for a few cycles; tokens, scratchpads (0), the
+ * counters and the accumulated statistics are cleared as by vta_rtl_new,
+ * a run in progress is abandoned. */
 void vta_rtl_reset(vta_rtl_t *r);
 
 /* The register port (model/vta_vcr.h): a read is combinational; a write
@@ -79,6 +81,8 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
 int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err);
 /* The cycle of the next step in the current run. */
 uint64_t vta_rtl_now(const vta_rtl_t *r);
+/* A launched run is in progress. */
+int vta_rtl_running(const vta_rtl_t *r);
 
 /* Launch and step until the finish pulse or an error. */
 int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err);
@@ -88,6 +92,9 @@ int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err);
 const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r);
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r);
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]);
+/* Zero the accumulated counters (the hardware's registers run on: the next
+ * run's differences start from their values now). */
+void vta_rtl_clear_stats(vta_rtl_t *r);
 /* ECNT and UCNT of the last finished run. */
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r);
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r);
@@ -99,17 +106,6 @@ uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r);
  * The big scratchpads are not traced (Verilator's --trace-max-array).
  */
 int vta_rtl_wave(vta_rtl_t *r, const char *path, uint64_t from, uint64_t to, vta_err *err);
-
-/* ---- glue ------------------------------------------------------------------- */
-
-/*
- * `vtasim run --engine rtl`: run the session's program on a new RTL core
- * over the session's DRAM; after every run the counters go to the session's
- * model (vta_model_import) so the usual reports, checks and JSON apply.
- * wave may be NULL.
- */
-int vta_rtl_attach(vta_session_t *s, const vta_model_params_t *params, const char *wave,
-                   uint64_t wave_from, uint64_t wave_to, vta_err *err);
 
 #ifdef __cplusplus
 }

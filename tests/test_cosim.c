@@ -597,50 +597,67 @@ static void test_inject_workloads(void) {
 
 /* ---- custom sides: the end-of-run checks and faults ------------------------------ */
 
-/* A model side that misbehaves in one way, to reach the comparator's
- * other verdicts. */
+/* A model engine that misbehaves in one way, to reach the comparator's
+ * other verdicts: the engine interface wrapped around the model's. */
 typedef struct tamper {
-  vta_model_t *m;
-  vta_session_t *s;
-  int how;           /* 0 flip a DRAM byte at the end, 1 ECNT + 1, 2 fail at cycle 5,
-                      * 3 stamp the events of cycle 9 with cycle 0 */
+  vta_engine_ctx_t base;
+  vta_engine_ctx_t *in; /* the model engine */
+  int how;              /* 0 flip a DRAM byte at the end, 1 ECNT + 1, 2 fail at cycle 5,
+                         * 3 stamp the events of cycle 9 with cycle 0 */
+  int flipped;
   uint64_t cycle;
 } tamper_t;
 
-static int t_launch(void *c, uint32_t a, uint32_t n, vta_err *e) {
-  tamper_t *t = c;
-  t->cycle = 0;
-  return vta_model_launch(t->m, a, n, e);
+static tamper_t *T(vta_engine_ctx_t *e) { return (tamper_t *)e; }
+
+static int t_launch(vta_engine_ctx_t *e, uint32_t a, uint32_t n, vta_err *err) {
+  T(e)->cycle = 0;
+  return vta_engine_launch(T(e)->in, a, n, err);
 }
 
-static int t_step(void *c, vta_evlist_t *out, int *fin, vta_err *e) {
-  tamper_t *t = c;
-  if (t->how == 2 && t->cycle == 5) {
-    *fin = 0;
-    return vta_errf(e, VTA_EINPUT, "tamper: harness fault at cycle 5");
-  }
-  int first = out->n, rc = vta_model_step(t->m, out, fin, e);
+static int t_step(vta_engine_ctx_t *e, uint64_t max, vta_evlist_t *out, vta_step_result_t *res,
+                  vta_err *err) {
+  tamper_t *t = T(e);
+  if (t->how == 2 && t->cycle == 5)
+    return vta_errf(err, VTA_EINPUT, "tamper: harness fault at cycle 5");
+  int first = out->n, rc = vta_engine_step(t->in, max, out, res, err);
   if (t->how == 3 && t->cycle == 9)
     for (int i = first; i < out->n; i++) out->ev[i].cycle = 0;
   t->cycle++;
   return rc;
 }
 
-static int t_regs(void *c, vta_cosim_regs_t *r, vta_err *e) {
-  (void)e;
-  tamper_t *t = c;
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(t->m);
-  r->ecnt = cs->last_ecnt + (t->how == 1);
-  r->ucnt = cs->last_ucnt;
-  r->stats = vta_model_stats(t->m);
-  r->cycles = NULL; /* a side without the per-unit counters */
-  if (t->how == 0) vta_session_segment(t->s, "buf", NULL)[5] ^= 0x40;
-  return 0;
+static void t_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *s) {
+  tamper_t *t = T(e);
+  vta_engine_snapshot(t->in, s);
+  s->ecnt += t->how == 1 && !s->running;
+  s->has_cycles = 0; /* a side without the per-unit counters */
+  if (t->how == 0 && !s->running && !t->flipped) {
+    ((uint8_t *)vta_mem_host(e->mem, 0x10000, 6))[5] ^= 0x40;
+    t->flipped = 1;
+  }
 }
 
-static void t_free(void *c) { free(c); }
+static int t_reg_read(vta_engine_ctx_t *e, uint32_t a, uint32_t *v, vta_err *err) {
+  return vta_engine_reg_read(T(e)->in, a, v, err);
+}
+static int t_reg_write(vta_engine_ctx_t *e, uint32_t a, uint32_t v, vta_err *err) {
+  return vta_engine_reg_write(T(e)->in, a, v, err);
+}
+static int t_read_sram(vta_engine_ctx_t *e, uint32_t b, uint32_t i, int32_t *l, vta_err *err) {
+  return vta_engine_read_sram(T(e)->in, b, i, l, err);
+}
+static int t_reset(vta_engine_ctx_t *e, vta_err *err) { return vta_engine_reset(T(e)->in, err); }
+static void t_clear_stats(vta_engine_ctx_t *e) { vta_engine_clear_stats(T(e)->in); }
+static void t_free(vta_engine_ctx_t *e) {
+  vta_engine_free(T(e)->in);
+  free(e);
+}
 
-static const vta_cosim_ops_t tamper_ops = {t_launch, t_step, t_regs, NULL, t_free};
+static const vta_engine_ops_t tamper_ops = {"tampered", t_launch,    t_step,
+                                            t_reg_read, t_reg_write, t_snapshot,
+                                            t_read_sram, t_reset,    t_clear_stats,
+                                            t_free};
 
 static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, char **rep,
                         vta_err *e) {
@@ -648,13 +665,13 @@ static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, 
   int rc = -1;
   memset(s, 0, sizeof s);
   memset(r, 0, sizeof *r);
-  if (!vta_cosim_side_model(&s[0], p, NULL, e) && !vta_cosim_side_model(&s[1], p, NULL, e)) {
+  if (!vta_cosim_side_model(&s[0], p, NULL, e) && (s[1].sess = vta_session_new_mapped(p, e))) {
     tamper_t *t = calloc(1, sizeof *t);
-    t->m = s[1].ctx;
-    t->s = s[1].sess;
+    t->in = vta_engine_model_new(&p->cfg, vta_session_mem(s[1].sess), NULL, e);
+    t->base = *t->in;
+    t->base.ops = &tamper_ops;
     t->how = how;
-    s[1].ops = &tamper_ops;
-    s[1].ctx = t;
+    vta_session_set_engine(s[1].sess, &t->base);
     snprintf(s[1].name, sizeof s[1].name, "tampered");
     rc = vta_cosim_run(p, s, NULL, r, e);
     size_t n;

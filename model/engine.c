@@ -1,0 +1,319 @@
+/*
+ * engine.c - the engine interface of vta_engine.h: the wrappers over the
+ * table, the register map answered from a snapshot (so that the model reads
+ * what the RTL's register port reads), and the model's two engines, the
+ * cycle-accurate one and the functional one.
+ *
+ * The functional engine has no cycles: launch only records the run, step
+ * runs all of it whatever its budget and reports 0 cycles and finished.
+ */
+#include "vta_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vta_vcr.h"
+
+/* ---- the table's wrappers --------------------------------------------------- */
+
+int vta_engine_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  return e->ops->launch(e, insn_phys, count, err);
+}
+
+int vta_engine_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                    vta_step_result_t *res, vta_err *err) {
+  vta_step_result_t scratch;
+  if (!res) res = &scratch;
+  res->cycles = 0;
+  res->finished = 0;
+  return e->ops->step(e, max_cycles, events, res, err);
+}
+
+int vta_engine_run(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  vta_step_result_t res;
+  if (vta_engine_launch(e, insn_phys, count, err) || vta_engine_step(e, 0, NULL, &res, err))
+    return -1;
+  /* Step 0 runs to the finish pulse or fails: anything else is a bug. */
+  if (!res.finished)
+    return vta_errf(err, VTA_EINPUT, "%s engine: step to the end stopped before FINISH",
+                    e->ops->name);
+  return 0;
+}
+
+int vta_engine_reg_read(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err) {
+  return e->ops->reg_read(e, addr, value, err);
+}
+
+int vta_engine_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err) {
+  return e->ops->reg_write(e, addr, value, err);
+}
+
+void vta_engine_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *out) {
+  memset(out, 0, sizeof *out);
+  e->ops->snapshot(e, out);
+}
+
+int vta_engine_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
+                         int32_t *lanes, vta_err *err) {
+  return e->ops->read_sram(e, buffer, index, lanes, err);
+}
+
+int vta_engine_reset(vta_engine_ctx_t *e, vta_err *err) { return e->ops->reset(e, err); }
+void vta_engine_clear_stats(vta_engine_ctx_t *e) { e->ops->clear_stats(e); }
+
+void vta_engine_free(vta_engine_ctx_t *e) {
+  if (e) e->ops->free(e);
+}
+
+const char *vta_engine_ctx_name(const vta_engine_ctx_t *e) { return e->ops->name; }
+
+/* ---- the register map (model/vta_vcr.h) --------------------------------------- */
+
+typedef struct vcr_row {
+  const char *name;
+  uint32_t off;
+  char access;
+  int unit, cat;
+} vcr_row_t;
+
+#define VCR_ROW(n, o, a, u, c, d) {#n, o, a, u, c},
+static const vcr_row_t vcr_rows[] = {VTA_VCR_REGS(VCR_ROW)};
+#undef VCR_ROW
+#define NVCR ((int)(sizeof vcr_rows / sizeof vcr_rows[0]))
+
+static const vcr_row_t *vcr_find(uint32_t addr) {
+  for (int i = 0; i < NVCR; i++)
+    if (vcr_rows[i].off == addr) return &vcr_rows[i];
+  return NULL;
+}
+
+int vta_engine_reg_check(uint32_t addr, int write, vta_err *err) {
+  const vcr_row_t *r = vcr_find(addr);
+  if (!r)
+    return vta_errf(err, VTA_EINPUT, "register 0x%02x: no such register (model/vta_vcr.h)",
+                    addr);
+  if (write && r->access != 'w')
+    return vta_errf(err, VTA_EINPUT, "register %s (0x%02x) is read-only", r->name, addr);
+  return 0;
+}
+
+static uint32_t lo32(uint64_t v) { return (uint32_t)v; }
+
+int vta_engine_regs_from_snapshot(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *s,
+                                  const vta_engine_runregs_t *run, uint32_t addr,
+                                  uint32_t *value, vta_err *err) {
+  if (vta_engine_reg_check(addr, 0, err)) return -1;
+  const vcr_row_t *r = vcr_find(addr);
+  const vta_config_t *c = &e->cfg;
+  const vta_model_params_t *p = &e->params;
+  const vta_cycle_stats_t *cy = &s->cycles;
+  if (r->unit >= 0) { /* the per-unit counters */
+    const vta_unit_cycles_t *u = &cy->unit[r->unit];
+    *value = lo32(r->cat < 0 ? u->insns : u->cat[r->cat]);
+    return 0;
+  }
+  uint64_t v = 0;
+  switch (addr) {
+  case VTA_VCR_CTRL: v = run->ctrl; break;
+  case VTA_VCR_ECNT: v = s->ecnt; break;
+  case VTA_VCR_INSN_COUNT: v = run->insn_count; break;
+  case VTA_VCR_INSN_ADDR: v = run->insn_addr; break;
+  case VTA_VCR_UCNT: v = s->ucnt; break;
+  case VTA_VCR_TOK_L2G: case VTA_VCR_TOK_G2L: case VTA_VCR_TOK_G2S: case VTA_VCR_TOK_S2G:
+    v = s->tokens[(addr - VTA_VCR_TOK_L2G) / 4];
+    break;
+  case VTA_VCR_MAX_BURST: case VTA_VCR_BUILD_MAX_BURST: v = p->mem.max_burst; break;
+  case VTA_VCR_MAX_OUTST: case VTA_VCR_BUILD_MAX_OUTST: v = p->mem.max_outst; break;
+  case VTA_VCR_CMDQ: case VTA_VCR_BUILD_CMDQ: v = p->cmd_queue_depth; break;
+  case VTA_VCR_INP_LOAD_NBYTES: v = s->stats.inp_load_nbytes; break;
+  case VTA_VCR_WGT_LOAD_NBYTES: v = s->stats.wgt_load_nbytes; break;
+  case VTA_VCR_ACC_LOAD_NBYTES: v = s->stats.acc_load_nbytes; break;
+  case VTA_VCR_UOP_LOAD_NBYTES: v = s->stats.uop_load_nbytes; break;
+  case VTA_VCR_OUT_STORE_NBYTES: v = s->stats.out_store_nbytes; break;
+  case VTA_VCR_GEMM_COUNTER: v = s->stats.gemm_counter; break;
+  case VTA_VCR_ALU_COUNTER: v = s->stats.alu_counter; break;
+  case VTA_VCR_GEMM_UOPS: v = cy->gemm_uops; break;
+  case VTA_VCR_GEMM_RESET_UOPS: v = cy->gemm_reset_uops; break;
+  case VTA_VCR_ALU_UOPS: v = cy->alu_uops; break;
+  case VTA_VCR_ALU_SLOTS: v = cy->alu_slots; break;
+  case VTA_VCR_BUILD_CFG0:
+    v = (uint32_t)(c->log_inp_width & 15) | (uint32_t)(c->log_wgt_width & 15) << 4 |
+        (uint32_t)(c->log_acc_width & 15) << 8 | (uint32_t)(c->log_batch & 15) << 12 |
+        (uint32_t)(c->log_block & 15) << 16;
+    break;
+  case VTA_VCR_BUILD_CFG1:
+    v = (uint32_t)(c->log_uop_buff_size & 255) | (uint32_t)(c->log_inp_buff_size & 255) << 8 |
+        (uint32_t)(c->log_wgt_buff_size & 255) << 16 |
+        (uint32_t)(c->log_acc_buff_size & 255) << 24;
+    break;
+  case VTA_VCR_BUILD_BUS_BYTES: v = p->mem.bus_bytes; break;
+  case VTA_VCR_BUILD_TOKQ: v = p->token_queue_depth; break;
+  case VTA_VCR_INJECT: v = (uint32_t)p->inject; break;
+  default: /* every row of vta_vcr.h is answered above */
+    return vta_errf(err, VTA_EINPUT, "register %s (0x%02x): not answered by the %s engine",
+                    r->name, addr, e->ops->name);
+  }
+  *value = lo32(v);
+  return 0;
+}
+
+/* A write the model's engines accept: the run registers, CTRL's launch bit,
+ * and the run-time parameters only as they already are (the model's are
+ * fixed when it is created). */
+static int model_reg_write_check(const vta_engine_ctx_t *e, uint32_t addr, uint32_t value,
+                                 vta_err *err) {
+  if (vta_engine_reg_check(addr, 1, err)) return -1;
+  const vta_model_params_t *p = &e->params;
+  uint32_t now;
+  switch (addr) {
+  case VTA_VCR_MAX_BURST: now = p->mem.max_burst; break;
+  case VTA_VCR_MAX_OUTST: now = p->mem.max_outst; break;
+  case VTA_VCR_CMDQ: now = p->cmd_queue_depth; break;
+  case VTA_VCR_INJECT: now = (uint32_t)p->inject; break;
+  default: return 0;
+  }
+  if (value != now)
+    return vta_errf(err, VTA_EINPUT, "register %s: the %s engine runs with %u, set when it "
+                    "is created (vta_model_params_t), not %u", vcr_find(addr)->name,
+                    e->ops->name, now, value);
+  return 0;
+}
+
+/* ---- the model's engines --------------------------------------------------------- */
+
+typedef struct model_engine {
+  vta_engine_ctx_t base;
+  vta_model_t *m;
+  vta_engine_runregs_t rr;
+  int pending; /* functional: a launched run not yet stepped */
+} model_engine_t;
+
+static model_engine_t *ME(vta_engine_ctx_t *e) { return (model_engine_t *)e; }
+
+static int model_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
+                        vta_err *err) {
+  model_engine_t *x = ME(e);
+  x->rr.insn_addr = insn_phys;
+  x->rr.insn_count = count;
+  x->rr.ctrl = 1;
+  if (x->base.params.engine == VTA_ENGINE_FUNCTIONAL) {
+    x->pending = 1;
+    return 0;
+  }
+  return vta_model_launch(x->m, insn_phys, count, err);
+}
+
+static int model_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                      vta_step_result_t *res, vta_err *err) {
+  model_engine_t *x = ME(e);
+  if (x->base.params.engine == VTA_ENGINE_FUNCTIONAL) {
+    if (!x->pending)
+      return vta_errf(err, VTA_EINPUT, "functional engine: step without a launched run");
+    x->pending = 0;
+    if (vta_model_run(x->m, x->rr.insn_addr, x->rr.insn_count, err)) return -1;
+    res->finished = 1;
+  } else {
+    int fin;
+    if (vta_model_advance(x->m, max_cycles, events, &res->cycles, &fin, err)) return -1;
+    res->finished = fin;
+  }
+  if (res->finished) x->rr.ctrl = 2;
+  return 0;
+}
+
+static void model_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *s) {
+  model_engine_t *x = ME(e);
+  s->stats = *vta_model_stats(x->m);
+  vta_model_tokens(x->m, s->tokens);
+  const vta_cycle_stats_t *cy = vta_model_cycle_stats(x->m);
+  if (!cy) {
+    s->running = x->pending;
+    return;
+  }
+  s->has_cycles = 1;
+  s->cycles = *cy;
+  s->now = vta_model_now(x->m);
+  s->running = vta_model_running(x->m);
+  s->ecnt = s->running ? s->now : cy->last_ecnt;
+  s->ucnt = s->running ? vta_model_run_ucnt(x->m) : cy->last_ucnt;
+}
+
+static int model_reg_read(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err) {
+  vta_engine_snapshot_t s;
+  vta_engine_snapshot(e, &s);
+  return vta_engine_regs_from_snapshot(e, &s, &ME(e)->rr, addr, value, err);
+}
+
+static int model_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err) {
+  model_engine_t *x = ME(e);
+  if (model_reg_write_check(e, addr, value, err)) return -1;
+  switch (addr) {
+  case VTA_VCR_INSN_COUNT: x->rr.insn_count = value; break;
+  case VTA_VCR_INSN_ADDR: x->rr.insn_addr = value; break;
+  case VTA_VCR_CTRL:
+    if (value & 1) return model_launch(e, x->rr.insn_addr, x->rr.insn_count, err);
+    x->rr.ctrl = value & 3;
+    break;
+  default: break;
+  }
+  return 0;
+}
+
+static int model_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
+                           int32_t *lanes, vta_err *err) {
+  return vta_model_read_sram(ME(e)->m, buffer, index, lanes, err);
+}
+
+static int model_reset(vta_engine_ctx_t *e, vta_err *err) {
+  (void)err;
+  model_engine_t *x = ME(e);
+  vta_model_reset(x->m);
+  memset(&x->rr, 0, sizeof x->rr);
+  x->pending = 0;
+  return 0;
+}
+
+static void model_clear_stats(vta_engine_ctx_t *e) { vta_model_clear_stats(ME(e)->m); }
+
+static void model_free(vta_engine_ctx_t *e) {
+  vta_model_free(ME(e)->m);
+  free(e);
+}
+
+#define MODEL_OPS(nm)                                                                     \
+  {nm, model_launch, model_step, model_reg_read, model_reg_write, model_snapshot,         \
+   model_read_sram, model_reset, model_clear_stats, model_free}
+static const vta_engine_ops_t cycle_ops = MODEL_OPS("model");
+static const vta_engine_ops_t functional_ops = MODEL_OPS("functional");
+
+vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
+                                       const vta_model_params_t *params, vta_err *err) {
+  vta_model_params_t p;
+  if (params) p = *params;
+  else vta_model_params_default(&p);
+  if (p.engine != VTA_ENGINE_MODEL && p.engine != VTA_ENGINE_FUNCTIONAL) {
+    vta_errf(err, VTA_EINPUT, "the %s engine is not the model's (open it with "
+             "vta_engine_open, testbench/)", vta_engine_name(p.engine));
+    return NULL;
+  }
+  model_engine_t *x = calloc(1, sizeof *x);
+  if (!x) {
+    vta_errf(err, VTA_ENOMEM, "model: out of memory");
+    return NULL;
+  }
+  x->m = vta_model_new(cfg, mem, &p, err);
+  if (!x->m) {
+    free(x);
+    return NULL;
+  }
+  x->base.ops = p.engine == VTA_ENGINE_FUNCTIONAL ? &functional_ops : &cycle_ops;
+  x->base.cfg = *vta_model_config(x->m);
+  x->base.params = p;
+  x->base.mem = mem;
+  return &x->base;
+}
+
+vta_model_t *vta_engine_model(vta_engine_ctx_t *e) {
+  if (e->ops != &cycle_ops && e->ops != &functional_ops) return NULL;
+  return ME(e)->m;
+}

@@ -1,0 +1,147 @@
+/*
+ * vta_engine.h - one small C interface to every implementation of the VTA
+ * core, the way difftest puts every reference model behind one table of
+ * functions: the functional and cycle-accurate model (model/engine.c), the
+ * Verilated RTL (testbench/vta_rtl_engine.c) and the lockstep co-simulation
+ * of both (testbench/cosim.c).  testbench/vta_engine_open.h opens any of them
+ * by name ("functional", "model", "rtl", "cosim").  docs/engine.md.
+ *
+ * An engine runs over a vta_mem_t, the device DRAM: the caller maps the
+ * program's segments there before creating it, and the DRAM must outlive
+ * the engine.  Every fallible operation returns 0 or -1 with err set; the
+ * faults keep the messages of the implementation (vta_model.h, vta_rtl.h).
+ *
+ * Time: a run's cycles are numbered from 0 (the cycle after launch); the
+ * finish pulse is in cycle ECNT, so a run takes ECNT + 1 cycles and its
+ * steps report that many in total, however they are cut.  The functional
+ * engine has no cycles: its first step runs the whole run, whatever its
+ * budget, and reports 0 cycles advanced and finished.
+ */
+#ifndef VTA_ENGINE_H
+#define VTA_ENGINE_H
+
+#include <stdint.h>
+
+#include "vta_config.h"
+#include "vta_err.h"
+#include "vta_events.h"
+#include "vta_mem.h"
+#include "vta_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What step did. */
+typedef struct vta_step_result {
+  uint64_t cycles;  /* cycles advanced (the finish-pulse cycle included) */
+  int finished;     /* the run ended with its finish pulse in the last one */
+} vta_step_result_t;
+
+/* The state reports need: what the last finished run latched and what the
+ * engine counted since it was created (or reset, or clear_stats). */
+typedef struct vta_engine_snapshot {
+  uint64_t ecnt, ucnt;        /* the ECNT and UCNT registers: the last finished
+                                 run's, or the run's so far while one runs */
+  vta_stats_t stats;          /* the seven fsim statistics, accumulated (the
+                                 RTL adds a run's at its finish pulse) */
+  int has_cycles;             /* 0 for the functional engine: cycles is zero */
+  vta_cycle_stats_t cycles;   /* the cycle counters, accumulated */
+  uint32_t tokens[4];         /* tokens held by each queue now, VTA_Q_* */
+  uint64_t now;               /* the current cycle of the run (the next step's) */
+  int running;                /* a run is launched and not yet finished */
+} vta_engine_snapshot_t;
+
+typedef struct vta_engine_ctx vta_engine_ctx_t;
+
+/* The table every implementation fills.  ctx is the engine itself. */
+typedef struct vta_engine_ops {
+  const char *name; /* "functional", "model", "rtl", "cosim" */
+  /* Start a run of `count` instructions at `insn_phys`; the memory starts
+   * idle, cycle 0 is the next step.  With a run in progress the model
+   * abandons it; the RTL (and so cosim) refuses: reset first. */
+  int (*launch)(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
+  /* Advance the launched run by at most `max_cycles` cycles (0: to its end),
+   * stopping exactly at the finish pulse.  With `events` non-NULL the
+   * engine evaluates every cycle and appends its events (docs/microarch.md
+   * 8.2); without, it may skip quiet cycles, with identical results and
+   * counters however the run is cut into steps.  A fault ends the run
+   * with -1. */
+  int (*step)(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+              vta_step_result_t *res, vta_err *err);
+  /* The register port (model/vta_vcr.h): every engine answers the same
+   * registers with the same values.  A CTRL write of bit 0 launches a run
+   * of INSN_COUNT instructions at INSN_ADDR. */
+  int (*reg_read)(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err);
+  int (*reg_write)(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err);
+  void (*snapshot)(vta_engine_ctx_t *e, vta_engine_snapshot_t *out);
+  /* Scratchpad row, as vta_model_read_sram. */
+  int (*read_sram)(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index, int32_t *lanes,
+                   vta_err *err);
+  /* Power-on reset: tokens 0, scratchpads 0, counters 0, no run (also
+   * mid-run); a launch works after it. */
+  int (*reset)(vta_engine_ctx_t *e, vta_err *err);
+  /* Zero the accumulated statistics and counters (not the hardware's
+   * 32-bit registers of the RTL). */
+  void (*clear_stats)(vta_engine_ctx_t *e);
+  void (*free)(vta_engine_ctx_t *e);
+} vta_engine_ops_t;
+
+/* Every engine starts with this header; the rest is the implementation's. */
+struct vta_engine_ctx {
+  const vta_engine_ops_t *ops;
+  vta_config_t cfg;
+  vta_model_params_t params;
+  vta_mem_t *mem;
+};
+
+/*
+ * The model's engines (model/engine.c): params->engine chooses the cycle
+ * model (VTA_ENGINE_MODEL) or the functional one (VTA_ENGINE_FUNCTIONAL).
+ * params may be NULL (defaults).  The RTL and co-simulation are opened by
+ * name with vta_engine_open (testbench/vta_engine_open.h).  The model's
+ * run-time parameter registers (MAX_BURST, MAX_OUTST, CMDQ, INJECT) are
+ * fixed at creation: writing another value fails.
+ */
+vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
+                                       const vta_model_params_t *params, vta_err *err);
+/* The model inside a model engine, NULL for any other (tests, driver). */
+vta_model_t *vta_engine_model(vta_engine_ctx_t *e);
+
+/* Thin wrappers over the table. */
+int vta_engine_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
+int vta_engine_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                    vta_step_result_t *res, vta_err *err);
+/* launch, then step to the end of the run. */
+int vta_engine_run(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
+int vta_engine_reg_read(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err);
+int vta_engine_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err);
+void vta_engine_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *out);
+int vta_engine_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
+                         int32_t *lanes, vta_err *err);
+int vta_engine_reset(vta_engine_ctx_t *e, vta_err *err);
+void vta_engine_clear_stats(vta_engine_ctx_t *e);
+void vta_engine_free(vta_engine_ctx_t *e);
+const char *vta_engine_ctx_name(const vta_engine_ctx_t *e);
+
+/*
+ * The register map answered from a snapshot and the run registers, shared
+ * by the engines that are not the RTL itself so that every engine reads
+ * the RTL's values: the counters are the low 32 bits of the totals, the
+ * BUILD_* registers describe cfg and params.  -1 for an unmapped address.
+ */
+typedef struct vta_engine_runregs {
+  uint32_t ctrl, insn_count, insn_addr; /* as written; CTRL bit 1 after a finish */
+} vta_engine_runregs_t;
+/* 0 when addr is a register of the map (and writable, for write), else -1
+ * with an error naming it. */
+int vta_engine_reg_check(uint32_t addr, int write, vta_err *err);
+int vta_engine_regs_from_snapshot(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *s,
+                                  const vta_engine_runregs_t *run, uint32_t addr,
+                                  uint32_t *value, vta_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * vta_rtl_engine.c - the Verilated RTL (vta_rtl.h) as an engine of
+ * model/vta_engine.h, and the factory of every engine by name
+ * (vta_engine_open.h).  Plain C over the harness's C API.
+ *
+ * The register port is the RTL's own; the snapshot's counters are those
+ * the harness accumulates from it at each run's finish pulse.  The
+ * scratchpads are inside the Verilated core and not readable (read_sram
+ * fails saying so).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cosim.h"
+#include "vta_engine_open.h"
+#include "vta_vcr.h"
+
+typedef struct rtl_engine {
+  vta_engine_ctx_t base;
+  vta_rtl_t *r;
+} rtl_engine_t;
+
+static vta_rtl_t *R(vta_engine_ctx_t *e) { return ((rtl_engine_t *)e)->r; }
+
+/* The core's units hold a run in progress (queues, bursts in flight): only
+ * a reset abandons it. */
+static int rtl_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (vta_rtl_running(R(e)))
+    return vta_errf(err, VTA_EINPUT, "rtl: launch while a run is in progress (at cycle %llu): "
+                    "reset the core first", (unsigned long long)vta_rtl_now(R(e)));
+  return vta_rtl_launch(R(e), insn_phys, count, err);
+}
+
+/* The RTL has no quiet cycles to skip: every cycle is a clock. */
+static int rtl_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                    vta_step_result_t *res, vta_err *err) {
+  vta_rtl_t *r = R(e);
+  if (!vta_rtl_running(r)) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
+  while (!max_cycles || res->cycles < max_cycles) {
+    int fin;
+    if (vta_rtl_step(r, events, &fin, err)) return -1;
+    res->cycles++;
+    if (fin) {
+      res->finished = 1;
+      break;
+    }
+  }
+  return 0;
+}
+
+static int rtl_reg_read(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err) {
+  if (vta_engine_reg_check(addr, 0, err)) return -1;
+  *value = vta_rtl_reg_read(R(e), addr);
+  return 0;
+}
+
+/* CTRL's launch bit goes through the harness, which then serves the run. */
+static int rtl_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err) {
+  vta_rtl_t *r = R(e);
+  if (vta_engine_reg_check(addr, 1, err)) return -1;
+  if (addr == VTA_VCR_CTRL && (value & 1))
+    return rtl_launch(e, vta_rtl_reg_read(r, VTA_VCR_INSN_ADDR),
+                      vta_rtl_reg_read(r, VTA_VCR_INSN_COUNT), err);
+  vta_rtl_reg_write(r, addr, value);
+  return 0;
+}
+
+static void rtl_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *s) {
+  vta_rtl_t *r = R(e);
+  s->stats = *vta_rtl_stats(r);
+  s->has_cycles = 1;
+  s->cycles = *vta_rtl_cycle_stats(r);
+  vta_rtl_tokens(r, s->tokens);
+  s->now = vta_rtl_now(r);
+  s->running = vta_rtl_running(r);
+  s->ecnt = s->running ? vta_rtl_reg_read(r, VTA_VCR_ECNT) : vta_rtl_last_ecnt(r);
+  s->ucnt = s->running ? vta_rtl_reg_read(r, VTA_VCR_UCNT) : vta_rtl_last_ucnt(r);
+}
+
+static int rtl_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index, int32_t *lanes,
+                         vta_err *err) {
+  (void)e, (void)buffer, (void)index, (void)lanes;
+  return vta_errf(err, VTA_EINPUT, "rtl: the scratchpads are inside the Verilated core and "
+                  "not readable (use --wave, or the model engine)");
+}
+
+static int rtl_reset(vta_engine_ctx_t *e, vta_err *err) {
+  (void)err;
+  vta_rtl_reset(R(e));
+  return 0;
+}
+
+static void rtl_clear_stats(vta_engine_ctx_t *e) { vta_rtl_clear_stats(R(e)); }
+
+static void rtl_free(vta_engine_ctx_t *e) {
+  vta_rtl_free(R(e));
+  free(e);
+}
+
+static const vta_engine_ops_t rtl_ops = {"rtl",         rtl_launch,    rtl_step,
+                                         rtl_reg_read,  rtl_reg_write, rtl_snapshot,
+                                         rtl_read_sram, rtl_reset,     rtl_clear_stats,
+                                         rtl_free};
+
+vta_engine_ctx_t *vta_engine_rtl_new(const vta_config_t *cfg, vta_mem_t *mem,
+                                     const vta_model_params_t *params, vta_err *err) {
+  rtl_engine_t *x = calloc(1, sizeof *x);
+  if (!x) {
+    vta_errf(err, VTA_ENOMEM, "rtl: out of memory");
+    return NULL;
+  }
+  vta_model_params_t p;
+  if (params) p = *params;
+  else vta_model_params_default(&p);
+  p.engine = VTA_ENGINE_RTL;
+  x->r = vta_rtl_new(cfg, &p, mem, err);
+  if (!x->r) {
+    free(x);
+    return NULL;
+  }
+  x->base.ops = &rtl_ops;
+  x->base.cfg = *cfg;
+  x->base.params = p;
+  x->base.mem = mem;
+  return &x->base;
+}
+
+vta_rtl_t *vta_engine_rtl(vta_engine_ctx_t *e) { return e->ops == &rtl_ops ? R(e) : NULL; }
+
+/* ---- the co-simulation of the model and the RTL ------------------------------- */
+
+vta_engine_ctx_t *vta_engine_cosim_new(const vta_config_t *cfg, vta_mem_t *mem,
+                                       const vta_model_params_t *params, vta_err *err) {
+  vta_model_params_t p;
+  if (params) p = *params;
+  else vta_model_params_default(&p);
+  vta_model_params_t mp = p;
+  mp.engine = VTA_ENGINE_MODEL; /* stepping needs the cycle model */
+  mp.inject = VTA_INJECT_NONE;  /* a planted bug is the RTL's */
+  mp.trace = NULL;              /* the RTL writes the trace */
+  vta_mem_t *dut_mem = vta_mem_new();
+  if (!dut_mem) {
+    vta_errf(err, VTA_ENOMEM, "cosim: out of memory");
+    return NULL;
+  }
+  vta_engine_ctx_t *ref = vta_engine_model_new(cfg, mem, &mp, err);
+  vta_engine_ctx_t *dut = ref ? vta_engine_rtl_new(cfg, dut_mem, &p, err) : NULL;
+  if (!dut) {
+    vta_engine_free(ref);
+    vta_mem_free(dut_mem);
+    return NULL;
+  }
+  return vta_engine_lockstep_new(ref, dut, dut_mem, err);
+}
+
+/* ---- the RTL as a side of `vtasim cosim` ------------------------------------- */
+
+int vta_cosim_side_rtl(vta_cosim_side_t *s, const vta_program_t *p,
+                       const vta_model_params_t *params, vta_err *err) {
+  memset(s, 0, sizeof *s);
+  s->sess = vta_session_new_mapped(p, err);
+  if (!s->sess) return -1;
+  vta_engine_ctx_t *e = vta_engine_rtl_new(&p->cfg, vta_session_mem(s->sess), params, err);
+  if (!e) {
+    vta_cosim_side_free(s);
+    return -1;
+  }
+  vta_session_set_engine(s->sess, e);
+  snprintf(s->name, sizeof s->name, "rtl");
+  return 0;
+}
+
+/* ---- the factory ------------------------------------------------------------- */
+
+vta_engine_ctx_t *vta_engine_open(const char *name, const vta_config_t *cfg, vta_mem_t *mem,
+                                  const vta_model_params_t *params, vta_err *err) {
+  vta_model_params_t p;
+  if (params) p = *params;
+  else vta_model_params_default(&p);
+  if (!strcmp(name, "model") || !strcmp(name, "functional")) {
+    p.engine = !strcmp(name, "model") ? VTA_ENGINE_MODEL : VTA_ENGINE_FUNCTIONAL;
+    return vta_engine_model_new(cfg, mem, &p, err);
+  }
+  if (!strcmp(name, "rtl")) return vta_engine_rtl_new(cfg, mem, &p, err);
+  if (!strcmp(name, "cosim")) return vta_engine_cosim_new(cfg, mem, &p, err);
+  vta_errf(err, VTA_EINPUT, "unknown engine '%s' (available: functional, model, rtl, cosim)",
+           name);
+  return NULL;
+}
