@@ -250,6 +250,7 @@ int vta_mem_write(vta_mem_t *m, uint64_t phys, const void *src, uint64_t len,
 }
 
 int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span) {
+  if (m->ext) return m->ext->block ? m->ext->block(m->ext_ctx, i, phys, span) : -1;
   if (i >= m->n) return -1;
   *phys = m->by_phys[i]->phys;
   *span = m->by_phys[i]->span;
@@ -257,6 +258,13 @@ int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span) 
 }
 
 int vta_mem_mirror(vta_mem_t *dst, const vta_mem_t *src, vta_err *err) {
+  uint32_t phys;
+  uint64_t span;
+  for (size_t i = 0; src->ext && !vta_mem_block(src, i, &phys, &span); i++) {
+    void *h = vta_mem_host(dst, phys, span);
+    if (!h && !(h = vta_mem_alloc_at(dst, phys, (size_t)span, err))) return -1;
+    if (vta_mem_read(src, phys, h, span, "mirroring the DRAM", err)) return -1;
+  }
   for (size_t i = 0; i < src->n; i++) {
     const block_t *b = src->by_phys[i];
     void *h = vta_mem_host(dst, b->phys, b->span);

@@ -45,6 +45,9 @@ typedef struct vta_mem_ops {
   /* 1 when [phys, phys+len) is memory, asked without side effects (a
    * debug access); used for the engines' range checks. */
   int (*mapped)(void *ctx, uint64_t phys, uint64_t len);
+  /* Optional (NULL: none known): the i-th DRAM range the owner declares,
+   * as vta_mem_block; what the co-simulation mirrors and compares. */
+  int (*block)(void *ctx, size_t i, uint32_t *phys, uint64_t *span);
 } vta_mem_ops_t;
 
 /* An external memory: nothing is allocated here (alloc fails), every access
@@ -79,7 +82,8 @@ int vta_mem_mapped(const vta_mem_t *m, uint64_t phys, uint64_t len);
 uint32_t vta_mem_phys(const vta_mem_t *m, const void *host);
 
 /* The i-th allocation in physical order (0 .. n-1): its first byte and the
- * bytes it reserves; -1 past the last.  For mirroring a DRAM (cosim). */
+ * bytes it reserves; -1 past the last (external memory: its owner's
+ * declared ranges).  For mirroring a DRAM (cosim). */
 int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span);
 /* Make dst hold src's allocations with src's bytes (allocating in dst what
  * it lacks); fails when an allocation of src overlaps another in dst. */

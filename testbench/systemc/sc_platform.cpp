@@ -267,6 +267,7 @@ void sc_host::main_thread() {
       vta_err_prefix(&e, "segment %s: ", g->name);
       return fail(2, where(p, g->line) + e.msg);
     }
+    m_dev->add_dram_region(g->addr, g->size ? g->size : 1);
     for (uint32_t o = 0; o < g->size; o += chunk)
       if (!mem_copy(TLM_WRITE_COMMAND, g->addr + o, g->data + o, std::min(chunk, g->size - o)))
         return fail(2, "segment " + std::string(g->name) + ": the platform memory refused the copy");

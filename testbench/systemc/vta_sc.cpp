@@ -8,8 +8,10 @@
 #include <cstring>
 #include <stdexcept>
 
+extern "C" {
 #include "vta_engine_open.h"
 #include "vta_vcr.h"
+}
 
 using namespace sc_core;
 using namespace tlm;
@@ -46,7 +48,19 @@ static int c_write(void *ctx, uint64_t phys, const void *src, uint64_t len, vta_
 static int c_mapped(void *ctx, uint64_t phys, uint64_t len) {
   return static_cast<vta_sc *>(ctx)->mem_mapped(phys, len);
 }
-static const vta_mem_ops_t sc_mem_ops = {c_direct, c_read, c_write, c_mapped};
+static int c_block(void *ctx, size_t i, uint32_t *phys, uint64_t *span) {
+  return static_cast<vta_sc *>(ctx)->mem_block(i, phys, span);
+}
+static const vta_mem_ops_t sc_mem_ops = {c_direct, c_read, c_write, c_mapped, c_block};
+
+void vta_sc::add_dram_region(uint32_t phys, uint64_t size) { m_regions.push_back({phys, size}); }
+
+int vta_sc::mem_block(size_t i, uint32_t *phys, uint64_t *span) {
+  if (i >= m_regions.size()) return -1;
+  *phys = static_cast<uint32_t>(m_regions[i].lo);
+  *span = m_regions[i].hi;
+  return 0;
+}
 
 static bool covers(const tlm_dmi &d, uint64_t phys, uint64_t len) {
   return phys >= d.get_start_address() && phys + len - 1 <= d.get_end_address();

@@ -33,7 +33,9 @@
 #include <string>
 #include <vector>
 
+extern "C" {
 #include "vta_engine.h"
+}
 
 namespace vtasim {
 
@@ -91,6 +93,11 @@ class vta_sc : public sc_core::sc_module {
   // Done at time t (what a CTRL read at t says).
   bool done_at(const sc_core::sc_time &t) const;
 
+  // The DRAM ranges of the platform that VTA's programs use: only the
+  // cosim engine needs them (it mirrors them for its second side and
+  // compares them at the end of every run).
+  void add_dram_region(uint32_t phys, uint64_t size);
+
   // Counters for reports (a backdoor beside the registers: 64-bit totals).
   void snapshot(vta_engine_snapshot_t *s) { vta_engine_snapshot(m_eng, s); }
   const vta_sc_params &params() const { return m_p; }
@@ -129,6 +136,7 @@ class vta_sc : public sc_core::sc_module {
   uint8_t *mem_direct(uint64_t phys, uint64_t len, int for_write);
   int mem_bus(tlm::tlm_command cmd, uint64_t phys, void *buf, uint64_t len, vta_err *err);
   int mem_mapped(uint64_t phys, uint64_t len);
+  int mem_block(size_t i, uint32_t *phys, uint64_t *span);
 
  private:
   vta_sc_params m_p;
@@ -151,6 +159,7 @@ class vta_sc : public sc_core::sc_module {
   std::vector<tlm::tlm_dmi> m_dmi;
   struct range { uint64_t lo, hi; };
   std::vector<range> m_no_dmi;     // refused ranges, until an invalidation
+  std::vector<range> m_regions;    // add_dram_region: {phys, size}
   std::vector<uint8_t> m_scratch;
   bus_stats m_bus;
   // optional ports are bound to these when the platform leaves them open

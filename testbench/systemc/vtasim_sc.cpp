@@ -15,6 +15,7 @@
 extern "C" {
 #include "vta_params.h"
 #include "vta_report.h"
+#include "vta_session.h"
 }
 
 using namespace sc_core;
@@ -73,7 +74,6 @@ static long long parse_count(const char *s) {
 }
 
 int sc_main(int argc, char **argv) {
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   platform_options o;
   const char *in = nullptr;
   std::string period = "10ns", quantum = "1us", poll = "100ns";
@@ -232,4 +232,11 @@ int sc_main(int argc, char **argv) {
   }
   vta_program_free(&p);
   return rc;
+}
+
+// libsystemc's own main() would print the library's banner on stdout
+// before sc_main runs; this one turns it off first (stdout carries --json).
+int main(int argc, char **argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,0 +1,1 @@
+int sc_main(int, char**) { return 0; }
