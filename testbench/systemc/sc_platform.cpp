@@ -287,6 +287,12 @@ void sc_host::main_thread() {
       return fail(2, "the VTA registers refused a write");
     hr.launch = sc_time_stamp();
     if (!reg_write(VTA_VCR_CTRL, 1)) return fail(2, "the VTA registers refused the launch");
+    if (after_launch && after_launch(r)) {
+      if (!reg_write(VTA_VCR_INSN_ADDR, g->addr) || !reg_write(VTA_VCR_INSN_COUNT, count))
+        return fail(2, "the VTA registers refused a write");
+      hr.launch = sc_time_stamp();
+      if (!reg_write(VTA_VCR_CTRL, 1)) return fail(2, "the VTA registers refused the launch");
+    }
     if (m_poll) {
       for (;;) {
         uint32_t c = 0;

@@ -22,6 +22,7 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,6 +116,9 @@ class sc_host : public sc_core::sc_module {
 
   host_result result;
   std::vector<std::vector<uint8_t>> segments;  // read back after the runs
+  // Tests: called in the host's thread right after each launch (it may
+  // wait, reset the device...); returning true launches that run again.
+  std::function<bool(int run)> after_launch;
 
  private:
   void main_thread();

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 extern "C" {
+#include "cosim.h"
 #include "vta_engine_open.h"
 #include "vta_vcr.h"
 }
@@ -271,10 +272,12 @@ void vta_sc::advance(uint64_t cycles) {
     m_running = false;
     m_faulted = true;
     m_err = e;
-    sc_time at = engine_time();
+    const vta_cosim_result_t *cr = vta_engine_lockstep_result(m_eng);
+    uint64_t cycle = cr && cr->status != VTA_COSIM_EQUAL ? cr->cycle : m_n;
+    sc_time at = m_t0 + m_p.period * static_cast<double>(cycle);
     if (e.kind == VTA_EMISMATCH)  // the co-simulation's divergence, located in platform time
       vta_err_prefix(&m_err, "at simulated time %s (cycle %llu of the run launched at %s): ",
-                     at.to_string().c_str(), (unsigned long long)m_n,
+                     at.to_string().c_str(), (unsigned long long)cycle,
                      m_t0.to_string().c_str());
     notify_at(m_fault_ev, at);
     return;
