@@ -64,7 +64,7 @@ RTL_TEST_BIN := $(patsubst tests/rtl/%.c,$(BUILD)/tests/%,$(wildcard tests/rtl/t
 all: deps $(BUILD)/libvtasim.a $(BUILD)/vtasim
 
 # The Debian packages the build needs; installed only when missing.
-DEB_PKGS := libcjson-dev nettle-dev pkg-config verilator yosys
+DEB_PKGS := libcjson-dev nettle-dev pkg-config verilator yosys libsystemc-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
