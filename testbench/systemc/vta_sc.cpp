@@ -257,14 +257,13 @@ void vta_sc::launch(const sc_time &t) {
 
 void vta_sc::advance(uint64_t cycles) {
   assert(m_running);
-  static thread_local bool in_step = false;
-  assert(!in_step);  // a memory that waits inside b_transport would let a host re-enter
-  in_step = true;
+  assert(!m_in_step);  // a memory that waits inside b_transport would let a host re-enter
+  m_in_step = true;
   m_access_time = engine_time();
   vta_step_result_t r{};
   vta_err e{};
   int rc = vta_engine_step(m_eng, cycles, nullptr, &r, &e);
-  in_step = false;
+  m_in_step = false;
   vta_engine_snapshot_t s;
   if (rc) {
     vta_engine_snapshot(m_eng, &s);
@@ -296,7 +295,7 @@ void vta_sc::advance(uint64_t cycles) {
 
 // Bring the engine up to time t: every cycle whose time is <= t evaluated.
 void vta_sc::catch_up(const sc_time &t) {
-  if (!m_running || t < m_t0) return;
+  if (!m_running || t < m_t0 || m_in_step) return;
   uint64_t target = (t - m_t0).value() / m_p.period.value() + 1;
   if (target > m_n) advance(target - m_n);
 }

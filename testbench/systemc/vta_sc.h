@@ -150,6 +150,7 @@ class vta_sc : public sc_core::sc_module {
   uint64_t m_n = 0;                // cycles advanced since the launch
   uint32_t m_ctrl_running = 1;     // CTRL as the engine reads it while running
   bool m_finished = false;
+  bool m_in_step = false;          // the engine is stepping (no re-entry)
   sc_core::sc_time m_finish_time;
   bool m_faulted = false;
   vta_err m_err{};

@@ -48,6 +48,8 @@ static const char help[] =
     "  --json                machine-readable report (vtasim run's, plus \"systemc\")\n"
     "  --stats               the full cycle report\n"
     "  --quiet               no report; only errors and failed expectations\n"
+    "  --dump SEG=PATH       after the runs, write segment SEG's bytes as read back\n"
+    "                        from the platform's memory to PATH (repeatable)\n"
     "  --max-cycles N        stop a run with an error at cycle N\n"
     "  --no-skip             evaluate every cycle (no event skipping)\n"
     "  --rd-lat N ...        the timing parameters of vtasim run (see vtasim run --help)\n"
@@ -78,6 +80,7 @@ int sc_main(int argc, char **argv) {
   const char *in = nullptr;
   std::string period = "10ns", quantum = "1us", poll = "100ns";
   int json = 0, quiet = 0, full = 0;
+  std::vector<std::string> dumps;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
     const vta_param_info_t *pi = a[0] == '-' && a[1] == '-' ? vta_param_find(a) : nullptr;
@@ -92,6 +95,11 @@ int sc_main(int argc, char **argv) {
     else if (!strcmp(a, "--poll")) o.poll = true;
     else if (!strcmp(a, "--poll-interval") && v) o.poll = true, poll = v, i++;
     else if (!strcmp(a, "--engine") && v) o.vta.engine = v, i++;
+    else if (!strcmp(a, "--dump") && v) {
+      if (!strchr(v, '=')) return usage(std::string("--dump expects SEG=PATH, got '") + v + "'");
+      dumps.push_back(v);
+      i++;
+    }
     else if (!strcmp(a, "--clock-period") && v) period = v, i++;
     else if (!strcmp(a, "--quantum") && v) quantum = v, i++;
     else if (!strcmp(a, "--inject") && v) {
@@ -153,6 +161,21 @@ int sc_main(int argc, char **argv) {
       free(buf);
       if (hr.failed) rc = 1;
       if (!json) fputs(failures.c_str(), stderr);
+    }
+    for (const std::string &d : dumps) {
+      if (!hr.ran || rc == 2) break;
+      std::string seg = d.substr(0, d.find('=')), path = d.substr(d.find('=') + 1);
+      int k = -1;
+      for (int i = 0; i < p.nsegs && k < 0; i++)
+        if (seg == p.segs[i].name) k = i;
+      FILE *f = k >= 0 ? fopen(path.c_str(), "wb") : nullptr;
+      bool ok = f && fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, f) == p.segs[k].size;
+      if (f && fclose(f)) ok = false;
+      if (!ok) {
+        rc = 2;
+        hr.error = k < 0 ? "--dump: no segment named '" + seg + "' in " + in
+                         : "--dump: " + path + ": cannot write";
+      }
     }
     uint64_t viol = tlm_checker::total_violations();
     if (viol && rc != 2) {

@@ -60,11 +60,28 @@ same() {
 }
 field() { python3 -c "import json,sys; d=json.load(open('$1')); print($2)"; }
 
+# bytes NAME FILE [options]: every segment, as read back from the platform's
+# memory, byte-identical to vtasim run's (--dump of each).
+bytes() {
+  local name=$1 f=$2; shift 2
+  local segs d1=() d2=() bad=""
+  segs=$(sed -n 's/^\.\(data\|uop\|insn\) \([A-Za-z0-9_]*\) .*/\2/p' "$f")
+  for s in $segs; do d1+=(--dump "$s=$TMP/r.$s"); d2+=(--dump "$s=$TMP/s.$s"); done
+  "$V" run "$f" --quiet "${d1[@]}" "$@" >/dev/null 2>&1
+  "$SC" "$f" --quiet "${d2[@]}" "$@" >/dev/null 2>&1
+  for s in $segs; do cmp -s "$TMP/r.$s" "$TMP/s.$s" || bad="$bad $s"; done
+  if [ -n "$segs" ] && [ -z "$bad" ]; then echo "PASS $name"
+  else echo "FAIL $name"; echo "  segments differ or missing:${bad:- (none found)}"; fi
+  rm -f "$TMP"/r.* "$TMP"/s.*
+}
+
 # --- every bundle, model and RTL -------------------------------------------------
 for f in "$T"/*.vta; do
   n=$(basename "$f" .vta)
   same "sc-model-$n" "$f"
   same "sc-rtl-$n" "$f" --engine rtl -- --engine rtl
+  bytes "sc-model-bytes-$n" "$f"
+  case "$n" in *.large) ;; *) bytes "sc-rtl-bytes-$n" "$f" --engine rtl ;; esac
 done
 for tut in gemm_tutorial conv2d_tutorial; do
   [ -f "$T/$tut.large.vta" ] || { echo "FAIL sc-$tut"; echo "  $T/$tut.large.vta not generated (make test makes it)"; }

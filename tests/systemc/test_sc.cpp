@@ -41,6 +41,13 @@ static void check(bool ok, const std::string &name, const std::string &detail = 
   }
 }
 
+// A bundle that outlives the platforms declared after it.
+struct prog {
+  vta_program_t p;
+  explicit prog(const char *path);
+  ~prog() { vta_program_free(&p); }
+};
+
 static void load(vta_program_t *p, const char *path) {
   vta_err e{};
   if (vta_program_load(p, path, &e)) {
@@ -55,6 +62,8 @@ static vta_program_t *g_prog_of(platform &pf) {
     if (x.first == &pf) return x.second;
   return nullptr;
 }
+
+prog::prog(const char *path) { load(&p, path); }
 
 // The host finished cleanly: expectations all hold, ECNT as expected, and
 // not one protocol violation.
@@ -221,8 +230,8 @@ struct probe : sc_module {
 };
 
 static int case_finish(const char *bundle, uint32_t ecnt, const char *q) {
-  vta_program_t p;
-  load(&p, bundle);
+  prog P_p(bundle);
+  vta_program_t &p = P_p.p;
   platform_options o;
   o.vta.cfg = p.cfg;
   if (!vta_sc_parse_time(q, o.vta.period, &o.vta.quantum)) return 2;
@@ -342,8 +351,8 @@ static int case_checker() {
 // ---- DMI revoked mid-run, memory errors, reset, two instances -------------------
 
 static int case_revoke(const char *bundle, uint32_t ecnt, const char *when) {
-  vta_program_t p;
-  load(&p, bundle);
+  prog P_p(bundle);
+  vta_program_t &p = P_p.p;
   platform_options o;
   o.vta.cfg = p.cfg;
   sc_time t;
@@ -371,8 +380,8 @@ static int case_revoke(const char *bundle, uint32_t ecnt, const char *when) {
 }
 
 static int case_memerr(const char *bundle, const char *lo, const char *hi, const char *want) {
-  vta_program_t p;
-  load(&p, bundle);
+  prog P_p(bundle);
+  vta_program_t &p = P_p.p;
   platform_options o;
   o.vta.cfg = p.cfg;
   auto pf = make(&p, o);
@@ -393,8 +402,8 @@ static int case_memerr(const char *bundle, const char *lo, const char *hi, const
 }
 
 static int case_reset(const char *bundle, uint32_t ecnt, const char *when, const char *how) {
-  vta_program_t p;
-  load(&p, bundle);
+  prog P_p(bundle);
+  vta_program_t &p = P_p.p;
   platform_options o;
   o.vta.cfg = p.cfg;
   sc_time t;
@@ -434,9 +443,8 @@ static int case_reset(const char *bundle, uint32_t ecnt, const char *when, const
 }
 
 static int case_two(const char *a, uint32_t ea, const char *b, uint32_t eb) {
-  vta_program_t pa, pb;
-  load(&pa, a);
-  load(&pb, b);
+  prog P_a(a), P_b(b);
+  vta_program_t &pa = P_a.p, &pb = P_b.p;
   platform_options oa, ob;
   oa.vta.cfg = pa.cfg;
   ob.vta.cfg = pb.cfg;
