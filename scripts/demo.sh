@@ -2,8 +2,8 @@
 # scripts/demo.sh VTASIM - the README's main job.
 #  1. TVM's blocked matrix-multiply tutorial (1x1024 . 1024x1024), compiled by
 #     compiler-lite, co-simulated cycle by cycle on the C model and the
-#     Verilated RTL, then on the example SystemC/TLM-2.0 platform (vtasim-sc),
-#     both engines' reports side by side, then the model's full
+#     Verilated RTL, run on the example SystemC/TLM-2.0 virtual platform
+#     (vtasim-sc), both engines' reports side by side, then the model's full
 #     report; every run checks the output bit-exactly against the naive
 #     reference and the seven VTA statistics.
 #  2. The hand-written demo programs: assembled, disassembled from the raw
