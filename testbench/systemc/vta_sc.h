@@ -102,6 +102,8 @@ class vta_sc : public sc_core::sc_module {
   void snapshot(vta_engine_snapshot_t *s) { vta_engine_snapshot(m_eng, s); }
   const vta_sc_params &params() const { return m_p; }
   const char *engine_name() const { return vta_engine_ctx_name(m_eng); }
+  // The parameters the engine runs with (what the reports print).
+  const vta_model_params_t &engine_params() const { return m_eng->params; }
 
   // What went over the DRAM socket.
   struct bus_stats {

@@ -192,7 +192,7 @@ int sc_main(int argc, char **argv) {
     r.file = in;
     r.prog = &p;
     r.engine = pf.vta.engine_name();
-    r.params = &o.vta.model;
+    r.params = &pf.vta.engine_params();
     r.stats = &snap.stats;
     r.cycles = snap.has_cycles ? &snap.cycles : nullptr;
     memcpy(r.tokens, snap.tokens, sizeof r.tokens);
