@@ -17,6 +17,7 @@
 #include "cosim_cmd.h"
 #include "cli_util.h"
 #include "vta_params.h"
+#include "watch.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
@@ -52,12 +53,18 @@ static const char cosim_help[] =
     "  --json                machine-readable result on stdout (schema vtasim-cosim/1)\n"
     "  --quiet               print only a divergence, a failed expectation or an error\n"
     "  --max-cycles N        stop a run with an error at cycle N\n"
+    "  --timeline FILE       the Chrome trace-event timeline of side A (as\n"
+    "                        vtasim run --timeline; --clock-mhz F, --timeline-window\n"
+    "                        N and --timeline-no-merge as there)\n"
+    "  --progress            progress lines on stderr (default on a terminal);\n"
+    "                        --no-progress: never\n"
     "\n"
     "Timing parameters (docs/microarch.md section 2), for both sides:\n"
     "%s"
     "\n"
     "Exit status: 0 the sides agree and the expectations hold, 1 they diverge\n"
-    "(or an expectation failed), 2 bad input or a fault of the program itself.\n";
+    "(or an expectation failed), 2 bad input or a fault of the program itself,\n"
+    "130 interrupted (Ctrl-C; the timeline is closed and valid).\n";
 
 static void print_help(void) {
   char opts[2048], bugs[256] = "";
@@ -157,8 +164,10 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
   const char *wave = NULL;
   long long window = 0;
-  int json = 0, quiet = 0;
-  vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT};
+  int json = 0, quiet = 0, used;
+  vtasim_watch_opts_t wo;
+  vtasim_watch_opts_default(&wo);
+  vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL};
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -172,6 +181,9 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if ((used = vtasim_watch_option("cosim", argc, argv, i, &wo)) != 0) {
+      if (used < 0) return EXIT_BAD;
+      i += used - 1;
     } else if (!strcmp(a, "--dut") && v) {
       dut = v;
       i++;
@@ -230,8 +242,39 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   int rc = EXIT_OK, failed = 0, cmp = -1;
   char *report = NULL;
   size_t report_len = 0;
+  FILE *timeline = NULL;
+  vtasim_watch_t watch;
+  memset(&watch, 0, sizeof watch);
+  vta_session_observer_t ob;
   if (make_sides(side, &p, &params, &pb, dut, window ? NULL : wave, 0, 0, &e)) goto error;
+  /* The timeline, progress and Ctrl-C watch side A (the model) */
+  if (wo.timeline) {
+    timeline = fopen(wo.timeline, "w");
+    if (!timeline) {
+      vta_errf(&e, VTA_EIO, "--timeline: %s: cannot open for writing", wo.timeline);
+      goto error;
+    }
+    wo.prof.timeline = timeline;
+    wo.prof.title = in;
+    watch.prof = vta_prof_new(&p.cfg, &params, vta_session_mem(side[0].sess), &wo.prof, &e);
+    if (!watch.prof) goto error;
+  }
+  int tty = 0;
+  watch.progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
+  watch.tty = tty;
+  watch.total_insns = vtasim_program_insns(&p);
+  vtasim_watch_observer(&watch, 1, &ob);
+  opts.observe = &ob;
+  vtasim_sigint_catch();
   cmp = vta_cosim_run(&p, side, &opts, &r, &e);
+  vtasim_watch_end(&watch);
+  opts.observe = NULL; /* a second co-simulation (the wave window) is not watched */
+  if (watch.prof && vta_prof_close(watch.prof, &e) && cmp >= 0) cmp = -1;
+  if (cmp < 0 && e.kind == VTA_EINTR) {
+    fprintf(stderr, "vtasim: %s: stopped by Ctrl-C\n", e.msg);
+    rc = VTASIM_EXIT_INTERRUPTED;
+    goto done;
+  }
   if (cmp < 0) goto error;
   if (cmp > 0 && window) {
     /* Both engines are deterministic: a second co-simulation diverges in
@@ -267,10 +310,11 @@ done:
     cJSON_AddStringToObject(o, "config", cname);
     cJSON_AddStringToObject(o, "status", rc == EXIT_OK         ? "ok"
                                          : rc == EXIT_BAD    ? "error"
+                                         : rc == VTASIM_EXIT_INTERRUPTED ? "interrupted"
                                          : cmp > 0           ? "diverged"
                                                              : "mismatch");
     cJSON_AddNumberToObject(o, "exit_code", rc);
-    if (rc == EXIT_BAD) cJSON_AddStringToObject(o, "error", e.msg);
+    if (rc == EXIT_BAD || rc == VTASIM_EXIT_INTERRUPTED) cJSON_AddStringToObject(o, "error", e.msg);
     if (cmp >= 0) cJSON_AddItemToObject(o, "cosim", result_json(&r));
     else cJSON_AddNullToObject(o, "cosim");
     cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
@@ -290,6 +334,9 @@ done:
     cJSON_Delete(o);
   } else if (rc == EXIT_BAD) {
     fprintf(stderr, "vtasim: error: %s\n", e.msg);
+  } else if (rc == VTASIM_EXIT_INTERRUPTED) {
+    printf("vtasim cosim %s: INTERRUPTED after %llu cycles of side A, the sides equal so far\n",
+           in, (unsigned long long)watch.cycles);
   } else {
     if (cmp > 0 || !quiet) {
       printf("vtasim cosim %s\n", in);
@@ -299,6 +346,11 @@ done:
     if (cmp == 0 && p.nexpects && !quiet)
       printf("  expectations (on %s): %d passed, %d failed\n", r.name[0],
              p.nexpects - failed, failed);
+  }
+  vta_prof_free(watch.prof);
+  if (timeline && fclose(timeline) && rc != EXIT_BAD) {
+    fprintf(stderr, "vtasim: error: --timeline: %s: write error\n", wo.timeline);
+    rc = EXIT_BAD;
   }
   free(report);
   vta_cosim_result_free(&r);

@@ -22,6 +22,8 @@
 #include "gen.h"
 #include "cosim_cmd.h"
 #include "verilog.h"
+#include "watch.h"
+#include "vta_profile.h"
 #ifdef VTASIM_HAVE_RTL
 #include "vta_engine_open.h"
 #endif
@@ -187,6 +189,19 @@ static const char run_help[] =
     "                        per-client memory traffic, bandwidth, GEMM/ALU use\n"
     "  --json                machine-readable report on stdout (schema vtasim-run/2)\n"
     "  --trace FILE          write the instruction trace (docs/microarch.md section 10)\n"
+    "  --timeline FILE       write a Chrome trace-event timeline (open it in\n"
+    "                        ui.perfetto.dev or chrome://tracing): one track per\n"
+    "                        unit, one slice per instruction, token/queue/bandwidth\n"
+    "                        counters, token flow arrows (model and rtl engines)\n"
+    "  --clock-mhz F         clock for simulated time and the timeline [100]\n"
+    "  --timeline-window N   cycles per bandwidth sample of the timeline [256]\n"
+    "  --timeline-no-merge   one slice per STORE (default: back-to-back STOREs\n"
+    "                        without token waits share one slice, said in its args)\n"
+    "  --top N               instructions in the top list of --stats/--json [10]\n"
+    "  --no-attribution      --stats/--json without the per-instruction part (no\n"
+    "                        events: the plain run's speed, as make bench measures)\n"
+    "  --progress            progress lines on stderr (default when stderr is a\n"
+    "                        terminal); --no-progress: never\n"
     "  --quiet               no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
@@ -199,7 +214,15 @@ static const char run_help[] =
     "%s"
     "\n"
     "Exit status: 0 all expectations hold, 1 an expectation failed,\n"
-    "2 bad input or a fault in the program (deadlock, out-of-range access...).\n";
+    "2 bad input or a fault in the program (deadlock, out-of-range access...),\n"
+    "130 interrupted (Ctrl-C): the report so far is printed and the trace and\n"
+    "timeline files are complete and valid up to that cycle.\n"
+    "\n"
+    "Every report has a verdict (compute-, memory- or latency-bound, with the\n"
+    "deciding figure), utilisations and the arithmetic intensity; --stats and\n"
+    "--json add per-opcode-class totals and the top instructions with their stalls\n"
+    "(docs/report-json.md).  These step the engine with events; a plain run\n"
+    "does not.\n";
 
 static void print_run_help(void) {
   char opts[2048];
@@ -227,7 +250,10 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, used;
+  vtasim_watch_opts_t wo;
+  vtasim_watch_opts_default(&wo);
+  vta_prof_opts_t *popts = &wo.prof;
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -239,6 +265,11 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
+    else if (!strcmp(a, "--no-attribution")) no_attr = 1;
+    else if ((used = vtasim_watch_option("run", argc, argv, i, &wo)) != 0) {
+      if (used < 0) return EXIT_BAD;
+      i += used - 1;
+    }
     else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
     else if (!strcmp(a, "--trace") && v) { trace_path = v; i++; }
     else if (!strcmp(a, "--wave") && v) { wave = v; i++; }
@@ -272,6 +303,7 @@ static int cmd_run(int argc, char **argv) {
     else return vtasim_usage("run", "unexpected argument '%s'", a);
   }
   if (!in) return vtasim_usage("run", "%s", "missing input FILE");
+  const char *timeline_path = wo.timeline;
   if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
 
   vta_program_t p;
@@ -282,6 +314,11 @@ static int cmd_run(int argc, char **argv) {
   double wall = 0;
   FILE *trace = NULL;
   vta_session_t *s = NULL;
+  FILE *timeline = NULL;
+  vta_prof_t *prof = NULL;
+  vtasim_watch_t watch;
+  memset(&watch, 0, sizeof watch);
+  int interrupted = 0;
   if (trace_path) {
     trace = fopen(trace_path, "w");
     if (!trace) {
@@ -291,6 +328,7 @@ static int cmd_run(int argc, char **argv) {
     }
     params.trace = trace;
   }
+  if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
   if (params.engine != VTA_ENGINE_RTL && wave) {
     vta_errf(&e, VTA_EINPUT, "--wave needs --engine rtl");
     rc = fail(&e);
@@ -317,10 +355,66 @@ static int cmd_run(int argc, char **argv) {
     }
 #endif
   }
+  /* Attribution and the timeline step the engine with events; progress
+   * and Ctrl-C need it stepped at all.  The functional engine has no cycles. */
+  const int cycle_engine = params.engine != VTA_ENGINE_FUNCTIONAL;
+  const int attribute = cycle_engine && (((json || full) && !no_attr) || timeline_path);
+  int tty = 0;
+  const int want_progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
+  if (timeline_path && !cycle_engine) {
+    vta_errf(&e, VTA_EINPUT, "--timeline needs a cycle engine (model or rtl), not %s",
+             vta_engine_name(params.engine));
+    rc = fail(&e);
+    goto out;
+  }
+  if (timeline_path) {
+    timeline = fopen(timeline_path, "w");
+    if (!timeline) {
+      vta_errf(&e, VTA_EIO, "--timeline: %s: cannot open for writing", timeline_path);
+      rc = fail(&e);
+      goto out;
+    }
+  }
+  if (attribute) {
+    popts->timeline = timeline;
+    popts->title = in;
+    prof = vta_prof_new(&p.cfg, &params, vta_session_mem(s), popts, &e);
+    if (!prof) { rc = fail(&e); goto out; }
+  }
+  if (cycle_engine) vtasim_sigint_catch(); /* the model stops at params.stop */
+  /* The model runs unwatched (with event skipping) unless something watches it;
+   * the RTL is stepped anyway, and watched so that Ctrl-C stops it. */
+  if (attribute || want_progress || params.engine == VTA_ENGINE_RTL) {
+    watch.prof = prof;
+    watch.model = vta_session_model(s);
+    watch.self_stop = params.engine == VTA_ENGINE_MODEL;
+    watch.progress = want_progress;
+    watch.tty = tty;
+    watch.total_insns = vtasim_program_insns(&p);
+    vta_session_observer_t ob;
+    vtasim_watch_observer(&watch, attribute || (want_progress && params.engine == VTA_ENGINE_RTL),
+                          &ob);
+    vta_session_observe(s, &ob);
+  }
   double t0 = seconds_now();
   int run_rc = vta_session_run(s, &e);
   wall = seconds_now() - t0;
-  if (run_rc) {
+  vtasim_watch_end(&watch);
+  if (prof && vta_prof_close(prof, &e) && !run_rc) {
+    run_rc = -1;
+  }
+  /* cycles simulated, the interrupted run's included */
+  vta_engine_snapshot_t now;
+  vta_engine_snapshot(vta_session_engine(s), &now);
+  const uint64_t simulated = prof ? vta_prof_cycles(prof)
+                             : watch.cycles ? watch.cycles
+                             : now.cycles.cycles + (now.running ? now.now : 0);
+  if (run_rc && e.kind == VTA_EINTR) {
+    interrupted = 1;
+    rc = VTASIM_EXIT_INTERRUPTED;
+    fprintf(stderr, "%s: %s: stopped by Ctrl-C after %llu cycles\n", prog_name, e.msg,
+            (unsigned long long)simulated);
+  } else if (run_rc) {
     rc = EXIT_BAD;
     if (!json) fail(&e);
   } else {
@@ -347,9 +441,14 @@ static int cmd_run(int argc, char **argv) {
   vta_report_t r = {0};
   vta_engine_snapshot_t snap;
   if (s && vta_session_engine(s)) vta_report_from_engine(&r, vta_session_engine(s), &snap);
+  r.engine = vta_engine_name(params.engine);
   r.file = in;
   r.prog = &p;
   r.wall = wall;
+  r.clock_mhz = popts->clock_mhz;
+  r.prof = prof;
+  r.interrupted = interrupted;
+  r.simulated = simulated;
   r.exit_code = rc;
   r.error = e.msg;
   r.ran = ran;
@@ -361,10 +460,15 @@ static int cmd_run(int argc, char **argv) {
     if (txt) puts(txt);
     free(txt);
     cJSON_Delete(o);
-  } else if (!quiet && ran) {
+  } else if (!quiet && (ran || interrupted)) {
     vta_report_print(&r, full);
   }
 out:
+  vta_prof_free(prof);
+  if (timeline && fclose(timeline) && (rc == EXIT_OK || rc == EXIT_MISMATCH)) {
+    vta_errf(&e, VTA_EIO, "--timeline: %s: write error", timeline_path);
+    rc = fail(&e);
+  }
   free(report);
   vta_session_free(s);
   if (trace && fclose(trace) && rc == EXIT_OK) {

@@ -27,7 +27,8 @@ typedef enum vta_err_kind {
   VTA_EDEADLOCK, /* every unit blocked */
   VTA_ENOFINISH, /* the program ended without FINISH */
   VTA_EMISMATCH, /* an expectation of the program did not hold */
-  VTA_ENOMEM
+  VTA_ENOMEM,
+  VTA_EINTR      /* stopped on request (Ctrl-C) */
 } vta_err_kind;
 
 typedef struct vta_err {

@@ -122,6 +122,7 @@ void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uin
 }
 
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) {
+  if (m->cy->ev->skip >> VTA_EV_SRAM_WR & 1) return; /* nobody wants the packed row */
   uint8_t *row = m->cy->evrow; /* allocated for the widest element */
   if (s->i8) {
     vta_tensor_pack(s, entry, row);
@@ -318,8 +319,16 @@ static int limit_error(vta_model_t *m, vta_err *err) {
   return fail(m, err);
 }
 
+/* Stopped from outside (Ctrl-C): the run ends here, uncounted. */
+static int stopped(vta_model_t *m, vta_err *err) {
+  vta_errf(err, VTA_EINTR, "cycle model: interrupted at cycle %llu",
+           (unsigned long long)m->cy->now);
+  return fail(m, err);
+}
+
 /* max is max_cycles, read once per run by the caller. */
 HOT int over_limit(vta_model_t *m, uint64_t max, vta_err *err) {
+  if (m->params.stop && *m->params.stop) return stopped(m, err);
   return max && m->cy->now >= max ? limit_error(m, err) : 0;
 }
 

@@ -61,6 +61,14 @@ int vta_engine_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
 int vta_engine_reset(vta_engine_ctx_t *e, vta_err *err) { return e->ops->reset(e, err); }
 void vta_engine_clear_stats(vta_engine_ctx_t *e) { e->ops->clear_stats(e); }
 
+int vta_engine_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS], vta_err *err) {
+  if (!e->ops->cats)
+    return vta_errf(err, VTA_EINPUT, "the %s engine has no cycles to watch (no unit "
+                    "categories): use a cycle engine (model, rtl, cosim)", e->ops->name);
+  e->ops->cats(e, cat);
+  return 0;
+}
+
 void vta_engine_free(vta_engine_ctx_t *e) {
   if (e) e->ops->free(e);
 }
@@ -280,11 +288,15 @@ static void model_free(vta_engine_ctx_t *e) {
   free(e);
 }
 
-#define MODEL_OPS(nm)                                                                     \
+static void model_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
+  vta_model_cats(ME(e)->m, cat);
+}
+
+#define MODEL_OPS(nm, cats)                                                               \
   {nm, model_launch, model_step, model_reg_read, model_reg_write, model_snapshot,         \
-   model_read_sram, model_reset, model_clear_stats, model_free}
-static const vta_engine_ops_t cycle_ops = MODEL_OPS("model");
-static const vta_engine_ops_t functional_ops = MODEL_OPS("functional");
+   model_read_sram, model_reset, model_clear_stats, model_free, cats}
+static const vta_engine_ops_t cycle_ops = MODEL_OPS("model", model_cats);
+static const vta_engine_ops_t functional_ops = MODEL_OPS("functional", NULL);
 
 vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
                                        const vta_model_params_t *params, vta_err *err) {

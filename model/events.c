@@ -74,7 +74,7 @@ static int pool_grow(vta_evlist_t *l, size_t need, uint8_t **old) {
 }
 
 vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
-  if (e->kind >= VTA_EV_NKINDS) return NULL;
+  if (e->kind >= VTA_EV_NKINDS || (l->skip >> e->kind & 1)) return NULL;
   /* Copy the record before the array may move: e may point into it. */
   unsigned f = kind_fields[e->kind];
   vta_event_t c = {e->cycle, e->kind, 0, 0, 0, 0, 0, NULL};

@@ -85,6 +85,11 @@ typedef struct vta_engine_ops {
    * 32-bit registers of the RTL). */
   void (*clear_stats)(vta_engine_ctx_t *e);
   void (*free)(vta_engine_ctx_t *e);
+  /* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the last
+   * cycle stepped (docs/microarch.md 8.1): with the events, what the
+   * profiler and the timeline of model/vta_profile.h are computed from.
+   * NULL for an engine without cycles (functional). */
+  void (*cats)(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]);
 } vta_engine_ops_t;
 
 /* Every engine starts with this header; the rest is the implementation's. */
@@ -122,6 +127,9 @@ int vta_engine_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
 int vta_engine_reset(vta_engine_ctx_t *e, vta_err *err);
 void vta_engine_clear_stats(vta_engine_ctx_t *e);
 void vta_engine_free(vta_engine_ctx_t *e);
+/* The units' categories of the last cycle stepped; -1 with an error for an
+ * engine that has none (the functional one). */
+int vta_engine_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS], vta_err *err);
 const char *vta_engine_ctx_name(const vta_engine_ctx_t *e);
 
 /*

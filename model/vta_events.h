@@ -66,13 +66,17 @@ typedef struct vta_evlist {
   int n, cap;
   uint8_t *pool;
   size_t pool_used, pool_cap;
+  /* Kinds its owner does not need (bit 1 << VTA_EV_*; 0 after init):
+   * vta_evlist_add drops them, and a producer may skip preparing them (the
+   * profiler has no use for scratchpad data).  Never set for a comparison. */
+  uint32_t skip;
 } vta_evlist_t;
 
 void vta_evlist_init(vta_evlist_t *l);
 void vta_evlist_free(vta_evlist_t *l);
 void vta_evlist_clear(vta_evlist_t *l);
 /* Append a copy of e (and of its data); returns the stored event, NULL when
- * out of memory. */
+ * out of memory (or when its kind is in l->skip). */
 vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e);
 /* Canonical order: cycle, kind, unit, which, index, addr, bytes, data. */
 void vta_evlist_sort(vta_evlist_t *l);

@@ -16,6 +16,7 @@
 #ifndef VTA_MODEL_H
 #define VTA_MODEL_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -86,6 +87,9 @@ typedef struct vta_model_params {
   int no_skip;                /* cycle model: evaluate every cycle, no event skipping */
   FILE *trace;                /* cycle model: instruction trace (docs/microarch.md 10) */
   vta_inject_t inject;        /* cycle model: a planted bug, TEST HOOK only [NONE] */
+  const volatile sig_atomic_t *stop; /* cycle model: when *stop turns non-zero (a
+                                      * signal handler), the run stops with
+                                      * VTA_EINTR at the next cycle [NULL] */
 } vta_model_params_t;
 
 void vta_model_params_default(vta_model_params_t *p);
@@ -190,6 +194,10 @@ typedef struct vta_cycle_stats {
   uint64_t skipped;         /* cycles jumped over by the event-skipping fast path */
   vta_memsys_stats_t mem;   /* the memory system's per-client counters */
 } vta_cycle_stats_t;
+
+/* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the cycle
+ * the model last stepped (what docs/microarch.md 8.1 counts for it). */
+void vta_model_cats(const vta_model_t *m, uint8_t cat[VTA_CY_NUNITS]);
 
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);

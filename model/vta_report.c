@@ -1,8 +1,8 @@
 /*
  * vta_report.c - the run report of vta_report.h: the table, the full cycle
- * report (per-unit categories, memory clients, bandwidth, GEMM/ALU use) and
- * the JSON object, moved here from the CLI so that every front end prints
- * the same bytes.
+ * report (per-unit categories, memory clients, bandwidth, GEMM/ALU use), the
+ * profile's verdict and the JSON object, moved here from the CLI so that
+ * every front end prints the same bytes.
  */
 #include "vta_report.h"
 
@@ -167,13 +167,25 @@ void vta_report_print(const vta_report_t *r, int full) {
   char name[64];
   vta_config_name(&p->cfg, name, sizeof name);
   const vta_cycle_stats_t *cs = r->cycles;
+  int interrupted = r->interrupted;
   printf("vtasim run %s\n", r->file);
   printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name, r->engine, p->nruns,
          p->nruns == 1 ? "" : "s", p->nexpects, p->nexpects == 1 ? "" : "s");
-  if (cs && full) print_cycles(r, r->wall);
-  else if (cs) printf("  cycles %llu (launch to FINISH), UCNT %llu\n\n",
-                      (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
-  else printf("\n");
+  if (interrupted)
+    printf("  INTERRUPTED after %llu cycles: the counters and verdict cover the %llu "
+           "completed run%s%s\n", (unsigned long long)r->simulated,
+           (unsigned long long)(cs ? cs->runs : 0), cs && cs->runs == 1 ? "" : "s",
+           r->prof ? ", the attribution below every cycle simulated" : "");
+  if (cs && (cs->runs || !interrupted)) {
+    if (full) print_cycles(r, r->wall);
+    else printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
+                (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
+    vta_prof_summary_t sum;
+    vta_prof_summarize(cs, &p->cfg, r->params, r->clock_mhz, &sum);
+    vta_prof_print(stdout, &sum, NULL);
+  }
+  if (cs && (full || interrupted)) vta_prof_print(stdout, NULL, r->prof);
+  printf("\n");
   printf("  %-18s %16s\n", "statistic", "value");
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
@@ -182,7 +194,9 @@ void vta_report_print(const vta_report_t *r, int full) {
   }
   const uint32_t *t = r->tokens;
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
-  if (p->nexpects)
+  if (p->nexpects && interrupted)
+    printf("  expectations: not checked (interrupted)\n");
+  else if (p->nexpects)
     printf("  expectations: %d passed, %d failed\n", p->nexpects - r->failed, r->failed);
 }
 
@@ -206,8 +220,9 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON_AddStringToObject(o, "program", r->file);
   cJSON_AddStringToObject(o, "config", cname);
   cJSON_AddStringToObject(o, "engine", r->engine);
-  cJSON_AddStringToObject(o, "status", rc == 0 ? "ok" : rc == 1 ? "mismatch" : "error");
-  if (rc == 2) cJSON_AddStringToObject(o, "error", r->error ? r->error : "");
+  cJSON_AddStringToObject(o, "status", rc == 0 ? "ok" : rc == 1 ? "mismatch"
+                                       : r->interrupted ? "interrupted" : "error");
+  if (rc == 2 || r->interrupted) cJSON_AddStringToObject(o, "error", r->error ? r->error : "");
   cJSON_AddNumberToObject(o, "exit_code", rc);
   cJSON_AddItemToObject(o, "stats", stats_json(r->stats));
   cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
@@ -215,6 +230,13 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], r->tokens[q]);
   if (r->cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(r));
   else cJSON_AddNullToObject(o, "cycles");
+  if (r->cycles) {
+    vta_prof_summary_t sum;
+    vta_prof_summarize(r->cycles, &p->cfg, r->params, r->clock_mhz, &sum);
+    cJSON_AddItemToObject(o, "profile", vta_prof_json(&sum, r->prof));
+  } else {
+    cJSON_AddNullToObject(o, "profile");
+  }
   cJSON *host = cJSON_AddObjectToObject(o, "host");
   cJSON_AddNumberToObject(host, "wall_seconds", r->wall);
   if (r->cycles)
@@ -226,20 +248,15 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON *fl = cJSON_AddArrayToObject(ex, "failures");
   for (const char *line = r->failures, *nl; line && *line; line = nl + 1) {
     nl = strchr(line, '\n');
-    if (!nl) {
-      cJSON_AddItemToArray(fl, cJSON_CreateString(line));
-      break;
-    }
-    cJSON *s = cJSON_CreateString("");
-    char *txt = malloc((size_t)(nl - line) + 1);
+    size_t n = nl ? (size_t)(nl - line) : strlen(line);
+    char *txt = malloc(n + 1);
     if (txt) {
-      memcpy(txt, line, (size_t)(nl - line));
-      txt[nl - line] = '\0';
-      cJSON_Delete(s);
-      s = cJSON_CreateString(txt);
+      memcpy(txt, line, n);
+      txt[n] = '\0';
+      cJSON_AddItemToArray(fl, cJSON_CreateString(txt));
       free(txt);
     }
-    cJSON_AddItemToArray(fl, s);
+    if (!nl) break;
   }
   return o;
 }

@@ -12,6 +12,7 @@
 
 #include "vta_engine.h"
 #include "vta_model.h"
+#include "vta_profile.h"
 #include "vta_program.h"
 
 #ifdef __cplusplus
@@ -27,8 +28,12 @@ typedef struct vta_report {
   const vta_cycle_stats_t *cycles;  /* NULL: no cycles (functional engine) */
   uint32_t tokens[4];
   double wall;                      /* host seconds of the simulation */
+  double clock_mhz;                 /* the profile's clock [vta_prof_opts_default's] */
+  const vta_prof_t *prof;           /* the attribution, or NULL */
+  int interrupted;                  /* Ctrl-C: exit_code is vtasim's 130 */
+  uint64_t simulated;               /* cycles simulated (interrupted runs included) */
   /* the outcome */
-  int exit_code;                    /* 0 ok, 1 mismatch, 2 error */
+  int exit_code;                    /* 0 ok, 1 mismatch, 2 error (130 interrupted) */
   const char *error;                /* the message when exit_code is 2 */
   int ran;                          /* the expectations were checked */
   int failed;                       /* expectations that failed */

@@ -13,6 +13,8 @@ struct vta_session {
   vta_mem_t *mem;
   vta_engine_ctx_t *eng;
   uint8_t **host; /* per segment, parallel to prog->segs */
+  vta_session_observer_t obs;
+  int observed;
 };
 
 vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err) {
@@ -68,6 +70,49 @@ void vta_session_free(vta_session_t *s) {
   free(s);
 }
 
+void vta_session_observe(vta_session_t *s, const vta_session_observer_t *o) {
+  s->observed = o != NULL;
+  if (o) s->obs = *o;
+}
+
+const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
+  return s->observed ? &s->obs : NULL;
+}
+
+/* One run on the engine, one cycle per step, every cycle shown to the
+ * observer (vta_session_observer_t). */
+static int drive(vta_session_t *s, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  const vta_session_observer_t *o = &s->obs;
+  vta_evlist_t ev;
+  vta_evlist_init(&ev);
+  ev.skip = o->skip;
+  int rc = vta_engine_launch(s->eng, insn_phys, count, err);
+  if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
+  for (uint64_t cycle = 0; !rc;) {
+    vta_step_result_t res = {0, 0};
+    uint8_t cat[VTA_CY_NUNITS];
+    vta_evlist_clear(&ev);
+    if (vta_engine_step(s->eng, o->events ? 1 : VTA_SESSION_CHUNK, o->events ? &ev : NULL,
+                        &res, err) ||
+        (o->events && vta_engine_cats(s->eng, cat, err))) {
+      rc = -1;
+      if (o->abort) o->abort(o->ctx);
+      break;
+    }
+    cycle += res.cycles;
+    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, o->events ? cat : NULL,
+                             res.cycles, res.finished) && !res.finished) {
+      if (o->abort) o->abort(o->ctx);
+      rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
+                    (unsigned long long)cycle, insn_phys);
+      break;
+    }
+    if (res.finished) break;
+  }
+  vta_evlist_free(&ev);
+  return rc;
+}
+
 static int seg_index(const vta_program_t *p, const char *name) {
   for (int i = 0; i < p->nsegs; i++)
     if (!strcmp(p->segs[i].name, name)) return i;
@@ -85,8 +130,12 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
     } else {
       const vta_segment_t *g = &p->segs[i];
       uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
-      rc = s->eng ? vta_engine_run(s->eng, g->addr, count, err)
-                  : vta_errf(err, VTA_EINPUT, "session: no engine");
+      if (!s->eng)
+        rc = vta_errf(err, VTA_EINPUT, "session: no engine");
+      else if (s->observed)
+        rc = drive(s, g->addr, count, err);
+      else
+        rc = vta_engine_run(s->eng, g->addr, count, err);
     }
     if (rc) {
       if (p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);

@@ -36,6 +36,36 @@ void vta_session_free(vta_session_t *s);
 int vta_session_run(vta_session_t *s, vta_err *err);
 
 /*
+ * Watching a run as it goes (the profiler and timeline of
+ * model/vta_profile.h, progress lines, Ctrl-C).  With an observer that
+ * wants events the session steps its engine one cycle at a time
+ * (vta_engine_step with max_cycles 1) and shows every cycle to the
+ * observer: its events and the category of every unit (vta_engine_cats);
+ * the engine cannot skip quiet cycles meanwhile.  Without events it steps
+ * VTA_SESSION_CHUNK cycles at a time (skipping as it likes).  Same cycles
+ * and counters as an unwatched run either way.
+ */
+#define VTA_SESSION_CHUNK 4096
+typedef struct vta_session_observer {
+  int events;     /* one cycle per call, with its events and categories */
+  uint32_t skip;  /* event kinds it does not need (vta_evlist_t.skip) */
+  void (*launch)(void *ctx, uint32_t insn_phys, uint32_t count);
+  /* After every step of `cycles` cycles: with events, one cycle, its events
+   * and each unit's category (VTA_CY_*); without, ev and cat are NULL.
+   * `finished`: the last cycle was the finish pulse.  Non-zero stops the
+   * run, which then fails with kind VTA_EINTR. */
+  int (*cycle)(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+               int finished);
+  /* The run ended without its finish pulse (a fault, or stopped). */
+  void (*abort)(void *ctx);
+  void *ctx;
+} vta_session_observer_t;
+/* o is copied; NULL removes the observer.  The session's engine must tell
+ * its units' categories (vta_engine_cats): the model, the RTL, cosim. */
+void vta_session_observe(vta_session_t *s, const vta_session_observer_t *o);
+const vta_session_observer_t *vta_session_observer(const vta_session_t *s);
+
+/*
  * Check every expectation; print one line per failed expectation (with the
  * first differing byte, or both digests, or both counter values) to report
  * when it is non-NULL.  Returns the number that failed.

@@ -75,7 +75,9 @@ module vta_top (
   output wire [BUS_BYTES*8-1:0] ev_uop_wdata,
   output wire        ev_out_rd,
   output wire [31:0] ev_out_rd_idx,
-  output wire        ev_finish
+  output wire        ev_finish,
+  output wire [11:0] ev_cat              // this cycle's category (VTA_CAT_*) of
+                                         // fetch, store, compute, load (MSB first)
 );
 `include "vta_params.vh"
   localparam integer CW = $clog2(CMDQ + 1);
@@ -112,6 +114,7 @@ module vta_top (
   wire [159:0] q_data;
   wire [159:0] q_head [0:2];
   wire [2:0]   cat_fetch, cat_load, cat_compute, cat_store;
+  assign ev_cat = {cat_fetch, cat_store, cat_compute, cat_load};
   wire [4:0]   rq_valid, grant;
   wire [31:0]  rq_addr [0:4];
   wire [31:0]  rq_bytes [0:4];

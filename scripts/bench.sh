@@ -42,7 +42,7 @@ for w in "${workloads[@]}"; do
     cycles=""
     for _ in $(seq "$repeat"); do
       # shellcheck disable=SC2086
-      line=$("$vtasim" run "$w" --engine $engine --json | python3 -c '
+      line=$("$vtasim" run "$w" --engine $engine --json --no-attribution | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 if d["status"] != "ok": sys.exit("run failed: " + d.get("error", d["status"]))

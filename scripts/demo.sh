@@ -31,8 +31,10 @@ echo "--- both engines' reports (the RTL column is read from the RTL's own count
 python3 scripts/side_by_side.py "$out/gemm_tutorial.model.json" "$out/gemm_tutorial.rtl.json"
 echo
 echo "--- the cycle model's full report:"
-"$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace"
+"$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace" \
+  --timeline "$out/gemm_tutorial.timeline.json"
 echo "instruction trace: $out/gemm_tutorial.trace ($(wc -l < "$out/gemm_tutorial.trace") lines)"
+echo "timeline: $out/gemm_tutorial.timeline.json (open it in https://ui.perfetto.dev or chrome://tracing)"
 echo
 
 for name in gemm_demo alu_demo; do

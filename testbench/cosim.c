@@ -475,10 +475,25 @@ static int run_cycle(cmp_t *c, uint64_t cycle, vta_err *err) {
 }
 
 /* One run on both sides: 0 equal, 1 diverged, -1 error. */
-static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count, vta_err *err) {
+static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count,
+                   const vta_session_observer_t *o, vta_err *err) {
   run_begin(c, insn_phys, count);
+  uint8_t cat[VTA_CY_NUNITS];
+  if (o && vta_engine_cats(c->st[0].eng, cat, NULL)) o = NULL; /* no cycles to watch */
+  if (o && o->launch) o->launch(o->ctx, insn_phys, count);
   for (uint64_t cycle = 0;; cycle++) {
     int rc = run_cycle(c, cycle, err);
+    if (o && (rc < 0 || rc == CYCLE_DIVERGED)) {
+      if (o->abort) o->abort(o->ctx);
+    } else if (o) { /* side 0's cycle, as the session would show it */
+      const int fin = rc == CYCLE_FINISHED;
+      vta_engine_cats(c->st[0].eng, cat, NULL);
+      if (o->cycle && o->cycle(o->ctx, &c->st[0].cyc, cat, 1, fin) && !fin) {
+        if (o->abort) o->abort(o->ctx);
+        return vta_errf(err, VTA_EINTR, "co-simulation: interrupted at cycle %llu",
+                        (unsigned long long)cycle);
+      }
+    }
     if (rc == CYCLE_FINISHED) return 0;
     if (rc) return rc;
   }
@@ -551,7 +566,7 @@ int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],
       break;
     }
     uint32_t count = run->count ? run->count : g->size / VTA_INS_BYTES;
-    rc = one_run(&c, g->addr, count, err);
+    rc = one_run(&c, g->addr, count, opts ? opts->observe : NULL, err);
     if (rc < 0 && p->source && run->line) vta_err_prefix(err, "%s:%d: ", p->source, run->line);
     if (!rc) r->runs++;
   }
@@ -755,10 +770,17 @@ static void ls_free(vta_engine_ctx_t *e) {
   free(x);
 }
 
+/* The reference's categories: its events are the ones cosim delivers. */
+static void ls_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
+  vta_err err;
+  if (vta_engine_cats(LS(e)->side[0], cat, &err))
+    for (int u = 0; u < VTA_CY_NUNITS; u++) cat[u] = VTA_CAT_IDLE;
+}
+
 static const vta_engine_ops_t lockstep_ops = {"cosim",      ls_launch,    ls_step,
                                               ls_reg_read,  ls_reg_write, ls_snapshot,
                                               ls_read_sram, ls_reset,     ls_clear_stats,
-                                              ls_free};
+                                              ls_free,      ls_cats};
 
 vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_t *dut,
                                           vta_mem_t *dut_mem, vta_err *err) {

@@ -59,6 +59,10 @@ typedef enum {
 
 typedef struct vta_cosim_opts {
   int last;             /* events of each side kept for the report [16] */
+  /* Shown side 0's every cycle (its events, and the categories of its model,
+   * vta_model_cats): the profiler and timeline of `cosim --timeline`.  A
+   * non-zero return stops the comparison (an interrupt) with VTA_EINTR.  [NULL] */
+  const vta_session_observer_t *observe;
 } vta_cosim_opts_t;
 
 #define VTA_COSIM_LAST_DEFAULT 16

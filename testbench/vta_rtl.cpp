@@ -86,6 +86,7 @@ struct vta_rtl {
   uint64_t cyc[3];
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
+  uint8_t cat[VTA_CY_NUNITS];       // the last stepped cycle's categories (VTA_CY_*)
 };
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -715,8 +716,9 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
       {t->ev_wgt_we, t->ev_wgt_idx, VTA_MEM_WGT},
       {t->ev_acc_we, t->ev_acc_idx, VTA_MEM_ACC},
       {t->ev_out_we, t->ev_out_idx, VTA_MEM_OUT}};
+  const int want_sram = !(out->skip >> VTA_EV_SRAM_WR & 1); // the profiler skips them
   for (int k = 0; k < 4; k++) {
-    if (!wr[k].we) continue;
+    if (!wr[k].we || !want_sram) continue;
     switch (wr[k].mem) {
     case VTA_MEM_INP: get_bytes(t->ev_inp_wdata, r->buf, r->elem[VTA_MEM_INP]); break;
     case VTA_MEM_WGT: get_bytes(t->ev_wgt_wdata, r->buf, r->elem[VTA_MEM_WGT]); break;
@@ -725,7 +727,7 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
     }
     add(out, now, VTA_EV_SRAM_WR, 0, wr[k].mem, wr[k].idx, 0, r->elem[wr[k].mem], r->buf);
   }
-  if (t->ev_uop_we) {
+  if (t->ev_uop_we && want_sram) {
     get_bytes(t->ev_uop_wdata, r->buf, r->bus);
     for (uint32_t k = 0; k < r->bus / 4; k++)
       if (t->ev_uop_we >> k & 1)
@@ -755,6 +757,8 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   memset(&io, 0, sizeof io);
   if (check_limit(r, err) || serve_axi(r, &io, err)) return -1;
   const int fin = t->ev_finish, act = active(r, &io);
+  // every unit's category of this cycle (docs/microarch.md 8.1), for vta_rtl_cats
+  for (int u = 0; u < VTA_CY_NUNITS; u++) r->cat[u] = (uint8_t)(t->ev_cat >> (3 * u) & 7);
   trace_cycle(r, &io);
   track_units(r);
   if (out && act) sample_events(r, &io, out);
@@ -794,6 +798,9 @@ int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) 
 const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
+void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]) {
+  memcpy(cat, r->cat, VTA_CY_NUNITS);
+}
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]) {

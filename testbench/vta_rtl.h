@@ -92,6 +92,9 @@ int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err);
 const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r);
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r);
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]);
+/* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the cycle
+ * the last vta_rtl_step stepped: the RTL's own, as its counters count them. */
+void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]);
 /* Zero the accumulated counters (the hardware's registers run on: the next
  * run's differences start from their values now). */
 void vta_rtl_clear_stats(vta_rtl_t *r);

@@ -431,7 +431,7 @@ static int cosim(const vta_program_t *p, const vta_model_params_t *pb, int last,
   int rc = -1;
   memset(r, 0, sizeof *r);
   if (!vta_cosim_side_model(&s[0], p, NULL, e) && !vta_cosim_side_model(&s[1], p, pb, e)) {
-    vta_cosim_opts_t o = {last};
+    vta_cosim_opts_t o = {last, NULL};
     rc = vta_cosim_run(p, s, &o, r, e);
     size_t n;
     FILE *f = open_memstream(report, &n);
@@ -657,7 +657,7 @@ static void t_free(vta_engine_ctx_t *e) {
 static const vta_engine_ops_t tamper_ops = {"tampered", t_launch,    t_step,
                                             t_reg_read, t_reg_write, t_snapshot,
                                             t_read_sram, t_reset,    t_clear_stats,
-                                            t_free};
+                                            t_free,      NULL};
 
 static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, char **rep,
                         vta_err *e) {

@@ -197,6 +197,7 @@ int sc_main(int argc, char **argv) {
     r.cycles = snap.has_cycles ? &snap.cycles : nullptr;
     memcpy(r.tokens, snap.tokens, sizeof r.tokens);
     r.wall = wall;
+    r.clock_mhz = 1e-6 / o.vta.period.to_seconds();  // the profile's clock is VTA's
     r.exit_code = rc;
     r.error = hr.error.c_str();
     r.ran = hr.ran;

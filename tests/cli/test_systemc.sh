@@ -107,7 +107,7 @@ for q in 1cycle 64cycles 1us inf; do
 done
 "$SC" "$f" --json --clock-period 2.5ns > "$TMP/c.json"
 check sc-clock-2.5ns-finish test "$(field "$TMP/c.json" 'd["systemc"]["runs"][0]["done_ns"] == '"$ecnt"' * 2.5')" = True
-same sc-clock-2.5ns "$f" --clock-period 2.5ns --quantum 3cycles
+same sc-clock-2.5ns "$f" --clock-period 2.5ns --quantum 3cycles -- --clock-mhz 400
 same sc-poll "$f" --poll --poll-interval 30ns
 "$SC" "$f" --json --poll --poll-interval 1us > "$TMP/p.json"
 check sc-poll-sees-done-at-first-poll test "$(field "$TMP/p.json" \

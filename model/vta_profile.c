@@ -1,0 +1,1038 @@
+/*
+ * vta_profile.c - where the cycles go: the verdict and utilisations of a
+ * run from its counters, per-instruction attribution from the per-cycle
+ * events and unit categories, and the Chrome trace-event timeline streamed
+ * from the same walk (vta_profile.h; docs/report-json.md for the JSON).
+ *
+ * Attribution (docs/report-json.md): in every counted cycle each of load,
+ * compute and store is in one category; busy and mem_stall go to the
+ * executing instruction, dep_* to the instruction waiting at the head of
+ * the queue, idle to nobody.  The instruction a unit executes is known from
+ * its START/DONE events; the queue's contents from DISPATCH events (an
+ * instruction dispatched in t is in its queue from t + 1).  Nothing here
+ * depends on which engine produced the events: the model and the RTL give
+ * the same numbers and the same bytes.
+ *
+ * The timeline is written as it goes (one slice per instruction when it
+ * completes, counters when they change, flow arrows when a token is
+ * popped): memory stays bounded by the queues, the tokens in flight and the
+ * bandwidth windows not yet complete, whatever the program's length.
+ */
+#include "vta_profile.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vta_isa.h"
+
+const char *vta_bound_name(vta_bound_t b) {
+  static const char *const n[] = {"compute", "memory", "latency"};
+  return b <= VTA_BOUND_LATENCY ? n[b] : "?";
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
+
+/* ---- the verdict (counters only) ----------------------------------------- */
+
+void vta_prof_summarize(const vta_cycle_stats_t *cs, const vta_config_t *cfg,
+                        const vta_model_params_t *params, double clock_mhz,
+                        vta_prof_summary_t *s) {
+  memset(s, 0, sizeof *s);
+  const double cyc = (double)cs->cycles, bus = params->mem.bus_bytes;
+  double rd_beats = 0;
+  for (int k = 0; k < VTA_RD_NCLIENTS; k++) rd_beats += (double)cs->mem.rd[k].beats;
+  const double wr_beats = (double)cs->mem.wr.beats;
+  s->clock_mhz = clock_mhz;
+  s->seconds = cyc / (clock_mhz * 1e6);
+  s->peak_macs = (double)cfg->batch * cfg->block_in * cfg->block_out;
+  s->peak_ops = 2 * s->peak_macs;
+  s->peak_rd = s->peak_wr = bus / params->mem.cpb;
+  s->macs = (double)(cs->gemm_uops - cs->gemm_reset_uops) * s->peak_macs;
+  s->ops = 2 * s->macs;
+  s->dram_bytes = (rd_beats + wr_beats) * bus;
+  s->arithmetic_intensity = ratio(s->ops, s->dram_bytes);
+  s->ops_per_cycle = ratio(s->ops, cyc);
+  s->gops = ratio(s->ops, s->seconds) / 1e9;
+  s->issue_util = ratio((double)(cs->gemm_uops + cs->alu_slots), cyc);
+  s->mac_util = ratio(s->macs, cyc * s->peak_macs);
+  s->rd_bw_util = ratio(rd_beats * bus, cyc * s->peak_rd);
+  s->wr_bw_util = ratio(wr_beats * bus, cyc * s->peak_wr);
+
+  const int rd = s->rd_bw_util >= s->wr_bw_util;
+  const double mem = rd ? s->rd_bw_util : s->wr_bw_util;
+  const char *mem_name = rd ? "rd_bw_util" : "wr_bw_util";
+  const char *mem_what = rd ? "read" : "write";
+  const double peak = rd ? s->peak_rd : s->peak_wr;
+  if (!cs->cycles) { /* an interrupted first run, the functional engine */
+    s->kind = VTA_BOUND_LATENCY;
+    s->figure_name = "issue_util";
+    snprintf(s->text, sizeof s->text, "no verdict: no run completed, no cycles counted");
+  } else if (s->issue_util >= VTA_PROF_BOUND && s->issue_util >= mem) {
+    s->kind = VTA_BOUND_COMPUTE;
+    s->figure = s->issue_util;
+    s->figure_name = "issue_util";
+    snprintf(s->text, sizeof s->text,
+             "compute-bound: the GEMM/ALU pipeline issues in %.1f%% of cycles "
+             "(MACs at %.1f%% of peak, %s bandwidth %.1f%%)",
+             100 * s->issue_util, 100 * s->mac_util, mem_what, 100 * mem);
+  } else if (mem >= VTA_PROF_BOUND) {
+    s->kind = VTA_BOUND_MEMORY;
+    s->figure = mem;
+    s->figure_name = mem_name;
+    snprintf(s->text, sizeof s->text,
+             "memory-bound: %s bandwidth at %.1f%% of peak (%.2f bytes/cycle) "
+             "(GEMM/ALU pipeline issuing %.1f%% of cycles)",
+             mem_what, 100 * mem, peak, 100 * s->issue_util);
+  } else {
+    s->kind = VTA_BOUND_LATENCY;
+    int c = s->issue_util >= mem;
+    s->figure = c ? s->issue_util : mem;
+    s->figure_name = c ? "issue_util" : mem_name;
+    /* The largest stall category of load, compute and store names the wait. */
+    int bu = -1, bc = 0;
+    uint64_t bv = 0;
+    for (int u = 0; u < 3; u++)
+      for (int k = VTA_CAT_MEM; k < VTA_CAT_IDLE; k++)
+        if (cs->unit[u].cat[k] > bv) bv = cs->unit[u].cat[k], bu = u, bc = k;
+    char why[160] = "";
+    if (bu >= 0)
+      snprintf(why, sizeof why, "; %s %s in %.1f%% of cycles", vta_cy_unit_name(bu),
+               bc == VTA_CAT_MEM ? "waits for memory" : bc == VTA_CAT_QUEUE ? "is blocked"
+               : bc == VTA_CAT_DEP + 0 ? "waits on l2g" : bc == VTA_CAT_DEP + 1 ? "waits on g2l"
+               : bc == VTA_CAT_DEP + 2 ? "waits on g2s" : "waits on s2g",
+               100 * ratio((double)bv, cyc));
+    snprintf(s->text, sizeof s->text,
+             "latency/dependency-bound: no resource reaches %.0f%% (best: %s %.1f%%)%s",
+             100 * VTA_PROF_BOUND, c ? "GEMM/ALU issue" : rd ? "read bandwidth" : "write bandwidth",
+             100 * s->figure, why);
+  }
+}
+
+/* ---- opcode classes ------------------------------------------------------- */
+
+#define CLASS_LIST(X) \
+  X(LOAD_INP, "LOAD INP") X(LOAD_WGT, "LOAD WGT") X(LOAD_UOP, "LOAD UOP") \
+  X(LOAD_ACC, "LOAD ACC") X(GEMM, "GEMM") X(ALU, "ALU") X(FINISH, "FINISH") \
+  X(STORE, "STORE") X(NOP, "NOP")
+#define CLASS_ENUM(e, s) C_##e,
+enum { CLASS_LIST(CLASS_ENUM) NCLASS };
+#define CLASS_NAME(e, s) s,
+static const char *const class_name[NCLASS] = {CLASS_LIST(CLASS_NAME)};
+
+static int classify(const vta_insn_t *in) {
+  if (vta_insn_is_nop(in)) return C_NOP;
+  switch (in->opcode) {
+  case VTA_OP_LOAD:
+    return in->mem_type == VTA_MEM_INP ? C_LOAD_INP : in->mem_type == VTA_MEM_WGT ? C_LOAD_WGT
+         : in->mem_type == VTA_MEM_UOP ? C_LOAD_UOP : C_LOAD_ACC;
+  case VTA_OP_STORE: return C_STORE;
+  case VTA_OP_GEMM: return C_GEMM;
+  case VTA_OP_ALU: return C_ALU;
+  default: return C_FINISH;
+  }
+}
+
+/* ---- state ------------------------------------------------------------------ */
+
+/* Cycles of one instruction by category (dep per queue). */
+typedef struct acct {
+  uint64_t busy, mem, dep[4];
+} acct_t;
+
+static uint64_t acct_total(const acct_t *a) {
+  return a->busy + a->mem + a->dep[0] + a->dep[1] + a->dep[2] + a->dep[3];
+}
+
+/* An instruction in a unit's queue or executing. */
+typedef struct pinsn {
+  uint32_t idx;
+  int cls;            /* opcode class (NOP when it does not decode) */
+  int pops, pushes;   /* it pops / pushes any token */
+  uint64_t queued;    /* run cycle from which it is in its queue */
+  uint64_t start;
+  acct_t a;
+} pinsn_t;
+
+typedef struct fifo {
+  pinsn_t *v;
+  size_t head, n, cap;
+} fifo_t;
+
+/* Timeline cycles of tokens pushed and not yet popped, oldest first. */
+typedef struct tsq {
+  uint64_t *ts;
+  size_t head, n, cap;
+} tsq_t;
+
+/* A completed instruction, kept for the top list. */
+typedef struct prec {
+  uint32_t run, idx;
+  int unit, cls;
+  uint64_t queued, start, done;
+  acct_t a;
+  char dis[320];
+} prec_t;
+
+/* A timeline slice of the store track held back to merge back-to-back STOREs. */
+typedef struct merge {
+  int n;               /* STOREs in it, 0 = none held */
+  uint32_t first, last;
+  uint64_t queued, start, done; /* run cycles */
+  int last_pushes;
+  acct_t a;
+  char dis[320];       /* the first one's */
+} merge_t;
+
+enum { NCLIENT = VTA_RD_NCLIENTS + 1 }; /* five readers and the writer */
+
+struct vta_prof {
+  vta_config_t cfg;
+  vta_model_params_t params;
+  const vta_mem_t *mem;
+  vta_prof_opts_t o;
+  uint64_t period_ps;  /* one cycle on the timeline */
+
+  /* the run */
+  uint32_t run, insn_phys, insn_count;
+  int in_run;
+  uint64_t now;        /* run cycle of the next vta_prof_cycle */
+  uint64_t base;       /* timeline cycle of the run's cycle 0 */
+  uint64_t cycles, retired;
+
+  fifo_t q[3];         /* per unit: dispatched, not started (oldest first) */
+  pinsn_t cur[3];      /* per unit: executing (cur_on) */
+  int cur_on[3];
+  uint64_t prev_done[3]; /* run cycle of the unit's last D, UINT64_MAX none */
+
+  /* totals */
+  acct_t cls[NCLASS][3];
+  uint64_t cls_n[NCLASS][3];
+  prec_t *top;         /* o.top best, sorted best first */
+  int ntop;
+
+  /* timeline */
+  FILE *tl;
+  int tl_first, tl_closed, tl_err;
+  uint32_t tokens[4];
+  int64_t tok_shown[4];
+  uint32_t qlen[3];
+  int64_t q_shown[3];
+  uint64_t flow_id;
+  tsq_t pend[4];       /* per token queue: cycles of the pushes not yet popped */
+  merge_t mg;
+  /* fetch track: the chunk being read, the dispatch run */
+  int rd_open, disp_open;
+  uint64_t rd_from, rd_to, disp_from, disp_to, disp_first, disp_last;
+  /* bandwidth windows: beats per client landing in windows wbase, wbase+1.. */
+  uint64_t wbase;
+  uint64_t *win[NCLIENT];
+  size_t nwin;
+  int64_t bw_shown[NCLIENT];
+  uint64_t rd_last;    /* run cycle of the last read beat; UINT64_MAX none yet */
+};
+
+static int fifo_push(fifo_t *f, const pinsn_t *x) {
+  if (f->n == f->cap) {
+    size_t cap = f->cap ? 2 * f->cap : 16;
+    pinsn_t *v = malloc(cap * sizeof *v);
+    if (!v) return -1;
+    for (size_t i = 0; i < f->n; i++) v[i] = f->v[(f->head + i) % f->cap];
+    free(f->v);
+    f->v = v, f->head = 0, f->cap = cap;
+  }
+  f->v[(f->head + f->n++) % f->cap] = *x;
+  return 0;
+}
+
+static pinsn_t *fifo_front(fifo_t *f) { return f->n ? &f->v[f->head] : NULL; }
+
+static void fifo_pop(fifo_t *f) {
+  assert(f->n > 0);
+  f->head = (f->head + 1) % f->cap;
+  f->n--;
+}
+
+/* ---- the timeline's JSON ------------------------------------------------------- */
+
+/* Thread ids of the unit tracks (fetch first, as the hardware's order). */
+static const int tid_of[VTA_CY_NUNITS] = {2, 3, 4, 1}; /* load, compute, store, fetch */
+
+static void tl_sep(vta_prof_t *p) {
+  fputs(p->tl_first ? "\n" : ",\n", p->tl);
+  p->tl_first = 0;
+}
+
+/* Microseconds of a timeline cycle, exactly: integer picoseconds. */
+static void tl_ts(vta_prof_t *p, uint64_t cyc) {
+  uint64_t ps = cyc * p->period_ps;
+  fprintf(p->tl, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
+}
+
+/* s as a JSON string literal, quotes included, into out (truncated to fit). */
+static void json_quote(const char *s, char *out, size_t len) {
+  size_t k = 0;
+  assert(len >= 8);
+  out[k++] = '"';
+  for (; *s && k + 8 < len; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') k += (size_t)snprintf(out + k, len - k, "\\%c", c);
+    else if (c < 0x20) k += (size_t)snprintf(out + k, len - k, "\\u%04x", c);
+    else out[k++] = (char)c;
+  }
+  out[k++] = '"';
+  out[k] = '\0';
+}
+
+static void tl_str(FILE *f, const char *s) {
+  char q[1024];
+  json_quote(s, q, sizeof q);
+  fputs(q, f);
+}
+
+static void tl_counter(vta_prof_t *p, const char *name, uint64_t cyc, uint64_t v) {
+  tl_sep(p);
+  fprintf(p->tl, "{\"ph\":\"C\",\"pid\":1,\"name\":\"%s\",\"ts\":", name);
+  tl_ts(p, cyc);
+  fprintf(p->tl, ",\"args\":{\"value\":%" PRIu64 "}}", v);
+}
+
+/* A complete slice [from, to) in timeline cycles, args already formatted. */
+static void tl_slice(vta_prof_t *p, int tid, const char *name, uint64_t from, uint64_t to,
+                     const char *args) {
+  assert(to > from);
+  tl_sep(p);
+  fprintf(p->tl, "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"name\":", tid);
+  tl_str(p->tl, name);
+  fputs(",\"ts\":", p->tl);
+  tl_ts(p, from);
+  fputs(",\"dur\":", p->tl);
+  tl_ts(p, to - from);
+  fprintf(p->tl, ",\"args\":{%s}}", args);
+}
+
+static void tl_header(vta_prof_t *p) {
+  FILE *f = p->tl;
+  fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"vtasim\",\"format\":"
+        "\"Chrome trace-event JSON (docs/report-json.md; open in ui.perfetto.dev or "
+        "chrome://tracing)\",\"program\":", f);
+  tl_str(f, p->o.title ? p->o.title : "");
+  fprintf(f, ",\"clock_mhz\":%g,\"cycle_ps\":%" PRIu64 ",\"time_unit\":\"ts and dur are "
+          "microseconds: simulated cycles times cycle_ps\",\"bandwidth_window_cycles\":%u,"
+          "\"bandwidth_counters\":\"beats landed (read) or accepted (write) per window\","
+          "\"store_merge\":", p->o.clock_mhz, p->period_ps, p->o.window);
+  tl_str(f, p->o.no_merge ? "off: one slice per STORE"
+            : "back-to-back STOREs without token waits between them are one slice whose "
+              "args.merged counts them");
+  fputs(",\"params\":{", f);
+  for (int i = 0; i < vta_nparams; i++)
+    fprintf(f, "%s\"%s\":%u", i ? "," : "", vta_params[i].name,
+            vta_model_params_get(&p->params, &vta_params[i]));
+  fputs("}},\"traceEvents\":[", f);
+  p->tl_first = 1;
+  tl_sep(p);
+  fputs("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"VTA core\"}}", f);
+  for (int u = 0; u < VTA_CY_NUNITS; u++) {
+    tl_sep(p);
+    fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_name\",\"args\":"
+            "{\"name\":\"%s\"}}", tid_of[u], vta_cy_unit_name(u));
+    tl_sep(p);
+    fprintf(f, "{\"ph\":\"M\",\"pid\":1,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":"
+            "{\"sort_index\":%d}}", tid_of[u], tid_of[u]);
+  }
+}
+
+static const char *client_counter[NCLIENT] = {"rd fetch beats", "rd uop beats",
+                                               "rd inp beats",   "rd wgt beats",
+                                               "rd acc beats",   "wr out beats"};
+
+/* Emit the bandwidth windows before window `upto` (exclusive). */
+static void bw_emit_until(vta_prof_t *p, uint64_t upto) {
+  while (p->wbase < upto) {
+    for (int c = 0; c < NCLIENT; c++) {
+      uint64_t v = p->nwin ? p->win[c][0] : 0;
+      if ((int64_t)v != p->bw_shown[c]) {
+        tl_counter(p, client_counter[c], p->wbase * p->o.window, v);
+        p->bw_shown[c] = (int64_t)v;
+      }
+    }
+    if (p->nwin) {
+      for (int c = 0; c < NCLIENT; c++) memmove(p->win[c], p->win[c] + 1, (p->nwin - 1) * 8);
+      p->nwin--;
+    }
+    p->wbase++;
+  }
+}
+
+/* Add `n` beats of client c landing from timeline cycle `first`, every cpb. */
+static void bw_add(vta_prof_t *p, int c, uint64_t first, uint64_t n, uint64_t cpb) {
+  const uint64_t W = p->o.window;
+  while (n) {
+    uint64_t w = first / W, end = (w + 1) * W;
+    uint64_t k = (end - first + cpb - 1) / cpb; /* beats of the run landing in window w */
+    if (k > n) k = n;
+    assert(w >= p->wbase);
+    size_t i = (size_t)(w - p->wbase);
+    if (i >= p->nwin) {
+      size_t need = i + 1;
+      for (int cl = 0; cl < NCLIENT; cl++) {
+        uint64_t *v = realloc(p->win[cl], need * 8);
+        if (!v) { p->tl_err = 1; return; }
+        memset(v + p->nwin, 0, (need - p->nwin) * 8);
+        p->win[cl] = v;
+      }
+      p->nwin = need;
+    }
+    p->win[c][i] += k;
+    n -= k;
+    first += k * cpb;
+  }
+}
+
+/* ---- creation -------------------------------------------------------------------- */
+
+void vta_prof_opts_default(vta_prof_opts_t *o) {
+  memset(o, 0, sizeof *o);
+  o->clock_mhz = VTA_PROF_CLOCK_MHZ;
+  o->window = VTA_PROF_WINDOW;
+  o->top = VTA_PROF_TOP;
+}
+
+vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_model_params_t *params,
+                         const vta_mem_t *mem, const vta_prof_opts_t *opts, vta_err *err) {
+  vta_prof_t *p = calloc(1, sizeof *p);
+  if (!p) {
+    vta_errf(err, VTA_ENOMEM, "profile: out of memory");
+    return NULL;
+  }
+  p->cfg = *cfg;
+  p->params = *params;
+  p->params.trace = NULL;
+  p->mem = mem;
+  vta_prof_opts_default(&p->o);
+  if (opts) p->o = *opts;
+  if (!(p->o.clock_mhz > 0 && p->o.clock_mhz <= 1e6)) {
+    vta_errf(err, VTA_EINPUT, "clock: %g MHz is out of range (expected 0 < MHz <= 1000000)",
+             p->o.clock_mhz);
+    free(p);
+    return NULL;
+  }
+  if (p->o.window == 0) p->o.window = VTA_PROF_WINDOW;
+  if (p->o.top < 0) p->o.top = 0;
+  p->period_ps = (uint64_t)llround(1e6 / p->o.clock_mhz);
+  if (!p->period_ps) p->period_ps = 1;
+  p->top = calloc((size_t)p->o.top + 1, sizeof *p->top);
+  if (!p->top) {
+    vta_errf(err, VTA_ENOMEM, "profile: out of memory");
+    free(p);
+    return NULL;
+  }
+  for (int u = 0; u < 3; u++) p->prev_done[u] = UINT64_MAX, p->q_shown[u] = -1;
+  for (int q = 0; q < 4; q++) p->tok_shown[q] = -1;
+  for (int c = 0; c < NCLIENT; c++) p->bw_shown[c] = -1;
+  p->tl = p->o.timeline;
+  if (p->tl) {
+    tl_header(p);
+    for (int q = 0; q < 4; q++) {
+      char n[32];
+      snprintf(n, sizeof n, "tokens %s", q_short[q]);
+      tl_counter(p, n, 0, 0);
+      p->tok_shown[q] = 0;
+    }
+    for (int u = 0; u < 3; u++) {
+      char n[32];
+      snprintf(n, sizeof n, "queue %s", vta_unit_name((vta_unit_t)u));
+      tl_counter(p, n, 0, 0);
+      p->q_shown[u] = 0;
+    }
+  }
+  return p;
+}
+
+/* ---- per instruction --------------------------------------------------------------- */
+
+static void decode(vta_prof_t *p, uint32_t idx, vta_insn_t *in, int *ok) {
+  const uint8_t *raw = vta_mem_host(p->mem, (uint64_t)p->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
+                                    VTA_INS_BYTES);
+  *ok = raw && !vta_insn_decode(&p->cfg, raw, in, NULL);
+}
+
+static void disasm(vta_prof_t *p, uint32_t idx, char *buf, size_t len) {
+  vta_insn_t in;
+  int ok;
+  decode(p, idx, &in, &ok);
+  if (ok) vta_insn_format(&in, buf, len);
+  else snprintf(buf, len, "?");
+}
+
+/* Is a better than b in the top list: more cycles, then earlier. */
+static int better(const prec_t *a, const prec_t *b) {
+  uint64_t ca = acct_total(&a->a), cb = acct_total(&b->a);
+  if (ca != cb) return ca > cb;
+  if (a->run != b->run) return a->run < b->run;
+  return a->idx < b->idx;
+}
+
+static void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) {
+  if (!p->o.top) return;
+  prec_t r;
+  memset(&r, 0, sizeof r);
+  r.run = p->run;
+  r.idx = x->idx;
+  r.unit = unit;
+  r.cls = x->cls;
+  r.queued = x->queued;
+  r.start = x->start;
+  r.done = done;
+  r.a = x->a;
+  if (p->ntop == p->o.top && !better(&r, &p->top[p->ntop - 1])) return;
+  disasm(p, x->idx, r.dis, sizeof r.dis);
+  int i = p->ntop < p->o.top ? p->ntop++ : p->ntop - 1;
+  while (i > 0 && better(&r, &p->top[i - 1])) {
+    p->top[i] = p->top[i - 1];
+    i--;
+  }
+  p->top[i] = r;
+}
+
+static int acct_args(char *b, size_t len, const acct_t *a) {
+  return snprintf(b, len, "\"cycles\":%" PRIu64 ",\"busy\":%" PRIu64 ",\"mem_stall\":%" PRIu64
+                  ",\"dep_l2g\":%" PRIu64 ",\"dep_g2l\":%" PRIu64 ",\"dep_g2s\":%" PRIu64
+                  ",\"dep_s2g\":%" PRIu64, acct_total(a), a->busy, a->mem, a->dep[0],
+                  a->dep[1], a->dep[2], a->dep[3]);
+}
+
+static void acct_add(acct_t *t, const acct_t *a) {
+  t->busy += a->busy;
+  t->mem += a->mem;
+  for (int q = 0; q < 4; q++) t->dep[q] += a->dep[q];
+}
+
+/* The slice of one instruction (or of merged STOREs). */
+static void emit_insn_slice(vta_prof_t *p, int unit, const char *name, uint32_t idx,
+                            uint32_t last, int n, const char *dis, uint64_t queued,
+                            uint64_t start, uint64_t done, const acct_t *a, int dropped) {
+  char args[1280], esc[400];
+  size_t k = 0;
+  json_quote(dis, esc, sizeof esc);
+  k += (size_t)snprintf(args + k, sizeof args - k,
+                        "\"run\":%u,\"index\":%u,\"disasm\":%s,\"queued\":%" PRIu64
+                        ",\"start\":%" PRIu64 ",\"done\":%" PRIu64 ",",
+                        p->run, idx, esc, queued, start, done);
+  k += (size_t)acct_args(args + k, sizeof args - k, a);
+  if (n > 1 && k < sizeof args)
+    k += (size_t)snprintf(args + k, sizeof args - k,
+                          ",\"merged\":%d,\"last_index\":%u,\"note\":\"%d back-to-back STOREs "
+                          "(#%u..#%u) merged into this slice; cycles are their sum\"",
+                          n, last, n, idx, last);
+  if (dropped && k < sizeof args)
+    snprintf(args + k, sizeof args - k, ",\"dropped\":\"%s\"",
+             "the run ended while it executed");
+  tl_slice(p, tid_of[unit], name, p->base + start, p->base + done + 1, args);
+}
+
+static void merge_flush(vta_prof_t *p) {
+  merge_t *g = &p->mg;
+  if (!g->n) return;
+  emit_insn_slice(p, VTA_UNIT_STORE, "STORE", g->first, g->last, g->n, g->dis, g->queued,
+                  g->start, g->done, &g->a, 0);
+  g->n = 0;
+}
+
+/* The wait before an instruction's start, on its unit's track. */
+static void emit_wait(vta_prof_t *p, int unit, const pinsn_t *x) {
+  uint64_t from = p->prev_done[unit] == UINT64_MAX ? 0 : p->prev_done[unit] + 1;
+  if (x->queued > from) from = x->queued;
+  if (x->start <= from) return;
+  int best = 0;
+  for (int q = 1; q < 4; q++)
+    if (x->a.dep[q] > x->a.dep[best]) best = q;
+  char name[32], args[256];
+  snprintf(name, sizeof name, "wait %s", q_short[best]);
+  snprintf(args, sizeof args, "\"run\":%u,\"index\":%u,\"dep_l2g\":%" PRIu64 ",\"dep_g2l\":%"
+           PRIu64 ",\"dep_g2s\":%" PRIu64 ",\"dep_s2g\":%" PRIu64, p->run, x->idx,
+           x->a.dep[0], x->a.dep[1], x->a.dep[2], x->a.dep[3]);
+  tl_slice(p, tid_of[unit], name, p->base + from, p->base + x->start, args);
+}
+
+static void insn_start(vta_prof_t *p, int unit, uint32_t idx) {
+  fifo_t *f = &p->q[unit];
+  pinsn_t *h = fifo_front(f);
+  pinsn_t x;
+  if (h && h->idx == idx) {
+    x = *h;
+    fifo_pop(f);
+  } else { /* never for a consistent engine; keep going with what we know */
+    memset(&x, 0, sizeof x);
+    x.idx = idx;
+    x.queued = p->now;
+    vta_insn_t in;
+    int ok;
+    decode(p, idx, &in, &ok);
+    x.cls = ok ? classify(&in) : C_NOP;
+  }
+  x.start = p->now;
+  p->cur[unit] = x;
+  p->cur_on[unit] = 1;
+  if (!p->tl) return;
+  const int mergeable = !p->o.no_merge && unit == VTA_UNIT_STORE && x.cls == C_STORE;
+  if (p->mg.n && !(mergeable && !x.pops && !p->mg.last_pushes && x.start == p->mg.done + 1))
+    merge_flush(p);
+  emit_wait(p, unit, &x);
+}
+
+static void insn_done(vta_prof_t *p, int unit, int dropped) {
+  pinsn_t *x = &p->cur[unit];
+  const uint64_t done = p->now;
+  acct_add(&p->cls[x->cls][unit], &x->a);
+  p->cls_n[x->cls][unit]++;
+  top_offer(p, unit, x, done);
+  if (!dropped) p->retired++;
+  if (p->tl) {
+    merge_t *g = &p->mg;
+    if (g->n && unit == VTA_UNIT_STORE && !dropped) { /* insn_start kept the run held */
+      g->n++;
+      g->last = x->idx;
+      g->done = done;
+      g->last_pushes = x->pushes;
+      acct_add(&g->a, &x->a);
+    } else if (!p->o.no_merge && !dropped && unit == VTA_UNIT_STORE && x->cls == C_STORE) {
+      g->n = 1;
+      g->first = g->last = x->idx;
+      g->queued = x->queued;
+      g->start = x->start;
+      g->done = done;
+      g->last_pushes = x->pushes;
+      g->a = x->a;
+      disasm(p, x->idx, g->dis, sizeof g->dis);
+    } else {
+      char dis[320];
+      disasm(p, x->idx, dis, sizeof dis);
+      vta_insn_t in;
+      int ok;
+      decode(p, x->idx, &in, &ok);
+      char name[32];
+      if (!ok) snprintf(name, sizeof name, "?");
+      else if (in.opcode == VTA_OP_LOAD || (in.opcode == VTA_OP_STORE && x->cls == C_NOP))
+        snprintf(name, sizeof name, "%s %s%s", vta_opcode_name(in.opcode),
+                 vta_mem_name(in.mem_type), x->cls == C_NOP ? " (sync)" : "");
+      else if (in.opcode == VTA_OP_ALU)
+        snprintf(name, sizeof name, "ALU %s", vta_alu_name(in.alu_opcode));
+      else snprintf(name, sizeof name, "%s", vta_opcode_name(in.opcode));
+      emit_insn_slice(p, unit, name, x->idx, x->idx, 1, dis, x->queued, x->start, done,
+                      &x->a, dropped);
+    }
+  }
+  p->prev_done[unit] = done;
+  p->cur_on[unit] = 0;
+}
+
+/* ---- the per-cycle walk ------------------------------------------------------------- */
+
+static void fetch_flush(vta_prof_t *p, int rd, int disp) {
+  char args[160];
+  if (rd && p->rd_open) {
+    snprintf(args, sizeof args, "\"run\":%u,\"first_cycle\":%" PRIu64 ",\"last_beat\":%" PRIu64,
+             p->run, p->rd_from, p->rd_to);
+    tl_slice(p, tid_of[VTA_CY_FETCH], "read instructions", p->base + p->rd_from,
+             p->base + p->rd_to + 1, args);
+    p->rd_open = 0;
+  }
+  if (disp && p->disp_open) {
+    snprintf(args, sizeof args, "\"run\":%u,\"first_index\":%" PRIu64 ",\"last_index\":%" PRIu64
+             ",\"count\":%" PRIu64, p->run, p->disp_first, p->disp_last,
+             p->disp_last - p->disp_first + 1);
+    tl_slice(p, tid_of[VTA_CY_FETCH], "dispatch", p->base + p->disp_from,
+             p->base + p->disp_to + 1, args);
+    p->disp_open = 0;
+  }
+}
+
+void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count) {
+  if (p->in_run) vta_prof_abort(p);
+  p->insn_phys = insn_phys;
+  p->insn_count = count;
+  p->in_run = 1;
+  p->now = 0;
+  p->rd_last = UINT64_MAX;
+  for (int u = 0; u < 3; u++) {
+    p->q[u].n = p->q[u].head = 0;
+    p->cur_on[u] = 0;
+    p->prev_done[u] = UINT64_MAX;
+    p->qlen[u] = 0;
+  }
+}
+
+/* The end of a run at run cycle p->now (inclusive): close what is open. */
+static void run_end(vta_prof_t *p) {
+  for (int u = 0; u < 3; u++)
+    if (p->cur_on[u]) insn_done(p, u, 1);
+  if (p->tl) {
+    merge_flush(p);
+    fetch_flush(p, 1, 1);
+    /* a head still waiting for a token when the run stopped (a deadlock, an
+     * interrupt): its wait so far, up to this cycle */
+    for (int u = 0; u < 3; u++) {
+      pinsn_t *h = fifo_front(&p->q[u]);
+      if (h && !p->cur_on[u] && h->a.dep[0] + h->a.dep[1] + h->a.dep[2] + h->a.dep[3]) {
+        pinsn_t w = *h;
+        w.start = p->now + 1;
+        emit_wait(p, u, &w);
+      }
+    }
+    for (int u = 0; u < 3; u++) {
+      p->qlen[u] = 0;
+      if (p->q_shown[u] != 0) {
+        char n[32];
+        snprintf(n, sizeof n, "queue %s", vta_unit_name((vta_unit_t)u));
+        tl_counter(p, n, p->base + p->now + 1, 0);
+        p->q_shown[u] = 0;
+      }
+    }
+    /* beats in flight are dropped with the run (docs/microarch.md 3) */
+    uint64_t keep = (p->base + p->now) / p->o.window - p->wbase + 1;
+    if (p->nwin > keep) p->nwin = (size_t)keep;
+  }
+  p->base += p->now + 1;
+  p->cycles += p->now;
+  p->in_run = 0;
+  p->run++;
+}
+
+void vta_prof_abort(vta_prof_t *p) {
+  if (!p->in_run) return;
+  if (p->now) p->now--; /* the last cycle stepped */
+  run_end(p);
+}
+
+void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
+                    int finished) {
+  if (!p->in_run) return;
+  const uint64_t t = p->now, g = p->base + t;
+  int n = ev ? ev->n : 0;
+  if (n > 1) vta_evlist_sort(ev); /* the canonical order: pops before pushes */
+  if (p->tl) bw_emit_until(p, g / p->o.window);
+  int started[3] = {0, 0, 0}, done[3] = {0, 0, 0};
+  uint32_t sidx[3] = {0, 0, 0};
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    if (e->kind == VTA_EV_START && e->unit < 3) started[e->unit] = 1, sidx[e->unit] = e->index;
+    if (e->kind == VTA_EV_DONE && e->unit < 3) done[e->unit] = 1;
+  }
+  /* 1. starts (the pops happen now), 2. this cycle's category, 3. dones */
+  for (int u = 0; u < 3; u++) {
+    if (started[u]) insn_start(p, u, sidx[u]);
+    if (!finished) {
+      int c = cat[u];
+      if (c == VTA_CAT_BUSY || c == VTA_CAT_MEM) {
+        if (p->cur_on[u]) *(c == VTA_CAT_BUSY ? &p->cur[u].a.busy : &p->cur[u].a.mem) += 1;
+      } else if (c >= VTA_CAT_DEP && c < VTA_CAT_IDLE) {
+        pinsn_t *h = fifo_front(&p->q[u]);
+        if (h) h->a.dep[c - VTA_CAT_DEP]++;
+      }
+    }
+    if (done[u] && p->cur_on[u]) insn_done(p, u, 0);
+  }
+  /* dispatches: in the queue from t + 1 */
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    if (e->kind != VTA_EV_DISPATCH || e->unit >= 3) continue;
+    pinsn_t x;
+    memset(&x, 0, sizeof x);
+    x.idx = e->index;
+    x.queued = t + 1;
+    vta_insn_t in;
+    int ok;
+    decode(p, e->index, &in, &ok);
+    x.cls = ok ? classify(&in) : C_NOP;
+    x.pops = ok && (in.pop_prev || in.pop_next);
+    x.pushes = ok && (in.push_prev || in.push_next);
+    if (fifo_push(&p->q[e->unit], &x)) p->tl_err = 1;
+    p->qlen[e->unit]++;
+    if (p->tl) {
+      if (p->disp_open && p->disp_to + 1 == t) {
+        p->disp_to = t;
+        p->disp_last = e->index;
+      } else {
+        fetch_flush(p, 1, 1);
+        p->disp_open = 1;
+        p->disp_from = p->disp_to = t;
+        p->disp_first = p->disp_last = e->index;
+      }
+    }
+  }
+  for (int u = 0; u < 3; u++)
+    if (done[u] && p->qlen[u]) p->qlen[u]--;
+  /* tokens, flows, memory */
+  static const int producer[4] = {VTA_UNIT_LOAD, VTA_UNIT_COMPUTE, VTA_UNIT_COMPUTE,
+                                  VTA_UNIT_STORE};
+  static const int consumer[4] = {VTA_UNIT_COMPUTE, VTA_UNIT_LOAD, VTA_UNIT_STORE,
+                                  VTA_UNIT_COMPUTE};
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    int q = e->which;
+    switch (e->kind) {
+    case VTA_EV_POP:
+      if (q >= 4) break;
+      if (p->tokens[q]) p->tokens[q]--;
+      if (p->tl && p->pend[q].n) {
+        uint64_t from = p->pend[q].ts[p->pend[q].head];
+        p->pend[q].head = (p->pend[q].head + 1) % p->pend[q].cap;
+        p->pend[q].n--;
+        uint64_t id = ++p->flow_id;
+        tl_sep(p);
+        fprintf(p->tl, "{\"ph\":\"s\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
+                "\"id\":%" PRIu64 ",\"ts\":", tid_of[producer[q]], q_short[q], id);
+        tl_ts(p, from);
+        fputs("}", p->tl);
+        tl_sep(p);
+        fprintf(p->tl, "{\"ph\":\"f\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
+                "\"id\":%" PRIu64 ",\"ts\":", tid_of[consumer[q]], q_short[q], id);
+        tl_ts(p, g);
+        fputs("}", p->tl);
+      }
+      break;
+    case VTA_EV_PUSH:
+      if (q >= 4) break;
+      p->tokens[q]++;
+      if (p->tl) {
+        tsq_t *pq = &p->pend[q];
+        if (pq->n == pq->cap) {
+          size_t cap = pq->cap ? 2 * pq->cap : 16;
+          uint64_t *v = malloc(cap * 8);
+          if (!v) { p->tl_err = 1; break; }
+          for (size_t k = 0; k < pq->n; k++) v[k] = pq->ts[(pq->head + k) % pq->cap];
+          free(pq->ts);
+          pq->ts = v;
+          pq->head = 0;
+          pq->cap = cap;
+        }
+        pq->ts[(pq->head + pq->n++) % pq->cap] = g;
+      }
+      break;
+    case VTA_EV_RD_REQ:
+      if (q < VTA_RD_NCLIENTS && e->index) {
+        const uint64_t cpb = p->params.mem.cpb;
+        uint64_t first = t + p->params.mem.rd_lat;
+        if (p->rd_last != UINT64_MAX && p->rd_last + cpb > first) first = p->rd_last + cpb;
+        p->rd_last = first + (uint64_t)(e->index - 1) * cpb;
+        if (p->tl) {
+          bw_add(p, q, p->base + first, e->index, cpb);
+          if (q == VTA_RD_FETCH) {
+            if (!p->rd_open) {
+              fetch_flush(p, 0, 1);
+              p->rd_open = 1;
+              p->rd_from = t;
+            }
+            p->rd_to = p->rd_last;
+          }
+        }
+      }
+      break;
+    case VTA_EV_WR_BEAT:
+      if (p->tl) bw_add(p, VTA_RD_NCLIENTS, g, 1, 1);
+      break;
+    default:
+      break;
+    }
+  }
+  if (p->tl) {
+    for (int q = 0; q < 4; q++)
+      if ((int64_t)p->tokens[q] != p->tok_shown[q]) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "tokens %s", q_short[q]);
+        tl_counter(p, nm, g + 1, p->tokens[q]);
+        p->tok_shown[q] = p->tokens[q];
+      }
+    if (!finished)
+      for (int u = 0; u < 3; u++)
+        if ((int64_t)p->qlen[u] != p->q_shown[u]) {
+          char nm[32];
+          snprintf(nm, sizeof nm, "queue %s", vta_unit_name((vta_unit_t)u));
+          tl_counter(p, nm, g + 1, p->qlen[u]);
+          p->q_shown[u] = p->qlen[u];
+        }
+  }
+  if (finished) {
+    run_end(p);
+    return;
+  }
+  p->now++;
+}
+
+int vta_prof_close(vta_prof_t *p, vta_err *err) {
+  if (!p || !p->tl || p->tl_closed) return 0;
+  if (p->in_run) vta_prof_abort(p);
+  merge_flush(p);
+  fetch_flush(p, 1, 1);
+  bw_emit_until(p, p->wbase + p->nwin + 1);
+  fputs("\n]}\n", p->tl);
+  p->tl_closed = 1;
+  if (fflush(p->tl) || ferror(p->tl))
+    return vta_errf(err, VTA_EIO, "--timeline: write error");
+  if (p->tl_err) return vta_errf(err, VTA_ENOMEM, "--timeline: out of memory");
+  return 0;
+}
+
+void vta_prof_free(vta_prof_t *p) {
+  if (!p) return;
+  vta_prof_close(p, NULL);
+  for (int u = 0; u < 3; u++) free(p->q[u].v);
+  for (int q = 0; q < 4; q++) free(p->pend[q].ts);
+  for (int c = 0; c < NCLIENT; c++) free(p->win[c]);
+  free(p->top);
+  free(p);
+}
+
+uint64_t vta_prof_cycles(const vta_prof_t *p) { return p->cycles + (p->in_run ? p->now : 0); }
+uint64_t vta_prof_retired(const vta_prof_t *p) { return p->retired; }
+
+/* ---- reports ------------------------------------------------------------------------ */
+
+static void stall_of(const acct_t *a, const char **name, uint64_t *v) {
+  *name = "none";
+  *v = 0;
+  if (a->mem) *name = "mem_stall", *v = a->mem;
+  static const char *const dn[4] = {"dep_l2g", "dep_g2l", "dep_g2s", "dep_s2g"};
+  for (int q = 0; q < 4; q++)
+    if (a->dep[q] > *v) *name = dn[q], *v = a->dep[q];
+}
+
+static void stall_text(const acct_t *a, char *buf, size_t len) {
+  const char *name;
+  uint64_t v;
+  stall_of(a, &name, &v);
+  const double pct = 100 * ratio((double)v, (double)acct_total(a));
+  if (!v) {
+    snprintf(buf, len, "no stall");
+  } else if (!strcmp(name, "mem_stall")) {
+    snprintf(buf, len, "waits for memory %" PRIu64 " cycles (%.1f%%)", v, pct);
+  } else {
+    int q = 0;
+    while (q < 3 && strcmp(name + 4, q_short[q])) q++;
+    snprintf(buf, len, "waits on %s %" PRIu64 " cycles (%.1f%%)", vta_queue_name(q), v, pct);
+  }
+}
+
+static void add_acct(cJSON *o, const acct_t *a) {
+  cJSON_AddNumberToObject(o, "cycles", (double)acct_total(a));
+  cJSON_AddNumberToObject(o, "busy", (double)a->busy);
+  cJSON_AddNumberToObject(o, "mem_stall", (double)a->mem);
+  for (int q = 0; q < 4; q++) {
+    char n[16];
+    snprintf(n, sizeof n, "dep_%s", q_short[q]);
+    cJSON_AddNumberToObject(o, n, (double)a->dep[q]);
+  }
+}
+
+cJSON *vta_prof_json(const vta_prof_summary_t *s, const vta_prof_t *p) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "clock_mhz", s->clock_mhz);
+  cJSON_AddNumberToObject(o, "seconds", s->seconds);
+  cJSON *v = cJSON_AddObjectToObject(o, "verdict");
+  cJSON_AddStringToObject(v, "kind", vta_bound_name(s->kind));
+  cJSON_AddNumberToObject(v, "figure", s->figure);
+  cJSON_AddStringToObject(v, "figure_name", s->figure_name);
+  cJSON_AddStringToObject(v, "text", s->text);
+  cJSON_AddNumberToObject(o, "issue_util", s->issue_util);
+  cJSON_AddNumberToObject(o, "mac_util", s->mac_util);
+  cJSON_AddNumberToObject(o, "rd_bw_util", s->rd_bw_util);
+  cJSON_AddNumberToObject(o, "wr_bw_util", s->wr_bw_util);
+  cJSON_AddNumberToObject(o, "macs", s->macs);
+  cJSON_AddNumberToObject(o, "ops", s->ops);
+  cJSON_AddNumberToObject(o, "dram_bytes", s->dram_bytes);
+  cJSON_AddNumberToObject(o, "arithmetic_intensity", s->arithmetic_intensity);
+  cJSON_AddNumberToObject(o, "ops_per_cycle", s->ops_per_cycle);
+  cJSON_AddNumberToObject(o, "gops", s->gops);
+  cJSON_AddNumberToObject(o, "peak_macs_per_cycle", s->peak_macs);
+  cJSON_AddNumberToObject(o, "peak_ops_per_cycle", s->peak_ops);
+  cJSON_AddNumberToObject(o, "peak_rd_bytes_per_cycle", s->peak_rd);
+  cJSON_AddNumberToObject(o, "peak_wr_bytes_per_cycle", s->peak_wr);
+  cJSON_AddBoolToObject(o, "attribution", p != NULL);
+  cJSON *cl = cJSON_AddArrayToObject(o, "classes");
+  cJSON *tp = cJSON_AddArrayToObject(o, "top");
+  if (!p) return o;
+  const double total = (double)(p->cycles);
+  for (int c = 0; c < NCLASS; c++)
+    for (int u = 0; u < 3; u++) {
+      if (!p->cls_n[c][u]) continue;
+      cJSON *e = cJSON_CreateObject();
+      cJSON_AddStringToObject(e, "class", class_name[c]);
+      cJSON_AddStringToObject(e, "unit", vta_unit_name((vta_unit_t)u));
+      cJSON_AddNumberToObject(e, "insns", (double)p->cls_n[c][u]);
+      add_acct(e, &p->cls[c][u]);
+      cJSON_AddNumberToObject(e, "share", ratio((double)acct_total(&p->cls[c][u]), total));
+      cJSON_AddItemToArray(cl, e);
+    }
+  for (int i = 0; i < p->ntop; i++) {
+    const prec_t *r = &p->top[i];
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddNumberToObject(e, "run", r->run);
+    cJSON_AddNumberToObject(e, "index", r->idx);
+    cJSON_AddStringToObject(e, "unit", vta_unit_name((vta_unit_t)r->unit));
+    cJSON_AddStringToObject(e, "class", class_name[r->cls]);
+    cJSON_AddStringToObject(e, "disasm", r->dis);
+    cJSON_AddNumberToObject(e, "queued", (double)r->queued);
+    cJSON_AddNumberToObject(e, "start", (double)r->start);
+    cJSON_AddNumberToObject(e, "done", (double)r->done);
+    add_acct(e, &r->a);
+    const char *sn;
+    uint64_t sv;
+    stall_of(&r->a, &sn, &sv);
+    cJSON_AddStringToObject(e, "stall", sn);
+    char st[160];
+    stall_text(&r->a, st, sizeof st);
+    cJSON_AddStringToObject(e, "stall_text", st);
+    cJSON_AddItemToArray(tp, e);
+  }
+  return o;
+}
+
+static void print_summary(FILE *f, const vta_prof_summary_t *s) {
+  fprintf(f, "  verdict: %s\n", s->text);
+  fprintf(f, "  utilisation: GEMM MACs %.1f%% of %.0f/cycle, GEMM/ALU issue %.1f%%, "
+          "read bandwidth %.1f%%, write bandwidth %.1f%% of %.2f bytes/cycle\n",
+          100 * s->mac_util, s->peak_macs, 100 * s->issue_util, 100 * s->rd_bw_util,
+          100 * s->wr_bw_util, s->peak_rd);
+  fprintf(f, "  arithmetic intensity: %.3f ops per DRAM byte (%.0f ops, %.0f bytes); "
+          "%.3g GOPS at %g MHz (%.6g s)\n", s->arithmetic_intensity, s->ops, s->dram_bytes,
+          s->gops, s->clock_mhz, s->seconds);
+}
+
+static void print_tables(FILE *f, const vta_prof_t *p) {
+  fprintf(f, "\n  cycles per opcode class (busy + mem_stall + dep = cycles), over %" PRIu64
+          " cycles\n", p->cycles);
+  fprintf(f, "  %-10s %-8s %8s %12s %12s %12s %12s %7s\n", "class", "unit", "insns", "cycles",
+          "busy", "mem_stall", "dep", "share");
+  const double total = (double)p->cycles;
+  for (int c = 0; c < NCLASS; c++)
+    for (int u = 0; u < 3; u++) {
+      if (!p->cls_n[c][u]) continue;
+      const acct_t *a = &p->cls[c][u];
+      fprintf(f, "  %-10s %-8s %8" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %12"
+              PRIu64 " %6.1f%%\n", class_name[c], vta_unit_name((vta_unit_t)u), p->cls_n[c][u],
+              acct_total(a), a->busy, a->mem, a->dep[0] + a->dep[1] + a->dep[2] + a->dep[3],
+              100 * ratio((double)acct_total(a), total));
+    }
+  if (!p->ntop) return;
+  fprintf(f, "\n  top %d instructions by cycles\n", p->ntop);
+  fprintf(f, "  %4s %-9s %-8s %-9s %10s  %s\n", "run", "#index", "unit", "class", "cycles",
+          "stall / instruction");
+  for (int i = 0; i < p->ntop; i++) {
+    const prec_t *r = &p->top[i];
+    char st[160];
+    stall_text(&r->a, st, sizeof st);
+    fprintf(f, "  %4u #%-8u %-8s %-9s %10" PRIu64 "  %s\n  %4s %-9s %-8s %-9s %10s  %.100s\n",
+            r->run, r->idx, vta_unit_name((vta_unit_t)r->unit), class_name[r->cls],
+            acct_total(&r->a), st, "", "", "", "", "", r->dis);
+  }
+}
+
+void vta_prof_print(FILE *f, const vta_prof_summary_t *s, const vta_prof_t *p) {
+  if (s) print_summary(f, s);
+  if (p) print_tables(f, p);
+}

@@ -1,0 +1,218 @@
+/*
+ * test_profile.c - model/vta_profile.h on inputs built by hand: the verdict
+ * rule of docs/report-json.md at and around its threshold, the figures'
+ * arithmetic, and the attribution of a hand-made event stream (dispatch,
+ * a token wait, a start with its pop, memory stalls, the done with its
+ * push) whose cycles are known by construction.  The programs whose bound
+ * is known are run end to end by tests/cli/test_profile.sh.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "vta_isa.h"
+#include "vta_profile.h"
+
+static vta_config_t cfg;
+static vta_model_params_t params;
+
+/* Counters: `cycles` cycles, `gemm` non-reset GEMM uops, `alu` ALU issue
+ * cycles, `rd`/`wr` read and write beats. */
+static vta_cycle_stats_t stats(uint64_t cycles, uint64_t gemm, uint64_t alu, uint64_t rd,
+                               uint64_t wr) {
+  vta_cycle_stats_t s;
+  memset(&s, 0, sizeof s);
+  s.runs = 1;
+  s.cycles = cycles;
+  s.gemm_uops = gemm;
+  s.alu_slots = alu;
+  s.mem.rd[VTA_RD_WGT].beats = rd;
+  s.mem.wr.beats = wr;
+  return s;
+}
+
+static void test_verdict_rule(void) {
+  vta_prof_summary_t v;
+  vta_cycle_stats_t s = stats(1000, 600, 0, 100, 0);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
+  CHECK(!strcmp(v.figure_name, "issue_util") && v.figure == 0.6);
+  CHECK_CONTAINS(v.text, "compute-bound: the GEMM/ALU pipeline issues in 60.0% of cycles");
+  /* ALU issue cycles count as compute too */
+  s = stats(1000, 0, 500, 100, 0);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
+  CHECK(v.mac_util == 0);
+  /* at the threshold, memory above compute */
+  s = stats(1000, 400, 0, 500, 0);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
+  CHECK(!strcmp(v.figure_name, "rd_bw_util") && v.figure == 0.5);
+  /* the write channel decides when it is the busier */
+  s = stats(1000, 0, 0, 100, 900);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
+  CHECK(!strcmp(v.figure_name, "wr_bw_util") && v.figure == 0.9);
+  CHECK_CONTAINS(v.text, "write bandwidth at 90.0% of peak");
+  /* a tie goes to compute */
+  s = stats(1000, 700, 0, 700, 0);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
+  /* below the threshold everywhere: latency, the best figure and the stall */
+  s = stats(1000, 100, 0, 499, 0);
+  s.unit[VTA_CY_COMPUTE].cat[VTA_CAT_DEP + VTA_Q_L2G] = 800;
+  s.unit[VTA_CY_LOAD].cat[VTA_CAT_MEM] = 300;
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK_EQ(v.kind, VTA_BOUND_LATENCY);
+  CHECK(!strcmp(v.figure_name, "rd_bw_util") && v.figure == 0.499);
+  CHECK_CONTAINS(v.text, "best: read bandwidth 49.9%");
+  CHECK_CONTAINS(v.text, "compute waits on l2g in 80.0% of cycles");
+  /* CPB halves the peak: the same beats use twice the bandwidth */
+  vta_model_params_t slow = params;
+  slow.mem.cpb = 2;
+  s = stats(1000, 0, 0, 300, 0);
+  vta_prof_summarize(&s, &cfg, &slow, 100, &v);
+  CHECK(v.rd_bw_util == 0.6 && v.peak_rd == 4);
+  CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
+}
+
+static void test_figures(void) {
+  vta_prof_summary_t v;
+  /* 2000 GEMM uops of which 500 reset: 1500 * 256 MACs */
+  vta_cycle_stats_t s = stats(4000, 2000, 0, 1000, 24);
+  s.gemm_reset_uops = 500;
+  vta_prof_summarize(&s, &cfg, &params, 200, &v);
+  CHECK(v.macs == 1500.0 * 256 && v.ops == 2 * 1500.0 * 256);
+  CHECK(v.mac_util == 1500.0 / 4000 && v.issue_util == 2000.0 / 4000);
+  CHECK(v.dram_bytes == (1000 + 24) * 8.0);
+  CHECK(v.arithmetic_intensity == v.ops / v.dram_bytes);
+  CHECK(v.seconds == 4000 / 200e6);
+  CHECK(v.gops == v.ops / v.seconds / 1e9);
+  CHECK(v.peak_macs == 256 && v.peak_ops == 512 && v.peak_rd == 8 && v.peak_wr == 8);
+  /* no cycles (a functional run, an interrupted first run): no division by 0 */
+  s = stats(0, 0, 0, 0, 0);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  CHECK(v.issue_util == 0 && v.arithmetic_intensity == 0 && v.gops == 0);
+  CHECK_EQ(v.kind, VTA_BOUND_LATENCY);
+  CHECK_CONTAINS(v.text, "no verdict: no run completed");
+}
+
+/* ---- attribution of a hand-made stream ---------------------------------- */
+
+static vta_evlist_t ev;
+static void add(int kind, int unit, int which, uint32_t index) {
+  vta_event_t e;
+  memset(&e, 0, sizeof e);
+  e.kind = (uint8_t)kind;
+  e.unit = (uint8_t)unit;
+  e.which = (uint8_t)which;
+  e.index = index;
+  vta_evlist_add(&ev, &e);
+}
+
+static void cycle(vta_prof_t *p, int load, int compute, int finished) {
+  const uint8_t cat[VTA_CY_NUNITS] = {(uint8_t)load, (uint8_t)compute, VTA_CAT_IDLE,
+                                      VTA_CAT_BUSY};
+  vta_prof_cycle(p, &ev, cat, finished);
+  vta_evlist_clear(&ev);
+}
+
+static void test_attribution(void) {
+  /* Program: #0 LOAD INP (push_next), #1 GEMM (pop_prev), #2 FINISH. */
+  vta_err err;
+  vta_mem_t *mem = vta_mem_new();
+  uint8_t *prog = vta_mem_alloc_at(mem, 0x1000, 3 * VTA_INS_BYTES, &err);
+  CHECK(prog != NULL);
+  if (!prog) return;
+  vta_insn_t in[3];
+  memset(in, 0, sizeof in);
+  in[0].opcode = VTA_OP_LOAD;
+  in[0].mem_type = VTA_MEM_INP;
+  in[0].y_size = in[0].x_size = in[0].x_stride = 1;
+  in[0].push_next = 1;
+  in[1].opcode = VTA_OP_GEMM;
+  in[1].uop_end = in[1].iter_out = in[1].iter_in = 1;
+  in[1].pop_prev = 1;
+  in[2].opcode = VTA_OP_FINISH;
+  for (int i = 0; i < 3; i++)
+    CHECK(!vta_insn_encode(&cfg, &in[i], prog + i * VTA_INS_BYTES, &err));
+  vta_prof_opts_t o;
+  vta_prof_opts_default(&o);
+  vta_prof_t *p = vta_prof_new(&cfg, &params, mem, &o, &err);
+  CHECK(p != NULL);
+  if (!p) return;
+  vta_evlist_init(&ev);
+  vta_prof_launch(p, 0x1000, 3);
+  /* cycle 0: both dispatched (in their queues from cycle 1) */
+  add(VTA_EV_DISPATCH, VTA_UNIT_LOAD, 0, 0);
+  add(VTA_EV_DISPATCH, VTA_UNIT_COMPUTE, 0, 1);
+  cycle(p, VTA_CAT_IDLE, VTA_CAT_IDLE, 0);
+  /* cycle 1: load starts; compute's head waits on l2g */
+  add(VTA_EV_START, VTA_UNIT_LOAD, 0, 0);
+  add(VTA_EV_DISPATCH, VTA_UNIT_COMPUTE, 0, 2);
+  cycle(p, VTA_CAT_BUSY, VTA_CAT_DEP + VTA_Q_L2G, 0);
+  /* cycles 2-4: load waits for memory; compute still on l2g */
+  for (int t = 2; t <= 4; t++) cycle(p, VTA_CAT_MEM, VTA_CAT_DEP + VTA_Q_L2G, 0);
+  /* cycle 5: load done, pushes l2g */
+  add(VTA_EV_DONE, VTA_UNIT_LOAD, 0, 0);
+  add(VTA_EV_PUSH, 0, VTA_Q_L2G, 0);
+  cycle(p, VTA_CAT_BUSY, VTA_CAT_DEP + VTA_Q_L2G, 0);
+  /* cycle 6: GEMM starts with its pop, busy to its done at 8 */
+  add(VTA_EV_START, VTA_UNIT_COMPUTE, 0, 1);
+  add(VTA_EV_POP, 0, VTA_Q_L2G, 0);
+  cycle(p, VTA_CAT_IDLE, VTA_CAT_BUSY, 0);
+  cycle(p, VTA_CAT_IDLE, VTA_CAT_BUSY, 0);
+  add(VTA_EV_DONE, VTA_UNIT_COMPUTE, 0, 1);
+  cycle(p, VTA_CAT_IDLE, VTA_CAT_BUSY, 0);
+  /* FINISH: start at 9, the pulse at 10 (not counted) */
+  add(VTA_EV_START, VTA_UNIT_COMPUTE, 0, 2);
+  cycle(p, VTA_CAT_IDLE, VTA_CAT_BUSY, 0);
+  add(VTA_EV_DONE, VTA_UNIT_COMPUTE, 0, 2);
+  add(VTA_EV_FINISH, 0, 0, 0);
+  cycle(p, VTA_CAT_IDLE, VTA_CAT_BUSY, 1);
+  CHECK_EQ(vta_prof_cycles(p), 10);
+  CHECK_EQ(vta_prof_retired(p), 3);
+
+  vta_prof_summary_t v;
+  vta_cycle_stats_t s = stats(10, 1, 0, 2, 0);
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  cJSON *j = vta_prof_json(&v, p);
+  cJSON *top = cJSON_GetObjectItem(j, "top");
+  CHECK_EQ(cJSON_GetArraySize(top), 3);
+  /* GEMM: waited on l2g in cycles 1-5 (its head wait) and ran 6-8 */
+  cJSON *g = cJSON_GetArrayItem(top, 0);
+  CHECK(!strcmp(cJSON_GetObjectItem(g, "class")->valuestring, "GEMM"));
+  CHECK_EQ(cJSON_GetObjectItem(g, "cycles")->valuedouble, 8);
+  CHECK_EQ(cJSON_GetObjectItem(g, "dep_l2g")->valuedouble, 5);
+  CHECK_EQ(cJSON_GetObjectItem(g, "busy")->valuedouble, 3);
+  CHECK_EQ(cJSON_GetObjectItem(g, "queued")->valuedouble, 1);
+  CHECK_EQ(cJSON_GetObjectItem(g, "start")->valuedouble, 6);
+  CHECK_EQ(cJSON_GetObjectItem(g, "done")->valuedouble, 8);
+  CHECK(!strcmp(cJSON_GetObjectItem(g, "stall")->valuestring, "dep_l2g"));
+  CHECK_CONTAINS(cJSON_GetObjectItem(g, "stall_text")->valuestring,
+                 "waits on l2g (load->compute) 5 cycles (62.5%)");
+  /* LOAD INP: S = 1, D = 5; busy at S and D, mem in 2-4 */
+  cJSON *l = cJSON_GetArrayItem(top, 1);
+  CHECK(!strcmp(cJSON_GetObjectItem(l, "class")->valuestring, "LOAD INP"));
+  CHECK_EQ(cJSON_GetObjectItem(l, "cycles")->valuedouble, 5);
+  CHECK_EQ(cJSON_GetObjectItem(l, "mem_stall")->valuedouble, 3);
+  CHECK(!strcmp(cJSON_GetObjectItem(l, "stall")->valuestring, "mem_stall"));
+  /* FINISH: only its start cycle is a cycle of the run */
+  cJSON *f = cJSON_GetArrayItem(top, 2);
+  CHECK(!strcmp(cJSON_GetObjectItem(f, "class")->valuestring, "FINISH"));
+  CHECK_EQ(cJSON_GetObjectItem(f, "cycles")->valuedouble, 1);
+  CHECK_EQ(cJSON_GetObjectItem(f, "done")->valuedouble, 10);
+  CHECK_EQ(cJSON_GetArraySize(cJSON_GetObjectItem(j, "classes")), 3);
+  cJSON_Delete(j);
+  vta_prof_free(p);
+  vta_evlist_free(&ev);
+  vta_mem_free(mem);
+}
+
+int main(void) {
+  vta_config_default(&cfg);
+  vta_model_params_default(&params);
+  RUN(test_verdict_rule);
+  RUN(test_figures);
+  RUN(test_attribution);
+  return TEST_SUMMARY();
+}
