@@ -1,15 +1,19 @@
 # vtasim top-level Makefile.
 #
-#   make            build libvtasim.a and the vtasim CLI
+#   make            build libvtasim.a (host programs: the driver API on every
+#                   engine, RTL included) and the vtasim CLI
 #   make test       build and run every test; ends with "N passed, N failed"
 #   make test SAN=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       assemble and run the demo programs, with their statistics
+#   make demo       assemble and run the demo programs, with their statistics; the
+#                   whole ResNet-18 on three engines; ends with the HTML report of
+#                   the GEMM and conv2d tutorials and its screenshot (build/demo/)
 #   make traces     regenerate the compiler-lite workloads under traces/
 #   make workloads  regenerate them and run each on the model, as a table
 #   make bench      cycles/s and wall time of the cycle and functional models
 #                   on the tutorial workloads (scripts/bench.sh)
 #   make deps       install the Debian packages the build needs (run by the above)
-#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top)
+#   make lint       verilator --lint-only -Wall on the RTL (rtl/, top vta_top) and
+#                   the width rule: no literal width in rtl/ (scripts/rtl_widths.sh)
 #   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
 #   make regress N=1000 SEED=1  N random programs co-simulated model vs RTL,
 #                   2 in parallel, failures kept and shrunk (scripts/regress.sh)
@@ -22,7 +26,15 @@
 # that command, run by build/vtasim-core (the CLI without the RTL).
 #
 # Layers: isa/ uses nothing of ours; model/ and compiler-lite/ use isa/;
-# testbench/ uses model/; cli/ is a thin roof over the libraries.
+# testbench/ uses model/; driver/ (VTA's driver API on every engine) uses
+# testbench/; cli/ is a thin roof over the libraries.
+#
+# Libraries: build/libvtasim-core.a holds isa/, model/, compiler-lite/ and
+# the co-simulation comparator (no RTL: build/vtasim-core, which generates
+# the RTL's parameters, links it); build/libvtasim.a holds all of that, the
+# driver, the RTL harness and the Verilated core with Verilator's runtime,
+# so that a host program links one archive:
+#   cc -Ipath/driver host.c build/libvtasim.a $(HOST_LIBS)
 
 CC      ?= cc
 SAN     ?= 0
@@ -33,10 +45,16 @@ else
 BUILD   ?= build
 OPT     := -O2 -g
 endif
+# The model's invariants are assert()s (queue counts within capacity, tokens,
+# pipe occupancy, bursts in flight within MAX_OUTST, the preconditions of
+# event skipping): on in this build and under SAN=1; EXTRA_CFLAGS=-DNDEBUG
+# drops them (e.g. to time the model without them).
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
-INC     := -Iisa -Imodel -Icompiler-lite -Itestbench
+INC     := -Iisa -Imodel -Icompiler-lite -Itestbench -Idriver
 LIBS    := -lcjson -lnettle -lm
+# What a program linked with the whole libvtasim.a (the RTL in C++) needs.
+HOST_LIBS := $(LIBS) -lstdc++ -lz -pthread -latomic
 
 ISA_SRC   := $(wildcard isa/*.c)
 MODEL_SRC := $(wildcard model/*.c)
@@ -48,8 +66,10 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 # built by its own rules; its C glue (testbench/vta_rtl_engine.c, the RTL as
 # a cosim side) joins that build, with -DVTASIM_HAVE_RTL for the CLI.
 TB_SRC    := testbench/cosim.c
+DRIVER_SRC := $(wildcard driver/*.c)
 
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC))
+DRIVER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(DRIVER_SRC))
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 CORE_OBJ := $(patsubst %.c,$(BUILD)/core/%.o,$(CLI_SRC))
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -61,7 +81,7 @@ RTL_TEST_BIN := $(patsubst tests/rtl/%.c,$(BUILD)/tests/%,$(wildcard tests/rtl/t
 # Keep intermediate objects: make would otherwise delete them after the
 # test run and print that after the closing "N passed, N failed" line.
 .SECONDARY:
-all: deps $(BUILD)/libvtasim.a $(BUILD)/vtasim
+all: deps $(BUILD)/libvtasim-core.a $(BUILD)/libvtasim.a $(BUILD)/vtasim
 
 # The Debian packages the build needs; installed only when missing.
 DEB_PKGS := libcjson-dev nettle-dev pkg-config verilator yosys libsystemc-dev
@@ -78,19 +98,21 @@ deps:
 	fi
 
 # Include paths enforce the layering: isa/ sees only itself, model/ and
-# compiler-lite/ see isa/ and never each other.
+# compiler-lite/ see isa/ and never each other, testbench/ sees model/,
+# driver/ sees testbench/; nothing below sees driver/.
 $(BUILD)/isa/%.o: INC := -Iisa
 $(BUILD)/model/%.o: INC := -Iisa -Imodel
 $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
 # private: not inherited by prerequisites (the harness object's chain leads
 # to the CLI objects of build/vtasim-core, which need the default INC).
 $(BUILD)/testbench/%.o: private INC := -Iisa -Imodel -Itestbench
+$(BUILD)/driver/%.o: private INC := -Iisa -Imodel -Itestbench -Idriver
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
 
-$(BUILD)/libvtasim.a: $(LIB_OBJ)
+$(BUILD)/libvtasim-core.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -120,8 +142,8 @@ CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new
 $(BUILD)/core/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
-$(BUILD)/vtasim-core: $(CORE_OBJ) $(BUILD)/libvtasim.a
-	$(CC) $(LDFLAGS) -o $@ $(CORE_OBJ) $(BUILD)/libvtasim.a $(LIBS)
+$(BUILD)/vtasim-core: $(CORE_OBJ) $(BUILD)/libvtasim-core.a
+	$(CC) $(LDFLAGS) -o $@ $(CORE_OBJ) $(BUILD)/libvtasim-core.a $(LIBS)
 
 # Regenerated every time, replaced only when it changes (incremental builds).
 $(RTL_VH): $(BUILD)/vtasim-core FORCE
@@ -151,21 +173,34 @@ $(BUILD)/testbench/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LI
 	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
 	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP -c $< -o $@
 
+# The library of host programs: everything, the Verilated core's objects
+# copied in from Verilator's archive (one archive to link, in any order).
+$(BUILD)/libvtasim.a: $(LIB_OBJ) $(DRIVER_OBJ) $(TB_RTL_OBJ) $(RTL_LIB) $(VLT_RT)
+	@rm -rf $@ $(BUILD)/rtl-objs && mkdir -p $(BUILD)/rtl-objs
+	cd $(BUILD)/rtl-objs && ar x $(abspath $(RTL_LIB))
+	ar rcs $@ $(LIB_OBJ) $(DRIVER_OBJ) $(TB_RTL_OBJ) $(VLT_RT) $(BUILD)/rtl-objs/*.o
+	@rm -rf $(BUILD)/rtl-objs
+
 # The full CLI: --engine rtl, vtasim cosim with the RTL.
 $(BUILD)/cli/%.o: CFLAGS += -DVTASIM_HAVE_RTL
-$(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
-	  $(LIBS) -lstdc++ -lz -pthread -latomic
+$(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT) \
+	  $(HOST_LIBS)
 
+# Verilator's lint, then the width rule (scripts/rtl_widths.sh): every width
+# of rtl/ from a named parameter of the generated package, none typed.
 lint: $(RTL_VH)
 	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	verilator --lint-only -Wall -DSIMULATION -DVTA_INJECT -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
+	@scripts/rtl_widths.sh $(RTL_SRC)
 	@echo "lint: clean"
 
 synth: $(RTL_VH)
 	@scripts/synth.sh $(RTL_DIR)
 
+# Tests link the whole library (the driver's tests reach every engine).
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/libvtasim.a
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libvtasim.a $(LIBS)
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libvtasim.a $(HOST_LIBS)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
@@ -174,14 +209,25 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/tests/rtl/%.o: tests/rtl/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -Itests -MMD -MP -c $< -o $@
-$(RTL_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/rtl/%.o $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
-	$(CC) $(LDFLAGS) -o $@ $< $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) \
-	  $(LIBS) -lstdc++ -lz -pthread -latomic
+$(RTL_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/rtl/%.o $(BUILD)/libvtasim.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libvtasim.a $(HOST_LIBS)
 
-# The generated workloads (traces/*.large.vta) are made first, so that every
-# checkout runs the same tests, whatever was generated before.
-test: all $(TEST_BIN) $(RTL_TEST_BIN)
-	@traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
+# tests/host/: host programs as a TVM user writes them, against the driver
+# API only (driver/vta/driver.h, vtasim_driver.h for the counters), linked
+# with libvtasim.a alone; run by the tests/cli/ scripts.
+HOST_BIN := $(patsubst tests/host/%.c,$(BUILD)/tests/host/%,$(wildcard tests/host/*.c))
+$(BUILD)/tests/host/%: tests/host/%.c $(BUILD)/libvtasim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Idriver -Imodel -Iisa -Itests -MMD -MP -o $@ $< $(BUILD)/libvtasim.a $(HOST_LIBS)
+
+# The generated large workloads (traces/*.large.vta, not committed) are made
+# first, so that every checkout runs the same tests, whatever was generated
+# before.  The committed traces/small_*.vta are golden files: the test suite
+# generates them into a scratch directory and compares byte for byte
+# (tests/cli/test_workloads.sh); after a deliberate compiler-lite change,
+# `make traces` regenerates them.
+test: all $(TEST_BIN) $(RTL_TEST_BIN) $(HOST_BIN)
+	@WORKLOADS_MATCH='*.large' traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD)
 
 demo: all
@@ -251,8 +297,7 @@ SC_LIB      := $(SC_DIR)/libvtasim_sc.a
 SC_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra -Werror -Wno-unused-parameter \
                $(shell pkg-config --cflags systemc 2>/dev/null) -Iisa -Imodel -Itestbench -Itestbench/systemc
 SC_LIBS      = $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc)
-SC_LINK      = $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT) $(LIBS) $(SC_LIBS) \
-               -lstdc++ -lz -pthread -latomic
+SC_LINK      = $(BUILD)/libvtasim.a $(SC_LIBS) $(HOST_LIBS)
 .PHONY: systemc sc-deps
 systemc: $(BUILD)/vtasim-sc $(BUILD)/tests/sc/test_sc
 all: systemc
@@ -273,8 +318,8 @@ $(SC_DIR)/tests/%.o: tests/systemc/%.cpp | sc-deps
 $(SC_LIB): $(SC_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
-$(BUILD)/vtasim-sc: $(SC_DIR)/vtasim_sc.o $(SC_LIB) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
+$(BUILD)/vtasim-sc: $(SC_DIR)/vtasim_sc.o $(SC_LIB) $(BUILD)/libvtasim.a
 	$(CXX) $(LDFLAGS) -o $@ $(SC_DIR)/vtasim_sc.o $(SC_LIB) $(SC_LINK)
-$(BUILD)/tests/sc/test_sc: $(SC_DIR)/tests/test_sc.o $(SC_LIB) $(TB_RTL_OBJ) $(BUILD)/libvtasim.a $(RTL_LIB) $(VLT_RT)
+$(BUILD)/tests/sc/test_sc: $(SC_DIR)/tests/test_sc.o $(SC_LIB) $(BUILD)/libvtasim.a
 	@mkdir -p $(dir $@)
 	$(CXX) $(LDFLAGS) -o $@ $(SC_DIR)/tests/test_sc.o $(SC_LIB) $(SC_LINK)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "net.h"
 #include "vta_cl.h"
 #include "vta_config.h"
 #include "vta_program.h"
@@ -21,6 +22,7 @@ static const char gen_help[] =
     "usage: vtasim gen gemm   [options] -o FILE\n"
     "       vtasim gen conv2d [options] -o FILE\n"
     "       vtasim gen random [options] -o FILE   (see vtasim gen random --help)\n"
+    "       vtasim gen resnet18 [options] -o DIR  (see vtasim gen resnet18 --help)\n"
     "\n"
     "Compile a dense layer or a 2-D convolution into the VTA program TVM's VTA\n"
     "stack produces for the schedule (instructions, micro-op kernels, packed data,\n"
@@ -271,11 +273,12 @@ int vtasim_cmd_gen(int argc, char **argv) {
     return argc < 2 ? GEN_BAD : GEN_OK;
   }
   if (!strcmp(argv[1], "random")) return vtasim_cmd_gen_random(argc, argv);
+  if (!strcmp(argv[1], "resnet18")) return vtasim_cmd_gen_net(argc, argv);
   gen_t g;
   memset(&g, 0, sizeof g);
   if (!strcmp(argv[1], "conv2d")) g.conv = 1;
   else if (strcmp(argv[1], "gemm"))
-    return usage(NULL, "unknown operator '%s' (expected gemm, conv2d or random)", argv[1]);
+    return usage(NULL, "unknown operator '%s' (expected gemm, conv2d, random or resnet18)", argv[1]);
   const char *op = argv[1];
   vta_cl_gemm_defaults(&g.g);
   vta_cl_conv2d_defaults(&g.c);

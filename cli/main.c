@@ -21,6 +21,9 @@
 #include "cli_util.h"
 #include "gen.h"
 #include "cosim_cmd.h"
+#include "net.h"
+#include "report.h"
+#include "windows.h"
 #include "verilog.h"
 #include "watch.h"
 #include "vta_profile.h"
@@ -187,7 +190,9 @@ static const char run_help[] =
     "                        compared cycle by cycle: see vtasim cosim --help\n"
     "  --stats               the full cycle report: per-unit busy/stall/idle cycles,\n"
     "                        per-client memory traffic, bandwidth, GEMM/ALU use\n"
-    "  --json                machine-readable report on stdout (schema vtasim-run/2)\n"
+    "  --json                machine-readable report on stdout (schema vtasim-run/2),\n"
+    "                        with per-window utilisation (docs/report.md)\n"
+    "  --no-windows          --json without it (no scratch trace: make bench)\n"
     "  --trace FILE          write the instruction trace (docs/microarch.md section 10)\n"
     "  --timeline FILE       write a Chrome trace-event timeline (open it in\n"
     "                        ui.perfetto.dev or chrome://tracing): one track per\n"
@@ -246,11 +251,14 @@ static double seconds_now(void) {
 }
 
 static int cmd_run(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) /* a network manifest (docs/network.md), on any engine */
+    if (argv[i][0] != '-' && (i == 1 || argv[i - 1][0] != '-') && vtasim_net_is_manifest(argv[i]))
+      return vtasim_cmd_run_net(argc, argv);
   if (vtasim_run_is_cosim(argc, argv)) return vtasim_cmd_run_cosim(argc, argv);
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, used;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, used, windows = 1;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_prof_opts_t *popts = &wo.prof;
@@ -264,6 +272,7 @@ static int cmd_run(int argc, char **argv) {
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--stats")) full = 1;
+    else if (!strcmp(a, "--no-windows")) windows = 0;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
     else if (!strcmp(a, "--no-attribution")) no_attr = 1;
     else if ((used = vtasim_watch_option("run", argc, argv, i, &wo)) != 0) {
@@ -326,6 +335,10 @@ static int cmd_run(int argc, char **argv) {
       rc = fail(&e);
       goto out;
     }
+    params.trace = trace;
+  } else if (json && windows && params.engine != VTA_ENGINE_FUNCTIONAL) {
+    /* a scratch trace for the per-window utilisation of the JSON report */
+    trace = tmpfile();
     params.trace = trace;
   }
   if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
@@ -455,6 +468,10 @@ static int cmd_run(int argc, char **argv) {
   r.failed = failed;
   r.failures = report;
   if (json) {
+    FILE *tr = trace && trace_path && !fflush(trace) ? fopen(trace_path, "r") : trace;
+    if (r.cycles && tr && ran && windows)
+      r.windows = vtasim_windows_json(tr, r.cycles->cycles, params.mem.cpb);
+    if (tr && tr != trace) fclose(tr);
     cJSON *o = vta_report_json(&r, VTASIM_VERSION);
     char *txt = cJSON_Print(o);
     if (txt) puts(txt);
@@ -585,7 +602,9 @@ static const char main_help[] =
     "  cosim   run a bundle on the model and a second implementation (the RTL) in\n"
     "          lockstep, report the first cycle where they differ\n"
     "  config  print a hardware configuration and its instruction layout\n"
-    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does\n"
+    "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
+    "          or ResNet-18's layers as a network (gen resnet18)\n"
+    "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
@@ -609,6 +628,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
   if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
+  if (!strcmp(c, "report")) return vtasim_cmd_report(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);
   return EXIT_BAD;

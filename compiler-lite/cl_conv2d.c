@@ -9,7 +9,8 @@
  *       load{ LOAD INP; LOAD WGT }    input with on-the-fly padding (topi.nn.pad)
  *       compute{ GEMM }               loops b_inn, oc_inn, y_inn, ic_inn, dy, dx,
  *                                     x_inn: two outermost folded, rest unrolled
- *     compute{ [LOAD ACC; ALU ADD] ALU SHR; ALU MAX; ALU MIN }
+ *     compute{ [LOAD ACC; ALU ADD] ALU SHR; [LOAD ACC; ALU ADD] ALU MAX; ALU MIN }
+ *                                     (bias before the shift, residual after it)
  *     store{ STORE ... }              per element (tutorial) or one 2-D STORE
  *
  * With padding the input copy keeps its loop dims (no folding) and carries
@@ -30,10 +31,10 @@ typedef struct conv {
   uint32_t bb, ob, ib, hb, wb, vt;         /* tile sizes */
   uint32_t tb, to, th, tw, ti;             /* tile counts */
   uint32_t rows, cols;                     /* input tile incl. padding */
-  uint32_t inp_sz, wgt_sz, res_sz, bias_sz, acc_sz;
+  uint32_t inp_sz, wgt_sz, res_sz, bias_sz, sc_sz, acc_sz; /* sc: the residual operand */
   int padded;
   const cl_job_t *job;
-  int seg_bias, seg_out;
+  int seg_bias, seg_res, seg_out;
 } conv_t;
 
 static uint32_t dram(const conv_t *c, int seg, uint32_t elem_bytes) {
@@ -151,7 +152,8 @@ static int conv_plan(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, c
   c->wgt_sz = c->ob * c->ib * (uint32_t)(p->kernel_h * p->kernel_w);
   c->res_sz = c->bb * c->ob * c->hb * c->wb;
   c->bias_sz = p->epi.bias ? c->ob : 0;
-  c->acc_sz = c->res_sz + c->bias_sz;
+  c->sc_sz = p->epi.residual ? c->res_sz : 0;
+  c->acc_sz = c->res_sz + c->bias_sz + c->sc_sz;
   char d[192];
   snprintf(d, sizeof d, "%u thread(s) x %u: b_block %u x ic_block %u x %u x %u input rows "
            "x columns", c->vt, c->inp_sz, c->bb, c->ib, c->rows, c->cols);
@@ -161,8 +163,9 @@ static int conv_plan(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, c
            c->wgt_sz, c->ob, c->ib, p->kernel_h, p->kernel_w);
   if ((uint64_t)c->vt * c->wgt_sz > cfg->wgt_depth)
     return cl_buffer_err(err, "wgt", (uint64_t)c->vt * c->wgt_sz, cfg->wgt_depth, d);
-  snprintf(d, sizeof d, "%u thread(s) x %u: b_block %u x oc_block %u x h_block %u x w_block %u%s",
-           c->vt, c->acc_sz, c->bb, c->ob, c->hb, c->wb, c->bias_sz ? " + oc_block bias" : "");
+  snprintf(d, sizeof d, "%u thread(s) x %u: b_block %u x oc_block %u x h_block %u x w_block %u%s%s",
+           c->vt, c->acc_sz, c->bb, c->ob, c->hb, c->wb, c->bias_sz ? " + oc_block bias" : "",
+           c->sc_sz ? " + the residual tile" : "");
   if ((uint64_t)c->vt * c->acc_sz > cfg->acc_depth)
     return cl_buffer_err(err, "acc", (uint64_t)c->vt * c->acc_sz, cfg->acc_depth, d);
   uint64_t out_need = (uint64_t)(c->vt - 1) * c->acc_sz + c->res_sz;
@@ -204,6 +207,12 @@ static int conv_kernel(const conv_t *c, int op, uint32_t t, cl_kernel_t *k, vta_
     cl_nest_add(&n, c->hb, c->wb, 0, 0);
     cl_nest_add(&n, c->wb, 1, 0, 0);
     return cl_kernel_alu(k, &n, VTA_ALU_ADD, 0, 0, acc, acc + c->res_sz, err);
+  case OP_ALU_RES: /* element by element: the residual tile sits after the bias */
+    cl_nest_add(&n, c->bb, plane, plane, 0);
+    cl_nest_add(&n, c->ob, hw, hw, 0);
+    cl_nest_add(&n, c->hb, c->wb, c->wb, 0);
+    cl_nest_add(&n, c->wb, 1, 1, 0);
+    return cl_kernel_alu(k, &n, VTA_ALU_ADD, 0, 0, acc, acc + c->res_sz + c->bias_sz, err);
   default:
     cl_nest_add(&n, c->bb, plane, plane, 0);
     cl_nest_add(&n, c->ob, hw, hw, 0);
@@ -294,6 +303,14 @@ static int conv_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
     return cl_rt_load(rt, VTA_MEM_ACC, acc + c->res_sz,
                       dram(c, c->seg_bias, cfg->acc_elem_bytes) + oc * c->ob, x, y, s, 0, 0, 0, 0);
   }
+  case OP_LOAD_RES: { /* the output tile's region, in int32 elements */
+    uint32_t plane = c->oh * c->ow;
+    cl_dim_t d[4] = {{c->bb, c->noc * plane}, {c->ob, plane}, {c->hb, c->ow}, {c->wb, 1}};
+    if (fold_dma(d, 4, &x, &y, &s, "residual", err)) return -1;
+    uint32_t at = ((b0 * c->bb * c->noc + oc * c->ob) * c->oh + y0 * c->hb) * c->ow + x0 * c->wb;
+    return cl_rt_load(rt, VTA_MEM_ACC, acc + c->res_sz + c->bias_sz,
+                      dram(c, c->seg_res, cfg->acc_elem_bytes) + at, x, y, s, 0, 0, 0, 0);
+  }
   case OP_STORE: {
     uint32_t plane = c->oh * c->ow;
     uint32_t out = dram(c, c->seg_out, cfg->out_elem_bytes) +
@@ -329,7 +346,8 @@ int cl_conv2d_validate(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                        cl_cost_t *cost, vta_err *err) {
   conv_t c;
   if (conv_plan(cfg, p, &c, err)) return -1;
-  if (cl_check_uop_kernels(cfg, conv_kernel_cb, &c, c.vt, p->epi.bias, err)) return -1;
+  int flags = (p->epi.bias ? CL_EPI_BIAS : 0) | (p->epi.residual ? CL_EPI_RESIDUAL : 0);
+  if (cl_check_uop_kernels(cfg, conv_kernel_cb, &c, c.vt, flags, err)) return -1;
   /* every DMA pattern: the corner tiles carry the most padding */
   load_t l;
   if (input_load(&c, 0, 0, 0, 0, &l, err) ||
@@ -339,16 +357,17 @@ int cl_conv2d_validate(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
   cl_dim_t dw[4] = {{c.ob, c.nic * kk}, {c.ib, kk}, {(uint32_t)p->kernel_h, (uint32_t)p->kernel_w},
                     {(uint32_t)p->kernel_w, 1}};
   if (fold_dma(dw, 4, &x, &y, &s, "weight", err)) return -1;
-  if (p->store == VTA_CL_STORE_TILE) {
+  if (p->store == VTA_CL_STORE_TILE || p->epi.residual) {
     cl_dim_t d[4] = {{c.bb, c.noc * plane}, {c.ob, plane}, {c.hb, c.ow}, {c.wb, 1}};
-    if (fold_dma(d, 4, &x, &y, &s, "output", err)) return -1;
+    if (fold_dma(d, 4, &x, &y, &s, p->epi.residual ? "residual" : "output", err)) return -1;
   }
   cl_cost_t co;
   uint64_t tiles = (uint64_t)c.tb * c.to * c.th * c.tw, red = tiles * c.ti;
   co.traffic = red * (c.inp_sz * cfg->inp_elem_bytes + c.wgt_sz * cfg->wgt_elem_bytes) +
-               tiles * (c.res_sz * cfg->out_elem_bytes + c.bias_sz * cfg->acc_elem_bytes);
+               tiles * (c.res_sz * cfg->out_elem_bytes +
+                        (c.bias_sz + c.sc_sz) * cfg->acc_elem_bytes);
   uint64_t stores = p->store == VTA_CL_STORE_TILE ? 1 : c.res_sz;
-  co.insns = red * 3 + tiles * (5 + (p->epi.bias ? 2 : 0) + stores);
+  co.insns = red * 3 + tiles * (5 + (p->epi.bias ? 2 : 0) + (p->epi.residual ? 2 : 0) + stores);
   co.tile = c.res_sz;
   co.red = c.ib;
   if (co.insns > CL_MAX_INSNS)
@@ -377,21 +396,26 @@ static void describe(const conv_t *c, vta_cl_report_t *rep) {
            "store=%s",
            p->b_block, p->oc_block, p->ic_block, p->h_block, p->w_block, p->virtual_threads,
            p->store == VTA_CL_STORE_TILE ? "tile" : "elem");
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", p->epi.shift,
-           p->epi.clip_lo, p->epi.clip_hi, p->epi.bias);
+  cl_report_common(rep, &p->epi, c->vt, c->inp_sz, c->wgt_sz, c->acc_sz);
   rep->tiles = c->tb * c->to * c->th * c->tw;
-  rep->sram_used[0] = c->vt * c->inp_sz;
-  rep->sram_used[1] = c->vt * c->wgt_sz;
-  rep->sram_used[2] = c->vt * c->acc_sz;
 }
 
 int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                         vta_program_t *out, vta_cl_report_t *rep, vta_err *err) {
+  return vta_cl_conv2d_build_data(cfg, p, NULL, out, rep, err);
+}
+
+int vta_cl_conv2d_build_data(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
+                             const vta_cl_conv2d_data_t *d, vta_program_t *out,
+                             vta_cl_report_t *rep, vta_err *err) {
   vta_cl_report_t local;
-  if (!rep) rep = &local;
-  memset(rep, 0, sizeof *rep);
-  vta_program_init(out); /* a failed build leaves an empty program */
+  rep = cl_build_begin(rep, &local, out);
   if (cl_conv2d_validate(cfg, p, NULL, err)) return -1;
+  if (!d && p->epi.residual)
+    return vta_errf(err, VTA_EINPUT, "a residual epilogue needs the residual tensor (a network "
+                    "layer: vtasim gen resnet18)");
+  if (d && (!d->x || !d->k || (p->epi.bias && !d->bias) || (p->epi.residual && !d->residual)))
+    return vta_errf(err, VTA_EINPUT, "internal: a tensor the epilogue needs is missing");
   conv_t c;
   conv_plan(cfg, p, &c, err);
   describe(&c, rep);
@@ -400,61 +424,56 @@ int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p
   int kh = p->kernel_h, kw = p->kernel_w, rc = -1;
   size_t nx = (size_t)n * ci * h * w, nk = (size_t)co * ci * kh * kw;
   size_t ny = (size_t)n * co * c.oh * c.ow;
-  int8_t *x = cl_random_i8(p->seed, 1, nx, p->range);
-  int8_t *k = cl_random_i8(p->seed, 2, nk, p->range);
-  int32_t *bias = p->epi.bias ? cl_random_bias(p->seed, (size_t)co, p->range * p->range * 16)
-                              : NULL;
+  /* given tensors are copied, so that one free path serves both cases */
+  int8_t *x = d ? malloc(nx) : cl_random_i8(p->seed, 1, nx, p->range);
+  int8_t *k = d ? malloc(nk) : cl_random_i8(p->seed, 2, nk, p->range);
+  int32_t *bias = !p->epi.bias ? NULL
+                  : d ? malloc((size_t)co * sizeof *bias)
+                      : cl_random_bias(p->seed, (size_t)co, p->range * p->range * 16);
   int8_t *ref = malloc(ny), *px = malloc(nx), *pk = malloc(nk), *py = malloc(ny);
   uint8_t *pb = p->epi.bias ? malloc((size_t)c.noc * cfg->acc_elem_bytes) : NULL;
+  uint8_t *pr = p->epi.residual ? malloc(ny * cfg->acc_elem_bytes / cfg->out_elem_bytes) : NULL;
   uint8_t *zero = calloc(ny, 1);
   cl_ir_t ir = {0};
-  if (!x || !k || !ref || !px || !pk || !py || !zero || (p->epi.bias && (!bias || !pb))) {
+  if (!x || !k || !ref || !px || !pk || !py || !zero || (p->epi.bias && (!bias || !pb)) ||
+      (p->epi.residual && !pr)) {
     vta_errf(err, VTA_ENOMEM, "out of memory");
     goto done;
   }
-  vta_cl_ref_conv2d(x, k, bias, n, ci, h, w, co, kh, kw, p->pad_h, p->pad_w, p->stride_h,
-                    p->stride_w, &p->epi, ref);
+  if (d) {
+    memcpy(x, d->x, nx);
+    memcpy(k, d->k, nk);
+    if (bias) memcpy(bias, d->bias, (size_t)co * sizeof *bias);
+  }
+  vta_cl_ref_conv2d_res(x, k, bias, d ? d->residual : NULL, n, ci, h, w, co, kh, kw, p->pad_h,
+                        p->pad_w, p->stride_h, p->stride_w, &p->epi, ref);
+  if (pr) vta_cl_pack_acc_nchw(cfg, d->residual, n, co, (int)c.oh, (int)c.ow, pr);
   vta_cl_pack_nchw(cfg, x, n, ci, h, w, cfg->block_in, px);
   vta_cl_pack_oihw(cfg, k, co, ci, kh, kw, pk);
   vta_cl_pack_nchw(cfg, ref, n, co, (int)c.oh, (int)c.ow, cfg->block_out, py);
   if (bias) vta_cl_pack_bias(cfg, bias, co, pb);
 
-  cl_node_t *tile = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_INIT));
-  cl_node_t *red = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_INP));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
-  cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)c.ti, red));
-  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
+  cl_node_t *tile = cl_ir_gemm_tile(&ir, V_I, (int)c.ti,
+                                    (p->epi.bias ? CL_EPI_BIAS : 0) |
+                                        (p->epi.residual ? CL_EPI_RESIDUAL : 0));
   cl_node_t *root = cl_ir_loop(&ir, V_X, (int)c.tw, tile);
   root = cl_ir_loop(&ir, V_Y, (int)c.th, root);
   root = cl_ir_loop(&ir, V_O, (int)(c.to / c.vt), root);
   root = cl_ir_loop(&ir, V_B, (int)c.tb, root);
-  int bare;
-  root = cl_ir_wrap_vthreads(&ir, root, (int)c.vt, &bare);
-  if (ir.oom) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto done;
-  }
-  cl_ir_lift(&ir, root);
-
   cl_job_t job;
-  memset(&job, 0, sizeof job);
+  if (cl_job_plan(&job, &ir, root, (int)c.vt, NVARS, conv_exec, &c, err)) goto done;
   cl_job_set_tensors(&job, cfg, (uint8_t *)px, nx, (uint8_t *)pk, nk, bias ? pb : NULL,
                      (size_t)c.noc * cfg->acc_elem_bytes, zero, ny, (const uint8_t *)py);
-  job.root = root;
-  job.bare = bare;
-  job.nvars = NVARS;
-  job.exec = conv_exec;
-  job.ctx = &c;
+  if (pr) cl_job_add_input(&job, "res", pr, ny * cfg->acc_elem_bytes / cfg->out_elem_bytes);
   c.job = &job;
   c.seg_bias = bias ? 2 : -1;
+  c.seg_res = pr ? job.out_seg - 1 : -1;
   c.seg_out = job.out_seg;
   cl_job_set_meta(&job, "conv2d", rep, p->seed, p->range);
   rc = cl_job_build(&job, &ir, out, rep, err);
 done:
   cl_ir_free(&ir);
-  free(x); free(k); free(bias); free(ref); free(px); free(pk); free(py); free(pb); free(zero);
+  free(x); free(k); free(bias); free(ref); free(px); free(pk); free(py); free(pb); free(pr);
+  free(zero);
   return rc;
 }

@@ -66,6 +66,8 @@ int cl_gemm_shape(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_er
   if (cl_check_config(cfg, err)) return -1;
   if (p->batch <= 0 || p->in_channels <= 0 || p->out_channels <= 0)
     return vta_errf(err, VTA_EINPUT, "batch, in_channels and out_channels must be positive");
+  if (p->epi.residual)
+    return vta_errf(err, VTA_EINPUT, "a residual epilogue is a conv2d (network layer) feature");
   if (p->batch % cfg->batch)
     return vta_errf(err, VTA_EINPUT, "batch %d is not a multiple of BATCH (%d): VTA multiplies "
                     "whole BATCH-row input blocks", p->batch, cfg->batch);
@@ -268,20 +270,14 @@ static void describe(const gemm_t *g, vta_cl_report_t *rep) {
            p->b_block, p->ic_block, p->oc_block, p->virtual_threads,
            p->store == VTA_CL_STORE_TILE ? "tile" : "elem", p->b_block * cfg->batch,
            p->oc_block * cfg->block_out, p->ic_block * cfg->block_in);
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d", p->epi.shift,
-           p->epi.clip_lo, p->epi.clip_hi, p->epi.bias);
+  cl_report_common(rep, &p->epi, g->vt, g->inp_sz, g->wgt_sz, g->acc_sz);
   rep->tiles = g->tb * g->to;
-  rep->sram_used[0] = g->vt * g->inp_sz;
-  rep->sram_used[1] = g->vt * g->wgt_sz;
-  rep->sram_used[2] = g->vt * g->acc_sz;
 }
 
 int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
                       vta_program_t *out, vta_cl_report_t *rep, vta_err *err) {
   vta_cl_report_t local;
-  if (!rep) rep = &local;
-  memset(rep, 0, sizeof *rep);
-  vta_program_init(out); /* a failed build leaves an empty program */
+  rep = cl_build_begin(rep, &local, out);
   if (cl_gemm_validate(cfg, p, NULL, err)) return -1;
   gemm_t g;
   gemm_plan(cfg, p, &g, err);
@@ -307,33 +303,13 @@ int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
   if (bias) vta_cl_pack_bias(cfg, bias, m, pb);
 
   /* the lowered loop nest */
-  cl_node_t *tile = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, tile, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_INIT));
-  cl_node_t *red = cl_ir_node(&ir, CL_SEQ, 0, 0);
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_INP));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_LOAD, OP_LOAD_WGT));
-  cl_ir_add(&ir, red, cl_ir_block(&ir, CL_STAGE_COMPUTE, OP_GEMM));
-  cl_ir_add(&ir, tile, cl_ir_loop(&ir, V_I, (int)g.ti, red));
-  cl_ir_add_epilogue(&ir, tile, p->epi.bias);
+  cl_node_t *tile = cl_ir_gemm_tile(&ir, V_I, (int)g.ti, p->epi.bias);
   cl_node_t *root = cl_ir_loop(&ir, V_O, (int)(g.to / g.vt), tile);
   root = cl_ir_loop(&ir, V_B, (int)g.tb, root);
-  int bare;
-  root = cl_ir_wrap_vthreads(&ir, root, (int)g.vt, &bare);
-  if (ir.oom) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto done;
-  }
-  cl_ir_lift(&ir, root);
-
   cl_job_t job;
-  memset(&job, 0, sizeof job);
+  if (cl_job_plan(&job, &ir, root, (int)g.vt, NVARS, gemm_exec, &g, err)) goto done;
   cl_job_set_tensors(&job, cfg, (uint8_t *)pa, na, (uint8_t *)pw, nw, bias ? pb : NULL,
                      (size_t)g.nm * cfg->acc_elem_bytes, zero, nc, (const uint8_t *)pc);
-  job.root = root;
-  job.bare = bare;
-  job.nvars = NVARS;
-  job.exec = gemm_exec;
-  job.ctx = &g;
   cl_job_set_meta(&job, "gemm", rep, p->seed, p->range);
   g.job = &job;
   g.seg_bias = bias ? 2 : -1;

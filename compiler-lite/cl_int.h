@@ -186,7 +186,9 @@ int cl_dma_2d(const cl_dim_t *dims, int n, uint32_t *x_size, uint32_t *y_size,
 /* The operations of a schedule's blocks, shared by GEMM and conv2d: the
  * reduction (reset, GEMM), the epilogue, and the DMAs. */
 enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
-       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE };
+       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE, OP_LOAD_RES, OP_ALU_RES };
+/* The optional epilogue steps (flags of the two functions below). */
+enum { CL_EPI_BIAS = 1, CL_EPI_RESIDUAL = 2 };
 
 /* Builds the micro-op kernel of operation `op` for virtual thread t. */
 typedef int (*cl_kernel_fn)(const void *ctx, int op, uint32_t t, cl_kernel_t *k,
@@ -194,15 +196,20 @@ typedef int (*cl_kernel_fn)(const void *ctx, int op, uint32_t t, cl_kernel_t *k,
 /* The uop buffer must hold every distinct kernel of every thread (each
  * thread's kernels differ, spec 8.6); the last thread's are the largest. */
 int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
-                         uint32_t vt, int bias, vta_err *err);
+                         uint32_t vt, int epi_flags, vta_err *err);
 
 /* Append the per-tile epilogue every operator ends with (spec 10): the
- * optional bias (ACC load, ALU ADD), SHR, MAX, MIN, then the store. */
-void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias);
+ * optional bias (ACC load, ALU ADD), SHR, the optional residual (ACC load,
+ * ALU ADD), MAX, MIN, then the store.  epi_flags: CL_EPI_*. */
+void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags);
 /* Wrap the loop nest in `vt` virtual threads when vt > 1.  *bare says
  * whether the function body is a bare loop, which decides where the final
  * dependency pop lands relative to the sync (spec 8.5). */
 cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare);
+/* The tile both operators lower to: initialise the accumulators; for the
+ * reduction variable var_i over ti steps LOAD INP, LOAD WGT, GEMM; then the
+ * epilogue (spec 10) with the steps epi_flags (CL_EPI_*) asks for. */
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int epi_flags);
 
 #define CL_MAX_SEGS 5
 
@@ -232,15 +239,31 @@ typedef struct cl_job {
 void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, size_t ninp,
                         uint8_t *wgt, size_t nwgt, uint8_t *bias, size_t nbias,
                         uint8_t *zero, size_t nout, const uint8_t *expect);
+/* Another input segment, placed before "out". */
+void cl_job_add_input(cl_job_t *job, const char *name, uint8_t *data, size_t size);
 /* The .meta lines every bundle records: generator, op, shape, schedule,
  * epilogue, seed and data range. */
 void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
                      uint64_t seed, int range);
 
+/* A new job (*job initialised) for the loop nest `root`, vt virtual threads
+ * of it, its variables evaluated by exec(ctx, ...); -1 when building the IR
+ * ran out of memory. */
+int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
+                cl_exec_fn exec, void *ctx, vta_err *err);
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err);
 
 /* ---- shared helpers ------------------------------------------------------ */
+
+/* The start of every operator's build: rep (or local when NULL) cleared, out
+ * an empty program (what a failed build leaves); returns the report to fill. */
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out);
+/* The report lines every operator shares: the epilogue, and the scratchpad
+ * entries of vt threads of inp_sz, wgt_sz and acc_sz each. */
+void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
+                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz);
 
 /* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
 int cl_check_config(const vta_config_t *cfg, vta_err *err);
@@ -278,8 +301,5 @@ int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vt
 /* "needs N entries (detail), M available" for a scratchpad. */
 int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
                   const char *detail);
-
-/* Appends "a b c" style text safely. */
-void cl_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -6,7 +6,7 @@
  * lines.  Also the report (counts per kind, spec 9 statistics) and the
  * small helpers both schedules share.
  */
-#include <stdarg.h>
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +16,6 @@
 const char *const vta_cl_kind_names[VTA_CL_NKINDS] = {
     "LOAD INP", "LOAD WGT",   "LOAD ACC", "LOAD UOP",    "GEMM",        "GEMM reset",
     "ALU",      "STORE",      "NOP load", "NOP compute", "NOP store",   "FINISH"};
-
-const char *const vta_cl_stat_names[VTA_CL_NSTATS] = {
-    "inp_load_nbytes",  "wgt_load_nbytes", "acc_load_nbytes", "uop_load_nbytes",
-    "out_store_nbytes", "gemm_counter",    "alu_counter"};
-
-void cl_cat(char *buf, size_t len, const char *fmt, ...) {
-  size_t used = strlen(buf);
-  if (used + 1 >= len) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + used, len - used, fmt, ap);
-  va_end(ap);
-}
 
 uint64_t vta_cl_rand(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
@@ -98,13 +85,13 @@ static void account(const vta_config_t *cfg, const vta_insn_t *in, vta_cl_report
   uint64_t loops = (uint64_t)in->iter_out * in->iter_in *
                    (in->uop_end > in->uop_bgn ? in->uop_end - in->uop_bgn : 0);
   switch (k) {
-  case VTA_CL_LOAD_INP: rep->stats[0] += xy * cfg->inp_elem_bytes; break;
-  case VTA_CL_LOAD_WGT: rep->stats[1] += xy * cfg->wgt_elem_bytes; break;
-  case VTA_CL_LOAD_ACC: rep->stats[2] += xy * cfg->acc_elem_bytes; break;
-  case VTA_CL_LOAD_UOP: rep->stats[3] += xy * VTA_UOP_BYTES; break;
-  case VTA_CL_STORE: rep->stats[4] += xy * cfg->out_elem_bytes; break;
-  case VTA_CL_GEMM: rep->stats[5] += loops; break;
-  case VTA_CL_ALU: rep->stats[6] += loops; break;
+  case VTA_CL_LOAD_INP: rep->stats[VTA_STAT_INP_LOAD_NBYTES] += xy * cfg->inp_elem_bytes; break;
+  case VTA_CL_LOAD_WGT: rep->stats[VTA_STAT_WGT_LOAD_NBYTES] += xy * cfg->wgt_elem_bytes; break;
+  case VTA_CL_LOAD_ACC: rep->stats[VTA_STAT_ACC_LOAD_NBYTES] += xy * cfg->acc_elem_bytes; break;
+  case VTA_CL_LOAD_UOP: rep->stats[VTA_STAT_UOP_LOAD_NBYTES] += xy * VTA_UOP_BYTES; break;
+  case VTA_CL_STORE: rep->stats[VTA_STAT_OUT_STORE_NBYTES] += xy * cfg->out_elem_bytes; break;
+  case VTA_CL_GEMM: rep->stats[VTA_STAT_GEMM_COUNTER] += loops; break;
+  case VTA_CL_ALU: rep->stats[VTA_STAT_ALU_COUNTER] += loops; break;
   default: break;
   }
   /* queues l2g, g2l, g2s, s2g (spec 5.2) */
@@ -150,8 +137,8 @@ void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f) {
   for (int k = 0; k < VTA_CL_NKINDS; k++)
     if (rep->count[k]) fprintf(f, "  %-12s %8u\n", vta_cl_kind_names[k], rep->count[k]);
   fprintf(f, "statistics (expected):\n");
-  for (int i = 0; i < VTA_CL_NSTATS; i++)
-    fprintf(f, "  %-16s %12llu\n", vta_cl_stat_names[i], (unsigned long long)rep->stats[i]);
+  for (int i = 0; i < VTA_NSTATS; i++)
+    fprintf(f, "  %-16s %12llu\n", vta_stat_names[i], (unsigned long long)rep->stats[i]);
   static const char *const q[4] = {"l2g", "g2l", "g2s", "s2g"};
   for (int i = 0; i < 4; i++)
     if (rep->leftover[i])
@@ -171,11 +158,14 @@ static uint32_t next_free(const vta_program_t *p) {
 }
 
 int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
-                         uint32_t vt, int bias, vta_err *err) {
+                         uint32_t vt, int epi_flags, vta_err *err) {
   uint32_t uops = 0;
   cl_kernel_t k = {0};
-  for (int op = OP_INIT; op <= OP_MIN; op++) {
-    if (op == OP_ALU_BIAS && !bias) continue;
+  static const int ops[] = {OP_INIT, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_ALU_RES, OP_MAX, OP_MIN};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+    int op = ops[i];
+    if (op == OP_ALU_BIAS && !(epi_flags & CL_EPI_BIAS)) continue;
+    if (op == OP_ALU_RES && !(epi_flags & CL_EPI_RESIDUAL)) continue;
     if (kernel(ctx, op, vt - 1, &k, err)) {
       cl_kernel_clear(&k);
       return -1;
@@ -189,12 +179,16 @@ int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const voi
   return cl_buffer_err(err, "uop", (uint64_t)uops * vt, cfg->uop_depth, d);
 }
 
-void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int bias) {
-  if (bias) {
+void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags) {
+  if (epi_flags & CL_EPI_BIAS) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ALU_BIAS));
   }
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_SHR));
+  if (epi_flags & CL_EPI_RESIDUAL) {
+    cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_RES));
+    cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ALU_RES));
+  }
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_MAX));
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_MIN));
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_STORE, OP_STORE));
@@ -207,6 +201,45 @@ cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) 
   cl_ir_add(ir, v, root);
   *bare = 0;
   return v;
+}
+
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out) {
+  if (!rep) rep = local;
+  memset(rep, 0, sizeof *rep);
+  vta_program_init(out);
+  return rep;
+}
+
+void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
+                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz) {
+  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d%s", epi->shift,
+           epi->clip_lo, epi->clip_hi, epi->bias, epi->residual ? " residual=1" : "");
+  rep->sram_used[0] = vt * inp_sz;
+  rep->sram_used[1] = vt * wgt_sz;
+  rep->sram_used[2] = vt * acc_sz;
+}
+
+cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int epi_flags) {
+  cl_node_t *tile = cl_ir_node(ir, CL_SEQ, 0, 0);
+  cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_INIT));
+  cl_node_t *red = cl_ir_node(ir, CL_SEQ, 0, 0);
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_INP));
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_LOAD, OP_LOAD_WGT));
+  cl_ir_add(ir, red, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_GEMM));
+  cl_ir_add(ir, tile, cl_ir_loop(ir, var_i, ti, red));
+  cl_ir_add_epilogue(ir, tile, epi_flags);
+  return tile;
+}
+
+int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
+                cl_exec_fn exec, void *ctx, vta_err *err) {
+  int bare;
+  root = cl_ir_wrap_vthreads(ir, root, vt, &bare);
+  if (ir->oom) return vta_errf(err, VTA_ENOMEM, "out of memory");
+  cl_ir_lift(ir, root);
+  *job = (cl_job_t){.root = root, .bare = bare, .nvars = nvars, .exec = exec, .ctx = ctx};
+  return 0;
 }
 
 void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, size_t ninp,
@@ -230,6 +263,15 @@ void cl_job_set_tensors(cl_job_t *job, const vta_config_t *cfg, uint8_t *inp, si
   job->seg[job->nseg].data = zero;
   job->seg[job->nseg++].size = (uint32_t)nout;
   job->expect = expect;
+}
+
+void cl_job_add_input(cl_job_t *job, const char *name, uint8_t *data, size_t size) {
+  assert(job->nseg < CL_MAX_SEGS && job->out_seg == job->nseg - 1);
+  job->seg[job->nseg] = job->seg[job->out_seg];
+  job->seg[job->out_seg].name = name;
+  job->seg[job->out_seg].data = data;
+  job->seg[job->out_seg].size = (uint32_t)size;
+  job->out_seg = job->nseg++;
 }
 
 void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
@@ -329,8 +371,8 @@ int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *
   rep->kernels = (uint32_t)rt.ncache;
   rep->uops = words;
   rep->sram_used[3] = words;
-  for (int i = 0; i < VTA_CL_NSTATS; i++)
-    if (vta_program_add_expect_counter(p, vta_cl_stat_names[i], rep->stats[i], err)) goto out;
+  for (int i = 0; i < VTA_NSTATS; i++)
+    if (vta_program_add_expect_counter(p, vta_stat_names[i], rep->stats[i], err)) goto out;
 
   char text[96];
   for (int i = 0; i < job->nmeta; i++)

@@ -104,3 +104,21 @@ void vta_cl_pack_bias(const vta_config_t *cfg, const int32_t *b, int m, uint8_t 
       for (int i = 0; i < 4; i++) out[lane * 4 + i] = (uint8_t)(v >> (8 * i));
     }
 }
+
+/* int8 NCHW -> int32 [n/B][c/BO][h][w][B][BO], little-endian: a residual
+ * operand widened for LOAD ACC (the cast TVM's quantized graph inserts). */
+void vta_cl_pack_acc_nchw(const vta_config_t *cfg, const int8_t *x, int n, int c, int h, int w,
+                          uint8_t *out) {
+  int bt = cfg->batch, bo = cfg->block_out, nc = c / bo;
+  for (int in = 0; in < n; in++)
+    for (int ic = 0; ic < c; ic++)
+      for (int y = 0; y < h; y++)
+        for (int xx = 0; xx < w; xx++) {
+          size_t plain = (((size_t)in * c + ic) * h + y) * w + xx;
+          size_t lane =
+              (((((size_t)(in / bt) * nc + ic / bo) * h + y) * w + xx) * bt + in % bt) * bo +
+              ic % bo;
+          uint32_t v = (uint32_t)(int32_t)x[plain];
+          for (int i = 0; i < 4; i++) out[lane * 4 + i] = (uint8_t)(v >> (8 * i));
+        }
+}

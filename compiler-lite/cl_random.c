@@ -63,7 +63,7 @@ typedef struct {
   vta_uop_t *uop_sram, *uop_dram;
   uint8_t *out_ok, *acc_small;
   int acc_small_rows; /* rows [0, n) of the acc image hold values in -15..15 */
-  uint64_t stat[7];
+  uint64_t stat[VTA_NSTATS]; /* by VTA_STAT_* */
   uint32_t inp_addr, wgt_addr, acc_addr, uop_addr, out_addr;
 } rg_t;
 
@@ -285,7 +285,10 @@ static int gen_load(rg_t *g, uint32_t mem, vta_err *e) {
   }
   uint64_t nb = (uint64_t)in.x_size * in.y_size * vta_mem_elem_bytes(c, mem);
   if (mem == VTA_MEM_UOP) nb = (uint64_t)in.x_size * in.y_size * 4;
-  g->stat[mem == VTA_MEM_INP ? 0 : mem == VTA_MEM_WGT ? 1 : mem == VTA_MEM_ACC ? 2 : 3] += nb;
+  g->stat[mem == VTA_MEM_INP   ? VTA_STAT_INP_LOAD_NBYTES
+          : mem == VTA_MEM_WGT ? VTA_STAT_WGT_LOAD_NBYTES
+          : mem == VTA_MEM_ACC ? VTA_STAT_ACC_LOAD_NBYTES
+                               : VTA_STAT_UOP_LOAD_NBYTES] += nb;
   return 0;
 }
 
@@ -399,8 +402,8 @@ static int gen_compute(rg_t *g, int alu, vta_err *e) {
   if (!alu && !in.reset_reg) touch(g, U_CP, B_INP), touch(g, U_CP, B_WGT);
   touch(g, U_CP, B_OUT);
   mark(g, &in, !alu && in.reset_reg);
-  if (alu) g->stat[6] += loop_count(&in);
-  else if (!in.reset_reg) g->stat[5] += loop_count(&in);
+  if (alu) g->stat[VTA_STAT_ALU_COUNTER] += loop_count(&in);
+  else if (!in.reset_reg) g->stat[VTA_STAT_GEMM_COUNTER] += loop_count(&in);
   return 0;
 }
 
@@ -426,7 +429,7 @@ static int gen_store(rg_t *g, vta_err *e) {
   if (hazard(g, U_ST, B_OUT, 0, &in, e)) return -1;
   if (emit_synced(g, in, e)) return -1;
   touch(g, U_ST, B_OUT);
-  g->stat[4] += (uint64_t)in.x_size * in.y_size * c->out_elem_bytes;
+  g->stat[VTA_STAT_OUT_STORE_NBYTES] += (uint64_t)in.x_size * in.y_size * c->out_elem_bytes;
   return 0;
 }
 
@@ -616,11 +619,8 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
   }
   if (vta_program_add_meta(p, "cosim_args", args, e)) goto done;
 
-  static const char *const cn[7] = {"inp_load_nbytes", "wgt_load_nbytes", "acc_load_nbytes",
-                                    "uop_load_nbytes", "out_store_nbytes", "gemm_counter",
-                                    "alu_counter"};
-  for (int i = 0; i < 7; i++)
-    if (vta_program_add_expect_counter(p, cn[i], g->stat[i], e)) goto done;
+  for (int i = 0; i < VTA_NSTATS; i++)
+    if (vta_program_add_expect_counter(p, vta_stat_names[i], g->stat[i], e)) goto done;
   rc = vta_program_validate(p, e);
 done:
   for (int i = 0; i < 4; i++) free(img[i]);

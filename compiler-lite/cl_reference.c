@@ -41,6 +41,13 @@ void vta_cl_ref_gemm(const int8_t *a, const int8_t *w, const int32_t *bias, int 
 void vta_cl_ref_conv2d(const int8_t *x, const int8_t *kern, const int32_t *bias, int n, int c,
                        int h, int w, int o, int kh, int kw, int ph, int pw, int sh, int sw,
                        const vta_cl_epilogue_t *epi, int8_t *out) {
+  vta_cl_ref_conv2d_res(x, kern, bias, NULL, n, c, h, w, o, kh, kw, ph, pw, sh, sw, epi, out);
+}
+
+void vta_cl_ref_conv2d_res(const int8_t *x, const int8_t *kern, const int32_t *bias,
+                           const int8_t *res, int n, int c, int h, int w, int o, int kh,
+                           int kw, int ph, int pw, int sh, int sw, const vta_cl_epilogue_t *epi,
+                           int8_t *out) {
   int oh = (h + 2 * ph - kh) / sh + 1, ow = (w + 2 * pw - kw) / sw + 1;
   for (int b = 0; b < n; b++)
     for (int f = 0; f < o; f++)
@@ -57,6 +64,15 @@ void vta_cl_ref_conv2d(const int8_t *x, const int8_t *kern, const int32_t *bias,
                 acc = wrap_add(acc, p);
               }
           if (bias) acc = wrap_add(acc, bias[f]);
-          out[(((size_t)b * o + f) * oh + y) * ow + xo] = vta_cl_ref_epilogue(acc, epi);
+          size_t at = (((size_t)b * o + f) * oh + y) * ow + xo;
+          if (res && epi->residual) {
+            /* shift, add the shortcut, then clip: the epilogue with its add moved */
+            vta_cl_epilogue_t e = *epi;
+            acc = wrap_add(shift(acc, epi->shift), res[at]);
+            e.shift = 0;
+            out[at] = vta_cl_ref_epilogue(acc, &e);
+          } else {
+            out[at] = vta_cl_ref_epilogue(acc, epi);
+          }
         }
 }

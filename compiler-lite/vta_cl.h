@@ -36,6 +36,9 @@ typedef struct vta_cl_epilogue {
   int shift;            /* ALU SHR immediate, -15..15 (spec 6.5) */
   int clip_lo, clip_hi; /* ALU MAX then MIN immediates, int16 */
   int bias;             /* 1: add an int32 bias per output channel (LOAD ACC + ALU ADD) */
+  int residual;         /* conv2d: 1: after the shift, add an int8 tensor of the output's
+                         * shape (a ResNet shortcut), widened to int32 on the host and
+                         * loaded per tile (LOAD ACC + ALU ADD), before the clip */
 } vta_cl_epilogue_t;
 
 /*
@@ -115,9 +118,6 @@ enum {
 };
 extern const char *const vta_cl_kind_names[VTA_CL_NKINDS];
 
-/* The seven fsim statistics, in the model's order (spec 9). */
-#define VTA_CL_NSTATS 7
-extern const char *const vta_cl_stat_names[VTA_CL_NSTATS];
 
 typedef struct vta_cl_report {
   char op[16];        /* "gemm" or "conv2d" */
@@ -126,7 +126,8 @@ typedef struct vta_cl_report {
   char epilogue[96];
   uint32_t count[VTA_CL_NKINDS];
   uint32_t total;
-  uint64_t stats[VTA_CL_NSTATS]; /* predicted by spec 9's rules from the stream */
+  uint64_t stats[VTA_NSTATS]; /* predicted by spec 9's rules from the stream, indexed by
+                               * VTA_STAT_* (VTA_FSIM_STATS, isa/vta_isa.h) */
   uint32_t kernels, uops;        /* distinct micro-op kernels and their uops */
   uint32_t tiles;                /* output tiles, all threads */
   uint32_t sram_used[4];         /* entries per thread x threads: inp, wgt, acc, uop */
@@ -148,6 +149,19 @@ int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
                       vta_program_t *out, vta_cl_report_t *rep, vta_err *err);
 int vta_cl_conv2d_build(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                         vta_program_t *out, vta_cl_report_t *rep, vta_err *err);
+
+/* The tensors of a conv2d, row-major: x NCHW, k OIHW, bias [O] (NULL unless
+ * epi.bias), residual NCHW of the output's shape (NULL unless epi.residual). */
+typedef struct vta_cl_conv2d_data {
+  const int8_t *x, *k;
+  const int32_t *bias;
+  const int8_t *residual;
+} vta_cl_conv2d_data_t;
+/* vta_cl_conv2d_build on given tensors instead of the seed's random ones
+ * (a network's layers); the bundle gains a "res" segment with residual. */
+int vta_cl_conv2d_build_data(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
+                             const vta_cl_conv2d_data_t *d, vta_program_t *out,
+                             vta_cl_report_t *rep, vta_err *err);
 
 /* Schedule, instruction counts per kind and statistics, for people. */
 void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f);
@@ -181,6 +195,9 @@ void vta_cl_unpack_oihw(const vta_config_t *cfg, const int8_t *in, int o, int i,
 /* int32 bias [m] -> [m/BO][B][BO] little-endian int32 lanes, repeated over
  * the BATCH lanes (the ALU adds lane by lane). */
 void vta_cl_pack_bias(const vta_config_t *cfg, const int32_t *b, int m, uint8_t *out);
+/* int8 NCHW -> int32 [n/B][c/BO][h][w][B][BO] little-endian (a residual operand). */
+void vta_cl_pack_acc_nchw(const vta_config_t *cfg, const int8_t *x, int n, int c, int h, int w,
+                          uint8_t *out);
 
 /* ---- naive references (cl_reference.c) ----------------------------------- */
 
@@ -191,8 +208,56 @@ void vta_cl_ref_gemm(const int8_t *a, const int8_t *w, const int32_t *bias, int 
 void vta_cl_ref_conv2d(const int8_t *x, const int8_t *k, const int32_t *bias, int n, int c,
                        int h, int w, int o, int kh, int kw, int ph, int pw, int sh, int sw,
                        const vta_cl_epilogue_t *epi, int8_t *out);
+/* The same with a residual operand (NCHW, the output's shape; NULL: none)
+ * added after the shift when epi->residual. */
+void vta_cl_ref_conv2d_res(const int8_t *x, const int8_t *k, const int32_t *bias,
+                           const int8_t *residual, int n, int c, int h, int w, int o, int kh,
+                           int kw, int ph, int pw, int sh, int sw, const vta_cl_epilogue_t *epi,
+                           int8_t *out);
 /* The epilogue on one int32 accumulator: shift, clip, then the low 8 bits. */
 int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
+
+/* ---- whole networks (cl_net.c) ------------------------------------------- */
+
+#define VTA_CL_NET_MAX 32
+/* Tensors are numbered: 0 is the network input, i + 1 the output of layer i. */
+typedef struct vta_cl_net_layer {
+  char name[48];               /* e.g. "layer2.0.downsample" (torchvision's names) */
+  int input;                   /* the tensor this layer reads */
+  int residual;                /* the tensor its epilogue adds (epi.residual), or -1 */
+  vta_cl_conv2d_params_t p;    /* shape, epilogue, seed; tiles chosen by autotile */
+} vta_cl_net_layer_t;
+
+typedef struct vta_cl_net {
+  char name[32];
+  int batch, channels, height, width; /* the input tensor (NCHW) */
+  uint64_t seed;
+  int nlayers;
+  vta_cl_net_layer_t layer[VTA_CL_NET_MAX];
+} vta_cl_net_t;
+
+/*
+ * The 19 convolutions VTA runs in TVM's ResNet-18 deploy flow (stages 1-4:
+ * 3x3 convolutions, the 1x1 stride-2 downsample shortcuts, bias, ReLU clip,
+ * residual additions fused into each block's second convolution), on the
+ * host stem's 1x64x56x56 output (size 56, width_div 1).  width_div 2 or 4
+ * and a smaller size give the reduced variants the RTL tests use.  Every
+ * layer is tiled by vta_cl_conv2d_autotile.
+ */
+int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
+                        vta_cl_net_t *n, vta_err *err);
+/* The network's input (NCHW, 0..127) and layer i's weights (OIHW) and int32
+ * bias, deterministic from the seed; malloc'd (the weights: -1 when out of memory). */
+int8_t *vta_cl_net_input(const vta_cl_net_t *n);
+int vta_cl_net_weights(const vta_cl_net_t *n, int i, int8_t **k, int32_t **bias);
+/*
+ * Layer i's bundle on the input x and residual (NCHW; NULL when the layer has
+ * none), with `.meta layer NAME`; y receives the naive reference's output
+ * (NCHW), which is also the bundle's expectation.
+ */
+int vta_cl_net_build_layer(const vta_config_t *cfg, const vta_cl_net_t *n, int i,
+                           const int8_t *x, const int8_t *residual, vta_program_t *out,
+                           vta_cl_report_t *rep, int8_t *y, vta_err *err);
 
 /* ---- deterministic data ---------------------------------------------------- */
 

@@ -18,58 +18,81 @@
 
 #define OFF(m) offsetof(vta_insn_t, m)
 
+/*
+ * Every instruction field, once, in the declaration order of hw_spec.h (the
+ * order of the layout and of the assembly syntax):
+ *
+ *   X(name, member of vta_insn_t, formats, kind, width, signed)
+ *
+ * formats: the opcodes whose encoding has the field (F_* bits); kind: how
+ * the assembly syntax writes it (K_POS: by position or not at all, the
+ * opcode, memory type and ALU opcode; K_FLAG: a bare dependency flag;
+ * K_NAMED: name=value); width: an expression in the configuration's
+ * A/I/W/U (log2 of the acc/inp/wgt/uop depths) and op (the opcode).
+ * The layout, the encoder, the decoder, the disassembler, the assembler and
+ * the Verilog generator all come from this list.
+ */
+enum { F_LOAD = 1, F_STORE = 2, F_GEMM = 4, F_FINISH = 8, F_ALU = 16,
+       F_MEM = F_LOAD | F_STORE, F_LOOP = F_GEMM | F_ALU,
+       F_ALL = F_MEM | F_LOOP | F_FINISH };
+enum { K_POS, K_FLAG, K_NAMED };
+/* ALU sources are acc indices: acc width (spec 3.4) */
+#define SRC_W (op == VTA_OP_ALU ? A : I)
+#define INSN_FIELDS(X)                                                                   \
+  X(opcode, opcode, F_ALL, K_POS, VTA_OPCODE_BITS, 0)                                    \
+  X(pop_prev, pop_prev, F_ALL, K_FLAG, 1, 0)                                             \
+  X(pop_next, pop_next, F_ALL, K_FLAG, 1, 0)                                             \
+  X(push_prev, push_prev, F_ALL, K_FLAG, 1, 0)                                           \
+  X(push_next, push_next, F_ALL, K_FLAG, 1, 0)                                           \
+  X(memory_type, mem_type, F_MEM, K_POS, VTA_MEMOP_ID_BITS, 0)                           \
+  X(sram_base, sram_base, F_MEM, K_NAMED, VTA_MEMOP_SRAM_ADDR_BITS, 0)                   \
+  X(dram_base, dram_base, F_MEM, K_NAMED, VTA_MEMOP_DRAM_ADDR_BITS, 0)                   \
+  X(y_size, y_size, F_MEM, K_NAMED, VTA_MEMOP_SIZE_BITS, 0)                              \
+  X(x_size, x_size, F_MEM, K_NAMED, VTA_MEMOP_SIZE_BITS, 0)                              \
+  X(x_stride, x_stride, F_MEM, K_NAMED, VTA_MEMOP_STRIDE_BITS, 0)                        \
+  X(y_pad_0, y_pad_0, F_MEM, K_NAMED, VTA_MEMOP_PAD_BITS, 0)                             \
+  X(y_pad_1, y_pad_1, F_MEM, K_NAMED, VTA_MEMOP_PAD_BITS, 0)                             \
+  X(x_pad_0, x_pad_0, F_MEM, K_NAMED, VTA_MEMOP_PAD_BITS, 0)                             \
+  X(x_pad_1, x_pad_1, F_MEM, K_NAMED, VTA_MEMOP_PAD_BITS, 0)                             \
+  X(reset_reg, reset_reg, F_LOOP, K_NAMED, 1, 0)                                         \
+  X(uop_bgn, uop_bgn, F_LOOP, K_NAMED, U, 0)                                             \
+  X(uop_end, uop_end, F_LOOP, K_NAMED, U + 1, 0)                                         \
+  X(iter_out, iter_out, F_LOOP, K_NAMED, VTA_LOOP_ITER_BITS, 0)                          \
+  X(iter_in, iter_in, F_LOOP, K_NAMED, VTA_LOOP_ITER_BITS, 0)                            \
+  X(dst_factor_out, dst_factor_out, F_LOOP, K_NAMED, A, 0)                               \
+  X(dst_factor_in, dst_factor_in, F_LOOP, K_NAMED, A, 0)                                 \
+  X(src_factor_out, src_factor_out, F_LOOP, K_NAMED, SRC_W, 0)                           \
+  X(src_factor_in, src_factor_in, F_LOOP, K_NAMED, SRC_W, 0)                             \
+  X(wgt_factor_out, wgt_factor_out, F_GEMM, K_NAMED, W, 0)                               \
+  X(wgt_factor_in, wgt_factor_in, F_GEMM, K_NAMED, W, 0)                                 \
+  X(alu_opcode, alu_opcode, F_ALU, K_POS, VTA_ALU_OPCODE_BITS, 0)                        \
+  X(use_imm, use_imm, F_ALU, K_NAMED, 1, 0)                                              \
+  X(imm, imm, F_ALU, K_NAMED, VTA_ALUOP_IMM_BITS, 1)
+
+/* The list without the widths, for the assembly syntax. */
+typedef struct { const char *name; size_t off; unsigned formats; int kind; } field_info_t;
+static const field_info_t field_info[] = {
+#define X(name, member, fmts, kind, width, sgn) {#name, OFF(member), fmts, kind},
+    INSN_FIELDS(X)
+#undef X
+};
+#define NFIELD_INFO ((int)(sizeof field_info / sizeof field_info[0]))
+
+static unsigned format_of(uint32_t opcode) { return opcode <= VTA_OP_ALU ? 1u << opcode : 0; }
+
 typedef struct { const char *name; size_t offset; int width; int is_signed; } decl_t;
 
-static int decls(const vta_config_t *c, uint32_t opcode, decl_t *d) {
-  int n = 0;
-  d[n++] = (decl_t){"opcode", OFF(opcode), VTA_OPCODE_BITS, 0};
-  d[n++] = (decl_t){"pop_prev", OFF(pop_prev), 1, 0};
-  d[n++] = (decl_t){"pop_next", OFF(pop_next), 1, 0};
-  d[n++] = (decl_t){"push_prev", OFF(push_prev), 1, 0};
-  d[n++] = (decl_t){"push_next", OFF(push_next), 1, 0};
+static int decls(const vta_config_t *c, uint32_t op, decl_t *d) {
+  unsigned fmt = format_of(op);
+  if (!fmt) return -1;
   int A = c->log_acc_depth, I = c->log_inp_depth, W = c->log_wgt_depth,
       U = c->log_uop_depth;
-  switch (opcode) {
-  case VTA_OP_LOAD:
-  case VTA_OP_STORE:
-    d[n++] = (decl_t){"memory_type", OFF(mem_type), VTA_MEMOP_ID_BITS, 0};
-    d[n++] = (decl_t){"sram_base", OFF(sram_base), VTA_MEMOP_SRAM_ADDR_BITS, 0};
-    d[n++] = (decl_t){"dram_base", OFF(dram_base), VTA_MEMOP_DRAM_ADDR_BITS, 0};
-    d[n++] = (decl_t){"y_size", OFF(y_size), VTA_MEMOP_SIZE_BITS, 0};
-    d[n++] = (decl_t){"x_size", OFF(x_size), VTA_MEMOP_SIZE_BITS, 0};
-    d[n++] = (decl_t){"x_stride", OFF(x_stride), VTA_MEMOP_STRIDE_BITS, 0};
-    d[n++] = (decl_t){"y_pad_0", OFF(y_pad_0), VTA_MEMOP_PAD_BITS, 0};
-    d[n++] = (decl_t){"y_pad_1", OFF(y_pad_1), VTA_MEMOP_PAD_BITS, 0};
-    d[n++] = (decl_t){"x_pad_0", OFF(x_pad_0), VTA_MEMOP_PAD_BITS, 0};
-    d[n++] = (decl_t){"x_pad_1", OFF(x_pad_1), VTA_MEMOP_PAD_BITS, 0};
-    break;
-  case VTA_OP_GEMM:
-  case VTA_OP_ALU:
-    d[n++] = (decl_t){"reset_reg", OFF(reset_reg), 1, 0};
-    d[n++] = (decl_t){"uop_bgn", OFF(uop_bgn), U, 0};
-    d[n++] = (decl_t){"uop_end", OFF(uop_end), U + 1, 0};
-    d[n++] = (decl_t){"iter_out", OFF(iter_out), VTA_LOOP_ITER_BITS, 0};
-    d[n++] = (decl_t){"iter_in", OFF(iter_in), VTA_LOOP_ITER_BITS, 0};
-    d[n++] = (decl_t){"dst_factor_out", OFF(dst_factor_out), A, 0};
-    d[n++] = (decl_t){"dst_factor_in", OFF(dst_factor_in), A, 0};
-    if (opcode == VTA_OP_GEMM) {
-      d[n++] = (decl_t){"src_factor_out", OFF(src_factor_out), I, 0};
-      d[n++] = (decl_t){"src_factor_in", OFF(src_factor_in), I, 0};
-      d[n++] = (decl_t){"wgt_factor_out", OFF(wgt_factor_out), W, 0};
-      d[n++] = (decl_t){"wgt_factor_in", OFF(wgt_factor_in), W, 0};
-    } else { /* ALU sources are acc indices: acc width (spec 3.4) */
-      d[n++] = (decl_t){"src_factor_out", OFF(src_factor_out), A, 0};
-      d[n++] = (decl_t){"src_factor_in", OFF(src_factor_in), A, 0};
-      d[n++] = (decl_t){"alu_opcode", OFF(alu_opcode), VTA_ALU_OPCODE_BITS, 0};
-      d[n++] = (decl_t){"use_imm", OFF(use_imm), 1, 0};
-      d[n++] = (decl_t){"imm", OFF(imm), VTA_ALUOP_IMM_BITS, 1};
-    }
-    break;
-  case VTA_OP_FINISH:
-    break;
-  default:
-    return -1;
-  }
+  int n = 0;
+#define X(name, member, fmts, kind, width, sgn) \
+  if ((fmts) & fmt) d[n++] = (decl_t){#name, OFF(member), (width), (sgn)};
+  INSN_FIELDS(X)
+#undef X
+  (void)A, (void)I, (void)W, (void)U;
   return n;
 }
 
@@ -220,6 +243,12 @@ int vta_uop_decode(const vta_config_t *cfg, const uint8_t in[4], vta_uop_t *u, v
   return 0;
 }
 
+const char *const vta_stat_names[VTA_NSTATS] = {
+#define X(name, NAME) #name,
+    VTA_FSIM_STATS(X)
+#undef X
+};
+
 const char *vta_opcode_name(uint32_t op) {
   static const char *const n[] = {"LOAD", "STORE", "GEMM", "FINISH", "ALU"};
   return op < 5 ? n[op] : NULL;
@@ -266,52 +295,16 @@ int vta_insn_is_nop(const vta_insn_t *in) {
 
 /* ---- assembly syntax ------------------------------------------------------ */
 
-/* Fields printed as name=value, per opcode, in layout order.  The opcode, the
- * positional memory type / ALU opcode and the dependency flags are not here. */
-static const char *const mem_fields[] = {"sram_base", "dram_base", "y_size", "x_size",
-                                         "x_stride", "y_pad_0", "y_pad_1", "x_pad_0",
-                                         "x_pad_1", NULL};
-static const char *const gemm_fields[] = {
-    "reset_reg", "uop_bgn", "uop_end", "iter_out", "iter_in", "dst_factor_out",
-    "dst_factor_in", "src_factor_out", "src_factor_in", "wgt_factor_out",
-    "wgt_factor_in", NULL};
-static const char *const alu_fields[] = {
-    "reset_reg", "uop_bgn", "uop_end", "iter_out", "iter_in", "dst_factor_out",
-    "dst_factor_in", "src_factor_out", "src_factor_in", "use_imm", "imm", NULL};
-static const char *const flag_fields[] = {"pop_prev", "pop_next", "push_prev",
-                                          "push_next", NULL};
-
-static const char *const *named_fields(uint32_t op) {
-  switch (op) {
-  case VTA_OP_LOAD:
-  case VTA_OP_STORE: return mem_fields;
-  case VTA_OP_GEMM: return gemm_fields;
-  case VTA_OP_ALU: return alu_fields;
-  default: return NULL;
-  }
+/* The entry of INSN_FIELDS written name=value or as a flag (not K_POS), or
+ * -1: the names the syntax knows, whatever the format. */
+static int syntax_field(const char *name) {
+  for (int i = 0; i < NFIELD_INFO; i++)
+    if (field_info[i].kind != K_POS && !strcmp(field_info[i].name, name)) return i;
+  return -1;
 }
 
-/* Offsets by name: every named field, whatever its format. */
-static const struct { const char *name; size_t off; } field_offsets[] = {
-    {"sram_base", OFF(sram_base)},       {"dram_base", OFF(dram_base)},
-    {"y_size", OFF(y_size)},             {"x_size", OFF(x_size)},
-    {"x_stride", OFF(x_stride)},         {"y_pad_0", OFF(y_pad_0)},
-    {"y_pad_1", OFF(y_pad_1)},           {"x_pad_0", OFF(x_pad_0)},
-    {"x_pad_1", OFF(x_pad_1)},           {"reset_reg", OFF(reset_reg)},
-    {"uop_bgn", OFF(uop_bgn)},           {"uop_end", OFF(uop_end)},
-    {"iter_out", OFF(iter_out)},         {"iter_in", OFF(iter_in)},
-    {"dst_factor_out", OFF(dst_factor_out)}, {"dst_factor_in", OFF(dst_factor_in)},
-    {"src_factor_out", OFF(src_factor_out)}, {"src_factor_in", OFF(src_factor_in)},
-    {"wgt_factor_out", OFF(wgt_factor_out)}, {"wgt_factor_in", OFF(wgt_factor_in)},
-    {"use_imm", OFF(use_imm)},           {"imm", OFF(imm)},
-    {"pop_prev", OFF(pop_prev)},         {"pop_next", OFF(pop_next)},
-    {"push_prev", OFF(push_prev)},       {"push_next", OFF(push_next)},
-};
-
-static size_t offset_of(const char *name) {
-  for (size_t i = 0; i < sizeof field_offsets / sizeof field_offsets[0]; i++)
-    if (!strcmp(field_offsets[i].name, name)) return field_offsets[i].off;
-  return (size_t)-1;
+static uint32_t field_u32(const vta_insn_t *in, const field_info_t *f) {
+  return *(const uint32_t *)((const char *)in + f->off);
 }
 
 #define APPEND(...)                                                        \
@@ -332,17 +325,19 @@ int vta_insn_format(const vta_insn_t *in, char *buf, size_t len) {
     const char *a = vta_alu_name(in->alu_opcode);
     if (a) APPEND(" %s", a); else APPEND(" %u", in->alu_opcode);
   }
-  const char *const *names = named_fields(in->opcode);
-  for (int i = 0; names && names[i]; i++) {
-    size_t off = offset_of(names[i]);
-    if (!strcmp(names[i], "imm"))
+  /* name=value in layout order, then the dependency flags that are set */
+  unsigned fmt = format_of(in->opcode);
+  for (int i = 0; i < NFIELD_INFO; i++) {
+    const field_info_t *f = &field_info[i];
+    if (f->kind != K_NAMED || !(f->formats & fmt)) continue;
+    if (f->off == OFF(imm))
       APPEND(" imm=%d", in->imm);
     else
-      APPEND(" %s=%u", names[i], *(const uint32_t *)((const char *)in + off));
+      APPEND(" %s=%u", f->name, field_u32(in, f));
   }
-  for (int i = 0; flag_fields[i]; i++)
-    if (*(const uint32_t *)((const char *)in + offset_of(flag_fields[i])))
-      APPEND(" %s", flag_fields[i]);
+  for (int i = 0; i < NFIELD_INFO; i++)
+    if (field_info[i].kind == K_FLAG && field_u32(in, &field_info[i]))
+      APPEND(" %s", field_info[i].name);
   return (int)n;
 }
 
@@ -415,22 +410,20 @@ int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
                       "MUL) after ALU, got '%s'", i < nw ? w[i] : "end of line");
     i++;
   }
-  const char *const *names = named_fields(out->opcode);
-  unsigned seen = 0; /* bit per entry of field_offsets */
+  unsigned fmt = format_of(out->opcode);
+  uint32_t seen = 0; /* bit per entry of INSN_FIELDS */
+  _Static_assert(sizeof field_info / sizeof field_info[0] <= 32, "seen has a bit per field");
   for (; i < nw; i++) {
     char *eq = strchr(w[i], '=');
     if (eq) *eq = '\0';
     const char *name = w[i], *val = eq ? eq + 1 : NULL;
-    int is_flag = 0, known = 0;
-    for (int k = 0; flag_fields[k]; k++) is_flag |= !strcmp(name, flag_fields[k]);
-    for (int k = 0; names && names[k]; k++) known |= !strcmp(name, names[k]);
-    if (!is_flag && !known)
+    int k = syntax_field(name);
+    int is_flag = k >= 0 && field_info[k].kind == K_FLAG;
+    if (k < 0 || !(field_info[k].formats & fmt))
       return vta_errf(err, VTA_EINPUT, "%s has no field '%s'%s", w[0], name,
-                      offset_of(name) != (size_t)-1 ? "" : " (unknown field name)");
-    size_t off = offset_of(name);
-    unsigned bit = 0;
-    for (size_t k = 0; k < sizeof field_offsets / sizeof field_offsets[0]; k++)
-      if (field_offsets[k].off == off) bit = 1u << k;
+                      k >= 0 ? "" : " (unknown field name)");
+    size_t off = field_info[k].off;
+    uint32_t bit = 1u << k;
     if (seen & bit) return vta_errf(err, VTA_EINPUT, "field '%s' given twice", name);
     seen |= bit;
     int64_t v;

@@ -136,6 +136,34 @@ int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
                    vta_err *err);
 int vta_uop_parse(const char *line, vta_uop_t *out, vta_err *err);
 
+/*
+ * The seven fsim statistics of spec 9, once: counted by the model
+ * (vta_stats_t, model/vta_model.h), predicted by compiler-lite (the bundle's
+ * expected counters), read from the RTL's registers (model/vta_vcr.h).
+ *
+ *   X(name, NAME) - the lower-case name of the spec and of the bundle's
+ *   `expect counter` lines; the upper-case one of the register VCR_<NAME>.
+ *
+ * VTA_FSIM_STATS_WITH(Y, a) calls Y(a, name, NAME): a list expanded inside
+ * another X-macro list (the register map) passes that list's X as a.
+ */
+#define VTA_FSIM_STATS_WITH(Y, a)             \
+  Y(a, inp_load_nbytes, INP_LOAD_NBYTES)      \
+  Y(a, wgt_load_nbytes, WGT_LOAD_NBYTES)      \
+  Y(a, acc_load_nbytes, ACC_LOAD_NBYTES)      \
+  Y(a, uop_load_nbytes, UOP_LOAD_NBYTES)      \
+  Y(a, out_store_nbytes, OUT_STORE_NBYTES)    \
+  Y(a, gemm_counter, GEMM_COUNTER)            \
+  Y(a, alu_counter, ALU_COUNTER)
+#define VTA_FSIM_STATS_APPLY_(X, name, NAME) X(name, NAME)
+#define VTA_FSIM_STATS(X) VTA_FSIM_STATS_WITH(VTA_FSIM_STATS_APPLY_, X)
+
+#define VTA_STAT_ENUM_(name, NAME) VTA_STAT_##NAME,
+enum { VTA_FSIM_STATS(VTA_STAT_ENUM_) VTA_NSTATS };
+#undef VTA_STAT_ENUM_
+/* "inp_load_nbytes", ... in the order of VTA_FSIM_STATS (index VTA_STAT_*). */
+extern const char *const vta_stat_names[VTA_NSTATS];
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +329,7 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   p->first = S + (p->alu ? 2 : 3);
   p->wb = (p->alu ? 3 + p->k : 3) + slip;
   p->done = S + p->k * p->n + 6 + slip;
+  assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 
 /* The acc operand of a uop: sequential semantics, so the newest result
@@ -373,6 +375,8 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
   }
   p->row[e] = (uint32_t)row;
   p->when[e] = when;
+  assert(p->count < PIPE_DEPTH); /* pipe occupancy: results in flight fit the ring */
+  assert(!p->count || p->when[(p->head + p->count - 1) % PIPE_DEPTH] < when); /* in order */
   p->count++;
   /* Loop order: iter_out, iter_in, uop. */
   p->next++;
@@ -393,6 +397,7 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
   uint64_t t = cy->now;
   uint32_t lanes = m->acc.lanes;
   /* Results due now reach acc (and out); UCNT counts each acc row write. */
+  assert(!p->count || p->when[p->head] >= t); /* no result missed its write cycle */
   while (p->count && p->when[p->head] == t) {
     uint32_t e = p->head, row = p->row[e];
     memcpy(m->acc.i32 + (size_t)row * lanes, p->acc + (size_t)e * lanes,

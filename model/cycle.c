@@ -20,6 +20,7 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,7 @@ int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
   for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
     int t = vta_dep_queue((vta_unit_t)u->id, f);
     if (!vta_dep_flag(&c->insn, f)) continue;
+    assert(m->tokens[t] > 0); /* checked above: a pop never underflows */
     m->tokens[t]--;
     vta_trace(m, "pop %s #%u %s tokens=%u", vta_unit_name((vta_unit_t)u->id), c->idx,
               q_short[t], m->tokens[t]);
@@ -217,10 +219,12 @@ HOT int commit(vta_model_t *m, vta_err *err) {
       /* Planted bug drop_push (8.4): load's token into l2g is lost. */
       if (q == VTA_Q_L2G && m->params.inject == VTA_INJECT_DROP_PUSH) continue;
       m->tokens[q]++;
+      assert(m->tokens[q] <= m->params.token_queue_depth); /* checked above */
       vta_trace(m, "push %s #%u %s tokens=%u", un, c->idx, q_short[q], m->tokens[q]);
       VTA_EMIT(m, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
     }
     cmdq_t *cq = &m->q[id];
+    assert(cq->count > 0); /* the done instruction still holds its slot */
     cq->head = (cq->head + 1) % cq->cap;
     cq->count--;
     u->done = 0;
@@ -230,6 +234,7 @@ HOT int commit(vta_model_t *m, vta_err *err) {
   fetch_t *f = &cy->f;
   if (f->pushed >= 0) {
     cmdq_t *cq = &m->q[f->pushed];
+    assert(cq->count < cq->cap); /* fetch dispatches only into a queue with room */
     cq->slot[(cq->head + cq->count) % cq->cap] = f->push;
     cq->count++;
   }
@@ -444,6 +449,10 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     }
     if (!may_skip || e <= cy->now) continue;
     if (max && e > max) e = max;
+    /* Event skipping's preconditions: a quiet cycle (nothing acted, nothing
+     * completes or is dispatched) and the skip lands on the next event. */
+    assert(e > cy->now && !cy->f.acted && cy->f.pushed < 0);
+    for (int u = 0; u < 3; u++) assert(!cy->u[u].acted && !cy->u[u].done);
     cy->skip_until = e;
   }
   cy->ev = NULL;

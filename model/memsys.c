@@ -11,6 +11,7 @@
  */
 #include "vta_memsys.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,9 +221,11 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   r.first = f;
   ms->last_beat = f + (uint64_t)(r.beats - 1) * ms->p.cpb;
   ms->have_last = 1;
+  assert(ms->count < ms->p.max_outst); /* granted only below MAX_OUTST */
   ms->fifo[(ms->head + ms->count) % ms->p.max_outst] = r;
   ms->count++;
   ms->inflight[c]++;
+  assert(ms->inflight[c] <= ms->count && ms->count <= ms->p.max_outst);
   ms->st.rd[c].requests++;
   ms->st.rd[c].bytes += r.bytes;
   ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->last_beat};
@@ -318,8 +321,11 @@ static void count_busy(vta_memsys_t *ms, uint64_t n) {
 
 int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
   count_busy(ms, 1);
+  assert(ms->count <= ms->p.max_outst); /* bursts in flight within MAX_OUTST */
   if (ms->beat_valid) {
+    assert(ms->count > 0); /* a beat belongs to the oldest burst in flight */
     const rd_req_t *r = &ms->fifo[ms->head];
+    assert(ms->next_beat < r->beats && ms->inflight[r->client] > 0);
     ms->st.rd[r->client].beats++;
     if (++ms->next_beat == r->beats) {
       ms->inflight[r->client]--;
@@ -359,6 +365,9 @@ uint64_t vta_memsys_next_event(const vta_memsys_t *ms) {
 
 void vta_memsys_skip(vta_memsys_t *ms, uint64_t to) {
   if (to <= ms->now) return;
+  /* Skipping is sound only over quiet cycles: no grant, beat or write event
+   * in this one, and none due before `to`. */
+  assert(!vta_memsys_active(ms) && to <= vta_memsys_next_event(ms));
   count_busy(ms, to - ms->now);
   ms->now = to;
   prepare_beat(ms);

@@ -1,7 +1,8 @@
 /*
  * params.c - the table of timing parameters (docs/microarch.md section 2)
- * and the checks every consumer shares.  A later issue generates the Verilog
- * parameter package from vta_params[]: change a default here and only here.
+ * and the checks every consumer shares.  `vtasim config --verilog`
+ * (cli/verilog.c) generates the RTL's parameter package from vta_params[]:
+ * change a default here and only here.
  */
 #include "vta_params.h"
 

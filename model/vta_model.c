@@ -18,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const vta_stats_names[VTA_NSTATS] = {
-    "inp_load_nbytes", "wgt_load_nbytes", "acc_load_nbytes", "uop_load_nbytes",
-    "out_store_nbytes", "gemm_counter",   "alu_counter"};
-
 const char *const vta_dep_flag_names[DEP_NFLAGS] = {"pop_prev", "pop_next", "push_prev",
                                                     "push_next"};
 
@@ -36,19 +32,20 @@ const char *vta_queue_name(int q) {
 }
 
 int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_err *err) {
-  const uint64_t v[VTA_NSTATS] = {s->inp_load_nbytes,  s->wgt_load_nbytes,
-                                  s->acc_load_nbytes,  s->uop_load_nbytes,
-                                  s->out_store_nbytes, s->gemm_counter,
-                                  s->alu_counter};
+  const uint64_t v[VTA_NSTATS] = {
+#define X(name, NAME) [VTA_STAT_##NAME] = s->name,
+      VTA_FSIM_STATS(X)
+#undef X
+  };
   for (int i = 0; i < VTA_NSTATS; i++)
-    if (!strcmp(name, vta_stats_names[i])) {
+    if (!strcmp(name, vta_stat_names[i])) {
       *value = v[i];
       return 0;
     }
   char list[256] = "";
   for (int i = 0; i < VTA_NSTATS; i++)
     snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-             vta_stats_names[i]);
+             vta_stat_names[i]);
   return vta_errf(err, VTA_EINPUT, "unknown counter '%s' (expected one of %s)", name, list);
 }
 

@@ -32,14 +32,14 @@
 extern "C" {
 #endif
 
-/* The seven fsim statistics, counted by the rules of spec 9. */
+/* The seven fsim statistics, counted by the rules of spec 9: one member per
+ * entry of VTA_FSIM_STATS (isa/vta_isa.h), named as there. */
+#define VTA_STAT_MEMBER_(name, NAME) uint64_t name;
 typedef struct vta_stats {
-  uint64_t inp_load_nbytes, wgt_load_nbytes, acc_load_nbytes, uop_load_nbytes;
-  uint64_t out_store_nbytes, gemm_counter, alu_counter;
+  VTA_FSIM_STATS(VTA_STAT_MEMBER_)
 } vta_stats_t;
+#undef VTA_STAT_MEMBER_
 
-#define VTA_NSTATS 7
-extern const char *const vta_stats_names[VTA_NSTATS];
 /* Value of a counter by name; -1 with an error listing the names if unknown. */
 int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_err *err);
 

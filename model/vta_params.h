@@ -34,6 +34,11 @@ typedef struct vta_param_info {
   const char *doc;    /* one line */
 } vta_param_info_t;
 
+/* The GEMM/ALU pipeline of docs/microarch.md 6.4: an instruction of N uops
+ * issued k cycles apart is done in D = S + k*N + VTA_PIPE_DONE (model/
+ * compute.c, and rtl/compute.v through the generated PIPE_DONE). */
+#define VTA_PIPE_DONE 6
+
 extern const vta_param_info_t vta_params[];
 extern const int vta_nparams;
 

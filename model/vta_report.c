@@ -14,8 +14,8 @@ static cJSON *stats_json(const vta_stats_t *s) {
   cJSON *o = cJSON_CreateObject();
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
-    vta_stats_get(s, vta_stats_names[i], &v, NULL);
-    cJSON_AddNumberToObject(o, vta_stats_names[i], (double)v);
+    vta_stats_get(s, vta_stat_names[i], &v, NULL);
+    cJSON_AddNumberToObject(o, vta_stat_names[i], (double)v);
   }
   return o;
 }
@@ -189,8 +189,8 @@ void vta_report_print(const vta_report_t *r, int full) {
   printf("  %-18s %16s\n", "statistic", "value");
   for (int i = 0; i < VTA_NSTATS; i++) {
     uint64_t v = 0;
-    vta_stats_get(r->stats, vta_stats_names[i], &v, NULL);
-    printf("  %-18s %16llu\n", vta_stats_names[i], (unsigned long long)v);
+    vta_stats_get(r->stats, vta_stat_names[i], &v, NULL);
+    printf("  %-18s %16llu\n", vta_stat_names[i], (unsigned long long)v);
   }
   const uint32_t *t = r->tokens;
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
@@ -237,6 +237,8 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   } else {
     cJSON_AddNullToObject(o, "profile");
   }
+  if (r->windows) cJSON_AddItemToObject(o, "windows", r->windows);
+  else cJSON_AddNullToObject(o, "windows");
   cJSON *host = cJSON_AddObjectToObject(o, "host");
   cJSON_AddNumberToObject(host, "wall_seconds", r->wall);
   if (r->cycles)

@@ -32,6 +32,8 @@ typedef struct vta_report {
   const vta_prof_t *prof;           /* the attribution, or NULL */
   int interrupted;                  /* Ctrl-C: exit_code is vtasim's 130 */
   uint64_t simulated;               /* cycles simulated (interrupted runs included) */
+  cJSON *windows;                   /* the JSON's "windows" (the CLI's, from its trace),
+                                     * handed over to vta_report_json; NULL: null */
   /* the outcome */
   int exit_code;                    /* 0 ok, 1 mismatch, 2 error (130 interrupted) */
   const char *error;                /* the message when exit_code is 2 */

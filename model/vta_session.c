@@ -81,20 +81,20 @@ const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
 
 /* One run on the engine, one cycle per step, every cycle shown to the
  * observer (vta_session_observer_t). */
-static int drive(vta_session_t *s, uint32_t insn_phys, uint32_t count, vta_err *err) {
-  const vta_session_observer_t *o = &s->obs;
+int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
+                            const vta_session_observer_t *o, vta_err *err) {
   vta_evlist_t ev;
   vta_evlist_init(&ev);
   ev.skip = o->skip;
-  int rc = vta_engine_launch(s->eng, insn_phys, count, err);
+  int rc = vta_engine_launch(e, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
   for (uint64_t cycle = 0; !rc;) {
     vta_step_result_t res = {0, 0};
     uint8_t cat[VTA_CY_NUNITS];
     vta_evlist_clear(&ev);
-    if (vta_engine_step(s->eng, o->events ? 1 : VTA_SESSION_CHUNK, o->events ? &ev : NULL,
+    if (vta_engine_step(e, o->events ? 1 : VTA_SESSION_CHUNK, o->events ? &ev : NULL,
                         &res, err) ||
-        (o->events && vta_engine_cats(s->eng, cat, err))) {
+        (o->events && vta_engine_cats(e, cat, err))) {
       rc = -1;
       if (o->abort) o->abort(o->ctx);
       break;
@@ -133,7 +133,7 @@ int vta_session_run(vta_session_t *s, vta_err *err) {
       if (!s->eng)
         rc = vta_errf(err, VTA_EINPUT, "session: no engine");
       else if (s->observed)
-        rc = drive(s, g->addr, count, err);
+        rc = vta_engine_run_observed(s->eng, g->addr, count, &s->obs, err);
       else
         rc = vta_engine_run(s->eng, g->addr, count, err);
     }

@@ -64,6 +64,10 @@ typedef struct vta_session_observer {
  * its units' categories (vta_engine_cats): the model, the RTL, cosim. */
 void vta_session_observe(vta_session_t *s, const vta_session_observer_t *o);
 const vta_session_observer_t *vta_session_observer(const vta_session_t *s);
+/* One run of an engine watched by o, as a session with that observer runs
+ * it (the driver watches its devices' runs with it). */
+int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
+                            const vta_session_observer_t *o, vta_err *err);
 
 /*
  * Check every expectation; print one line per failed expectation (with the

@@ -4,21 +4,23 @@
 // covers `beats` bus beats from the aligned address.  Combinational; shared by
 // fetch, the tensor DMA engines (load, compute) and the store DMA.
 module burst (
-  input  wire [31:0] addr,
-  input  wire [31:0] remaining,
-  input  wire [31:0] win_mask,   // MAX_BURST * BUS_BYTES - 1 (run time)
-  output wire [31:0] bytes,
-  output wire [8:0]  beats       // 1 .. MAX_BURST
+  input  wire [WORD_W-1:0]  addr,
+  input  wire [WORD_W-1:0]  remaining,
+  input  wire [WORD_W-1:0]  win_mask,   // MAX_BURST * BUS_BYTES - 1 (run time)
+  output wire [WORD_W-1:0]  bytes,
+  output wire [BEATS_W-1:0] beats       // 1 .. MAX_BURST
 );
 `include "vta_params.vh"
-  wire [32:0] room = {1'b0, win_mask} + 33'd1 - {1'b0, addr & win_mask};
-  assign bytes = ({1'b0, remaining} < room) ? remaining : room[31:0];
+  localparam integer XW = WORD_W + 1;   // a byte count up to 2^WORD_W
+  localparam [XW-1:0] X_ONE = 1, X_BUS_M1 = BUS_BYTES - 1;
+  wire [XW-1:0] room = {1'b0, win_mask} + X_ONE - {1'b0, addr & win_mask};
+  assign bytes = ({1'b0, remaining} < room) ? remaining : room[WORD_W-1:0];
   // beats = ceil((addr mod BUS + bytes) / BUS); at most MAX_BURST <= 256
-  wire [32:0] span = {1'b0, bytes} + {{(33-LOG_BUS_BYTES){1'b0}}, addr[LOG_BUS_BYTES-1:0]}
-                   + BUS_BYTES - 1;
-  wire [32:0] nbeats = span >> LOG_BUS_BYTES;
-  assign beats = nbeats[8:0];
+  wire [XW-1:0] span = {1'b0, bytes} + {{(XW-LOG_BUS_BYTES){1'b0}}, addr[LOG_BUS_BYTES-1:0]}
+                     + X_BUS_M1;
+  wire [XW-1:0] nbeats = span >> LOG_BUS_BYTES;
+  assign beats = nbeats[BEATS_W-1:0];
   /* verilator lint_off UNUSEDSIGNAL */
-  wire unused_ok = &{1'b0, nbeats[32:9]};
+  wire unused_ok = &{1'b0, nbeats[XW-1:BEATS_W]};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

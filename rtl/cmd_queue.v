@@ -8,10 +8,11 @@
 // combinationally so that a unit can start the cycle it sees the entry.
 // Queues start empty at every launch (`clr`).
 module cmd_queue #(
-  parameter integer DEPTH = 512,
-  parameter integer W     = 160,
-  parameter integer CW    = 10,   // bits of a count 0..DEPTH
-  parameter integer PW    = 9     // bits of a slot index
+  // (vta_top sets every parameter: DEPTH = CMDQ, W = QWORD_W)
+  parameter integer DEPTH = 2,
+  parameter integer W     = 1,
+  parameter integer CW    = 2,    // bits of a count 0..DEPTH
+  parameter integer PW    = 1     // bits of a slot index
 ) (
   input  wire          clk,
   input  wire          clr,
@@ -60,4 +61,22 @@ module cmd_queue #(
   assign head  = slot_q[head_q];
   assign empty = count_q == {CW{1'b0}};
   assign full  = count_q >= limit;
+
+`ifdef SIMULATION
+  // Invariants (simulation only): fetch pushes only into a queue that was
+  // not full at the start of the cycle, and a unit pops only its own head.
+`include "vta_params.vh"
+  wire overflow  = push && count_q >= limit;
+  wire underflow = pop && count_q == {CW{1'b0}};
+  always @(posedge clk) begin
+    if (!clr && (overflow || underflow)) begin
+      if (overflow)
+        $fwrite(STDERR_FD, "cmd_queue %m: push into a full queue (%0d entries, CMDQ %0d)\n",
+                count_q, limit);
+      else
+        $fwrite(STDERR_FD, "cmd_queue %m: pop of an empty queue\n");
+      $stop;
+    end
+  end
+`endif
 endmodule

@@ -9,7 +9,7 @@
 //  * landing: an element (E bytes, E a multiple of BUS_BYTES) is written in
 //    the cycle the beat holding its last byte lands, at entry
 //    sram_base + (y_pad_0 + y) * row_len + x_pad_0 + x; a uop beat (4-byte
-//    elements) writes up to BUS_BYTES/4 consecutive uop entries at once;
+//    elements) writes up to BUS_BYTES/UOP_ELEM_BYTES consecutive uop entries at once;
 //  * padding: the zero entries in ascending order (top rows, then each data
 //    row's left and right columns, then bottom rows), one per cycle, in
 //    cycles in which no beat of this instruction lands.
@@ -20,115 +20,144 @@
 // the unit is waiting for the memory (mem_stall).
 module dma_rd #(
   parameter integer EB   = 256,  // widest element in bytes (the stage register)
-  parameter integer NS   = 2     // uop slots per beat: BUS_BYTES / 4
+  parameter integer NS   = 2     // uop slots per beat: BUS_BYTES / UOP_ELEM_BYTES
 ) (
-  input  wire          clk,
-  input  wire          clr,
-  input  wire          start,
-  input  wire [2:0]    client,       // read client id (RD_*)
-  input  wire [3:0]    log_e,        // log2 of the element bytes
-  input  wire          is_uop,       // 4-byte uop elements into the uop banks
-  input  wire [15:0]   sram_base,
-  input  wire [31:0]   dram_base,
-  input  wire [15:0]   y_size,
-  input  wire [15:0]   x_size,
-  input  wire [15:0]   x_stride,
-  input  wire [3:0]    y_pad_0,
-  input  wire [3:0]    y_pad_1,
-  input  wire [3:0]    x_pad_0,
-  input  wire [3:0]    x_pad_1,
-  input  wire [31:0]   win_mask,
-  input  wire          pad_up,       // planted bug pad_row: bottom pads one row too high
-  output wire          req_valid,
-  output wire [31:0]   req_addr,
-  output wire [31:0]   req_bytes,
-  output wire [8:0]    req_beats,
-  input  wire          grant,
-  input  wire          m_rvalid,
-  input  wire [2:0]    m_rid,
+  input  wire                 clk,
+  input  wire                 clr,
+  input  wire                 start,
+  input  wire [RD_ID_W-1:0]   client,       // read client id (RD_*)
+  input  wire [LOG_E_W-1:0]   log_e,        // log2 of the element bytes
+  input  wire                 is_uop,       // 4-byte uop elements into the uop banks
+  input  wire [INSN_MEM_SRAM_BASE_W-1:0] sram_base,
+  input  wire [INSN_MEM_DRAM_BASE_W-1:0] dram_base,
+  input  wire [INSN_MEM_Y_SIZE_W-1:0]    y_size,
+  input  wire [INSN_MEM_X_SIZE_W-1:0]    x_size,
+  input  wire [INSN_MEM_X_STRIDE_W-1:0]  x_stride,
+  input  wire [PAD_W-1:0]     y_pad_0,
+  input  wire [PAD_W-1:0]     y_pad_1,
+  input  wire [PAD_W-1:0]     x_pad_0,
+  input  wire [PAD_W-1:0]     x_pad_1,
+  input  wire [WORD_W-1:0]    win_mask,
+  input  wire                 pad_up,       // planted bug pad_row: bottom pads one row too high
+  output wire                 req_valid,
+  output wire [WORD_W-1:0]    req_addr,
+  output wire [WORD_W-1:0]    req_bytes,
+  output wire [BEATS_W-1:0]   req_beats,
+  input  wire                 grant,
+  input  wire                 m_rvalid,
+  input  wire [RD_ID_W-1:0]   m_rid,
   input  wire [BUS_BYTES*8-1:0] m_rdata,
-  output wire          wr_en,        // element or pad write
-  output wire [31:0]   wr_idx,
-  output wire [EB*8-1:0] wr_data,
-  output wire [NS-1:0] uop_we,       // uop slots of this beat written
-  output wire [31:0]   uop_idx,      // uop entry of slot 0 of the beat
-  output wire          done,
-  output wire          act
+  output wire                 wr_en,        // element or pad write
+  output wire [WORD_W-1:0]    wr_idx,
+  output wire [EB*8-1:0]      wr_data,
+  output wire [NS-1:0]        uop_we,       // uop slots of this beat written
+  output wire [WORD_W-1:0]    uop_idx,      // uop entry of slot 0 of the beat
+  output wire                 done,
+  output wire                 act
 );
 `include "vta_params.vh"
-  localparam integer BW = BUS_BYTES * 8;
-  localparam [NS-1:0] ONE_NS = 1;
-  localparam [1:0] P_TOP = 2'd0, P_SIDE = 2'd1, P_BOT = 2'd2, P_DONE = 2'd3;
+  localparam integer BW     = BUS_BYTES * 8;
+  localparam integer SW     = INSN_MEM_SRAM_BASE_W;
+  localparam integer XW     = INSN_MEM_X_SIZE_W;
+  localparam integer YW     = INSN_MEM_Y_SIZE_W;
+  localparam integer SIDE_W = PAD_W + 1;                     // x_pad_0 + x_pad_1
+  localparam integer BIDX_W = $clog2(EB / BUS_BYTES + 1);    // a beat of an element
+  localparam integer SLOT_W = $clog2(NS + 1);                // a uop slot of a beat, or NS
+  localparam integer LOG_UOP_SLOT = $clog2(UOP_ELEM_BYTES);
+  localparam [NS-1:0]     ONE_NS = 1;
+  localparam [WORD_W-1:0] W_ZERO = 0, W_ONE = 1;
+  localparam [XW-1:0]     X_ZERO = 0, X_ONE = 1;
+  localparam [YW-1:0]     Y_ZERO = 0, Y_ONE = 1;
+  localparam [PAD_W-1:0]  PAD_ZERO = 0, PAD_ONE = 1;
+  localparam [SIDE_W-1:0] SIDE_ZERO = 0, SIDE_ONE = 1;
+  localparam [BIDX_W-1:0] BIDX_ZERO = 0, BIDX_ONE = 1;
+  localparam [SLOT_W-1:0] SLOT_ZERO = 0;
+
+  // zero-extended to WORD_W
+  function [WORD_W-1:0] wp(input [PAD_W-1:0] v);   wp = {{(WORD_W-PAD_W){1'b0}}, v};  endfunction
+  function [WORD_W-1:0] wx(input [XW-1:0] v);      wx = {{(WORD_W-XW){1'b0}}, v};     endfunction
+  function [WORD_W-1:0] wy(input [YW-1:0] v);      wy = {{(WORD_W-YW){1'b0}}, v};     endfunction
+  function [WORD_W-1:0] wb(input [SW-1:0] v);      wb = {{(WORD_W-SW){1'b0}}, v};     endfunction
+  localparam integer PH_W = 2;
+  localparam [PH_W-1:0] P_TOP = 0, P_SIDE = 1, P_BOT = 2, P_DONE = 3;
 
   reg         act_q, act_d;
   reg         uop_q;
-  reg [2:0]   client_q;
-  reg [3:0]   log_e_q;
-  reg [15:0]  base_q, xs_q, ys_q;
-  reg [3:0]   xp0_q, xp1_q;
-  reg [31:0]  stride_b_q, row_b_q;
+  reg [RD_ID_W-1:0] client_q;
+  reg [LOG_E_W-1:0] log_e_q;
+  reg [SW-1:0]      base_q;
+  reg [XW-1:0]      xs_q;
+  reg [YW-1:0]      ys_q;
+  reg [PAD_W-1:0]   xp0_q, xp1_q;
+  reg [WORD_W-1:0]  stride_b_q, row_b_q;
   // request walker
-  reg [3:0]   rwait_q, rwait_d;
+  reg [PAD_W-1:0] rwait_q, rwait_d;
   reg         rleft_q, rleft_d;
-  reg [15:0]  ry_q, ry_d;
-  reg [31:0]  rrow_q, rrow_d, raddr_q, raddr_d, rend_q, rend_d;
-  reg [31:0]  pend_q, pend_d;
+  reg [YW-1:0]  ry_q, ry_d;
+  reg [WORD_W-1:0] rrow_q, rrow_d, raddr_q, raddr_d, rend_q, rend_d;
+  reg [WORD_W-1:0] pend_q, pend_d;
   // landing
-  reg [7:0]   bidx_q, bidx_d;
-  reg [15:0]  lx_q, lx_d;
-  reg [31:0]  lptr_q, lptr_d;
+  reg [BIDX_W-1:0] bidx_q, bidx_d;
+  reg [XW-1:0]  lx_q, lx_d;
+  reg [WORD_W-1:0] lptr_q, lptr_d;
   reg         lfirst_q, lfirst_d;
-  reg [31:0]  lrow_q, lrow_d;
+  reg [WORD_W-1:0] lrow_q, lrow_d;
   reg [EB*8-1:0] stage_q, stage_d;
   // padding
-  reg [1:0]   pph_q, pph_d;
-  reg [31:0]  pk_q, pk_d, pptr_q, pptr_d, prow_q, prow_d;
-  reg [4:0]   pc_q, pc_d;
-  reg [15:0]  py_q, py_d;
-  reg [31:0]  top_q, bot_q, bstart_q, rowlen_q;
-  reg [4:0]   side_q;
+  reg [PH_W-1:0]   pph_q, pph_d;
+  reg [WORD_W-1:0] pk_q, pk_d, pptr_q, pptr_d, prow_q, prow_d;
+  reg [SIDE_W-1:0] pc_q, pc_d;
+  reg [YW-1:0]     py_q, py_d;
+  reg [WORD_W-1:0] top_q, bot_q, bstart_q, rowlen_q;
+  reg [SIDE_W-1:0] side_q;
 
   // ---- quantities of the instruction, at S -----------------------------------
-  wire [31:0] s_rowlen = {28'd0, x_pad_0} + {16'd0, x_size} + {28'd0, x_pad_1};
-  wire [31:0] s_top    = s_rowlen * {28'd0, y_pad_0};
-  wire [31:0] s_bot    = s_rowlen * {28'd0, y_pad_1};
-  wire        s_up     = pad_up && y_pad_1 != 4'd0 && ({12'd0, y_pad_0} + y_size) != 16'd0;
-  wire [31:0] s_bstart = {16'd0, sram_base} + s_top + s_rowlen * {16'd0, y_size}
-                       - (s_up ? s_rowlen : 32'd0);
-  wire [4:0]  s_side   = {1'b0, x_pad_0} + {1'b0, x_pad_1};
-  wire [31:0] s_addr   = dram_base << log_e;
-  wire [1:0]  s_pph    = is_uop ? P_DONE
-                       : s_top != 32'd0 ? P_TOP
-                       : (s_side != 5'd0 && y_size != 16'd0) ? P_SIDE
-                       : s_bot != 32'd0 ? P_BOT : P_DONE;
+  wire [WORD_W-1:0] s_rowlen = wp(x_pad_0) + wx(x_size) + wp(x_pad_1);
+  wire [WORD_W-1:0] s_top    = s_rowlen * wp(y_pad_0);
+  wire [WORD_W-1:0] s_bot    = s_rowlen * wp(y_pad_1);
+  wire [YW-1:0]     s_ypy    = {{(YW-PAD_W){1'b0}}, y_pad_0} + y_size;   // (YW bits, as y_size)
+  wire              s_up     = pad_up && |y_pad_1 && |s_ypy;
+  wire [WORD_W-1:0] s_bstart = wb(sram_base) + s_top + s_rowlen * wy(y_size)
+                             - (s_up ? s_rowlen : W_ZERO);
+  wire [SIDE_W-1:0] s_side   = {1'b0, x_pad_0} + {1'b0, x_pad_1};
+  wire [WORD_W-1:0] s_addr   = dram_base << log_e;
+  wire [PH_W-1:0]   s_pph    = is_uop ? P_DONE
+                             : |s_top ? P_TOP
+                             : (|s_side && |y_size) ? P_SIDE
+                             : |s_bot ? P_BOT : P_DONE;
 
   // ---- this cycle ---------------------------------------------------------------
   wire beat     = act_q && m_rvalid && m_rid == client_q;
-  wire n_done   = act_q && !uop_q && !rleft_q && pend_q == 32'd0 && pph_q == P_DONE;
-  wire u_done   = act_q && uop_q && !rleft_q && pend_q == 32'd1 && beat;
+  wire n_done   = act_q && !uop_q && !rleft_q && pend_q == W_ZERO && pph_q == P_DONE;
+  wire u_done   = act_q && uop_q && !rleft_q && pend_q == W_ONE && beat;
   wire padw     = act_q && !uop_q && !beat && pph_q != P_DONE;
-  wire [7:0] ob_last = (8'd1 << (log_e_q - LOG_BUS_BYTES[3:0])) - 8'd1;
+  // the last beat of an element (inp/wgt/acc: E / BUS_BYTES beats)
+  wire [BIDX_W-1:0] ob_last = (BIDX_ONE << (log_e_q - LOG_BUS_BYTES[LOG_E_W-1:0])) - BIDX_ONE;
   wire elem     = beat && !uop_q && bidx_q == ob_last;
 
   burst u_burst (.addr(raddr_q), .remaining(rend_q - raddr_q), .win_mask(win_mask),
                  .bytes(req_bytes), .beats(req_beats));
-  assign req_valid = act_q && rleft_q && rwait_q == 4'd0;
+  assign req_valid = act_q && rleft_q && rwait_q == PAD_ZERO;
   assign req_addr  = raddr_q;
 
   // uop beat: the first beat of a row may start mid-beat; the last may end early.
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [31:0] u_boff  = {{(32-LOG_BUS_BYTES){1'b0}}, lrow_q[LOG_BUS_BYTES-1:0]} >> 2;
+  wire [WORD_W-1:0] u_boff = {{(WORD_W-LOG_BUS_BYTES){1'b0}}, lrow_q[LOG_BUS_BYTES-1:0]}
+                            >> LOG_UOP_SLOT;
   /* verilator lint_on UNUSEDSIGNAL */
-  wire [3:0]  u_off   = lfirst_q ? u_boff[3:0] : 4'd0;
-  wire [15:0] u_left  = xs_q - lx_q;
-  wire [15:0] u_room  = NS[15:0] - {12'd0, u_off};
-  wire [15:0] u_cnt   = u_left < u_room ? u_left : u_room;
-  wire [NS-1:0] u_mask = ((ONE_NS << u_cnt[3:0]) - ONE_NS) << u_off;
+  wire [SLOT_W-1:0] u_off  = lfirst_q ? u_boff[SLOT_W-1:0] : SLOT_ZERO;
+  wire [XW-1:0]     u_left = xs_q - lx_q;
+  wire [XW-1:0]     u_room = NS[XW-1:0] - {{(XW-SLOT_W){1'b0}}, u_off};
+  wire [XW-1:0]     u_cnt  = u_left < u_room ? u_left : u_room;
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [XW-1:0]     u_cnt_hi = u_cnt;      // at most NS: SLOT_W bits
+  /* verilator lint_on UNUSEDSIGNAL */
+  wire [NS-1:0] u_mask = ((ONE_NS << u_cnt_hi[SLOT_W-1:0]) - ONE_NS) << u_off;
   assign uop_we  = (beat && uop_q) ? u_mask : {NS{1'b0}};
-  assign uop_idx = {16'd0, base_q} + {16'd0, lx_q} - {28'd0, u_off};
+  assign uop_idx = wb(base_q) + wx(lx_q) - {{(WORD_W-SLOT_W){1'b0}}, u_off};
 
-  wire [31:0] pad_entry = pph_q == P_SIDE
-      ? prow_q + {27'd0, pc_q} + ((pc_q >= {1'b0, xp0_q}) ? {16'd0, xs_q} : 32'd0)
+  wire [WORD_W-1:0] pad_entry = pph_q == P_SIDE
+      ? prow_q + {{(WORD_W-SIDE_W){1'b0}}, pc_q} + ((pc_q >= {1'b0, xp0_q}) ? wx(xs_q) : W_ZERO)
       : pptr_q;
   assign wr_en   = elem || padw;
   assign wr_idx  = padw ? pad_entry : lptr_q;
@@ -157,14 +186,14 @@ module dma_rd #(
     prow_d   = prow_q;
     pc_d     = pc_q;
     py_d     = py_q;
-    if (act_q && rwait_q != 4'd0) rwait_d = rwait_q - 4'd1;
+    if (act_q && rwait_q != PAD_ZERO) rwait_d = rwait_q - PAD_ONE;
     // requests
     if (grant) begin
       raddr_d = raddr_q + req_bytes;
-      pend_d  = pend_d + {23'd0, req_beats};
+      pend_d  = pend_d + {{(WORD_W-BEATS_W){1'b0}}, req_beats};
       if (raddr_q + req_bytes == rend_q) begin
-        if (ry_q + 16'd1 < ys_q) begin
-          ry_d    = ry_q + 16'd1;
+        if (ry_q + Y_ONE < ys_q) begin
+          ry_d    = ry_q + Y_ONE;
           rrow_d  = rrow_q + stride_b_q;
           raddr_d = rrow_q + stride_b_q;
           rend_d  = rrow_q + stride_b_q + row_b_q;
@@ -175,10 +204,10 @@ module dma_rd #(
     end
     // landing
     if (beat) begin
-      pend_d = pend_d - 32'd1;
+      pend_d = pend_d - W_ONE;
       if (uop_q) begin
         if (lx_q + u_cnt == xs_q) begin
-          lx_d     = 16'd0;
+          lx_d     = X_ZERO;
           lfirst_d = 1'b1;
           lrow_d   = lrow_q + stride_b_q;
         end else begin
@@ -188,16 +217,16 @@ module dma_rd #(
       end else begin
         stage_d[bidx_q * BW +: BW] = m_rdata;
         if (elem) begin
-          bidx_d = 8'd0;
-          if (lx_q + 16'd1 == xs_q) begin
-            lx_d   = 16'd0;
-            lptr_d = lptr_q + 32'd1 + {28'd0, xp1_q} + {28'd0, xp0_q};
+          bidx_d = BIDX_ZERO;
+          if (lx_q + X_ONE == xs_q) begin
+            lx_d   = X_ZERO;
+            lptr_d = lptr_q + W_ONE + wp(xp1_q) + wp(xp0_q);
           end else begin
-            lx_d   = lx_q + 16'd1;
-            lptr_d = lptr_q + 32'd1;
+            lx_d   = lx_q + X_ONE;
+            lptr_d = lptr_q + W_ONE;
           end
         end else begin
-          bidx_d = bidx_q + 8'd1;
+          bidx_d = bidx_q + BIDX_ONE;
         end
       end
     end
@@ -205,31 +234,31 @@ module dma_rd #(
     if (padw) begin
       case (pph_q)
         P_TOP: begin
-          pptr_d = pptr_q + 32'd1;
-          pk_d   = pk_q + 32'd1;
-          if (pk_q + 32'd1 == top_q) begin
-            pk_d = 32'd0;
-            if (side_q != 5'd0 && ys_q != 16'd0) pph_d = P_SIDE;
-            else if (bot_q != 32'd0) begin pph_d = P_BOT; pptr_d = bstart_q; end
+          pptr_d = pptr_q + W_ONE;
+          pk_d   = pk_q + W_ONE;
+          if (pk_q + W_ONE == top_q) begin
+            pk_d = W_ZERO;
+            if (side_q != SIDE_ZERO && ys_q != Y_ZERO) pph_d = P_SIDE;
+            else if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
             else pph_d = P_DONE;
           end
         end
         P_SIDE: begin
-          pc_d = pc_q + 5'd1;
-          if (pc_q + 5'd1 == side_q) begin
-            pc_d   = 5'd0;
+          pc_d = pc_q + SIDE_ONE;
+          if (pc_q + SIDE_ONE == side_q) begin
+            pc_d   = SIDE_ZERO;
             prow_d = prow_q + rowlen_q;
-            py_d   = py_q + 16'd1;
-            if (py_q + 16'd1 == ys_q) begin
-              if (bot_q != 32'd0) begin pph_d = P_BOT; pptr_d = bstart_q; end
+            py_d   = py_q + Y_ONE;
+            if (py_q + Y_ONE == ys_q) begin
+              if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
               else pph_d = P_DONE;
             end
           end
         end
         default: begin // P_BOT
-          pptr_d = pptr_q + 32'd1;
-          pk_d   = pk_q + 32'd1;
-          if (pk_q + 32'd1 == bot_q) pph_d = P_DONE;
+          pptr_d = pptr_q + W_ONE;
+          pk_d   = pk_q + W_ONE;
+          if (pk_q + W_ONE == bot_q) pph_d = P_DONE;
         end
       endcase
     end
@@ -238,23 +267,23 @@ module dma_rd #(
     if (start) begin
       act_d    = 1'b1;
       rwait_d  = y_pad_0;
-      rleft_d  = y_size != 16'd0;
-      ry_d     = 16'd0;
+      rleft_d  = |y_size;
+      ry_d     = Y_ZERO;
       rrow_d   = s_addr;
       raddr_d  = s_addr;
-      rend_d   = s_addr + ({16'd0, x_size} << log_e);
-      pend_d   = 32'd0;
-      bidx_d   = 8'd0;
-      lx_d     = 16'd0;
-      lptr_d   = {16'd0, sram_base} + s_top + {28'd0, x_pad_0};
+      rend_d   = s_addr + (wx(x_size) << log_e);
+      pend_d   = W_ZERO;
+      bidx_d   = BIDX_ZERO;
+      lx_d     = X_ZERO;
+      lptr_d   = wb(sram_base) + s_top + wp(x_pad_0);
       lfirst_d = 1'b1;
       lrow_d   = s_addr;
       pph_d    = s_pph;
-      pk_d     = 32'd0;
-      pptr_d   = s_pph == P_BOT ? s_bstart : {16'd0, sram_base};
-      prow_d   = {16'd0, sram_base} + s_top;
-      pc_d     = 5'd0;
-      py_d     = 16'd0;
+      pk_d     = W_ZERO;
+      pptr_d   = s_pph == P_BOT ? s_bstart : wb(sram_base);
+      prow_d   = wb(sram_base) + s_top;
+      pc_d     = SIDE_ZERO;
+      py_d     = Y_ZERO;
     end
   end
 
@@ -292,8 +321,8 @@ module dma_rd #(
       ys_q       <= y_size;
       xp0_q      <= x_pad_0;
       xp1_q      <= x_pad_1;
-      stride_b_q <= {16'd0, x_stride} << log_e;
-      row_b_q    <= {16'd0, x_size} << log_e;
+      stride_b_q <= {{(WORD_W-INSN_MEM_X_STRIDE_W){1'b0}}, x_stride} << log_e;
+      row_b_q    <= wx(x_size) << log_e;
       top_q      <= s_top;
       bot_q      <= s_bot;
       bstart_q   <= s_bstart;

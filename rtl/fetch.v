@@ -16,54 +16,57 @@
 // and BUS_BYTES <= 16 (checked by the parameter generator), so every beat is
 // a whole slice of one instruction.
 module fetch (
-  input  wire          clk,
-  input  wire          rst,
-  input  wire          launch,      // the host's launch write (end of cycle -1)
-  input  wire          stop,        // the finish pulse: the run ends with this cycle
-  input  wire          run,
-  input  wire [31:0]   insn_count,
-  input  wire [31:0]   insn_addr,
-  input  wire [31:0]   win_mask,    // MAX_BURST * BUS_BYTES - 1
-  input  wire [15:0]   chunk,       // run-time FETCH_CHUNK (<= the built one)
+  input  wire                 clk,
+  input  wire                 rst,
+  input  wire                 launch,      // the host's launch write (end of cycle -1)
+  input  wire                 stop,        // the finish pulse: the run ends with this cycle
+  input  wire                 run,
+  input  wire [WORD_W-1:0]    insn_count,
+  input  wire [WORD_W-1:0]    insn_addr,
+  input  wire [WORD_W-1:0]    win_mask,    // MAX_BURST * BUS_BYTES - 1
+  input  wire [WORD_W-1:0]    chunk,       // run-time FETCH_CHUNK (<= the built one)
   // read client 0
-  output wire          req_valid,
-  output wire [31:0]   req_addr,
-  output wire [31:0]   req_bytes,
-  output wire [8:0]    req_beats,
-  input  wire          grant,
-  input  wire          m_rvalid,
-  input  wire [2:0]    m_rid,
+  output wire                 req_valid,
+  output wire [WORD_W-1:0]    req_addr,
+  output wire [WORD_W-1:0]    req_bytes,
+  output wire [BEATS_W-1:0]   req_beats,
+  input  wire                 grant,
+  input  wire                 m_rvalid,
+  input  wire [RD_ID_W-1:0]   m_rid,
   input  wire [BUS_BYTES*8-1:0] m_rdata,
   // dispatch
-  input  wire [2:0]    q_full,      // per unit (load, compute, store)
-  output wire [2:0]    q_push,      // one-hot: the unit dispatched to
-  output wire [159:0]  q_data,      // {index, instruction}
-  output wire [1:0]    disp_unit,
-  output wire [31:0]   disp_idx,
-  output reg  [2:0]    cat          // VTA_CAT_* of this cycle
+  input  wire [NUNITS-1:0]    q_full,      // per unit (load, compute, store)
+  output wire [NUNITS-1:0]    q_push,      // one-hot: the unit dispatched to
+  output wire [QWORD_W-1:0]   q_data,      // {index, instruction}
+  output wire [UNIT_W-1:0]    disp_unit,
+  output wire [QIDX_W-1:0]    disp_idx,
+  output reg  [CAT_W-1:0]     cat          // VTA_CAT_* of this cycle
 );
 `include "vta_params.vh"
   localparam integer NBK  = INS_BYTES / BUS_BYTES;   // banks (beats per instruction)
   localparam integer CW   = $clog2(FETCH_CHUNK + 1);
   localparam integer XW   = FETCH_CHUNK > 1 ? $clog2(FETCH_CHUNK) : 1;
   localparam integer FW   = $clog2(FETCH_CHUNK * NBK + 1);
-  localparam [1:0] S_REQ = 2'd0, S_WAIT = 2'd1, S_DISP = 2'd2, S_DONE = 2'd3;
+  localparam integer LOG_INS = $clog2(INS_BYTES);
+  localparam integer ST_W = 2;
+  localparam [ST_W-1:0] S_REQ = 0, S_WAIT = 1, S_DISP = 2, S_DONE = 3;
+  localparam [NUNITS-1:0] UNIT_ONE = 1;
 
-  reg [1:0]  state_q, state_d;
-  reg [31:0] first_q, first_d;   // index of the chunk's first instruction
-  reg [CW-1:0] n_q, n_d;         // instructions in the chunk
-  reg [CW-1:0] disp_q, disp_d;   // of them dispatched
-  reg [31:0] raddr_q, raddr_d, rend_q, rend_d;
+  reg [ST_W-1:0]   state_q, state_d;
+  reg [QIDX_W-1:0] first_q, first_d;   // index of the chunk's first instruction
+  reg [CW-1:0]     n_q, n_d;           // instructions in the chunk
+  reg [CW-1:0]     disp_q, disp_d;     // of them dispatched
+  reg [WORD_W-1:0] raddr_q, raddr_d, rend_q, rend_d;
   reg [FW-1:0] pend_q, pend_d;   // beats requested, not landed
   reg [FW-1:0] fill_q, fill_d;   // beats landed in the chunk
 
   // ---- the chunk buffer -----------------------------------------------------
-  wire beat = m_rvalid && m_rid == RD_FETCH[2:0];
+  wire beat = m_rvalid && m_rid == RD_FETCH[RD_ID_W-1:0];
   /* verilator lint_off UNUSEDSIGNAL */
   wire [FW-1:0] fill_ins = fill_q / NBK[FW-1:0];    // instruction the next beat is in
   /* verilator lint_on UNUSEDSIGNAL */
   wire [XW-1:0] wr_slot = fill_ins[XW-1:0];
-  wire [127:0] insn;
+  wire [INSN_W-1:0] insn;
   genvar b;
   generate
     for (b = 0; b < NBK; b = b + 1) begin : g_bank
@@ -76,11 +79,16 @@ module fetch (
   endgenerate
 
   // ---- decode: which unit executes it (spec 5.1) ----------------------------
-  wire [2:0] opc = insn[INSN_OPCODE_LSB +: 3];
-  wire [2:0] mty = insn[INSN_MEM_MEMORY_TYPE_LSB +: 3];
-  wire [1:0] unit = opc == OP_STORE[2:0] ? UNIT_STORE[1:0]
-                  : (opc == OP_LOAD[2:0] && (mty == MEM_INP[2:0] || mty == MEM_WGT[2:0]))
-                    ? UNIT_LOAD[1:0] : UNIT_COMPUTE[1:0];
+  wire [UNIT_W-1:0] unit;
+  /* verilator lint_off PINCONNECTEMPTY */
+  insn_decode u_dec (
+    .insn(insn), .opcode(), .pop_prev(), .pop_next(), .push_prev(), .push_next(),
+    .unit(unit), .mem_type(), .sram_base(), .dram_base(), .y_size(), .x_size(),
+    .x_stride(), .y_pad_0(), .y_pad_1(), .x_pad_0(), .x_pad_1(), .reset_reg(),
+    .uop_bgn(), .uop_end(), .iter_out(), .iter_in(), .dst_factor_out(), .dst_factor_in(),
+    .src_factor_out(), .src_factor_in(), .wgt_factor_out(), .wgt_factor_in(),
+    .alu_opcode(), .use_imm(), .imm());
+  /* verilator lint_on PINCONNECTEMPTY */
 
   // ---- the request walker ---------------------------------------------------
   burst u_burst (.addr(raddr_q), .remaining(rend_q - raddr_q), .win_mask(win_mask),
@@ -89,16 +97,20 @@ module fetch (
   assign req_addr  = raddr_q;
 
   wire dispatch = run && state_q == S_DISP && !beat && !q_full[unit];
-  assign q_push    = dispatch ? (3'd1 << unit) : 3'd0;
-  assign disp_idx  = first_q + {{(32-CW){1'b0}}, disp_q};
+  assign q_push    = dispatch ? (UNIT_ONE << unit) : {NUNITS{1'b0}};
+  assign disp_idx  = first_q + {{(QIDX_W-CW){1'b0}}, disp_q};
   assign q_data    = {disp_idx, insn};
   assign disp_unit = unit;
 
   // The next chunk: [first + n, first + n + min(remaining, chunk)).
-  wire [31:0] next_first = first_q + {{(32-CW){1'b0}}, n_q};
-  wire [31:0] left       = insn_count - next_first;
-  wire [CW-1:0] next_n   = left < {16'd0, chunk} ? left[CW-1:0] : chunk[CW-1:0];
-  wire [CW-1:0] first_n  = insn_count < {16'd0, chunk} ? insn_count[CW-1:0] : chunk[CW-1:0];
+  wire [QIDX_W-1:0] next_first = first_q + {{(QIDX_W-CW){1'b0}}, n_q};
+  wire [WORD_W-1:0] left       = insn_count - next_first;
+  wire [CW-1:0]     next_n     = left < chunk ? left[CW-1:0] : chunk[CW-1:0];
+  wire [CW-1:0]     first_n    = insn_count < chunk ? insn_count[CW-1:0] : chunk[CW-1:0];
+  // bytes of n instructions
+  function [WORD_W-1:0] ins_bytes(input [CW-1:0] n);
+    ins_bytes = {{(WORD_W-CW){1'b0}}, n} << LOG_INS;
+  endfunction
 
   always @(*) begin
     state_d = state_q;
@@ -129,7 +141,7 @@ module fetch (
           n_d     = next_n;
           disp_d  = {CW{1'b0}};
           raddr_d = rend_q;
-          rend_d  = rend_q + {{(28-CW){1'b0}}, next_n, 4'd0};
+          rend_d  = rend_q + ins_bytes(next_n);
           fill_d  = {FW{1'b0}};
         end else begin
           state_d = S_DONE;
@@ -139,12 +151,12 @@ module fetch (
     if (stop) state_d = S_DONE;
     // Launch (cycle -1): latch the count and address, request the first chunk.
     if (launch) begin
-      state_d = insn_count == 32'd0 ? S_DONE : S_REQ;
-      first_d = 32'd0;
+      state_d = ~|insn_count ? S_DONE : S_REQ;
+      first_d = {QIDX_W{1'b0}};
       n_d     = first_n;
       disp_d  = {CW{1'b0}};
       raddr_d = insn_addr;
-      rend_d  = insn_addr + {{(28-CW){1'b0}}, first_n, 4'd0};
+      rend_d  = insn_addr + ins_bytes(first_n);
       pend_d  = {FW{1'b0}};
       fill_d  = {FW{1'b0}};
     end
@@ -153,11 +165,11 @@ module fetch (
   always @(posedge clk) begin
     if (rst) begin
       state_q <= S_DONE;
-      first_q <= 32'd0;
+      first_q <= {QIDX_W{1'b0}};
       n_q     <= {CW{1'b0}};
       disp_q  <= {CW{1'b0}};
-      raddr_q <= 32'd0;
-      rend_q  <= 32'd0;
+      raddr_q <= {WORD_W{1'b0}};
+      rend_q  <= {WORD_W{1'b0}};
       pend_q  <= {FW{1'b0}};
       fill_q  <= {FW{1'b0}};
     end else begin
@@ -176,9 +188,9 @@ module fetch (
   // lands or an instruction is dispatched; queue_stall when the dispatch is
   // blocked; idle when everything is dispatched; else waiting for memory.
   always @(*) begin
-    if (grant || beat || dispatch)                          cat = CAT_BUSY[2:0];
-    else if (state_q == S_DISP && q_full[unit])              cat = CAT_QUEUE[2:0];
-    else if (state_q == S_DONE)                              cat = CAT_IDLE[2:0];
-    else                                                     cat = CAT_MEM[2:0];
+    if (grant || beat || dispatch)                          cat = CAT_BUSY[CAT_W-1:0];
+    else if (state_q == S_DISP && q_full[unit])              cat = CAT_QUEUE[CAT_W-1:0];
+    else if (state_q == S_DONE)                              cat = CAT_IDLE[CAT_W-1:0];
+    else                                                     cat = CAT_MEM[CAT_W-1:0];
   end
 endmodule

@@ -14,41 +14,45 @@
 module mem_arbiter #(
   parameter integer OW = 9            // bits of an outstanding count
 ) (
-  input  wire         clk,
-  input  wire         clr,
-  input  wire [OW-1:0] max_outst,      // run-time MAX_OUTST
-  input  wire [4:0]   req_valid,
-  input  wire [159:0] req_addr,       // 5 x 32, client c at [32c +: 32]
-  input  wire [159:0] req_bytes,
-  input  wire [44:0]  req_beats,      // 5 x 9
-  output wire [4:0]   grant,
-  output wire         m_arvalid,
-  input  wire         m_arready,
-  output wire [31:0]  m_araddr,
-  output wire [7:0]   m_arlen,
-  output wire [2:0]   m_arid,
-  output wire [31:0]  ar_bytes,
-  input  wire         m_rvalid,
-  input  wire         m_rlast
+  input  wire                          clk,
+  input  wire                          clr,
+  input  wire [OW-1:0]                 max_outst,  // run-time MAX_OUTST
+  input  wire [RD_NCLIENTS-1:0]        req_valid,
+  input  wire [RD_NCLIENTS*WORD_W-1:0] req_addr,   // client c at [WORD_W*c +: WORD_W]
+  input  wire [RD_NCLIENTS*WORD_W-1:0] req_bytes,
+  input  wire [RD_NCLIENTS*BEATS_W-1:0] req_beats, // client c at [BEATS_W*c +: BEATS_W]
+  output wire [RD_NCLIENTS-1:0]        grant,
+  output wire                          m_arvalid,
+  input  wire                          m_arready,
+  output wire [WORD_W-1:0]             m_araddr,
+  output wire [AXI_LEN_W-1:0]          m_arlen,
+  output wire [RD_ID_W-1:0]            m_arid,
+  output wire [WORD_W-1:0]             ar_bytes,
+  input  wire                          m_rvalid,
+  input  wire                          m_rlast
 );
+`include "vta_params.vh"
+  localparam [RD_NCLIENTS-1:0] GRANT_ONE = 1;
+  localparam [AXI_LEN_W-1:0]   LEN_ONE   = 1;
   reg [OW-1:0] outst_q, outst_d;
-  reg [2:0]    sel;
+  reg [RD_ID_W-1:0] sel;
   integer c;
 
   always @(*) begin
-    sel = 3'd0;
-    for (c = 4; c >= 0; c = c - 1)
-      if (req_valid[c]) sel = c[2:0];
+    sel = {RD_ID_W{1'b0}};
+    for (c = RD_NCLIENTS - 1; c >= 0; c = c - 1)
+      if (req_valid[c]) sel = c[RD_ID_W-1:0];
   end
 
   assign m_arvalid = (|req_valid) && (outst_q < max_outst);
-  assign m_araddr  = req_addr[32*sel +: 32];
-  assign ar_bytes  = req_bytes[32*sel +: 32];
-  wire [8:0] beats = req_beats[9*sel +: 9];
-  assign m_arlen   = beats[7:0] - 8'd1;   // 256 beats: 8'hFF, bit 8 is implied
+  assign m_araddr  = req_addr[WORD_W*sel +: WORD_W];
+  assign ar_bytes  = req_bytes[WORD_W*sel +: WORD_W];
+  wire [BEATS_W-1:0] beats = req_beats[BEATS_W*sel +: BEATS_W];
+  // ARLEN = beats - 1 (the largest burst's count needs one bit more than ARLEN)
+  assign m_arlen   = beats[AXI_LEN_W-1:0] - LEN_ONE;
   assign m_arid    = sel;
   wire   issue     = m_arvalid && m_arready;
-  assign grant     = issue ? (5'd1 << sel) : 5'd0;
+  assign grant     = issue ? (GRANT_ONE << sel) : {RD_NCLIENTS{1'b0}};
 
   always @(*) begin
     outst_d = outst_q;
@@ -57,11 +61,31 @@ module mem_arbiter #(
   end
 
   /* verilator lint_off UNUSEDSIGNAL */
-  wire unused_ok = &{1'b0, beats[8]};
+  wire unused_ok = &{1'b0, beats[BEATS_W-1:AXI_LEN_W]};
   /* verilator lint_on UNUSEDSIGNAL */
 
   always @(posedge clk) begin
     if (clr) outst_q <= {OW{1'b0}};
     else     outst_q <= outst_d;
   end
+
+`ifdef SIMULATION
+  // Invariants (simulation only): at most one read grant per cycle, bursts in
+  // flight within the run-time MAX_OUTST, no last beat without a burst.
+  always @(posedge clk) begin
+    if (!clr && |(grant & (grant - GRANT_ONE))) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: more than one grant in a cycle (%b)\n", grant);
+      $stop;
+    end
+    if (!clr && outst_q > max_outst) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: %0d bursts in flight, MAX_OUTST %0d\n", outst_q,
+              max_outst);
+      $stop;
+    end
+    if (!clr && m_rvalid && m_rlast && outst_q == {OW{1'b0}} && !issue) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: a last beat with no burst in flight\n");
+      $stop;
+    end
+  end
+`endif
 endmodule

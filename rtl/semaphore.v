@@ -38,11 +38,16 @@ module semaphore #(
   assign count   = count_q;
 
 `ifdef SIMULATION
+  // A push beyond TOKQ is the program's error (the model reports it): said on
+  // stderr, the run goes on.  A pop of an empty queue is the core's: stop.
+`include "vta_params.vh"
   always @(posedge clk) begin
     if (!rst && push && !pop && count_q == CAP[W-1:0])
-      $display("semaphore %m: push beyond TOKQ=%0d tokens", CAP);
-    if (!rst && pop && count_q == {W{1'b0}})
-      $display("semaphore %m: pop of an empty queue");
+      $fwrite(STDERR_FD, "semaphore %m: push beyond TOKQ=%0d tokens\n", CAP);
+    if (!rst && pop && count_q == {W{1'b0}}) begin
+      $fwrite(STDERR_FD, "semaphore %m: pop of an empty queue\n");
+      $stop;
+    end
   end
 `endif
 endmodule

@@ -12,52 +12,55 @@ module vcr (
   input  wire        clk,
   input  wire        rst,
   input  wire        reg_wen,
-  input  wire [7:0]  reg_addr,
-  input  wire [31:0] reg_wdata,
-  output reg  [31:0] reg_rdata,
+  input  wire [VCR_ADDR_W-1:0] reg_addr,
+  input  wire [WORD_W-1:0] reg_wdata,
+  output reg  [WORD_W-1:0] reg_rdata,
   output wire        launch,
   output wire        run,
-  output wire [31:0] insn_count,
-  output wire [31:0] insn_addr,
-  output wire [31:0] max_burst,
-  output wire [31:0] max_outst,
-  output wire [31:0] cmdq,
-  output wire [2:0]  inject,      // planted bug (docs/microarch.md 8.4), 0 = none
+  output wire [WORD_W-1:0] insn_count,
+  output wire [WORD_W-1:0] insn_addr,
+  output wire [WORD_W-1:0] max_burst,
+  output wire [WORD_W-1:0] max_outst,
+  output wire [WORD_W-1:0] cmdq,
+  output wire [INJECT_W-1:0] inject,  // planted bug (docs/microarch.md 8.4), 0 = none
   input  wire        finish,
-  input  wire [31:0] tok_l2g,
-  input  wire [31:0] tok_g2l,
-  input  wire [31:0] tok_g2s,
-  input  wire [31:0] tok_s2g,
+  input  wire [WORD_W-1:0] tok_l2g,
+  input  wire [WORD_W-1:0] tok_g2l,
+  input  wire [WORD_W-1:0] tok_g2s,
+  input  wire [WORD_W-1:0] tok_s2g,
   input  wire        c_ucnt,
-  input  wire [31:0] st_inp,
-  input  wire [31:0] st_wgt,
-  input  wire [31:0] st_acc,
-  input  wire [31:0] st_uop,
-  input  wire [31:0] st_out,
-  input  wire [31:0] st_gemm,
-  input  wire [31:0] st_alu,
+  input  wire [WORD_W-1:0] st_inp,
+  input  wire [WORD_W-1:0] st_wgt,
+  input  wire [WORD_W-1:0] st_acc,
+  input  wire [WORD_W-1:0] st_uop,
+  input  wire [WORD_W-1:0] st_out,
+  input  wire [WORD_W-1:0] st_gemm,
+  input  wire [WORD_W-1:0] st_alu,
   input  wire        c_gemm_uop,
   input  wire        c_gemm_reset,
   input  wire        c_alu_uop,
-  input  wire [1:0]  c_alu_slots,
+  input  wire [ALU_SLOTS_W-1:0] c_alu_slots,
   input  wire        d_load,
   input  wire        d_compute,
   input  wire        d_store,
   input  wire        d_fetch,
-  input  wire [2:0]  cat_fetch,
-  input  wire [2:0]  cat_load,
-  input  wire [2:0]  cat_compute,
-  input  wire [2:0]  cat_store
+  input  wire [CAT_W-1:0] cat_fetch,
+  input  wire [CAT_W-1:0] cat_load,
+  input  wire [CAT_W-1:0] cat_compute,
+  input  wire [CAT_W-1:0] cat_store
 );
 `include "vta_params.vh"
-  reg [1:0]  ctrl_q;
+  localparam integer CTRL_W = 2;                 // CTRL: bit 0 launch, bit 1 finish
+  localparam [CTRL_W-1:0] CTRL_IDLE = 0, CTRL_FINISHED = 2;
+  localparam [WORD_W-1:0] W_ZERO = 0, W_ONE = 1;
+  reg [CTRL_W-1:0] ctrl_q;
   reg        run_q;
-  reg [31:0] ecnt_q, ucnt_q, count_q, addr_q, mb_q, mo_q, cmdq_q;
+  reg [WORD_W-1:0] ecnt_q, ucnt_q, count_q, addr_q, mb_q, mo_q, cmdq_q;
   // statistics, counted from reset, across runs
-  reg [31:0] s_inp_q, s_wgt_q, s_acc_q, s_uop_q, s_out_q, s_gemm_q, s_alu_q;
-  reg [31:0] gu_q, gr_q, au_q, as_q, il_q, ic_q, is_q, if_q;
-  reg [31:0] fb_q, fm_q, fq_q, fi_q, lb_q, lm_q, ld_q, li_q;
-  reg [31:0] cb_q, cm_q, cl_q, cs_q, ci_q, sb_q, sm_q, sd_q, si_q;
+  reg [WORD_W-1:0] s_inp_q, s_wgt_q, s_acc_q, s_uop_q, s_out_q, s_gemm_q, s_alu_q;
+  reg [WORD_W-1:0] gu_q, gr_q, au_q, as_q, il_q, ic_q, is_q, if_q;
+  reg [WORD_W-1:0] fb_q, fm_q, fq_q, fi_q, lb_q, lm_q, ld_q, li_q;
+  reg [WORD_W-1:0] cb_q, cm_q, cl_q, cs_q, ci_q, sb_q, sm_q, sd_q, si_q;
 
   assign launch     = reg_wen && reg_addr == VCR_CTRL && reg_wdata[0];
   assign run        = run_q;
@@ -71,31 +74,31 @@ module vcr (
   // Planted bugs exist only in builds for the co-simulation's self-test
   // (define VTA_INJECT); elsewhere `inject` is 0 and the bug logic vanishes.
 `ifdef VTA_INJECT
-  reg [2:0] inject_q;
+  reg [INJECT_W-1:0] inject_q;
   always @(posedge clk) begin
-    if (rst) inject_q <= 3'd0;
-    else if (reg_wen && reg_addr == VCR_INJECT) inject_q <= reg_wdata[2:0];
+    if (rst) inject_q <= {INJECT_W{1'b0}};
+    else if (reg_wen && reg_addr == VCR_INJECT) inject_q <= reg_wdata[INJECT_W-1:0];
   end
   assign inject = inject_q;
 `else
-  assign inject = 3'd0;
+  assign inject = {INJECT_W{1'b0}};
 `endif
 
   always @(posedge clk) begin
     if (rst) begin
-      ctrl_q <= 2'd0;
+      ctrl_q <= CTRL_IDLE;
       run_q  <= 1'b0;
-      ecnt_q <= 32'd0;
-      ucnt_q <= 32'd0;
-      count_q <= 32'd0;
-      addr_q <= 32'd0;
+      ecnt_q <= W_ZERO;
+      ucnt_q <= W_ZERO;
+      count_q <= W_ZERO;
+      addr_q <= W_ZERO;
       mb_q   <= MAX_BURST;
       mo_q   <= MAX_OUTST;
       cmdq_q <= CMDQ;
     end else begin
       if (reg_wen) begin
         case (reg_addr)
-          VCR_CTRL:       ctrl_q <= reg_wdata[1:0];
+          VCR_CTRL:       ctrl_q <= reg_wdata[CTRL_W-1:0];
           VCR_INSN_COUNT: count_q <= reg_wdata;
           VCR_INSN_ADDR:  addr_q <= reg_wdata;
           VCR_MAX_BURST:  mb_q <= reg_wdata;
@@ -106,66 +109,66 @@ module vcr (
       end
       if (launch) begin
         run_q  <= 1'b1;
-        ecnt_q <= 32'd0;
-        ucnt_q <= 32'd0;
+        ecnt_q <= W_ZERO;
+        ucnt_q <= W_ZERO;
       end else if (run_q) begin
         if (finish) begin
           run_q  <= 1'b0;
-          ctrl_q <= 2'b10;
+          ctrl_q <= CTRL_FINISHED;
         end else begin
-          ecnt_q <= ecnt_q + 32'd1;
+          ecnt_q <= ecnt_q + W_ONE;
         end
-        if (c_ucnt) ucnt_q <= ucnt_q + 32'd1;
+        if (c_ucnt) ucnt_q <= ucnt_q + W_ONE;
       end
     end
   end
 
-  function [31:0] inc(input [31:0] v, input c);
-    inc = v + {31'd0, c};
+  function [WORD_W-1:0] inc(input [WORD_W-1:0] v, input c);
+    inc = v + (c ? W_ONE : W_ZERO);
   endfunction
 
   always @(posedge clk) begin
     if (rst) begin
-      s_inp_q <= 32'd0; s_wgt_q <= 32'd0; s_acc_q <= 32'd0; s_uop_q <= 32'd0;
-      s_out_q <= 32'd0; s_gemm_q <= 32'd0; s_alu_q <= 32'd0;
-      gu_q <= 32'd0; gr_q <= 32'd0; au_q <= 32'd0; as_q <= 32'd0;
-      il_q <= 32'd0; ic_q <= 32'd0; is_q <= 32'd0; if_q <= 32'd0;
-      fb_q <= 32'd0; fm_q <= 32'd0; fq_q <= 32'd0; fi_q <= 32'd0;
-      lb_q <= 32'd0; lm_q <= 32'd0; ld_q <= 32'd0; li_q <= 32'd0;
-      cb_q <= 32'd0; cm_q <= 32'd0; cl_q <= 32'd0; cs_q <= 32'd0; ci_q <= 32'd0;
-      sb_q <= 32'd0; sm_q <= 32'd0; sd_q <= 32'd0; si_q <= 32'd0;
+      s_inp_q <= W_ZERO; s_wgt_q <= W_ZERO; s_acc_q <= W_ZERO; s_uop_q <= W_ZERO;
+      s_out_q <= W_ZERO; s_gemm_q <= W_ZERO; s_alu_q <= W_ZERO;
+      gu_q <= W_ZERO; gr_q <= W_ZERO; au_q <= W_ZERO; as_q <= W_ZERO;
+      il_q <= W_ZERO; ic_q <= W_ZERO; is_q <= W_ZERO; if_q <= W_ZERO;
+      fb_q <= W_ZERO; fm_q <= W_ZERO; fq_q <= W_ZERO; fi_q <= W_ZERO;
+      lb_q <= W_ZERO; lm_q <= W_ZERO; ld_q <= W_ZERO; li_q <= W_ZERO;
+      cb_q <= W_ZERO; cm_q <= W_ZERO; cl_q <= W_ZERO; cs_q <= W_ZERO; ci_q <= W_ZERO;
+      sb_q <= W_ZERO; sm_q <= W_ZERO; sd_q <= W_ZERO; si_q <= W_ZERO;
     end else begin
       s_inp_q <= s_inp_q + st_inp;   s_wgt_q <= s_wgt_q + st_wgt;
       s_acc_q <= s_acc_q + st_acc;   s_uop_q <= s_uop_q + st_uop;
       s_out_q <= s_out_q + st_out;   s_gemm_q <= s_gemm_q + st_gemm;
       s_alu_q <= s_alu_q + st_alu;
       gu_q <= inc(gu_q, c_gemm_uop); gr_q <= inc(gr_q, c_gemm_reset);
-      au_q <= inc(au_q, c_alu_uop);  as_q <= as_q + {30'd0, c_alu_slots};
+      au_q <= inc(au_q, c_alu_uop);  as_q <= as_q + {{(WORD_W-ALU_SLOTS_W){1'b0}}, c_alu_slots};
       il_q <= inc(il_q, d_load);     ic_q <= inc(ic_q, d_compute);
       is_q <= inc(is_q, d_store);    if_q <= inc(if_q, d_fetch);
-      fb_q <= inc(fb_q, counting && cat_fetch == CAT_BUSY[2:0]);
-      fm_q <= inc(fm_q, counting && cat_fetch == CAT_MEM[2:0]);
-      fq_q <= inc(fq_q, counting && cat_fetch == CAT_QUEUE[2:0]);
-      fi_q <= inc(fi_q, counting && cat_fetch == CAT_IDLE[2:0]);
-      lb_q <= inc(lb_q, counting && cat_load == CAT_BUSY[2:0]);
-      lm_q <= inc(lm_q, counting && cat_load == CAT_MEM[2:0]);
-      ld_q <= inc(ld_q, counting && cat_load == CAT_DEP[2:0] + Q_G2L[2:0]);
-      li_q <= inc(li_q, counting && cat_load == CAT_IDLE[2:0]);
-      cb_q <= inc(cb_q, counting && cat_compute == CAT_BUSY[2:0]);
-      cm_q <= inc(cm_q, counting && cat_compute == CAT_MEM[2:0]);
-      cl_q <= inc(cl_q, counting && cat_compute == CAT_DEP[2:0] + Q_L2G[2:0]);
-      cs_q <= inc(cs_q, counting && cat_compute == CAT_DEP[2:0] + Q_S2G[2:0]);
-      ci_q <= inc(ci_q, counting && cat_compute == CAT_IDLE[2:0]);
-      sb_q <= inc(sb_q, counting && cat_store == CAT_BUSY[2:0]);
-      sm_q <= inc(sm_q, counting && cat_store == CAT_MEM[2:0]);
-      sd_q <= inc(sd_q, counting && cat_store == CAT_DEP[2:0] + Q_G2S[2:0]);
-      si_q <= inc(si_q, counting && cat_store == CAT_IDLE[2:0]);
+      fb_q <= inc(fb_q, counting && cat_fetch == CAT_BUSY[CAT_W-1:0]);
+      fm_q <= inc(fm_q, counting && cat_fetch == CAT_MEM[CAT_W-1:0]);
+      fq_q <= inc(fq_q, counting && cat_fetch == CAT_QUEUE[CAT_W-1:0]);
+      fi_q <= inc(fi_q, counting && cat_fetch == CAT_IDLE[CAT_W-1:0]);
+      lb_q <= inc(lb_q, counting && cat_load == CAT_BUSY[CAT_W-1:0]);
+      lm_q <= inc(lm_q, counting && cat_load == CAT_MEM[CAT_W-1:0]);
+      ld_q <= inc(ld_q, counting && cat_load == CAT_DEP[CAT_W-1:0] + Q_G2L[CAT_W-1:0]);
+      li_q <= inc(li_q, counting && cat_load == CAT_IDLE[CAT_W-1:0]);
+      cb_q <= inc(cb_q, counting && cat_compute == CAT_BUSY[CAT_W-1:0]);
+      cm_q <= inc(cm_q, counting && cat_compute == CAT_MEM[CAT_W-1:0]);
+      cl_q <= inc(cl_q, counting && cat_compute == CAT_DEP[CAT_W-1:0] + Q_L2G[CAT_W-1:0]);
+      cs_q <= inc(cs_q, counting && cat_compute == CAT_DEP[CAT_W-1:0] + Q_S2G[CAT_W-1:0]);
+      ci_q <= inc(ci_q, counting && cat_compute == CAT_IDLE[CAT_W-1:0]);
+      sb_q <= inc(sb_q, counting && cat_store == CAT_BUSY[CAT_W-1:0]);
+      sm_q <= inc(sm_q, counting && cat_store == CAT_MEM[CAT_W-1:0]);
+      sd_q <= inc(sd_q, counting && cat_store == CAT_DEP[CAT_W-1:0] + Q_G2S[CAT_W-1:0]);
+      si_q <= inc(si_q, counting && cat_store == CAT_IDLE[CAT_W-1:0]);
     end
   end
 
   always @(*) begin
     case (reg_addr)
-      VCR_CTRL:             reg_rdata = {30'd0, ctrl_q};
+      VCR_CTRL:             reg_rdata = {{(WORD_W-CTRL_W){1'b0}}, ctrl_q};
       VCR_ECNT:             reg_rdata = ecnt_q;
       VCR_INSN_COUNT:       reg_rdata = count_q;
       VCR_INSN_ADDR:        reg_rdata = addr_q;
@@ -210,17 +213,18 @@ module vcr (
       VCR_STORE_DEP_G2S:    reg_rdata = sd_q;
       VCR_STORE_IDLE:       reg_rdata = si_q;
       // what this core was built with (build/rtl/vta_params.vh), for the testbench
-      VCR_BUILD_CFG0:       reg_rdata = {12'd0, LOG_BLOCK[3:0], LOG_BATCH[3:0], LOG_ACC_WIDTH[3:0],
-                                         LOG_WGT_WIDTH[3:0], LOG_INP_WIDTH[3:0]};
-      VCR_BUILD_CFG1:       reg_rdata = {LOG_ACC_BUFF_SIZE[7:0], LOG_WGT_BUFF_SIZE[7:0],
-                                         LOG_INP_BUFF_SIZE[7:0], LOG_UOP_BUFF_SIZE[7:0]};
+      VCR_BUILD_CFG0:       reg_rdata = {{(WORD_W-5*VCR_CFG0_W){1'b0}}, LOG_BLOCK[VCR_CFG0_W-1:0],
+                                         LOG_BATCH[VCR_CFG0_W-1:0], LOG_ACC_WIDTH[VCR_CFG0_W-1:0],
+                                         LOG_WGT_WIDTH[VCR_CFG0_W-1:0], LOG_INP_WIDTH[VCR_CFG0_W-1:0]};
+      VCR_BUILD_CFG1:       reg_rdata = {LOG_ACC_BUFF_SIZE[VCR_CFG1_W-1:0], LOG_WGT_BUFF_SIZE[VCR_CFG1_W-1:0],
+                                         LOG_INP_BUFF_SIZE[VCR_CFG1_W-1:0], LOG_UOP_BUFF_SIZE[VCR_CFG1_W-1:0]};
       VCR_BUILD_BUS_BYTES:  reg_rdata = BUS_BYTES;
       VCR_BUILD_MAX_BURST:  reg_rdata = MAX_BURST;
       VCR_BUILD_MAX_OUTST:  reg_rdata = MAX_OUTST;
       VCR_BUILD_CMDQ:       reg_rdata = CMDQ;
       VCR_BUILD_TOKQ:       reg_rdata = TOKQ;
-      VCR_INJECT:           reg_rdata = {29'd0, inject};
-      default:              reg_rdata = 32'd0;
+      VCR_INJECT:           reg_rdata = {{(WORD_W-INJECT_W){1'b0}}, inject};
+      default:              reg_rdata = W_ZERO;
     endcase
   end
 endmodule

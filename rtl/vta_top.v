@@ -21,63 +21,63 @@ module vta_top (
   input  wire        clk,
   input  wire        rst,
   input  wire        reg_wen,
-  input  wire [7:0]  reg_addr,
-  input  wire [31:0] reg_wdata,
-  output wire [31:0] reg_rdata,
+  input  wire [VCR_ADDR_W-1:0] reg_addr,
+  input  wire [WORD_W-1:0] reg_wdata,
+  output wire [WORD_W-1:0] reg_rdata,
   output wire        m_arvalid,
   input  wire        m_arready,
-  output wire [31:0] m_araddr,
-  output wire [7:0]  m_arlen,
-  output wire [2:0]  m_arid,
+  output wire [WORD_W-1:0] m_araddr,
+  output wire [AXI_LEN_W-1:0] m_arlen,
+  output wire [RD_ID_W-1:0] m_arid,
   input  wire        m_rvalid,
   input  wire [BUS_BYTES*8-1:0] m_rdata,
-  input  wire [2:0]  m_rid,
+  input  wire [RD_ID_W-1:0] m_rid,
   input  wire        m_rlast,
   output wire        m_awvalid,
   input  wire        m_awready,
-  output wire [31:0] m_awaddr,
-  output wire [7:0]  m_awlen,
+  output wire [WORD_W-1:0] m_awaddr,
+  output wire [AXI_LEN_W-1:0] m_awlen,
   output wire        m_wvalid,
   input  wire        m_wready,
   output wire [BUS_BYTES*8-1:0] m_wdata,
   output wire [BUS_BYTES-1:0]   m_wstrb,
   output wire        m_wlast,
   input  wire        m_bvalid,
-  output wire [31:0] ev_ar_bytes,
+  output wire [WORD_W-1:0] ev_ar_bytes,
   output wire        ev_dispatch,
-  output wire [1:0]  ev_dispatch_unit,
-  output wire [31:0] ev_dispatch_idx,
+  output wire [UNIT_W-1:0] ev_dispatch_unit,
+  output wire [QIDX_W-1:0] ev_dispatch_idx,
   output wire        ev_load_start,
   output wire        ev_load_done,
-  output wire [31:0] ev_load_idx,
+  output wire [QIDX_W-1:0] ev_load_idx,
   output wire        ev_compute_start,
   output wire        ev_compute_done,
-  output wire [31:0] ev_compute_idx,
+  output wire [QIDX_W-1:0] ev_compute_idx,
   output wire        ev_store_start,
   output wire        ev_store_done,
-  output wire [31:0] ev_store_idx,
-  output wire [3:0]  ev_pop,             // bit = queue l2g, g2l, g2s, s2g
-  output wire [3:0]  ev_push,
+  output wire [QIDX_W-1:0] ev_store_idx,
+  output wire [NQUEUES-1:0] ev_pop,     // bit = queue l2g, g2l, g2s, s2g
+  output wire [NQUEUES-1:0] ev_push,
   output wire        ev_inp_we,
-  output wire [31:0] ev_inp_idx,
+  output wire [WORD_W-1:0] ev_inp_idx,
   output wire [INP_ELEM_BYTES*8-1:0] ev_inp_wdata,
   output wire        ev_wgt_we,
-  output wire [31:0] ev_wgt_idx,
+  output wire [WORD_W-1:0] ev_wgt_idx,
   output wire [WGT_ELEM_BYTES*8-1:0] ev_wgt_wdata,
   output wire        ev_acc_we,
-  output wire [31:0] ev_acc_idx,
+  output wire [WORD_W-1:0] ev_acc_idx,
   output wire [ACC_ELEM_BYTES*8-1:0] ev_acc_wdata,
   output wire        ev_out_we,
-  output wire [31:0] ev_out_idx,
+  output wire [WORD_W-1:0] ev_out_idx,
   output wire [OUT_ELEM_BYTES*8-1:0] ev_out_wdata,
-  output wire [BUS_BYTES/4-1:0] ev_uop_we,  // slot k writes entry ev_uop_idx + k
-  output wire [31:0] ev_uop_idx,
+  output wire [BUS_BYTES/UOP_ELEM_BYTES-1:0] ev_uop_we,  // slot k writes entry ev_uop_idx + k
+  output wire [WORD_W-1:0] ev_uop_idx,
   output wire [BUS_BYTES*8-1:0] ev_uop_wdata,
   output wire        ev_out_rd,
-  output wire [31:0] ev_out_rd_idx,
+  output wire [WORD_W-1:0] ev_out_rd_idx,
   output wire        ev_finish,
-  output wire [11:0] ev_cat              // this cycle's category (VTA_CAT_*) of
-                                         // fetch, store, compute, load (MSB first)
+  output wire [(NUNITS+1)*CAT_W-1:0] ev_cat  // this cycle's category (VTA_CAT_*) of
+                                             // fetch, store, compute, load (MSB first)
 );
 `include "vta_params.vh"
   localparam integer CW = $clog2(CMDQ + 1);
@@ -87,21 +87,24 @@ module vta_top (
 
   // ---- registers and run control -------------------------------------------------
   wire        launch, run, finish;
-  wire [31:0] insn_count, insn_addr, max_burst, max_outst, cmdq;
-  wire [2:0]  inject;
+  wire [WORD_W-1:0] insn_count, insn_addr, max_burst, max_outst, cmdq;
+  wire [INJECT_W-1:0] inject;
   // The end of a run (the finish pulse) drops whatever the units were doing,
   // like a launch (docs/microarch.md 3); tokens and scratchpads persist.
   wire        clr = rst || launch || finish;
-  wire [31:0] win_mask = (max_burst << LOG_BUS_BYTES) - 32'd1;
-  wire [31:0] chunk32  = max_burst >> (4 - LOG_BUS_BYTES);
-  wire [15:0] chunk    = chunk32 == 32'd0 ? 16'd1 : chunk32[15:0];
+  localparam integer LOG_INS = $clog2(INS_BYTES);
+  localparam [WORD_W-1:0] WORD_ONE = 1;
+  wire [WORD_W-1:0] win_mask = (max_burst << LOG_BUS_BYTES) - WORD_ONE;
+  // FETCH_CHUNK of the run-time MAX_BURST: the instructions of one burst, at least 1
+  wire [WORD_W-1:0] chunk32  = max_burst >> (LOG_INS - LOG_BUS_BYTES);
+  wire [WORD_W-1:0] chunk    = ~|chunk32 ? WORD_ONE : chunk32;
 
   // ---- token semaphores ------------------------------------------------------------
-  wire [TW-1:0] tok [0:3];
-  wire [3:0]    tok_nz, pop, push;
+  wire [TW-1:0]      tok [0:NQUEUES-1];
+  wire [NQUEUES-1:0] tok_nz, pop, push;
   genvar q;
   generate
-    for (q = 0; q < 4; q = q + 1) begin : g_sem
+    for (q = 0; q < NQUEUES; q = q + 1) begin : g_sem
       semaphore #(.CAP(TOKQ), .W(TW)) u_sem (.clk(clk), .rst(rst), .push(push[q]),
         .pop(pop[q]), .nonzero(tok_nz[q]), .count(tok[q]));
     end
@@ -110,29 +113,29 @@ module vta_top (
   assign ev_push = push;
 
   // ---- fetch and the command queues --------------------------------------------------
-  wire [2:0]   q_full, q_empty, q_push, q_pop;
-  wire [159:0] q_data;
-  wire [159:0] q_head [0:2];
-  wire [2:0]   cat_fetch, cat_load, cat_compute, cat_store;
+  wire [NUNITS-1:0] q_full, q_empty, q_push, q_pop;
+  wire [QWORD_W-1:0] q_data;
+  wire [QWORD_W-1:0] q_head [0:NUNITS-1];
+  wire [CAT_W-1:0]  cat_fetch, cat_load, cat_compute, cat_store;
   assign ev_cat = {cat_fetch, cat_store, cat_compute, cat_load};
-  wire [4:0]   rq_valid, grant;
-  wire [31:0]  rq_addr [0:4];
-  wire [31:0]  rq_bytes [0:4];
-  wire [8:0]   rq_beats [0:4];
+  wire [RD_NCLIENTS-1:0] rq_valid, grant;
+  wire [WORD_W-1:0]  rq_addr [0:RD_NCLIENTS-1];
+  wire [WORD_W-1:0]  rq_bytes [0:RD_NCLIENTS-1];
+  wire [BEATS_W-1:0] rq_beats [0:RD_NCLIENTS-1];
 
   fetch u_fetch (
     .clk(clk), .rst(rst), .launch(launch), .stop(finish), .run(run), .insn_count(insn_count),
     .insn_addr(insn_addr), .win_mask(win_mask), .chunk(chunk),
-    .req_valid(rq_valid[0]), .req_addr(rq_addr[0]), .req_bytes(rq_bytes[0]),
-    .req_beats(rq_beats[0]), .grant(grant[0]), .m_rvalid(m_rvalid), .m_rid(m_rid),
+    .req_valid(rq_valid[RD_FETCH]), .req_addr(rq_addr[RD_FETCH]), .req_bytes(rq_bytes[RD_FETCH]),
+    .req_beats(rq_beats[RD_FETCH]), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid), .m_rid(m_rid),
     .m_rdata(m_rdata), .q_full(q_full), .q_push(q_push), .q_data(q_data),
     .disp_unit(ev_dispatch_unit), .disp_idx(ev_dispatch_idx), .cat(cat_fetch));
   assign ev_dispatch = |q_push;
 
   genvar u;
   generate
-    for (u = 0; u < 3; u = u + 1) begin : g_queue
-      cmd_queue #(.DEPTH(CMDQ), .W(160), .CW(CW), .PW(PW)) u_q (
+    for (u = 0; u < NUNITS; u = u + 1) begin : g_queue
+      cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q (
         .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[u]), .push_data(q_data),
         .pop(q_pop[u]), .head(q_head[u]), .empty(q_empty[u]), .full(q_full[u]));
     end
@@ -140,17 +143,18 @@ module vta_top (
 
   // ---- scratchpads ----------------------------------------------------------------------
   wire                         inp_we, wgt_we, sp_re;
-  wire [31:0]                  ld_idx, inp_ridx, wgt_ridx;
+  wire [WORD_W-1:0]                  ld_idx, inp_ridx, wgt_ridx;
   wire [WGT_ELEM_BYTES*8-1:0]  ld_wdata;
   wire [INP_ELEM_BYTES*8-1:0]  inp_rdata;
   wire [WGT_ELEM_BYTES*8-1:0]  wgt_rdata;
   wire                         acc_re, acc_we, out_we, out_re;
-  wire [31:0]                  acc_ridx, acc_widx, out_widx, out_ridx;
+  wire [WORD_W-1:0]                  acc_ridx, acc_widx, out_widx, out_ridx;
   wire [ACC_ELEM_BYTES*8-1:0]  acc_rdata, acc_wdata;
   wire [OUT_ELEM_BYTES*8-1:0]  out_rdata, out_wdata;
-  wire [BUS_BYTES/4-1:0]       uop_we;
+  wire [BUS_BYTES/UOP_ELEM_BYTES-1:0]       uop_we;
   wire                         uop_re;
-  wire [31:0]                  uop_widx, uop_ridx, uop_rdata;
+  wire [WORD_W-1:0]                  uop_widx, uop_ridx;
+  wire [UOP_ELEM_BYTES*8-1:0]        uop_rdata;
 
   sram #(.DEPTH(INP_DEPTH), .WIDTH(INP_ELEM_BYTES*8), .AW(LOG_INP_DEPTH)) u_inp (
     .clk(clk), .we(inp_we), .waddr(ld_idx[LOG_INP_DEPTH-1:0]),
@@ -169,17 +173,17 @@ module vta_top (
     .ridx(uop_ridx), .rdata(uop_rdata));
 
   // ---- the units -------------------------------------------------------------------------
-  wire [2:0]  ld_client, cp_client;
+  wire [RD_ID_W-1:0] ld_client, cp_client;
   wire        ld_req, cp_req;
-  wire [31:0] ld_addr, ld_bytes, cp_addr, cp_bytes;
-  wire [8:0]  ld_beats, cp_beats;
-  wire [31:0] st_inp, st_wgt, st_acc, st_uop, st_out, st_gemm, st_alu;
+  wire [WORD_W-1:0] ld_addr, ld_bytes, cp_addr, cp_bytes;
+  wire [BEATS_W-1:0] ld_beats, cp_beats;
+  wire [WORD_W-1:0] st_inp, st_wgt, st_acc, st_uop, st_out, st_gemm, st_alu;
   wire        c_gemm_uop, c_gemm_reset, c_alu_uop, c_ucnt;
-  wire [1:0]  c_alu_slots;
+  wire [ALU_SLOTS_W-1:0] c_alu_slots;
 
   load u_load (
-    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[0]), .q_empty(q_empty[0]),
-    .q_pop(q_pop[0]), .g2l_nz(tok_nz[Q_G2L]), .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]),
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[UNIT_LOAD]), .q_empty(q_empty[UNIT_LOAD]),
+    .q_pop(q_pop[UNIT_LOAD]), .g2l_nz(tok_nz[Q_G2L]), .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]),
     .win_mask(win_mask), .req_valid(ld_req), .req_client(ld_client), .req_addr(ld_addr),
     .req_bytes(ld_bytes), .req_beats(ld_beats), .grant(grant[RD_INP] || grant[RD_WGT]),
     .m_rvalid(m_rvalid), .m_rid(m_rid), .m_rdata(m_rdata), .inp_we(inp_we), .wgt_we(wgt_we),
@@ -187,8 +191,8 @@ module vta_top (
     .ev_idx(ev_load_idx), .cat(cat_load), .st_inp(st_inp), .st_wgt(st_wgt));
 
   compute u_compute (
-    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[1]), .q_empty(q_empty[1]),
-    .q_pop(q_pop[1]), .l2g_nz(tok_nz[Q_L2G]), .s2g_nz(tok_nz[Q_S2G]),
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[UNIT_COMPUTE]), .q_empty(q_empty[UNIT_COMPUTE]),
+    .q_pop(q_pop[UNIT_COMPUTE]), .l2g_nz(tok_nz[Q_L2G]), .s2g_nz(tok_nz[Q_S2G]),
     .pop_l2g(pop[Q_L2G]), .pop_s2g(pop[Q_S2G]), .push_g2l(push[Q_G2L]),
     .push_g2s(push[Q_G2S]), .win_mask(win_mask), .req_valid(cp_req),
     .req_client(cp_client), .req_addr(cp_addr), .req_bytes(cp_bytes),
@@ -205,8 +209,8 @@ module vta_top (
     .c_ucnt(c_ucnt));
 
   store u_store (
-    .clk(clk), .clr(clr), .run(run), .head(q_head[2]), .q_empty(q_empty[2]),
-    .q_pop(q_pop[2]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]), .push_s2g(push[Q_S2G]),
+    .clk(clk), .clr(clr), .run(run), .head(q_head[UNIT_STORE]), .q_empty(q_empty[UNIT_STORE]),
+    .q_pop(q_pop[UNIT_STORE]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]), .push_s2g(push[Q_S2G]),
     .win_mask(win_mask), .out_re(out_re), .out_idx(out_ridx), .out_rdata(out_rdata),
     .m_awvalid(m_awvalid), .m_awready(m_awready), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
     .m_wvalid(m_wvalid), .m_wready(m_wready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
@@ -214,10 +218,10 @@ module vta_top (
     .ev_done(ev_store_done), .ev_idx(ev_store_idx), .cat(cat_store), .st_out(st_out));
 
   // ---- the read arbiter: one request slot per client -------------------------------------
-  assign rq_valid[RD_UOP] = cp_req && cp_client == RD_UOP[2:0];
-  assign rq_valid[RD_ACC] = cp_req && cp_client == RD_ACC[2:0];
-  assign rq_valid[RD_INP] = ld_req && ld_client == RD_INP[2:0];
-  assign rq_valid[RD_WGT] = ld_req && ld_client == RD_WGT[2:0];
+  assign rq_valid[RD_UOP] = cp_req && cp_client == RD_UOP[RD_ID_W-1:0];
+  assign rq_valid[RD_ACC] = cp_req && cp_client == RD_ACC[RD_ID_W-1:0];
+  assign rq_valid[RD_INP] = ld_req && ld_client == RD_INP[RD_ID_W-1:0];
+  assign rq_valid[RD_WGT] = ld_req && ld_client == RD_WGT[RD_ID_W-1:0];
   assign rq_addr[RD_UOP]  = cp_addr;  assign rq_bytes[RD_UOP] = cp_bytes;  assign rq_beats[RD_UOP] = cp_beats;
   assign rq_addr[RD_ACC]  = cp_addr;  assign rq_bytes[RD_ACC] = cp_bytes;  assign rq_beats[RD_ACC] = cp_beats;
   assign rq_addr[RD_INP]  = ld_addr;  assign rq_bytes[RD_INP] = ld_bytes;  assign rq_beats[RD_INP] = ld_beats;
@@ -225,9 +229,12 @@ module vta_top (
 
   mem_arbiter #(.OW(OW)) u_arb (
     .clk(clk), .clr(clr), .max_outst(max_outst[OW-1:0]), .req_valid(rq_valid),
-    .req_addr({rq_addr[4], rq_addr[3], rq_addr[2], rq_addr[1], rq_addr[0]}),
-    .req_bytes({rq_bytes[4], rq_bytes[3], rq_bytes[2], rq_bytes[1], rq_bytes[0]}),
-    .req_beats({rq_beats[4], rq_beats[3], rq_beats[2], rq_beats[1], rq_beats[0]}),
+    .req_addr({rq_addr[RD_ACC], rq_addr[RD_WGT], rq_addr[RD_INP], rq_addr[RD_UOP],
+               rq_addr[RD_FETCH]}),
+    .req_bytes({rq_bytes[RD_ACC], rq_bytes[RD_WGT], rq_bytes[RD_INP], rq_bytes[RD_UOP],
+                rq_bytes[RD_FETCH]}),
+    .req_beats({rq_beats[RD_ACC], rq_beats[RD_WGT], rq_beats[RD_INP], rq_beats[RD_UOP],
+                rq_beats[RD_FETCH]}),
     .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready), .m_araddr(m_araddr),
     .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid),
     .m_rlast(m_rlast));
@@ -238,12 +245,12 @@ module vta_top (
     .reg_rdata(reg_rdata), .launch(launch), .run(run), .insn_count(insn_count),
     .insn_addr(insn_addr), .max_burst(max_burst), .max_outst(max_outst), .cmdq(cmdq), .inject(inject),
     .finish(finish),
-    .tok_l2g({{(32-TW){1'b0}}, tok[Q_L2G]}), .tok_g2l({{(32-TW){1'b0}}, tok[Q_G2L]}),
-    .tok_g2s({{(32-TW){1'b0}}, tok[Q_G2S]}), .tok_s2g({{(32-TW){1'b0}}, tok[Q_S2G]}),
+    .tok_l2g({{(WORD_W-TW){1'b0}}, tok[Q_L2G]}), .tok_g2l({{(WORD_W-TW){1'b0}}, tok[Q_G2L]}),
+    .tok_g2s({{(WORD_W-TW){1'b0}}, tok[Q_G2S]}), .tok_s2g({{(WORD_W-TW){1'b0}}, tok[Q_S2G]}),
     .c_ucnt(c_ucnt), .st_inp(st_inp), .st_wgt(st_wgt), .st_acc(st_acc), .st_uop(st_uop),
     .st_out(st_out), .st_gemm(st_gemm), .st_alu(st_alu), .c_gemm_uop(c_gemm_uop),
     .c_gemm_reset(c_gemm_reset), .c_alu_uop(c_alu_uop), .c_alu_slots(c_alu_slots),
-    .d_load(q_pop[0]), .d_compute(q_pop[1]), .d_store(q_pop[2]), .d_fetch(ev_dispatch),
+    .d_load(q_pop[UNIT_LOAD]), .d_compute(q_pop[UNIT_COMPUTE]), .d_store(q_pop[UNIT_STORE]), .d_fetch(ev_dispatch),
     .cat_fetch(cat_fetch), .cat_load(cat_load), .cat_compute(cat_compute),
     .cat_store(cat_store));
 

@@ -3,7 +3,8 @@
 # time of the cycle-accurate model (with and without event skipping), of the
 # functional model, of the Verilated RTL and of lockstep co-simulation (model
 # against RTL, every event compared), on the two TVM tutorial workloads of compiler-lite
-# (`vtasim gen gemm`, `vtasim gen conv2d`).  Without the generator it uses
+# (`vtasim gen gemm`, `vtasim gen conv2d`), and the whole ResNet-18 (`vtasim gen
+# resnet18`) on the model, functional and RTL engines.  Without the generator it uses
 # traces/*_tutorial.large.vta if present, else every traces/*.vta, and says so.
 # Wall time is the best of REPEAT runs of the simulation alone (the JSON
 # report's host.wall_seconds: no parsing, no checking).
@@ -42,7 +43,7 @@ for w in "${workloads[@]}"; do
     cycles=""
     for _ in $(seq "$repeat"); do
       # shellcheck disable=SC2086
-      line=$("$vtasim" run "$w" --engine $engine --json --no-attribution | python3 -c '
+      line=$("$vtasim" run "$w" --engine $engine --json --no-attribution --no-windows | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 if d["status"] != "ok": sys.exit("run failed: " + d.get("error", d["status"]))
@@ -71,6 +72,32 @@ print(d["host"]["wall_seconds"], c["total"] if c else "-")')
       "cosim model+rtl" "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($rtl_wall, 1e-9))")"
   fi
 done
+
+# The whole ResNet-18 (docs/network.md): 19 layers, one run each; wall time is
+# the sum of the layers' simulations (totals.wall_seconds), best of REPEAT.
+if "$vtasim" gen resnet18 --help >/dev/null 2>&1; then
+  "$vtasim" gen resnet18 -o "$out/resnet18" --quiet
+  net_engines=("model" "functional")
+  [ "$have_rtl" = 1 ] && net_engines+=("rtl")
+  for engine in "${net_engines[@]}"; do
+    best=""
+    for _ in $(seq "$repeat"); do
+      line=$("$vtasim" run "$out/resnet18/resnet18.net" --engine "$engine" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+if d["status"] != "ok": sys.exit("network run failed: " + d.get("error", d["status"]))
+t = d["totals"]
+print(t["wall_seconds"], "%.0f" % t["cycles"] if t.get("cycles") else "-")')
+      wall=${line% *}
+      cycles=${line#* }
+      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
+    done
+    [ "$engine" = model ] && model_net=$best
+    rate=$(python3 -c "c='$cycles'; print('-' if c == '-' else '%.3g' % (int(c) / max($best, 1e-9)))")
+    printf '%-28s %-18s %12s %10.4f %14s   (%.2fx the model)\n' "resnet18 (19 layers)" "$engine" \
+      "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($model_net, 1e-9))")"
+  done
+fi
 
 # ---- SystemC (issue 11): VTA as a TLM-2.0 device on the example platform --------
 # build/vtasim-sc against vtasim run on the conv2d tutorial, as ratios of the

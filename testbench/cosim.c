@@ -340,9 +340,9 @@ static int end_of_run(cmp_t *c, uint64_t cycle, vta_err *err) {
     return 1;
   for (int k = 0; k < VTA_NSTATS; k++) {
     uint64_t a = 0, b = 0;
-    vta_stats_get(&g[0].stats, vta_stats_names[k], &a, NULL);
-    vta_stats_get(&g[1].stats, vta_stats_names[k], &b, NULL);
-    if (counter(c, vta_stats_names[k], -1, a, b, cycle)) return 1;
+    vta_stats_get(&g[0].stats, vta_stat_names[k], &a, NULL);
+    vta_stats_get(&g[1].stats, vta_stat_names[k], &b, NULL);
+    if (counter(c, vta_stat_names[k], -1, a, b, cycle)) return 1;
   }
   if (g[0].has_cycles && g[1].has_cycles &&
       compare_cycle_stats(c, &g[0].cycles, &g[1].cycles, cycle))

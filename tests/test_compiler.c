@@ -329,17 +329,17 @@ static void test_reference_gemm_hand(void) {
    * sums -2, 12; +bias 3, 11; >> 1: 1, 5; clip [0, 4]: 1, 4 */
   int8_t a[3] = {1, 2, 3}, w[6] = {1, 0, -1, 2, 2, 2}, out[2];
   int32_t bias[2] = {5, -1};
-  vta_cl_epilogue_t e = {1, 0, 4, 1};
+  vta_cl_epilogue_t e = {1, 0, 4, 1, 0};
   vta_cl_ref_gemm(a, w, bias, 1, 3, 2, &e, out);
   CHECK_EQ(out[0], 1);
   CHECK_EQ(out[1], 4);
   /* arithmetic shift: -7 >> 1 = -4; the cast keeps the low 8 bits */
-  vta_cl_epilogue_t e2 = {1, -1000, 1000, 0};
+  vta_cl_epilogue_t e2 = {1, -1000, 1000, 0, 0};
   int8_t a2[1] = {-7}, w2[1] = {1}, o2[1];
   vta_cl_ref_gemm(a2, w2, NULL, 1, 1, 1, &e2, o2);
   CHECK_EQ(o2[0], -4);
   int8_t a3[2] = {127, 127}, w3[2] = {127, 127}, o3[1];
-  vta_cl_epilogue_t e3 = {0, -32768, 32767, 0}; /* 32258 -> low byte 0x02 */
+  vta_cl_epilogue_t e3 = {0, -32768, 32767, 0, 0}; /* 32258 -> low byte 0x02 */
   vta_cl_ref_gemm(a3, w3, NULL, 1, 2, 1, &e3, o3);
   CHECK_EQ(o3[0], 2);
 }
@@ -349,7 +349,7 @@ static void test_reference_conv_hand(void) {
    * output 2x2 = windows at (-1,-1), (-1,1), (1,-1), (1,1):
    * {1}, {2,3}, {4,7}, {5,6,8,9} -> 1, 5, 11, 28 */
   int8_t x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, k[4] = {1, 1, 1, 1}, out[4];
-  vta_cl_epilogue_t e = {0, -128, 127, 0};
+  vta_cl_epilogue_t e = {0, -128, 127, 0, 0};
   vta_cl_ref_conv2d(x, k, NULL, 1, 1, 3, 3, 1, 2, 2, 1, 1, 2, 2, &e, out);
   CHECK_EQ(out[0], 1);
   CHECK_EQ(out[1], 5);
@@ -358,9 +358,107 @@ static void test_reference_conv_hand(void) {
   /* two channels, bias, shift and clip */
   int8_t x2[2] = {3, -4}, k2[2] = {2, 5}, o2[1];
   int32_t b2[1] = {40}; /* 6 - 20 + 40 = 26 >> 2 = 6, clip [0, 5] -> 5 */
-  vta_cl_epilogue_t e2 = {2, 0, 5, 1};
+  vta_cl_epilogue_t e2 = {2, 0, 5, 1, 0};
   vta_cl_ref_conv2d(x2, k2, b2, 1, 2, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e2, o2);
   CHECK_EQ(o2[0], 5);
+}
+
+/* The residual epilogue (a ResNet block's add): shift, + shortcut, clip, by
+ * hand; then built on given tensors, run on the model, and shown to use the
+ * shortcut (LOAD ACC of it, a different output without it). */
+static void test_conv2d_residual(void) {
+  /* one pixel, one channel: (3*2 + 1) >> 1 = 3, + 5 = 8, clip [0, 7] -> 7;
+   * with shortcut -9: 3 - 9 = -6 -> 0 */
+  int8_t x[1] = {3}, k[1] = {2}, r1[1] = {5}, r2[1] = {-9}, o[1];
+  int32_t b[1] = {1};
+  vta_cl_epilogue_t e = {1, 0, 7, 1, 1};
+  vta_cl_ref_conv2d_res(x, k, b, r1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e, o);
+  CHECK_EQ(o[0], 7);
+  vta_cl_ref_conv2d_res(x, k, b, r2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e, o);
+  CHECK_EQ(o[0], 0);
+  /* widened layout: element (c=17, y=1, x=2) of a 1x32x4x4 tensor lands in
+   * block 1, row 1, column 2, lane 1, as a little-endian int32 */
+  int8_t t[32 * 16] = {0};
+  uint8_t packed[32 * 16 * 4];
+  t[(17 * 4 + 1) * 4 + 2] = -2;
+  vta_cl_pack_acc_nchw(&CFG, t, 1, 32, 4, 4, packed);
+  size_t lane = (((size_t)1 * 4 + 1) * 4 + 2) * 16 + 1;
+  CHECK_EQ(packed[lane * 4], 0xfe);
+  CHECK_EQ(packed[lane * 4 + 3], 0xff);
+
+  vta_cl_conv2d_params_t p;
+  vta_cl_conv2d_defaults(&p);
+  p.height = p.width = 8;
+  p.in_channels = 16;
+  p.out_channels = 32;
+  p.oc_block = p.ic_block = p.h_block = p.w_block = p.b_block = p.virtual_threads = 0;
+  p.epi = (vta_cl_epilogue_t){4, 0, 127, 1, 1};
+  p.range = 8;
+  vta_err err = {0};
+  CHECK(vta_cl_conv2d_autotile(&CFG, &p, &err) == 0);
+  size_t nx = 16 * 64, nk = 32 * 16 * 9, ny = 32 * 64;
+  int8_t *xx = malloc(nx), *kk = malloc(nk), *res = malloc(ny), *zero = calloc(ny, 1);
+  int32_t bias[32];
+  for (size_t i = 0; i < nx; i++) xx[i] = rnd8() / 16;
+  for (size_t i = 0; i < nk; i++) kk[i] = rnd8() / 16;
+  for (size_t i = 0; i < ny; i++) res[i] = rnd8() / 4;
+  for (int i = 0; i < 32; i++) bias[i] = rnd8();
+  vta_cl_conv2d_data_t d = {xx, kk, bias, res}, d0 = {xx, kk, bias, zero};
+  vta_program_t prog, prog0;
+  vta_cl_report_t rep;
+  result_t r = {0}, r0 = {0};
+  CHECK_MSG(vta_cl_conv2d_build_data(&CFG, &p, &d, &prog, &rep, &err) == 0, "%s", err.msg);
+  CHECK(vta_program_find(&prog, "res") != NULL);
+  /* a LOAD ACC for the bias and one for the shortcut, per tile and thread */
+  CHECK_EQ(rep.count[VTA_CL_LOAD_ACC], 2 * rep.tiles);
+  CHECK_EQ(rep.stats[2], (32 + 32 * 64) * 4ull);
+  run(&prog, &r);
+  CHECK_MSG(r.ran && r.failed == 0, "%s", r.err);
+  CHECK(vta_cl_conv2d_build_data(&CFG, &p, &d0, &prog0, NULL, &err) == 0);
+  run(&prog0, &r0);
+  CHECK(r0.ran && r0.failed == 0);
+  CHECK(r.out && r0.out && r.out_size == r0.out_size && memcmp(r.out, r0.out, ny) != 0);
+  vta_program_free(&prog);
+  vta_program_free(&prog0);
+  result_free(&r);
+  result_free(&r0);
+  /* the residual tensor is required, and a GEMM has none */
+  CHECK(vta_cl_conv2d_build(&CFG, &p, &prog, NULL, &err) != 0);
+  CHECK(strstr(err.msg, "residual") != NULL);
+  vta_cl_gemm_params_t g;
+  vta_cl_gemm_defaults(&g);
+  g.epi.residual = 1;
+  CHECK(vta_cl_gemm_check(&CFG, &g, &err) != 0);
+  CHECK(strstr(err.msg, "residual") != NULL);
+  free(xx);
+  free(kk);
+  free(res);
+  free(zero);
+}
+
+/* ResNet-18's VTA layers: 19 convolutions, 8 residual adds, chained shapes,
+ * every layer tiled. */
+static void test_resnet18_layers(void) {
+  vta_cl_net_t n;
+  vta_err err = {0};
+  CHECK_MSG(vta_cl_net_resnet18(&CFG, 1, 56, 1, &n, &err) == 0, "%s", err.msg);
+  CHECK_EQ(n.nlayers, 19);
+  int res = 0;
+  uint64_t macs = 0;
+  for (int i = 0; i < n.nlayers; i++) {
+    const vta_cl_conv2d_params_t *p = &n.layer[i].p;
+    int in = n.layer[i].input;
+    int c = in ? n.layer[in - 1].p.out_channels : n.channels;
+    CHECK_EQ(p->in_channels, c);
+    res += n.layer[i].residual >= 0;
+    CHECK(p->oc_block > 0 && p->virtual_threads > 0);
+    int oh = (p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1;
+    macs += (uint64_t)p->out_channels * oh * oh * p->in_channels * p->kernel_h * p->kernel_w;
+  }
+  CHECK_EQ(res, 8);
+  CHECK_EQ(macs, 1695547392ull); /* ResNet-18 minus the stem and the dense layer */
+  CHECK(vta_cl_net_resnet18(&CFG, 3, 56, 1, &n, &err) != 0);
+  CHECK(vta_cl_net_resnet18(&CFG, 1, 20, 1, &n, &err) != 0);
 }
 
 /* ---- the runtime's rules (spec 8.4 - 8.6) ------------------------------- */
@@ -466,9 +564,9 @@ static void check_counts(const char *name, const vta_cl_report_t *rep, const uin
   for (int k = 0; k < VTA_CL_NKINDS; k++)
     CHECK_MSG(rep->count[k] == want[k], "%s: %s %u, expected %u", name, vta_cl_kind_names[k],
               rep->count[k], want[k]);
-  for (int i = 0; i < VTA_CL_NSTATS; i++)
+  for (int i = 0; i < VTA_NSTATS; i++)
     CHECK_MSG(rep->stats[i] == stats[i], "%s: %s %llu, expected %llu", name,
-              vta_cl_stat_names[i], (unsigned long long)rep->stats[i],
+              vta_stat_names[i], (unsigned long long)rep->stats[i],
               (unsigned long long)stats[i]);
 }
 
@@ -481,7 +579,7 @@ static void test_tutorial_gemm(void) {
   check_case("gemm tutorial", &r, &pr);
   /* LOAD INP/WGT/ACC/UOP, GEMM, GEMM reset, ALU, STORE, NOP load/compute/store, FINISH */
   const uint32_t want[VTA_CL_NKINDS] = {16, 16, 0, 5, 16, 4, 12, 64, 5, 1, 2, 1};
-  const uint64_t stats[VTA_CL_NSTATS] = {4096, 1048576, 0, 20, 1024, 4096, 192};
+  const uint64_t stats[VTA_NSTATS] = {4096, 1048576, 0, 20, 1024, 4096, 192};
   check_counts("gemm tutorial", &r.rep, want, stats);
   CHECK_EQ(r.rep.total, 142);
   CHECK_EQ(r.rep.leftover[3], 1); /* the final pop(3,2) lands after the sync */
@@ -504,7 +602,7 @@ static void test_tutorial_conv2d(void) {
   /* derived by hand from the lowering rules (compiler-lite/README.md); the same
    * figures as the fsim statistics of TVM's optimized-convolution tutorial, as far
    * as recalled (no TVM build here to re-run it) */
-  const uint64_t stats[VTA_CL_NSTATS] = {114688, 1179648, 0, 1144, 50176, 451584, 9408};
+  const uint64_t stats[VTA_NSTATS] = {114688, 1179648, 0, 1144, 50176, 451584, 9408};
   check_counts("conv2d tutorial", &r.rep, want, stats);
   CHECK_EQ(r.rep.total, 3366);
   CHECK_EQ(r.rep.kernels, 10);
@@ -843,6 +941,8 @@ int main(void) {
   RUN(test_gemm_variants);
   RUN(test_conv2d_variants);
   RUN(test_conv2d_one_thread);
+  RUN(test_conv2d_residual);
+  RUN(test_resnet18_layers);
   RUN(test_bundle_roundtrip);
   RUN(test_tiling_errors);
   RUN(test_autotile);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "rig.h"
 #include "vta_mem.h"
 #include "vta_memsys.h"
 #include "vta_model.h"
@@ -36,17 +37,6 @@ static const char *traces_dir(void) {
 }
 
 /* ---- a rig: memory, a cycle model with a trace, an instruction buffer --- */
-
-typedef struct rig {
-  vta_config_t cfg;
-  vta_mem_t *mem;
-  vta_model_t *m;
-  uint8_t *ins;
-  uint32_t ins_phys, n, cap;
-  char *tr;
-  size_t trlen;
-  FILE *trf;
-} rig_t;
 
 static void rig_open_p(rig_t *r, const vta_model_params_t *p) {
   vta_err e;
@@ -76,33 +66,6 @@ static vta_model_params_t with(const char *name, uint32_t v) {
   return p;
 }
 
-static void rig_close(rig_t *r) {
-  vta_model_free(r->m);
-  vta_mem_free(r->mem);
-  if (r->trf) fclose(r->trf);
-  free(r->tr);
-}
-
-static void emit(rig_t *r, vta_insn_t in) {
-  vta_err e;
-  if (r->n >= r->cap) {
-    CHECK_MSG(0, "instruction buffer full");
-    return;
-  }
-  if (vta_insn_encode(&r->cfg, &in, r->ins + 16 * r->n, &e)) {
-    CHECK_MSG(0, "encode: %s", e.msg);
-    return;
-  }
-  r->n++;
-}
-
-static int rig_run(rig_t *r, vta_err *e) {
-  vta_err_clear(e);
-  int rc = vta_model_run(r->m, r->ins_phys, r->n, e);
-  r->n = 0;
-  fflush(r->trf);
-  return rc;
-}
 
 /* Run; return the run's ECNT, or -1 after reporting the error. */
 static long long run_ecnt(rig_t *r) {
@@ -147,33 +110,6 @@ static int times(rig_t *r, uint32_t idx, long long *S, long long *D) {
 
 /* ---- instruction builders ------------------------------------------------ */
 
-enum { PP = 1, PN = 2, SP = 4, SN = 8 }; /* pop_prev pop_next push_prev push_next */
-
-static vta_insn_t dep(vta_insn_t in, int f) {
-  in.pop_prev = !!(f & PP);
-  in.pop_next = !!(f & PN);
-  in.push_prev = !!(f & SP);
-  in.push_next = !!(f & SN);
-  return in;
-}
-
-static vta_insn_t LD(uint32_t type, uint32_t sram, uint32_t dram_base, uint32_t y,
-                     uint32_t x, uint32_t stride) {
-  return (vta_insn_t){.opcode = VTA_OP_LOAD, .mem_type = type, .sram_base = sram,
-                      .dram_base = dram_base, .y_size = y, .x_size = x, .x_stride = stride};
-}
-
-static vta_insn_t PAD(vta_insn_t in, uint32_t y0, uint32_t y1, uint32_t x0, uint32_t x1) {
-  in.y_pad_0 = y0, in.y_pad_1 = y1, in.x_pad_0 = x0, in.x_pad_1 = x1;
-  return in;
-}
-
-static vta_insn_t ST(uint32_t sram, uint32_t dram_base, uint32_t y, uint32_t x,
-                     uint32_t stride) {
-  return (vta_insn_t){.opcode = VTA_OP_STORE, .mem_type = VTA_MEM_OUT, .sram_base = sram,
-                      .dram_base = dram_base, .y_size = y, .x_size = x, .x_stride = stride};
-}
-
 /* GEMM / ALU with uops [b, e) looped out x in, factors dst/src(/wgt) in. */
 static vta_insn_t GEMM(int reset, uint32_t b, uint32_t e, uint32_t out, uint32_t in,
                        uint32_t dst_in, uint32_t src_in, uint32_t wgt_in) {
@@ -189,9 +125,6 @@ static vta_insn_t ALU(uint32_t op, uint32_t b, uint32_t e, uint32_t out, uint32_
                       .imm = imm};
 }
 
-static vta_insn_t FIN(void) { return (vta_insn_t){.opcode = VTA_OP_FINISH}; }
-static vta_insn_t NOP_LOAD(void) { return LD(VTA_MEM_INP, 0, 0, 0, 0, 0); }
-static vta_insn_t NOP_COMPUTE(void) { return LD(VTA_MEM_UOP, 0, 0, 0, 0, 0); }
 static vta_insn_t NOP_STORE(void) { return ST(0, 0, 0, 0, 0); }
 
 /* n uops {dst=i, src=i, wgt=0} in a fresh DRAM buffer; returns dram_base. */

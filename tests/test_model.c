@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "rig.h"
 #include "vta_mem.h"
 #include "vta_model.h"
 #include "vta_program.h"
@@ -21,14 +22,6 @@
 #include "vtasim_driver.h"
 
 /* ---- a small rig: memory, model, an instruction buffer ------------------- */
-
-typedef struct rig {
-  vta_config_t cfg;
-  vta_mem_t *mem;
-  vta_model_t *m;
-  uint8_t *ins;
-  uint32_t ins_phys, n, cap;
-} rig_t;
 
 /* These are the functional engine's unit tests (the cycle engine has
  * tests/test_cycle.c): the rig always runs the functional engine. */
@@ -54,31 +47,6 @@ static void rig_open(rig_t *r) {
   rig_open_with(r, &c, NULL);
 }
 
-static void rig_close(rig_t *r) {
-  vta_model_free(r->m);
-  vta_mem_free(r->mem);
-}
-
-static void emit(rig_t *r, vta_insn_t in) {
-  vta_err e;
-  if (r->n >= r->cap) {
-    CHECK_MSG(0, "instruction buffer full");
-    return;
-  }
-  if (vta_insn_encode(&r->cfg, &in, r->ins + 16 * r->n, &e)) {
-    CHECK_MSG(0, "encode: %s", e.msg);
-    return;
-  }
-  r->n++;
-}
-
-/* Run every emitted instruction; the next emit starts a new stream. */
-static int rig_run(rig_t *r, vta_err *e) {
-  vta_err_clear(e);
-  int rc = vta_model_run(r->m, r->ins_phys, r->n, e);
-  r->n = 0;
-  return rc;
-}
 
 #define RUN_OK(r)                                                    \
   do {                                                               \
@@ -105,36 +73,6 @@ static uint8_t *dram(rig_t *r, size_t size, uint32_t *phys) {
 
 /* ---- instruction builders ------------------------------------------------ */
 
-enum { PP = 1, PN = 2, SP = 4, SN = 8 }; /* pop_prev pop_next push_prev push_next */
-
-static vta_insn_t dep(vta_insn_t in, int f) {
-  if (f & PP) in.pop_prev = 1;
-  if (f & PN) in.pop_next = 1;
-  if (f & SP) in.push_prev = 1;
-  if (f & SN) in.push_next = 1;
-  return in;
-}
-
-static vta_insn_t LD(uint32_t type, uint32_t sram, uint32_t dram_base, uint32_t y,
-                     uint32_t x, uint32_t stride) {
-  return (vta_insn_t){.opcode = VTA_OP_LOAD, .mem_type = type, .sram_base = sram,
-                      .dram_base = dram_base, .y_size = y, .x_size = x, .x_stride = stride};
-}
-
-static vta_insn_t PAD(vta_insn_t in, uint32_t y0, uint32_t y1, uint32_t x0, uint32_t x1) {
-  in.y_pad_0 = y0, in.y_pad_1 = y1, in.x_pad_0 = x0, in.x_pad_1 = x1;
-  return in;
-}
-
-static vta_insn_t ST(uint32_t sram, uint32_t dram_base, uint32_t y, uint32_t x,
-                     uint32_t stride) {
-  vta_insn_t in = LD(VTA_MEM_OUT, sram, dram_base, y, x, stride);
-  in.opcode = VTA_OP_STORE;
-  return in;
-}
-
-static vta_insn_t NOP_LOAD(void) { return LD(VTA_MEM_INP, 0, 0, 0, 0, 0); }
-static vta_insn_t NOP_COMPUTE(void) { return LD(VTA_MEM_UOP, 0, 0, 0, 0, 0); }
 static vta_insn_t NOP_STORE(void) {
   vta_insn_t in = ST(0, 0, 0, 0, 0);
   in.mem_type = VTA_MEM_UOP;
@@ -159,7 +97,6 @@ static vta_insn_t ALU(uint32_t op, loops_t l, int use_imm, int32_t imm) {
                       .use_imm = (uint32_t)use_imm, .imm = imm};
 }
 
-static vta_insn_t FIN(void) { return (vta_insn_t){.opcode = VTA_OP_FINISH}; }
 
 /* Write micro-ops to DRAM; returns the dram_base (in uops) for LOAD UOP. */
 static uint32_t put_uops(rig_t *r, const vta_uop_t *u, uint32_t n) {

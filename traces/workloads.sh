@@ -5,7 +5,10 @@
 #        (traces/small_*.vta, committed, run by `make test`) and the large
 #        ones (traces/*.large.vta, ignored by git, rebuilt on demand): the two
 #        TVM tutorial schedules, the ResNet-18 convolutions VTA runs (auto
-#        tiling) and a few GEMM shapes.
+#        tiling) and a few GEMM shapes.  WORKLOADS_MATCH (a shell pattern on
+#        the name, e.g. '*.large') limits it to some of them: `make test`
+#        regenerates only the large ones, never the committed small ones
+#        (tests/cli/test_workloads.sh compares those byte for byte instead).
 #   run  gen, then `vtasim run` each one and print a table; exits non-zero
 #        when any workload fails its expectations (output bytes, statistics).
 #
@@ -16,6 +19,7 @@ mode=${1:-}
 vtasim=${2:-build/vtasim}
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${WORKLOADS_DIR:-$here} # where bundles go (tests use a scratch directory)
+match=${WORKLOADS_MATCH:-*}  # which workloads, by name
 case "$mode" in gen|run) ;; *) echo "usage: $0 gen|run VTASIM" >&2; exit 2 ;; esac
 [ -x "$vtasim" ] || { echo "$0: $vtasim is not built" >&2; exit 2; }
 
@@ -53,6 +57,8 @@ if [ "$mode" = run ]; then
   printf '%-28s %-6s %-40s %7s %10s %10s %6s  %s\n' workload op schedule insns gemm_ops cycles run_s result
 fi
 while IFS='|' read -r name op opts; do
+  # shellcheck disable=SC2254
+  case $name in $match) ;; *) continue ;; esac
   file="$dest/$name.vta"
   # shellcheck disable=SC2086
   if ! report=$("$vtasim" gen "$op" $opts -o "$file" 2>&1); then

@@ -25,3 +25,42 @@ check() {
   if "$@" >"$TMP/check.out" 2>&1; then echo "PASS $name"
   else echo "FAIL $name"; head -15 "$TMP/check.out" | sed 's/^/    /'; fi
 }
+
+# --- timing tests (test_cycle.sh on the model, test_rtl.sh on the RTL) ----------
+# timing_prog NAME, then instruction lines on stdin -> $TMP/NAME.vta (a 64 KiB
+# zeroed buffer @buf and one uop @k).
+timing_prog() {
+  { printf '.version 1\n.data buf 0x10000 zero 65536\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
+    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
+}
+# The calibration programs of docs/microarch.md 9 -> $TMP/{finish,wgt3,store16,gemm10,alureg10}.vta
+calibration_programs() {
+  timing_prog finish <<'X'
+FINISH
+X
+  timing_prog wgt3 <<'X'
+LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3 push_next
+FINISH pop_prev
+X
+  timing_prog store16 <<'X'
+STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=16 x_stride=16 push_prev
+FINISH pop_next
+X
+  timing_prog gemm10 <<'X'
+LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
+GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
+FINISH
+X
+  timing_prog alureg10 <<'X'
+LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
+ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
+FINISH
+X
+}
+cycles() { "$VTASIM" run "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"]["total"])'; }
+# expect_cycles NAME WANT FILE [options]: on the engine $CYCLES_ENGINE (default: run's)
+expect_cycles() {
+  local name=$1 want=$2; shift 2
+  local got; got=$(cycles "$@" ${CYCLES_ENGINE:+--engine "$CYCLES_ENGINE"} 2>&1)
+  if [ "$got" = "$want" ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  cycles $got, expected $want"; fi
+}

@@ -56,35 +56,22 @@ prog() { # NAME, then instruction lines on stdin -> $TMP/NAME.vta with data
   { printf '.version 1\n.data buf 0x1000 zero 4096\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
     cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
 }
-prog syntax <<'X'
-LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 colour=blue
-FINISH
-X
-expect bad-field 2 'syntax.vta:7:.*colour' -- $V run "$TMP/syntax.vta"
-
-prog range <<'X'
-LOAD INP sram_base=2047 dram_base=@buf y_size=1 x_size=2 x_stride=2
-FINISH
-X
-expect sram-range 2 'load.*#0.*LOAD INP' -- $V run "$TMP/range.vta"
-
-prog dram <<'X'
-LOAD INP sram_base=0 dram_base=@buf+255 y_size=1 x_size=2 x_stride=2
-FINISH
-X
-expect dram-range 2 'load.*#0.*(DRAM|address|0x)' -- $V run "$TMP/dram.vta"
-
-prog flags <<'X'
-LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 pop_prev
-FINISH
-X
-expect illegal-flag 2 'load.*#0.*pop_prev' -- $V run "$TMP/flags.vta"
-
-prog outload <<'X'
-LOAD OUT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1
-FINISH
-X
-expect load-out 2 'compute.*#0.*OUT' -- $V run "$TMP/outload.vta"
+# refused NAME PATTERN FILE INSTRUCTION: the program INSTRUCTION; FINISH is
+# refused (exit 2) with a message matching PATTERN.
+refused() {
+  printf '%s\nFINISH\n' "$4" | prog "$3"
+  expect "$1" 2 "$2" -- $V run "$TMP/$3.vta"
+}
+refused bad-field 'syntax.vta:7:.*colour' syntax \
+  'LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 colour=blue'
+refused sram-range 'load.*#0.*LOAD INP' range \
+  'LOAD INP sram_base=2047 dram_base=@buf y_size=1 x_size=2 x_stride=2'
+refused dram-range 'load.*#0.*(DRAM|address|0x)' dram \
+  'LOAD INP sram_base=0 dram_base=@buf+255 y_size=1 x_size=2 x_stride=2'
+refused illegal-flag 'load.*#0.*pop_prev' flags \
+  'LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 pop_prev'
+refused load-out 'compute.*#0.*OUT' outload \
+  'LOAD OUT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1'
 
 prog deadlock <<'X'
 LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1

@@ -9,16 +9,6 @@ V=$VTASIM
 T=$ROOT/traces
 BUILD=$(dirname "$V")
 
-prog() { # NAME, then instruction lines on stdin -> $TMP/NAME.vta
-  { printf '.version 1\n.data buf 0x10000 zero 65536\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
-    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
-}
-cycles() { "$V" run "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"]["total"])'; }
-expect_cycles() { # NAME WANT FILE [options]
-  local name=$1 want=$2; shift 2
-  local got; got=$(cycles "$@" 2>&1)
-  if [ "$got" = "$want" ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  cycles $got, expected $want"; fi
-}
 
 # --- the engines ------------------------------------------------------------
 expect default-engine 0 'engine model' -- $V run $T/alu_demo.vta
@@ -28,27 +18,7 @@ expect help-timing 0 '--rd-lat N +RD_LAT \[4\]' -- $V run --help
 expect help-bus 0 '--bus-bytes N +BUS_BYTES \[8\]' -- $V run --help
 
 # --- calibration programs (vta-timing.md section 7) -------------------------
-prog finish <<'X'
-FINISH
-X
-prog wgt3 <<'X'
-LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3 push_next
-FINISH pop_prev
-X
-prog store16 <<'X'
-STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=16 x_stride=16 push_prev
-FINISH pop_next
-X
-prog gemm10 <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
-FINISH
-X
-prog alureg10 <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
-FINISH
-X
+calibration_programs
 expect_cycles calib-finish 8 "$TMP/finish.vta"
 expect_cycles calib-wgt 112 "$TMP/wgt3.vta"          # 16 + 32k, k = 3
 expect_cycles calib-store 61 "$TMP/store16.vta"
@@ -112,7 +82,7 @@ check json-functional python3 -c "
 import json; d=json.load(open('$TMP/f.json')); assert d['engine']=='functional' and d['cycles'] is None, d"
 
 # A deadlock: exit 2, the functional model's message with the cycle, the trace flushed.
-prog deadlock <<'X'
+timing_prog deadlock <<'X'
 LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
 GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
 FINISH
@@ -120,7 +90,7 @@ X
 expect deadlock 2 'deadlock.*compute waits on l2g.*#1.*\(cycle model, at cycle 17\)' -- $V run "$TMP/deadlock.vta" --trace "$TMP/dl.trace"
 check trace-flushed-on-error grep -q '^17 error deadlock' "$TMP/dl.trace"
 # Token overflow in the cycle model: compute busy with a long GEMM, TOKQ 2.
-prog overflow <<'X'
+timing_prog overflow <<'X'
 LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
 GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=100
 LOAD INP sram_base=0 dram_base=0 y_size=0 x_size=0 x_stride=0 push_next

@@ -17,6 +17,6 @@ $V gen gemm --batch 1 --in-channels 64 --out-channels 32 --seed 9 -o "$TMP/s9b.v
 $V gen gemm --batch 1 --in-channels 64 --out-channels 32 --seed 10 -o "$TMP/s10.vta" >/dev/null 2>&1
 check seed-deterministic cmp "$TMP/s9a.vta" "$TMP/s9b.vta"
 check seed-changes-data bash -c "! cmp -s '$TMP/s9a.vta' '$TMP/s10.vta'"
-expect gen-bad-shape 2 '16' -- $V gen gemm --in-channels 100 -o "$TMP/x.vta"
+expect gen-bad-shape 2 'in_channels 100 is not a multiple of BLOCK_IN \(16\)' -- $V gen gemm --in-channels 100 -o "$TMP/x.vta"
 expect gen-too-big 2 'wgt buffer.*4096 entries.*1024 available' -- $V gen gemm --in-channels 1024 --out-channels 1024 --oc-block 64 --ic-block 64 -o "$TMP/x.vta"
 expect gen-unknown 2 'frob' -- $V gen frob -o "$TMP/x.vta"

@@ -65,38 +65,9 @@ expect rtl-engine-report 0 'engine rtl, 1 run.*' -- $V run "$T/gemm_demo.vta" --
 expect rtl-stats-report 0 'GEMM: 40 uops \(8 reset\)' -- $V run "$T/gemm_demo.vta" --engine rtl --stats
 
 # --- calibration programs (docs/microarch.md 9) and timing sweeps ---------------------
-prog() { # NAME, then instruction lines on stdin -> $TMP/NAME.vta
-  { printf '.version 1\n.data buf 0x10000 zero 65536\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
-    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
-}
-cycles() { "$V" run "$@" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"]["total"])'; }
-expect_cycles() { # NAME WANT FILE [options]: on the RTL
-  local name=$1 want=$2; shift 2
-  local got; got=$(cycles "$@" --engine rtl 2>&1)
-  if [ "$got" = "$want" ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  cycles $got, expected $want"; fi
-}
-prog finish <<'X'
-FINISH
-X
-prog wgt3 <<'X'
-LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3 push_next
-FINISH pop_prev
-X
-prog store16 <<'X'
-STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=16 x_stride=16 push_prev
-FINISH pop_next
-X
-prog gemm10 <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
-FINISH
-X
-prog alureg10 <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=10
-FINISH
-X
-prog pad <<'X'
+CYCLES_ENGINE=rtl   # expect_cycles (lib.sh) on the RTL
+calibration_programs
+timing_prog pad <<'X'
 LOAD INP sram_base=0 dram_base=@buf y_size=3 x_size=5 x_stride=7 y_pad_0=2 y_pad_1=1 x_pad_0=1 x_pad_1=2 push_next
 FINISH pop_prev
 X
@@ -166,11 +137,11 @@ trace_same rtl-trace-sweep "$T/small_gemm_vt2_bias.vta" --rd-lat 20 --max-burst 
 trace_same rtl-trace-pad "$TMP/pad.vta"
 
 # --- faults and limits: the model's messages -------------------------------------------------
-prog dead <<'X'
+timing_prog dead <<'X'
 LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3 pop_next push_next
 FINISH pop_prev
 X
-prog nofin <<'X'
+timing_prog nofin <<'X'
 LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=3 x_stride=3
 X
 expect rtl-deadlock 2 'deadlock: load waits on g2l \(compute->load, 0 tokens\) at instruction #0 .*compute waits on l2g .*fetch: 2 of 2 instructions dispatched \(rtl, at cycle 10\)' -- $V run "$TMP/dead.vta" --engine rtl

@@ -4,8 +4,11 @@
  * VTA compiles and links against libvtasim unchanged.
  *
  * All devices share one process-wide device memory: VTAMemAlloc takes no
- * device argument.  VTADeviceAlloc uses the default configuration, or the
- * vta_config.json named by the VTASIM_CONFIG environment variable.
+ * device argument.  VTADeviceAlloc reads the environment (docs/driver.md):
+ * VTASIM_CONFIG (a vta_config.json; the default configuration otherwise),
+ * VTASIM_ENGINE (model, functional, rtl or cosim), and the files every run
+ * is recorded in: VTASIM_REPORT, VTASIM_TRACE, VTASIM_CAPTURE.  vtasim's own
+ * extensions (counters, errors) are in vtasim_driver.h.
  */
 #ifndef VTASIM_VTA_DRIVER_H_
 #define VTASIM_VTA_DRIVER_H_
@@ -39,8 +42,10 @@ VTADeviceHandle VTADeviceAlloc(void);
 void VTADeviceFree(VTADeviceHandle handle);
 
 /* Run insn_count instructions at insn_phy_addr until FINISH.  Returns 0 on
- * success; on a fault prints the model's message to stderr and returns 2.
- * wait_cycles is accepted and ignored, as in fsim. */
+ * success; 2 on a fault (deadlock, access out of range...) and 1 when the
+ * cosim engine's two sides diverge, after printing the message (the
+ * first-divergence report) on stderr.  wait_cycles is accepted and ignored,
+ * as in fsim: every engine runs to FINISH or a fault. */
 int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
                  uint32_t wait_cycles);
 

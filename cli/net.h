@@ -1,0 +1,16 @@
+/*
+ * net.h - whole networks on the command line (cli/net.c): `vtasim gen
+ * resnet18` and `vtasim run NET.net`.  Same argv conventions and exit codes
+ * as the other subcommands.
+ */
+#ifndef VTASIM_NET_H
+#define VTASIM_NET_H
+
+/* argv[0] "gen", argv[1] "resnet18". */
+int vtasim_cmd_gen_net(int argc, char **argv);
+/* 1 when the file starts with the manifest header (docs/network.md). */
+int vtasim_net_is_manifest(const char *path);
+/* argv[0] "run": the manifest's layers in order. */
+int vtasim_cmd_run_net(int argc, char **argv);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * cl_net.c - whole networks: the layers VTA executes in TVM's ResNet-18
+ * deploy flow (vta/tutorials/frontend/deploy_classification.py), their
+ * deterministic weights, and one layer's bundle built on given inputs.
+ *
+ * As in that flow the first 7x7 convolution, the max pooling, the global
+ * average pooling and the dense layer stay on the host; VTA runs the 3x3 and
+ * 1x1 convolutions of the four stages with their folded batch-norm bias, the
+ * ReLU clip and the residual additions (fused into the second convolution of
+ * each basic block: ALU ADD of the shortcut, widened to int32 by the host,
+ * after the requantizing shift and before the clip).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cl_int.h"
+
+/* A layer's shift: the accumulator of K = C*kh*kw products of post-ReLU
+ * activations (mean square ~2700) and weights in [-8, 7] (variance ~21) has
+ * a standard deviation of about 238*sqrt(K); shift it to about 48 so that
+ * the int8 activations keep their spread (what calibration does in TVM). */
+#define NET_WGT_RANGE 8
+static int net_shift(int c, int kh, int kw) {
+  double sd = 238.0 * sqrt((double)c * kh * kw);
+  int s = (int)lround(log2(sd / 48.0));
+  return s < 0 ? 0 : s > 15 ? 15 : s;
+}
+
+static int add_layer(vta_cl_net_t *n, const char *name, int input, int residual, int c, int h,
+                     int o, int k, int stride, int relu, vta_err *err) {
+  if (n->nlayers == VTA_CL_NET_MAX)
+    return vta_errf(err, VTA_EINPUT, "a network holds at most %d layers", VTA_CL_NET_MAX);
+  vta_cl_net_layer_t *l = &n->layer[n->nlayers++];
+  memset(l, 0, sizeof *l);
+  snprintf(l->name, sizeof l->name, "%s", name);
+  l->input = input;
+  l->residual = residual;
+  vta_cl_conv2d_params_t *p = &l->p;
+  p->batch = n->batch;
+  p->height = p->width = h;
+  p->in_channels = c;
+  p->out_channels = o;
+  p->kernel_h = p->kernel_w = k;
+  p->pad_h = p->pad_w = k / 2;
+  p->stride_h = p->stride_w = stride;
+  p->store = VTA_CL_STORE_ELEM; /* as TVM's conv2d schedule for VTA */
+  p->epi.bias = 1;
+  p->epi.residual = residual >= 0;
+  p->epi.shift = net_shift(c, k, k);
+  p->epi.clip_lo = relu ? 0 : -128;
+  p->epi.clip_hi = 127;
+  p->seed = n->seed + 1000u * (uint64_t)n->nlayers;
+  p->range = NET_WGT_RANGE;
+  return 0;
+}
+
+int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
+                        vta_cl_net_t *n, vta_err *err) {
+  memset(n, 0, sizeof *n);
+  if (width_div != 1 && width_div != 2 && width_div != 4)
+    return vta_errf(err, VTA_EINPUT, "--width-div %d: expected 1, 2 or 4 (the stages' 64..512 "
+                    "channels divided by it must stay multiples of BLOCK_IN)", width_div);
+  if (size < 8 || size % 8)
+    return vta_errf(err, VTA_EINPUT, "--size %d: expected a multiple of 8 (three stride-2 "
+                    "stages halve it), at least 8; ResNet-18 has 56", size);
+  snprintf(n->name, sizeof n->name, "resnet18");
+  n->batch = cfg->batch;
+  n->channels = 64 / width_div;
+  n->height = n->width = size;
+  n->seed = seed;
+  int t = 0; /* the tensor holding the current activation: 0 is the input */
+  int c = 64 / width_div, h = size;
+  for (int stage = 1; stage <= 4; stage++) {
+    int o = (64 << (stage - 1)) / width_div;
+    for (int blk = 0; blk < 2; blk++) {
+      int stride = stage > 1 && blk == 0 ? 2 : 1;
+      int oh = (h + 2 - 3) / stride + 1;
+      char name[48];
+      int in = t, shortcut = t;
+      snprintf(name, sizeof name, "layer%d.%d.conv1", stage, blk);
+      if (add_layer(n, name, in, -1, c, h, o, 3, stride, 1, err)) return -1;
+      int mid = n->nlayers;
+      if (stride != 1 || c != o) {
+        snprintf(name, sizeof name, "layer%d.%d.downsample", stage, blk);
+        if (add_layer(n, name, in, -1, c, h, o, 1, stride, 0, err)) return -1;
+        shortcut = n->nlayers;
+      }
+      snprintf(name, sizeof name, "layer%d.%d.conv2", stage, blk);
+      if (add_layer(n, name, mid, shortcut, o, oh, o, 3, 1, 1, err)) return -1;
+      t = n->nlayers;
+      c = o;
+      h = oh;
+    }
+  }
+  for (int i = 0; i < n->nlayers; i++)
+    if (vta_cl_conv2d_autotile(cfg, &n->layer[i].p, err))
+      return vta_err_prefix(err, "%s: ", n->layer[i].name);
+  return 0;
+}
+
+int8_t *vta_cl_net_input(const vta_cl_net_t *n) {
+  size_t len = (size_t)n->batch * n->channels * n->height * n->width;
+  int8_t *x = malloc(len ? len : 1);
+  if (!x) return NULL;
+  /* post-ReLU activations of the host's stem: 0..127 */
+  uint64_t st = n->seed * 0x100000001b3ull + 11;
+  for (size_t i = 0; i < len; i++) x[i] = (int8_t)(vta_cl_rand(&st) % 128);
+  return x;
+}
+
+int vta_cl_net_weights(const vta_cl_net_t *n, int i, int8_t **k, int32_t **bias) {
+  const vta_cl_conv2d_params_t *p = &n->layer[i].p;
+  size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
+  *k = cl_random_i8(p->seed, 2, nk, p->range);
+  /* folded batch-norm shift: up to +-8 after the requantizing shift */
+  *bias = cl_random_bias(p->seed, (size_t)p->out_channels, 8 << p->epi.shift);
+  if (*k && *bias) return 0;
+  free(*k);
+  free(*bias);
+  *k = NULL;
+  *bias = NULL;
+  return -1;
+}
+
+int vta_cl_net_build_layer(const vta_config_t *cfg, const vta_cl_net_t *n, int i,
+                           const int8_t *x, const int8_t *residual, vta_program_t *out,
+                           vta_cl_report_t *rep, int8_t *y, vta_err *err) {
+  const vta_cl_net_layer_t *l = &n->layer[i];
+  int8_t *k;
+  int32_t *bias;
+  if (vta_cl_net_weights(n, i, &k, &bias)) return vta_errf(err, VTA_ENOMEM, "out of memory");
+  vta_cl_conv2d_data_t d = {x, k, bias, residual};
+  int rc = vta_cl_conv2d_build_data(cfg, &l->p, &d, out, rep, err);
+  free(k);
+  free(bias);
+  if (rc) return vta_err_prefix(err, "%s: ", l->name);
+  if (vta_program_add_meta(out, "layer", l->name, err)) {
+    vta_program_free(out);
+    return -1;
+  }
+  /* the reference output is the bundle's expectation of "out", unpacked */
+  const vta_cl_conv2d_params_t *p = &l->p;
+  int oh = (p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1;
+  int ow = (p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1;
+  for (int e = 0; e < out->nexpects; e++)
+    if (out->expects[e].kind == VTA_EXPECT_BYTES && !strcmp(out->expects[e].segment, "out")) {
+      vta_cl_unpack_nchw(cfg, (const int8_t *)out->expects[e].bytes, p->batch, p->out_channels,
+                         oh, ow, cfg->block_out, y);
+      return 0;
+    }
+  vta_program_free(out);
+  return vta_errf(err, VTA_EINPUT, "internal: %s has no output expectation", l->name);
+}

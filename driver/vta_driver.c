@@ -1,0 +1,559 @@
+/*
+ * vta_driver.c - VTA's driver API (spec 7.1) on every engine of vtasim, so
+ * that host code written against VTA's driver.h runs unchanged on the C
+ * model, the functional model, the Verilated RTL or the co-simulation of
+ * both (docs/driver.md).
+ *
+ * Like fsim, all devices share one process-wide device memory (VTAMemAlloc
+ * has no device argument); each device is an engine (model/vta_engine.h)
+ * over it.  The environment chooses what VTADeviceAlloc builds:
+ * VTASIM_CONFIG (a vta_config.json), VTASIM_ENGINE (model, the default;
+ * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
+ * what every run leaves behind: VTASIM_REPORT (a JSON array or JSON Lines, runlog.h),
+ * VTASIM_TRACE (the instruction trace), VTASIM_TIMELINE (a Chrome trace per
+ * device, model/vta_profile.h) and VTASIM_CAPTURE (a bundle per run,
+ * capture.h).  The driver API has no error channel besides return
+ * values, so failures are also printed on stderr, and kept:
+ * vtasim_device_error(NULL) says why VTADeviceAlloc returned NULL.  Every
+ * handle is looked up among the live devices before use: NULL, freed and
+ * foreign handles are errors (VTADeviceRun returns 2), never a crash.
+ */
+#include "vtasim_driver.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture.h"
+#include "cosim.h"
+#include "runlog.h"
+#include "vta_engine_open.h"
+#include "vta_profile.h"
+#include "vta_session.h"
+
+typedef struct device {
+  vta_engine_ctx_t *eng;
+  int number;              /* in VTADeviceAlloc order, for reports and captures */
+  struct sink *report, *trace; /* VTASIM_REPORT, VTASIM_TRACE when it was allocated */
+  vta_prof_t *prof;        /* VTASIM_TIMELINE: the profiler writing this device's timeline */
+  FILE *timeline;
+  char timeline_path[4200], title[64];
+  uint64_t runs;           /* VTADeviceRun calls made */
+  int has_last;
+  vtasim_run_info_t last;
+  char error[VTA_ERR_LEN];
+  struct device *next;     /* the live devices, so that a handle is checked, never trusted */
+} device_t;
+
+static vta_mem_t *g_mem;
+static device_t *g_devices;
+static int g_ndevices;
+static uint64_t g_seq; /* runs made through the driver in the process */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The last error not tied to a live device: why VTADeviceAlloc failed, a
+ * NULL or foreign handle. */
+static char g_error[VTA_ERR_LEN];
+
+static void driver_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void driver_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&g_lock);
+  vsnprintf(g_error, sizeof g_error, fmt, ap);
+  fprintf(stderr, "%s\n", g_error);
+  pthread_mutex_unlock(&g_lock);
+  va_end(ap);
+}
+
+/* The device behind a handle, or NULL (with the error recorded) when the
+ * handle is NULL, freed or was never returned by VTADeviceAlloc. */
+static device_t *device_of(VTADeviceHandle h, const char *fn) {
+  pthread_mutex_lock(&g_lock);
+  device_t *d = g_devices;
+  while (d && d != h) d = d->next;
+  pthread_mutex_unlock(&g_lock);
+  if (!d)
+    driver_error("%s: handle %p is not a device returned by VTADeviceAlloc (NULL, already "
+                 "freed or foreign)", fn, h);
+  return d;
+}
+
+vta_mem_t *vtasim_driver_mem(void) {
+  pthread_mutex_lock(&g_lock);
+  if (!g_mem) g_mem = vta_mem_new();
+  pthread_mutex_unlock(&g_lock);
+  return g_mem;
+}
+
+void *VTAMemAlloc(size_t size, int cached) {
+  (void)cached; /* simulated memory is coherent */
+  if (size == 0 || size > VTA_MAX_XFER) {
+    fprintf(stderr, "VTAMemAlloc: size %zu is outside 1..%d (VTA_MAX_XFER)\n", size,
+            VTA_MAX_XFER);
+    return NULL;
+  }
+  vta_mem_t *mem = vtasim_driver_mem();
+  vta_err err;
+  void *p = mem ? vta_mem_alloc(mem, size, NULL, &err) : NULL;
+  if (!p) fprintf(stderr, "VTAMemAlloc: %s\n", mem ? err.msg : "out of memory");
+  return p;
+}
+
+void VTAMemFree(void *buf) {
+  if (!buf) return;
+  if (!g_mem || vta_mem_release(g_mem, buf))
+    fprintf(stderr, "VTAMemFree: %p was not returned by VTAMemAlloc\n", buf);
+}
+
+vta_phy_addr_t VTAMemGetPhyAddr(void *buf) {
+  uint32_t phys = g_mem ? vta_mem_phys(g_mem, buf) : 0;
+  if (!phys) fprintf(stderr, "VTAMemGetPhyAddr: %p is not device memory\n", buf);
+  return phys;
+}
+
+void VTAMemCopyFromHost(void *dst, const void *src, size_t size) { memcpy(dst, src, size); }
+void VTAMemCopyToHost(void *dst, const void *src, size_t size) { memcpy(dst, src, size); }
+
+/* Coherent simulated memory: nothing to flush or invalidate. */
+void VTAFlushCache(void *vir_addr, vta_phy_addr_t phy_addr, int size) {
+  (void)vir_addr, (void)phy_addr, (void)size;
+}
+void VTAInvalidateCache(void *vir_addr, vta_phy_addr_t phy_addr, int size) {
+  (void)vir_addr, (void)phy_addr, (void)size;
+}
+
+void VTAProgram(const char *bitstream) { (void)bitstream; }
+
+/* ---- the files of the environment ---------------------------------------- */
+
+/* A file named by an environment variable when a device is allocated:
+ * opened (replaced) the first time the process names it, then shared by
+ * every device allocated with that name and appended to run by run.  Kept
+ * open to the end of the process (the engines hold the trace's FILE).
+ * Under g_lock. */
+#define MAX_SINKS 16
+typedef struct sink {
+  FILE *f;
+  char path[4096];
+  int lines;     /* the report as JSON Lines (FILE.jsonl), else one JSON array */
+  uint64_t records; /* report records written */
+} sink_t;
+static sink_t g_sinks[MAX_SINKS];
+
+static int sink_open(const char *var, sink_t **out, vta_err *err) {
+  *out = NULL;
+  const char *path = getenv(var);
+  if (!path || !*path) return 0;
+  int i = 0;
+  for (; i < MAX_SINKS && g_sinks[i].f; i++)
+    if (!strcmp(g_sinks[i].path, path)) {
+      *out = &g_sinks[i];
+      return 0;
+    }
+  if (i == MAX_SINKS)
+    return vta_errf(err, VTA_EINPUT, "%s: %s: more than %d report and trace files in one process",
+                    var, path, MAX_SINKS);
+  if (strlen(path) >= sizeof g_sinks[i].path)
+    return vta_errf(err, VTA_EINPUT, "%s: path longer than %zu bytes", var,
+                    sizeof g_sinks[i].path - 1);
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return vta_errf(err, VTA_EIO, "%s: %s: cannot open for writing: %s", var, path,
+                    strerror(errno));
+  g_sinks[i].f = f;
+  snprintf(g_sinks[i].path, sizeof g_sinks[i].path, "%s", path);
+  size_t n = strlen(path);
+  g_sinks[i].lines = n > 6 && !strcmp(path + n - 6, ".jsonl");
+  g_sinks[i].records = 0;
+  *out = &g_sinks[i];
+  return 0;
+}
+
+/* ---- VTASIM_TIMELINE: one Chrome trace-event file per device ----------------- */
+
+/* The profiler sees every cycle of every run of the device (model/vta_profile.h,
+ * as `vtasim run --timeline`); the file is complete when the device is freed
+ * or the process exits. */
+static void tl_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
+  vta_prof_launch(ctx, insn_phys, count);
+}
+static int tl_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+                    int finished) {
+  (void)cycles; /* one cycle per call: the observer asks for events */
+  if (cat) vta_prof_cycle(ctx, ev, cat, finished);
+  return 0;
+}
+static void tl_abort(void *ctx) { vta_prof_abort(ctx); }
+
+/* The device's file: the path itself for the first device naming it, the
+ * path with ".dev<N>" before its extension for the next ones (one trace
+ * per file).  Under g_lock. */
+static int timeline_taken(const char *path) {
+  for (device_t *o = g_devices; o; o = o->next)
+    if (o->prof && !strcmp(o->timeline_path, path)) return 1;
+  return 0;
+}
+
+static int timeline_open(device_t *d, const char *path, vta_err *err) {
+  if (!strcmp(vta_engine_ctx_name(d->eng), "functional"))
+    return vta_errf(err, VTA_EINPUT, "VTASIM_TIMELINE needs a cycle engine (model, rtl or "
+                    "cosim), not functional");
+  pthread_mutex_lock(&g_lock);
+  int taken = timeline_taken(path);
+  pthread_mutex_unlock(&g_lock);
+  if (!taken) {
+    snprintf(d->timeline_path, sizeof d->timeline_path, "%s", path);
+  } else {
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+    snprintf(d->timeline_path, sizeof d->timeline_path, "%.*s.dev%d%s", stem, path, d->number,
+             path + stem);
+  }
+  d->timeline = fopen(d->timeline_path, "w");
+  if (!d->timeline)
+    return vta_errf(err, VTA_EIO, "VTASIM_TIMELINE: %s: cannot open for writing: %s",
+                    d->timeline_path, strerror(errno));
+  vta_prof_opts_t o;
+  vta_prof_opts_default(&o);
+  snprintf(d->title, sizeof d->title, "VTADeviceRun, device %d", d->number);
+  o.timeline = d->timeline;
+  o.title = d->title;
+  o.engine = vta_engine_ctx_name(d->eng);
+  d->prof = vta_prof_new(&d->eng->cfg, &d->eng->params, g_mem, &o, err);
+  if (!d->prof) {
+    fclose(d->timeline);
+    d->timeline = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+/* Close the JSON and the file; a write error is said on stderr. */
+static void timeline_close(device_t *d) {
+  if (!d->prof) return;
+  vta_err err;
+  if (vta_prof_close(d->prof, &err))
+    fprintf(stderr, "VTASIM_TIMELINE: %s: %s\n", d->timeline_path, err.msg);
+  vta_prof_free(d->prof);
+  if (fclose(d->timeline)) fprintf(stderr, "VTASIM_TIMELINE: %s: write error\n", d->timeline_path);
+  d->prof = NULL;
+  d->timeline = NULL;
+}
+
+/* At exit, the timelines of devices never freed are completed. */
+static void timelines_at_exit(void) {
+  pthread_mutex_lock(&g_lock);
+  for (device_t *d = g_devices; d; d = d->next) timeline_close(d);
+  pthread_mutex_unlock(&g_lock);
+}
+static void register_at_exit(void) { atexit(timelines_at_exit); }
+
+/* ---- devices --------------------------------------------------------------- */
+
+VTADeviceHandle VTADeviceAlloc(void) {
+  vta_config_t cfg;
+  vta_err err;
+  vta_config_default(&cfg);
+  const char *path = getenv("VTASIM_CONFIG");
+  if (path && *path && vta_config_load_json(&cfg, path, &err)) {
+    driver_error("VTADeviceAlloc: VTASIM_CONFIG: %s", err.msg);
+    return NULL;
+  }
+  vta_model_params_t params;
+  vta_model_params_default(&params);
+  const char *engine = getenv("VTASIM_ENGINE");
+  if (!engine || !*engine) engine = "model";
+  const char *inject = getenv("VTASIM_INJECT");
+  if (inject && *inject && vta_inject_parse(inject, &params.inject, &err)) {
+    driver_error("VTADeviceAlloc: VTASIM_INJECT: %s", err.msg);
+    return NULL;
+  }
+  vta_mem_t *mem = vtasim_driver_mem();
+  device_t *d = calloc(1, sizeof *d);
+  if (!mem || !d) {
+    free(d);
+    driver_error("VTADeviceAlloc: out of memory");
+    return NULL;
+  }
+  pthread_mutex_lock(&g_lock);
+  int rc = sink_open("VTASIM_TRACE", &d->trace, &err) || sink_open("VTASIM_REPORT", &d->report, &err);
+  params.trace = d->trace ? d->trace->f : NULL;
+  pthread_mutex_unlock(&g_lock);
+  if (rc) {
+    driver_error("VTADeviceAlloc: %s", err.msg);
+    free(d);
+    return NULL;
+  }
+  /* Every engine by name; a name that cannot run (unknown, or an engine
+   * that cannot be built for this configuration) is refused here, not at
+   * the first run. */
+  d->eng = vta_engine_open(engine, &cfg, mem, &params, &err);
+  if (!d->eng) {
+    driver_error("VTADeviceAlloc: VTASIM_ENGINE=%s: %s", engine, err.msg);
+    free(d);
+    return NULL;
+  }
+  pthread_mutex_lock(&g_lock);
+  d->number = g_ndevices++;
+  pthread_mutex_unlock(&g_lock);
+  const char *timeline = getenv("VTASIM_TIMELINE");
+  if (timeline && *timeline && timeline_open(d, timeline, &err)) {
+    driver_error("VTADeviceAlloc: %s", err.msg);
+    vta_engine_free(d->eng);
+    free(d);
+    return NULL;
+  }
+  static pthread_once_t at_exit = PTHREAD_ONCE_INIT;
+  if (d->prof) pthread_once(&at_exit, register_at_exit);
+  pthread_mutex_lock(&g_lock);
+  d->next = g_devices;
+  g_devices = d;
+  pthread_mutex_unlock(&g_lock);
+  return d;
+}
+
+void VTADeviceFree(VTADeviceHandle handle) {
+  if (!handle) return; /* like free(NULL) */
+  device_t *d = device_of(handle, "VTADeviceFree");
+  if (!d) return;
+  pthread_mutex_lock(&g_lock);
+  device_t **pp = &g_devices;
+  while (*pp != d) pp = &(*pp)->next;
+  *pp = d->next;
+  pthread_mutex_unlock(&g_lock);
+  timeline_close(d);
+  vta_engine_free(d->eng);
+  free(d);
+}
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* after - before, for structures made only of uint64_t counters. */
+static void counters_sub(void *out, const void *after, const void *before, size_t bytes) {
+  uint64_t a, b;
+  for (size_t i = 0; i + sizeof a <= bytes; i += sizeof a) {
+    memcpy(&a, (const uint8_t *)after + i, sizeof a);
+    memcpy(&b, (const uint8_t *)before + i, sizeof b);
+    a -= b;
+    memcpy((uint8_t *)out + i, &a, sizeof a);
+  }
+}
+_Static_assert(sizeof(vta_stats_t) == VTA_NSTATS * sizeof(uint64_t), "vta_stats_t: uint64_t only");
+_Static_assert(sizeof(vta_cycle_stats_t) % sizeof(uint64_t) == 0, "vta_cycle_stats_t: uint64_t only");
+
+/* The run's own counters from the snapshots around it. */
+static void run_info(vtasim_run_info_t *in, const vta_engine_snapshot_t *s0,
+                     const vta_engine_snapshot_t *s1) {
+  in->has_cycles = s1->has_cycles;
+  in->cycles = s1->has_cycles ? s1->ecnt : 0;
+  in->ucnt = s1->has_cycles ? s1->ucnt : 0;
+  counters_sub(&in->stats, &s1->stats, &s0->stats, sizeof in->stats);
+  memset(&in->counters, 0, sizeof in->counters);
+  if (s1->has_cycles) {
+    counters_sub(&in->counters, &s1->cycles, &s0->cycles, sizeof in->counters);
+    in->counters.last_ecnt = s1->cycles.last_ecnt;
+    in->counters.last_ucnt = s1->cycles.last_ucnt;
+  }
+  memcpy(in->tokens_in, s0->tokens, sizeof in->tokens_in);
+  memcpy(in->tokens, s1->tokens, sizeof in->tokens);
+}
+
+/* A record, so that the file is valid after every run: a line of JSON
+ * Lines, or the array's next element written over its closing bracket. */
+static void append_report(sink_t *s, const vtasim_run_record_t *rec) {
+  cJSON *o = vtasim_run_json(rec);
+  char *txt = o ? cJSON_PrintUnformatted(o) : NULL;
+  pthread_mutex_lock(&g_lock);
+  if (txt) {
+    int rc = 0;
+    if (s->lines) rc = fprintf(s->f, "%s\n", txt) < 0;
+    else if (s->records == 0) rc = fprintf(s->f, "[\n%s\n]\n", txt) < 0;
+    else rc = fseek(s->f, -3, SEEK_END) || fprintf(s->f, ",\n%s\n]\n", txt) < 0;
+    s->records++;
+    if (rc || fflush(s->f)) fprintf(stderr, "VTASIM_REPORT: %s: write error\n", s->path);
+  }
+  pthread_mutex_unlock(&g_lock);
+  free(txt);
+  cJSON_Delete(o);
+}
+
+/* VTASIM_CAPTURE: the run's memory before it runs, or NULL (not asked, or
+ * not capturable: said on stderr). */
+static vtasim_capture_t *capture_start(const device_t *d, uint32_t addr, uint32_t count,
+                                       const vta_engine_snapshot_t *s0) {
+  const char *dir = getenv("VTASIM_CAPTURE");
+  if (!dir || !*dir) return NULL;
+  vta_err err;
+  vtasim_capture_t *cap = vtasim_capture_begin(&d->eng->cfg, g_mem, addr, count, &err);
+  const uint32_t *t = s0->tokens;
+  if (!cap)
+    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
+            (unsigned long long)d->runs, d->number, err.msg);
+  else if (t[0] | t[1] | t[2] | t[3])
+    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d starts with tokens held "
+            "(l2g %u, g2l %u, g2s %u, s2g %u): its bundle replays from a reset device "
+            "(docs/driver.md, Capture)\n", (unsigned long long)d->runs, d->number,
+            t[0], t[1], t[2], t[3]);
+  return cap;
+}
+
+/* The captured run written out; path receives its name ("" if none). */
+static void capture_finish(const device_t *d, vtasim_capture_t *cap,
+                           const vtasim_run_info_t *info, const char *error, char *path,
+                           size_t len) {
+  vta_err err;
+  path[0] = '\0';
+  if (vtasim_capture_end(cap, g_mem, info, vta_engine_ctx_name(d->eng), error,
+                         getenv("VTASIM_CAPTURE"), path, len, &err)) {
+    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
+            (unsigned long long)d->runs, d->number, err.msg);
+    path[0] = '\0';
+  }
+  vtasim_capture_free(cap);
+}
+
+/* The failed run's message on stderr: for a divergence the whole
+ * first-divergence report (the kept message is cut at VTA_ERR_LEN). */
+static void print_failure(device_t *d, const vta_err *err) {
+  const vta_cosim_result_t *r = vta_engine_lockstep_result(d->eng);
+  if (err->kind == VTA_EMISMATCH && r) {
+    fputs("VTADeviceRun: ", stderr);
+    vta_cosim_report(r, stderr);
+  } else {
+    fprintf(stderr, "VTADeviceRun: %s\n", err->msg);
+  }
+}
+
+int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
+                 uint32_t wait_cycles) {
+  (void)wait_cycles; /* every engine runs to FINISH or a fault, as fsim does */
+  device_t *d = device_of(device, "VTADeviceRun");
+  if (!d) return 2;
+  uint64_t addr = insn_phy_addr; /* 64-bit under USE_VTA64 */
+  if (addr >> 32) {
+    snprintf(d->error, sizeof d->error, "instruction address 0x%llx is beyond 32 bits",
+             (unsigned long long)addr);
+    fprintf(stderr, "VTADeviceRun: %s\n", d->error);
+    return 2;
+  }
+  const char *engine = vta_engine_ctx_name(d->eng);
+  vtasim_run_info_t info = {.device = d->number, .run = d->runs, .insn_addr = (uint32_t)addr,
+                            .insn_count = insn_count};
+  vta_engine_snapshot_t s0, s1;
+  vta_engine_snapshot(d->eng, &s0);
+  vtasim_capture_t *cap = capture_start(d, (uint32_t)addr, insn_count, &s0);
+
+  vta_err err;
+  double t0 = seconds_now();
+  int rc;
+  if (d->prof) {
+    vta_session_observer_t o = {.events = 1, .skip = VTA_PROF_SKIP, .launch = tl_launch,
+                                .cycle = tl_cycle, .abort = tl_abort, .ctx = d->prof};
+    rc = vta_engine_run_observed(d->eng, (uint32_t)addr, insn_count, &o, &err);
+  } else {
+    rc = vta_engine_run(d->eng, (uint32_t)addr, insn_count, &err);
+  }
+  info.wall = seconds_now() - t0;
+  vta_engine_snapshot(d->eng, &s1);
+  run_info(&info, &s0, &s1);
+  info.status = rc == 0 ? 0 : err.kind == VTA_EMISMATCH ? 1 : 2;
+  if (rc) {
+    snprintf(d->error, sizeof d->error, "%s", err.msg);
+    print_failure(d, &err);
+  } else {
+    d->error[0] = '\0';
+  }
+
+  char cpath[4300] = "";
+  if (cap) capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath);
+  pthread_mutex_lock(&g_lock);
+  uint64_t seq = g_seq++;
+  pthread_mutex_unlock(&g_lock);
+  if (d->report) {
+    vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
+                               rc ? err.msg : NULL, cpath[0] ? cpath : NULL};
+    append_report(d->report, &rec);
+  }
+  if (d->trace) {
+    pthread_mutex_lock(&g_lock);
+    fflush(d->trace->f);
+    pthread_mutex_unlock(&g_lock);
+  }
+  /* A run that stopped part-way (a fault, a divergence) is abandoned so
+   * that the device takes the next run: the RTL refuses a launch over a run
+   * in progress (under cosim the RTL side may still run when the model has
+   * stopped).  The device is then as after power-on. */
+  if (rc) {
+    vta_err rerr;
+    if (vta_engine_reset(d->eng, &rerr))
+      fprintf(stderr, "VTADeviceRun: reset after the failed run: %s\n", rerr.msg);
+  }
+  d->last = info;
+  d->has_last = 1;
+  d->runs++;
+  return info.status;
+}
+
+/* ---- vtasim's extensions (vtasim_driver.h) --------------------------------- */
+
+vta_engine_ctx_t *vtasim_device_engine(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_engine");
+  return d ? d->eng : NULL;
+}
+
+vta_model_t *vtasim_device_model(VTADeviceHandle h) {
+  device_t *d = h ? device_of(h, "vtasim_device_model") : NULL;
+  return d ? vta_engine_model(d->eng) : NULL;
+}
+
+const char *vtasim_device_error(VTADeviceHandle h) {
+  if (!h) return g_error;
+  device_t *d = device_of(h, "vtasim_device_error");
+  return d ? d->error : g_error;
+}
+
+int vtasim_device_last_run(VTADeviceHandle h, vtasim_run_info_t *out) {
+  device_t *d = device_of(h, "vtasim_device_last_run");
+  if (!d || !d->has_last) return -1;
+  *out = d->last;
+  return 0;
+}
+
+uint64_t vtasim_device_cycles(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_cycles");
+  return d && d->has_last ? d->last.cycles : 0;
+}
+
+int vtasim_device_snapshot(VTADeviceHandle h, vta_engine_snapshot_t *out) {
+  device_t *d = device_of(h, "vtasim_device_snapshot");
+  if (!d) return -1;
+  vta_engine_snapshot(d->eng, out);
+  return 0;
+}
+
+void vtasim_device_clear_stats(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_clear_stats");
+  if (d) vta_engine_clear_stats(d->eng);
+}
+
+int vtasim_device_reg_read(VTADeviceHandle h, uint32_t addr, uint32_t *value) {
+  device_t *d = device_of(h, "vtasim_device_reg_read");
+  if (!d) return -1;
+  vta_err err;
+  if (vta_engine_reg_read(d->eng, addr, value, &err) == 0) return 0;
+  snprintf(d->error, sizeof d->error, "%s", err.msg);
+  return -1;
+}
+
+const char *vtasim_device_engine_name(VTADeviceHandle h) {
+  device_t *d = device_of(h, "vtasim_device_engine_name");
+  return d ? vta_engine_ctx_name(d->eng) : "";
+}

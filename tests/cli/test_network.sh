@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# tests/cli/test_network.sh - the whole ResNet-18 (vtasim gen resnet18, vtasim
+# run NET.net): the network's output equals a naive reference written for the
+# test (tests/cli/net_ref.c, which shares nothing with compiler-lite) on the
+# model, functional and RTL engines; per-layer cycles are equal on the model
+# and the RTL; a wrong input is caught by the layer's own expectation; bad
+# manifests are rejected with the file, line and field.  The full-size network
+# runs on every engine here (the RTL takes about 7 s for its 8.1 M cycles).
+. "$(dirname "$0")/lib.sh"
+V=$VTASIM
+N=$TMP/net
+
+expect "gen resnet18 writes the manifest" 0 'resnet18: 19 layers on VTA, 1\.696 GMACs' -- \
+  "$V" gen resnet18 -o "$N"
+layers=$(grep -c '^layer ' "$N/resnet18.net")
+resid=$(awk '$1 == "layer" && $5 != "-"' "$N/resnet18.net" | wc -l)
+if [ "$layers" = 19 ] && [ "$resid" = 8 ]; then echo "PASS 19 layers, 8 with a residual addition"
+else echo "FAIL 19 layers, 8 with a residual addition (got $layers, $resid)"; fi
+
+check "naive reference builds" cc -O2 -Wall -Wextra -Werror -o "$TMP/net_ref" "$ROOT/tests/cli/net_ref.c"
+check "naive reference runs" "$TMP/net_ref" "$N/resnet18.net" "$TMP/ref.out"
+
+expect "network table on the model" 0 'layers: 19 passed, 0 failed' -- "$V" run "$N/resnet18.net"
+rows=$("$V" run "$N/resnet18.net" | grep -cE '^  layer[1-4]\.[01]\.[a-z0-9]+ .* (compute|memory|latency) .* ok$')
+totals=$("$V" run "$N/resnet18.net" | grep -cE '^  total +8127955 +81\.280 ')
+if [ "$rows" = 19 ] && [ "$totals" = 1 ]; then echo "PASS table: 19 layer rows with verdicts, totals row"
+else echo "FAIL table: 19 layer rows with verdicts, totals row ($rows rows, $totals totals)"; fi
+for e in model functional rtl; do
+  "$V" run "$N/resnet18.net" --engine "$e" --json --output "$TMP/$e.out" > "$TMP/$e.json"
+  rc=$?
+  if [ $rc -eq 0 ]; then echo "PASS network runs on $e"; else echo "FAIL network runs on $e (exit $rc)"; fi
+  check "network output on $e equals the naive reference" cmp "$TMP/ref.out" "$TMP/$e.out"
+done
+
+# the output is a real activation tensor, not a constant
+python3 - "$TMP/ref.out" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+distinct, zeros = len(set(d)), d.count(0) / len(d)
+ok = len(d) == 512 * 7 * 7 and distinct >= 20 and zeros < 0.9
+print(('PASS' if ok else 'FAIL') + f' network output has spread ({len(d)} values, {distinct} distinct, {zeros:.0%} zero)')
+PY
+
+python3 - "$TMP/model.json" "$TMP/rtl.json" "$TMP/functional.json" <<'PY'
+import json, sys
+m, r, f = (json.load(open(p)) for p in sys.argv[1:])
+ok = m['schema'] == 'vtasim-net/1' and len(m['layers']) == 19 and m['status'] == 'ok'
+print(('PASS' if ok else 'FAIL') + ' JSON report: schema vtasim-net/1, 19 layers, status ok')
+diff = [(a['name'], a['profile']['cycles'], b['profile']['cycles'])
+        for a, b in zip(m['layers'], r['layers']) if a['profile']['cycles'] != b['profile']['cycles']]
+ok = not diff and len(r['layers']) == 19 and m['totals']['cycles'] == r['totals']['cycles']
+print(('PASS' if ok else 'FAIL') + f' per-layer cycles equal on model and RTL ({m["totals"]["cycles"]:.0f} in all)')
+for d in diff[:5]: print('  ', d)
+keys = ('cycles', 'seconds', 'gops', 'mac_util', 'rd_bw_util', 'wr_bw_util', 'verdict')
+ok = all(all(k in l['profile'] for k in keys) and l['wall_seconds'] >= 0 for l in m['layers'])
+tot = sum(l['profile']['cycles'] for l in m['layers'])
+ok = ok and tot == m['totals']['cycles'] and abs(m['totals']['seconds'] - tot / 100e6) < 1e-12
+print(('PASS' if ok else 'FAIL') + ' each layer has cycles, time, GOPS, verdict, utilisation; totals add up')
+ok = f['layers'][0]['profile'] is None and f['totals']['wall_seconds'] > 0 and f['status'] == 'ok'
+print(('PASS' if ok else 'FAIL') + ' functional engine: no cycles, wall time reported')
+PY
+
+# a layer fed the wrong tensor (same shape) fails its own expectation
+sed 's/^layer layer1.1.conv1 \([^ ]*\) layer1.0.conv2 /layer layer1.1.conv1 \1 input /' \
+  "$N/resnet18.net" > "$N/wrong.net"
+expect "a wrong input is caught by the layer's expectation" 1 'layer1\.1\.conv1 .*FAIL' -- \
+  "$V" run "$N/wrong.net"
+
+# bad manifests: file, line, field
+{ head -4 "$N/resnet18.net"; echo "layer broken x.vtb input - w b 64 56"; } > "$N/bad.net"
+expect "manifest: short layer line" 2 'bad\.net:5: field 9 of .layer.' -- "$V" run "$N/bad.net"
+{ grep -v '^layer' "$N/resnet18.net"; grep '^layer layer1.0.conv2 ' "$N/resnet18.net"; } > "$N/dangling.net"
+expect "manifest: unknown tensor" 2 "reads tensor 'layer1.0.conv1', which no earlier line defines" -- \
+  "$V" run "$N/dangling.net"
+expect "gen resnet18: bad --width-div" 2 'width-div 3: expected 1, 2 or 4' -- \
+  "$V" gen resnet18 --width-div 3 -o "$TMP/x"
+expect "run NET --help" 0 'network manifest' -- "$V" run "$N/resnet18.net" --help
+
+# a reduced network (same structure) co-simulated layer by layer, model against RTL
+expect "reduced network (width/4, 16x16)" 0 'resnet18: 19 layers' -- \
+  "$V" gen resnet18 --width-div 4 --size 16 -o "$TMP/small"
+check "reduced network reference" "$TMP/net_ref" "$TMP/small/resnet18.net" "$TMP/small.ref"
+expect "reduced network co-simulated (--engine cosim)" 0 'layers: 19 passed, 0 failed' -- \
+  "$V" run "$TMP/small/resnet18.net" --engine cosim --output "$TMP/small.out"
+check "reduced network output equals the naive reference" cmp "$TMP/small.ref" "$TMP/small.out"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# tests/cli/test_report.sh - vtasim report: the HTML page of the GEMM and
+# conv2d tutorials, of a baseline comparison and of a network (three engines)
+# opened in Debian's headless chromium (tests/cli/browser.sh): it renders
+# with no console message, no page error and no request besides itself; every
+# number it shows equals the JSON it came from (report_numbers.py reads them
+# from the rendered DOM); the per-window utilisation in run --json agrees
+# with the unit counters and is identical on the model and the RTL; bad
+# input is refused with exit 2 and leaves an existing output untouched.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/browser.sh"
+V=$VTASIM
+cd "$TMP" || exit 2
+
+"$V" gen gemm -o gemm.vta --quiet && "$V" gen conv2d -o conv.vta --quiet &&
+  "$V" gen conv2d --virtual-threads 1 -o conv_vt1.vta --quiet || echo "FAIL gen"
+"$V" run gemm.vta --json > gemm.json
+"$V" run conv.vta --json > conv.json
+"$V" run conv.vta --json --engine rtl > conv.rtl.json
+"$V" run conv_vt1.vta --json > conv_vt1.json
+"$V" gen resnet18 --width-div 4 --size 16 -o net --quiet || echo "FAIL gen resnet18"
+for e in model rtl functional; do "$V" run net/resnet18.net --json --engine $e > net.$e.json; done
+
+python3 - <<'PY'
+import json
+g, c, r = (json.load(open(f)) for f in ('gemm.json', 'conv.json', 'conv.rtl.json'))
+for name, d in (('gemm', g), ('conv2d', c)):
+    w, cy = d['windows'], d['cycles']
+    n, total = w['count'], cy['total']
+    ok = n <= 240 and n * w['cycles_per_window'] >= total > (n - 1) * w['cycles_per_window']
+    ok = ok and all(len(w[k]) == n and all(0 <= v <= 100 for v in w[k])
+                    for k in ('load', 'compute', 'store', 'read', 'write'))
+    print(('PASS' if ok else 'FAIL') + f' {name}: {n} windows of {w["cycles_per_window"]} cycles cover the run')
+    # mean over windows (weighted by length) = the unit's executing share
+    for unit in ('load', 'compute', 'store'):
+        u = cy['units'][unit]
+        want = 100 * (u['busy'] + u['mem_stall']) / total
+        got = sum(w[unit]) * w['cycles_per_window'] / total
+        ok = abs(got - want) <= 1.5
+        print(('PASS' if ok else 'FAIL') + f' {name}: {unit} windows average {got:.1f}%, counters {want:.1f}%')
+    want = 100 * cy['memory']['read']['utilisation']
+    got = sum(w['read']) * w['cycles_per_window'] / total
+    print(('PASS' if abs(got - want) <= 1.5 else 'FAIL') + f' {name}: read windows {got:.1f}%, counters {want:.1f}%')
+ok = c['windows'] == r['windows']
+print(('PASS' if ok else 'FAIL') + ' conv2d: per-window utilisation identical on the model and the RTL')
+PY
+
+expect "report of the two tutorials" 0 '^wrote tutorials\.html' -- \
+  "$V" report gemm.json conv.json -o tutorials.html --title "GEMM and conv2d tutorials"
+expect "report with a baseline" 0 '^wrote baseline\.html' -- \
+  "$V" report conv_vt1.json --baseline conv.json -o baseline.html
+expect "report of a network on three engines" 0 '^wrote network\.html' -- \
+  "$V" report net.model.json net.rtl.json net.functional.json --baseline net.model.json -o network.html
+
+# self-contained: nothing that could reach outside the file
+for p in tutorials baseline network; do
+  if grep -Eiq 'https?:|<script|<link|<img|<iframe|@import|url\(|[^-]src=' $p.html; then
+    echo "FAIL $p.html is self-contained"; grep -Eio '.{30}(https?:|<script|<link|<img|@import|url\(|[^-]src=).{30}' $p.html | head -3
+  else echo "PASS $p.html is self-contained (no URL, script, link, image or import)"; fi
+done
+grep -q 'class="delta' baseline.html && grep -q 'data-src="b:cycles.total" data-v="480657"' baseline.html &&
+  echo "PASS baseline page shows the baseline's figures and the deltas" ||
+  echo "FAIL baseline page shows the baseline's figures and the deltas"
+grep -o '<circle' network.html | wc -l | awk '{ print ($1 >= 19 ? "PASS" : "FAIL") " network roofline: one point per layer (" $1 " points)" }'
+
+if ! browser_ready; then
+  echo "SKIP the pages in a browser: $BROWSER_WHY"
+  exit 0
+fi
+echo "PASS pages opened in chromium via $BROWSER_MODE"
+for p in tutorials baseline network; do
+  if ! browser_record $p.html $p.rec.json $p.png 2>$p.err; then
+    echo "FAIL $p.html opens in chromium"; head -5 $p.err | sed 's/^/  /'; continue
+  fi
+  python3 - $p <<'PY'
+import json, sys
+p = sys.argv[1]
+r = json.load(open(p + '.rec.json'))
+ok = not r['console'] and not r['page_errors']
+print(('PASS' if ok else 'FAIL') + f' {p}.html: no console message, no page error in chromium')
+for m in (r['console'] + r['page_errors'])[:5]: print('  ', m)
+ok = not r['requests'] and not r['failed']
+print(('PASS' if ok else 'FAIL') + f' {p}.html: no request besides the page itself')
+for m in r['requests'][:5]: print('  ', m)
+ok = r['svgs'] >= 4 and r['sections'] >= 1
+print(('PASS' if ok else 'FAIL') + f' {p}.html: renders its charts ({r["svgs"]} SVG figures, {r["sections"]} sections)')
+PY
+  [ -s $p.png ] && echo "PASS $p.html: screenshot written" || echo "FAIL $p.html: screenshot written"
+done
+python3 "$ROOT/tests/cli/report_numbers.py" tutorials.rec.json 0=gemm.json 1=conv.json
+python3 "$ROOT/tests/cli/report_numbers.py" baseline.rec.json 0=conv_vt1.json b=conv.json
+python3 "$ROOT/tests/cli/report_numbers.py" network.rec.json 0=net.model.json 1=net.rtl.json \
+  2=net.functional.json b=net.model.json
+
+# a run that stopped (a planted deadlock) is reported with its error, not a verdict
+"$V" gen random --seed 3 --faults deadlock -o dl.vta >/dev/null 2>&1
+"$V" run dl.vta --json > dl.json
+expect "report of a stopped run" 0 '^wrote stopped\.html' -- "$V" report dl.json -o stopped.html
+grep -q 'the run stopped: dl.vta:[0-9]*: deadlock' stopped.html && ! grep -q -- '-bound' stopped.html &&
+  echo "PASS a stopped run shows its error and no verdict" ||
+  echo "FAIL a stopped run shows its error and no verdict"
+
+# bad input: exit 2, the file named, an existing output left as it was
+echo '{"schema": "vtasim-run/2", "cycles": ' > broken.json
+echo '{"schema": "something/1"}' > other.json
+echo keep > out.html
+expect "report: invalid JSON" 2 'broken\.json:1: not valid JSON' -- "$V" report broken.json -o out.html
+expect "report: wrong schema" 2 "other\.json: field 'schema' is 'something/1'" -- "$V" report other.json -o out.html
+expect "report: missing file" 2 'nope\.json' -- "$V" report nope.json -o out.html
+expect "report: bad baseline" 2 'broken\.json' -- "$V" report conv.json --baseline broken.json -o out.html
+[ "$(cat out.html)" = keep ] && echo "PASS a failed report leaves the output file as it was" ||
+  echo "FAIL a failed report leaves the output file as it was"
+expect "report: no input" 2 'missing RUN\.json' -- "$V" report
+expect "report: unwritable output" 2 'cannot open for writing' -- "$V" report conv.json -o /nonexistent/dir/x.html
+expect "report --help" 0 'self-contained HTML' -- "$V" report --help
