@@ -122,15 +122,15 @@ if [ -x "$sc" ]; then
   echo
   echo "SystemC: $(basename "$w" .vta) on the example platform (vtasim-sc) vs vtasim run; best of $repeat"
   printf '%-44s %10s %10s %8s\n' "setup" "sc_s" "run_s" "ratio"
-  # the plain run (no per-instruction attribution, which vtasim-sc does not do)
-  run_model=$(best_wall "$vtasim" run "$w" --no-attribution)
+  # the plain run (no per-instruction attribution, no windows: vtasim-sc has neither)
+  run_model=$(best_wall "$vtasim" run "$w" --no-attribution --no-windows)
   for q in 1us 1cycle; do
     t=$(best_wall "$sc" "$w" --quantum "$q")
     printf '%-44s %10.4f %10.4f %8.2f\n' "model, quantum $q vs run --engine model" "$t" "$run_model" \
       "$(python3 -c "print($t / max($run_model, 1e-9))")"
   done
   if [ "$have_rtl" = 1 ]; then
-    run_rtl=$(best_wall "$vtasim" run "$w" --engine rtl --no-attribution)
+    run_rtl=$(best_wall "$vtasim" run "$w" --engine rtl --no-attribution --no-windows)
     t=$(best_wall "$sc" "$w" --engine rtl)
     printf '%-44s %10.4f %10.4f %8.2f\n' "rtl, quantum 1us vs run --engine rtl" "$t" "$run_rtl" \
       "$(python3 -c "print($t / max($run_rtl, 1e-9))")"

@@ -50,8 +50,9 @@ same() {
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do sc+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   run=("$@")
-  # vtasim-sc reports the verdict but not the per-instruction attribution
-  "$V" run "$f" --json --no-attribution "${run[@]}" > "$TMP/a.json" 2>/dev/null
+  # vtasim-sc reports the verdict but neither the per-instruction attribution
+  # nor the per-window utilisation
+  "$V" run "$f" --json --no-attribution --no-windows "${run[@]}" > "$TMP/a.json" 2>/dev/null
   "$SC" "$f" --json "${sc[@]}" > "$TMP/b.json" 2>"$TMP/b.err"
   if python3 "$TMP/same.py" "$TMP/a.json" "$TMP/b.json" > "$TMP/same.out" 2>&1; then
     echo "PASS $name"
