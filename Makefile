@@ -16,7 +16,10 @@
 #                   the width rule: no literal width in rtl/ (scripts/rtl_widths.sh)
 #   make synth      yosys synthesis of the RTL, memories kept as macros: cell count
 #   make regress N=1000 SEED=1  N random programs co-simulated model vs RTL,
-#                   2 in parallel, failures kept and shrunk (scripts/regress.sh)
+#                   2 in parallel, failures kept and shrunk (scripts/regress.sh);
+#                   SLURM=1 [PARTITION=P]: as one Slurm job array instead
+#   make rtl-variant RTL_DIR=... RTL_CONFIG=... RTL_PARAMS=...  a vtasim with
+#                   the RTL of another configuration (vtasim sweep --confirm)
 #   make fuzz       libFuzzer (clang) on the assembler, bundle loader, config
 #                   reader and decoder, FUZZ_SECONDS (60) each (scripts/fuzz.sh)
 #
@@ -187,6 +190,21 @@ $(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim-core.a $(RTL_LIB) $
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT) \
 	  $(HOST_LIBS)
 
+# The RTL of another configuration, for `vtasim sweep --confirm`:
+#   make rtl-variant RTL_DIR=build/rtl-cache/HASH RTL_CONFIG=cfg.json RTL_PARAMS='...'
+# verilates rtl/ for that parameter package into RTL_DIR and links
+# RTL_DIR/vtasim, a full CLI whose --engine rtl is that RTL (the C objects
+# are those of BUILD, shared by every variant).
+.PHONY: rtl-variant
+rtl-variant: $(RTL_DIR)/vtasim
+$(RTL_DIR)/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
+	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
+	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP -c $< -o $@
+-include $(wildcard $(RTL_DIR)/vta_rtl.d)
+$(RTL_DIR)/vtasim: $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
+	  $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT) $(HOST_LIBS)
+
 # Verilator's lint, then the width rule (scripts/rtl_widths.sh): every width
 # of rtl/ from a named parameter of the generated package, none typed.
 lint: $(RTL_VH)
@@ -249,9 +267,11 @@ bench: all
 N    ?= 100
 SEED ?= 1
 JOBS ?= 2
+SLURM ?= 0
+PARTITION ?=
 .PHONY: regress
 regress: all
-	@scripts/regress.sh $(BUILD)/vtasim $(N) $(SEED) $(JOBS)
+	@REGRESS_SLURM=$(SLURM) REGRESS_PARTITION=$(PARTITION) scripts/regress.sh $(BUILD)/vtasim $(N) $(SEED) $(JOBS)
 
 # ---- fuzzing (tests/fuzz/, docs: scripts/fuzz.sh) --------------------------
 # libFuzzer needs clang, so isa/ is compiled again with clang into

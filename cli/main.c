@@ -25,13 +25,12 @@
 #include "report.h"
 #include "windows.h"
 #include "verilog.h"
+#include "sweep.h"
 #include "watch.h"
 #include "vta_profile.h"
 #ifdef VTASIM_HAVE_RTL
 #include "vta_engine_open.h"
 #endif
-
-#define VTASIM_VERSION "0.1.0"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
@@ -605,6 +604,8 @@ static const char main_help[] =
     "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
     "          or ResNet-18's layers as a network (gen resnet18)\n"
     "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
+    "  sweep   sweep configurations, timing and workloads: cycles, verdicts, Pareto\n"
+    "          fronts, RTL-confirmed points, locally or as a Slurm job array\n"
     "\n"
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
@@ -629,6 +630,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
   if (!strcmp(c, "report")) return vtasim_cmd_report(argc - 1, argv + 1);
+  if (!strcmp(c, "sweep")) return vtasim_cmd_sweep(argc - 1, argv + 1);
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);
   return EXIT_BAD;

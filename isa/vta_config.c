@@ -186,19 +186,18 @@ int vta_config_get(const vta_config_t *c, const char *key, long *value,
   return 0;
 }
 
-static int line_of(const char *text, const char *at) {
+int vta_json_line(const char *text, const char *at) {
   int line = 1;
   for (const char *p = text; p < at && *p; p++)
     if (*p == '\n') line++;
   return line;
 }
 
-/* Line of the first occurrence of "key" in the text: cJSON keeps no positions. */
-static int key_line(const char *text, const char *key) {
+int vta_json_key_line(const char *text, const char *key) {
   char quoted[80];
   snprintf(quoted, sizeof quoted, "\"%s\"", key);
   const char *p = strstr(text, quoted);
-  return p ? line_of(text, p) : 1;
+  return p ? vta_json_line(text, p) : 1;
 }
 
 int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
@@ -207,7 +206,7 @@ int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
   if (!root) {
     const char *at = cJSON_GetErrorPtr();
     return vta_errf(err, VTA_EINPUT, "%s:%d: not valid JSON (near '%.20s')", name,
-                    at ? line_of(text, at) : 1, at ? at : "");
+                    at ? vta_json_line(text, at) : 1, at ? at : "");
   }
   int rc = 0;
   if (!cJSON_IsObject(root)) {
@@ -216,7 +215,7 @@ int vta_config_parse_json(vta_config_t *c, const char *text, const char *name,
     goto out;
   }
   for (cJSON *it = root->child; it; it = it->next) {
-    int line = key_line(text, it->string);
+    int line = vta_json_key_line(text, it->string);
     if (!strcmp(it->string, "TARGET") || !strcmp(it->string, "HW_VER")) {
       if (!cJSON_IsString(it)) {
         rc = vta_errf(err, VTA_EINPUT, "%s:%d: %s: expected a string", name, line,

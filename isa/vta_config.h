@@ -85,6 +85,11 @@ extern const char *const vta_config_keys[];
 /* The canonical name, e.g. "1x16_i8w8a32_15_15_18_17". */
 void vta_config_name(const vta_config_t *cfg, char *buf, size_t len);
 
+/* Line numbers for messages about JSON files (cJSON keeps no positions):
+ * the line of a position in the text, and of the first occurrence of "key". */
+int vta_json_line(const char *text, const char *at);
+int vta_json_key_line(const char *text, const char *key);
+
 /* 1 when both configurations have the same user parameters. */
 int vta_config_equal(const vta_config_t *a, const vta_config_t *b);
 

@@ -3,8 +3,10 @@
 # time of the cycle-accurate model (with and without event skipping), of the
 # functional model, of the Verilated RTL and of lockstep co-simulation (model
 # against RTL, every event compared), on the two TVM tutorial workloads of compiler-lite
-# (`vtasim gen gemm`, `vtasim gen conv2d`), and the whole ResNet-18 (`vtasim gen
-# resnet18`) on the model, functional and RTL engines.  Without the generator it uses
+# (`vtasim gen gemm`, `vtasim gen conv2d`), the whole ResNet-18 (`vtasim gen
+# resnet18`) on the model, functional and RTL engines, and the points per second
+# of a `vtasim sweep` (examples/sweep-resnet18.json, -j 1 and -j nproc).  Without
+# the generator it uses
 # traces/*_tutorial.large.vta if present, else every traces/*.vta, and says so.
 # Wall time is the best of REPEAT runs of the simulation alone (the JSON
 # report's host.wall_seconds: no parsing, no checking).
@@ -96,6 +98,23 @@ print(t["wall_seconds"], "%.0f" % t["cycles"] if t.get("cycles") else "-")')
     rate=$(python3 -c "c='$cycles'; print('-' if c == '-' else '%.3g' % (int(c) / max($best, 1e-9)))")
     printf '%-28s %-18s %12s %10.4f %14s   (%.2fx the model)\n' "resnet18 (19 layers)" "$engine" \
       "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($model_net, 1e-9))")"
+  done
+fi
+
+# vtasim sweep: points per second of examples/sweep-resnet18.json (compile +
+# cycle model per point, every point computed afresh), -j 1 and -j nproc:
+# the ratio is the local parallel speed-up.
+if "$vtasim" sweep --help >/dev/null 2>&1; then
+  echo
+  printf '%-40s %8s %10s %12s\n' sweep jobs wall_s "points/s"
+  for j in 1 "$(nproc)"; do
+    rm -rf "$out/sweep"
+    t0=$(date +%s.%N)
+    "$vtasim" sweep "$here/examples/sweep-resnet18.json" -o "$out/sweep" -j "$j" >/dev/null 2>&1 \
+      || { echo "bench: the sweep failed" >&2; exit 1; }
+    wall=$(python3 -c "print($(date +%s.%N) - $t0)")
+    n=$(ls "$out/sweep/results" | wc -l)
+    printf '%-40s %8s %10.2f %12.2f\n' "sweep-resnet18 ($n points)" "$j" "$wall" "$(python3 -c "print($n / $wall)")"
   done
 fi
 

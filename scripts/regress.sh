@@ -15,6 +15,15 @@
 # REGRESS_COSIM adds cosim options (e.g. '--inject pad_row', the runner's
 # self-test), REGRESS_GEN adds generator knobs (e.g. '--insns 2000
 # --max-size 16'); REGRESS_DIR moves the output (default BUILD/regress).
+# $OUT/results.txt lists every seed's verdict, sorted, in both modes.
+#
+# REGRESS_SLURM=1 (make regress SLURM=1 [PARTITION=P]) runs the seeds as one
+# Slurm job array instead of xargs: each task checks REGRESS_CHUNK (8)
+# consecutive seeds, writing one verdict file per seed under $OUT/slurm/
+# (which must be on a file system the nodes share); the script waits for the
+# job, gathers the verdicts, counts a seed whose task was cancelled or lost as
+# failed ("MISSING", exit 1), then shrinks the failures here, as above.
+# REGRESS_PARTITION picks the partition.
 set -u
 V=${1:?usage: regress.sh VTASIM N SEED [JOBS]}
 N=${2:-100}; SEED=${3:-1}; JOBS=${4:-2}
@@ -124,24 +133,71 @@ export -f check cosim_args one
 
 if [ "${REGRESS_ONE:-}" != "" ]; then one "$REGRESS_ONE"; exit 0; fi
 
+# in a Slurm array task: the seeds of chunk $SLURM_ARRAY_TASK_ID, one
+# verdict file each (written whole, then renamed: a cancelled task leaves
+# no half verdict).
+if [ "${REGRESS_TASK:-}" != "" ]; then
+  CH=${REGRESS_CHUNK:-8}
+  first=$(( SEED + REGRESS_TASK * CH )); last=$(( first + CH - 1 ))
+  [ "$last" -lt $((SEED + N)) ] || last=$((SEED + N - 1))
+  for ((s = first; s <= last; s++)); do
+    [ -f "$OUT/slurm/seed-$s.res" ] && continue
+    sleep "${REGRESS_TASK_DELAY:-0}" # tests: a task that lasts long enough to cancel
+    one "$s" >"$OUT/slurm/seed-$s.res.tmp" && mv "$OUT/slurm/seed-$s.res.tmp" "$OUT/slurm/seed-$s.res"
+  done
+  exit 0
+fi
+
+# run_slurm: submit the array, wait, print the verdicts ("MISSING S 6" for a
+# seed no task finished).
+run_slurm() {
+  local ch=${REGRESS_CHUNK:-8} nt job st
+  nt=$(( (N + ch - 1) / ch ))
+  mkdir -p "$OUT/slurm"; rm -f "$OUT/slurm/"*
+  local self; self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+  printf '#!/bin/sh\n# one array task of make regress SLURM=1 (scripts/regress.sh)\nREGRESS_TASK=$SLURM_ARRAY_TASK_ID REGRESS_DIR=%q exec bash %q %q %q %q 1\n' \
+    "$OUT" "$self" "$V" "$N" "$SEED" >"$OUT/slurm/task.sh"
+  job=$(sbatch --parsable --array=0-$((nt - 1)) --job-name=vtasim-regress --cpus-per-task=1 \
+          ${REGRESS_PARTITION:+--partition="$REGRESS_PARTITION"} -o "$OUT/slurm/task-%A_%a.out" \
+          "$OUT/slurm/task.sh") || { echo "sbatch failed" >&2; exit 2; }
+  job=${job%%;*}
+  echo "$job" >"$OUT/slurm/job"
+  echo "submitted Slurm job $job: $nt array tasks of up to $ch seeds" >&2
+  while st=$(squeue -h -r -j "$job" -o %i 2>/dev/null | wc -l) && [ "$st" -gt 0 ]; do
+    printf '\r[%d/%d] seeds done, job %s: %d tasks queued or running' \
+      "$(find "$OUT/slurm" -name 'seed-*.res' | wc -l)" "$N" "$job" "$st" >&2
+    sleep 1
+  done
+  echo >&2
+  for ((s = SEED; s < SEED + N; s++)); do
+    if [ -f "$OUT/slurm/seed-$s.res" ]; then cat "$OUT/slurm/seed-$s.res"; else echo "MISSING $s 6"; fi
+  done
+}
+export REGRESS_CHUNK
+
 mkdir -p "$OUT/work" "$OUT/fail"
 rm -f "$OUT/work/"*
 t0=$(date +%s.%N)
 pass=0; fail=0; done_=0; failed=()
+: >"$OUT/results.tmp"
 while read -r verdict s rc; do
   done_=$((done_ + 1))
+  echo "$verdict $s${rc:+ $rc}" >>"$OUT/results.tmp"
   if [ "$verdict" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed+=("$s:$rc"); fi
   printf '\r[%d/%d] %d passed, %d failed' "$done_" "$N" "$pass" "$fail"
-done < <(seq "$SEED" $((SEED + N - 1)) | xargs -P "$JOBS" -n 1 bash -c 'one "$1"' _)
+done < <(if [ "${REGRESS_SLURM:-0}" = 1 ]; then run_slurm
+         else seq "$SEED" $((SEED + N - 1)) | xargs -P "$JOBS" -n 1 bash -c 'one "$1"' _; fi)
 echo
-what=([1]="model and RTL diverge" [2]="co-simulation error" [3]="functional and cycle models disagree" [4]="generator error" [5]="a statistic differs from the generator's count")
+sort -k2n "$OUT/results.tmp" >"$OUT/results.txt"; rm -f "$OUT/results.tmp"
+what=([1]="model and RTL diverge" [2]="co-simulation error" [3]="functional and cycle models disagree" [4]="generator error" [5]="a statistic differs from the generator's count" [6]="MISSING: its Slurm array task did not finish (cancelled or lost); rerun")
 for x in "${failed[@]}"; do
   s=${x%%:*}; rc=${x##*:}
   echo "FAIL seed $s: ${what[$rc]} ($OUT/fail/seed-$s.vta, report seed-$s.vta.log)"
+  [ "$rc" = 6 ] && continue
   head -6 "$OUT/fail/seed-$s.vta.log" 2>/dev/null | sed 's/^/    /'
   [ "$rc" != 4 ] && shrink "$s" "$rc"
 done
 t1=$(date +%s.%N)
-printf 'wall time %s s for %d programs (seeds %d..%d, %d jobs)\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')" "$N" "$SEED" $((SEED + N - 1)) "$JOBS"
+printf 'wall time %s s for %d programs (seeds %d..%d, %s)\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}')" "$N" "$SEED" $((SEED + N - 1)) "$([ "${REGRESS_SLURM:-0}" = 1 ] && echo "Slurm job array" || echo "$JOBS jobs")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

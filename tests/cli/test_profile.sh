@@ -325,7 +325,9 @@ check sigint-json-exit-130 test "$rc" -eq 130
 check sigint-json-valid python3 -c '
 import json, sys; d = json.load(open(sys.argv[1]))
 assert d["status"] == "interrupted" and d["exit_code"] == 130 and d["profile"]["attribution"], d["status"]
-assert sum(x["cycles"] for x in d["profile"]["classes"]) > 1000000' "$TMP/intj.out"
+# some cycles attributed: how many depends on the speed of the machine (the
+# sanitizer build is several times slower), so no fixed floor
+assert sum(x["cycles"] for x in d["profile"]["classes"]) > 0' "$TMP/intj.out"
 check progress-json-stderr-only grep -q '^progress: ' "$TMP/intj.err"
 # progress alone: stepped in chunks without events, stopped by the same flag
 interrupt "$TMP/intg.out" "$TMP/intg.err" "$TMP/intg.err" run "$T/small_gemm.vta" "${LONG[@]}" --no-skip --progress

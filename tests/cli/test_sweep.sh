@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# tests/cli/test_sweep.sh - `vtasim sweep` on this machine: bad specs (exit 2
+# naming the key), the size limit, a small sweep checked against independent
+# references (`vtasim gen` + `vtasim run --json` for the cycles of a point,
+# the SRAM formula of spec 1.2, the MAC count of the shape, a brute-force
+# Pareto front), uncompilable points with their reason, resuming, the
+# outputs (CSV, JSON, HTML rendered in headless Chromium), and --confirm on
+# the RTL of a non-default configuration (cached), including a planted
+# model/RTL difference that must fail.
+. "$(dirname "$0")/lib.sh"
+V=$VTASIM
+cd "$TMP" || exit 1
+
+spec() { cat >"$TMP/$1.json"; }
+
+# ---- bad input --------------------------------------------------------------
+spec bad_key <<'EOF'
+{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}],
+ "colour": "blue"}
+EOF
+expect "unknown top-level key: exit 2 naming it and its line" 2 'bad_key.json:2: unknown key "colour"' -- "$V" sweep bad_key.json
+spec bad_cfg <<'EOF'
+{"config": {"LOG_BLOK": [4]},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "unknown config key named" 2 'bad_cfg.json:1: config: unknown key "LOG_BLOK"' -- "$V" sweep bad_cfg.json
+spec bad_tim <<'EOF'
+{"timing": {"BUS_BYTES": [8],
+            "RD_LATENCY": [4]},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "unknown timing key named" 2 'bad_tim.json:2: timing: unknown key "RD_LATENCY"' -- "$V" sweep bad_tim.json
+spec empty_axis <<'EOF'
+{"config": {"LOG_BLOCK": [4]},
+ "timing": {"CPB": []},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "empty axis named" 2 'empty_axis.json:2: timing.CPB: empty axis' -- "$V" sweep empty_axis.json
+spec bad_14 <<'EOF'
+{"config": {"LOG_INP_BUFF_SIZE": [15],
+            "LOG_BLOCK": [4, 3]},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "configuration breaking spec 1.4: exit 2 naming LOG_BLOCK" 2 \
+  'bad_14.json:2: config.LOG_BLOCK: the configuration \{LOG_INP_BUFF_SIZE=15, LOG_BLOCK=3\} is not valid: .*micro-op.*spec 1.4' \
+  -- "$V" sweep bad_14.json
+spec bad_val <<'EOF'
+{"timing": {"BUS_BYTES": [8, 12]},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "timing value breaking its rule named" 2 'bad_val.json:1: timing.BUS_BYTES: .*power of two' -- "$V" sweep bad_val.json
+spec bad_wl <<'EOF'
+{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16},
+               {"op": "conv2d", "height": 8, "width": 8, "in_channels": 16,
+                "out_channels": 16, "kernal": 3}]}
+EOF
+expect "unknown workload key named" 2 'bad_wl.json:3: workloads\[1\]: unknown key "kernal" for conv2d' -- "$V" sweep bad_wl.json
+spec bad_op <<'EOF'
+{"workloads": [{"op": "matmul", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "unknown operator" 2 'workloads\[0\]: expected "op": "gemm" or "conv2d"' -- "$V" sweep bad_op.json
+spec bad_rn <<'EOF'
+{"workloads": [{"resnet18": "c12"}]}
+EOF
+expect "unknown ResNet-18 layer" 2 'unknown layer "c12"' -- "$V" sweep bad_rn.json
+printf '{"workloads": [' >bad_json.json
+expect "truncated JSON: line named" 2 'bad_json.json:1: not valid JSON' -- "$V" sweep bad_json.json
+expect "missing spec file" 2 'nope.json' -- "$V" sweep nope.json
+expect "--no-wait without --slurm" 2 'need --slurm' -- "$V" sweep bad_key.json --no-wait
+expect "-j 0 refused" 2 '\-j expects a positive number' -- "$V" sweep bad_key.json -j 0
+expect "collect of a directory without a sweep" 2 'no sweep here' -- "$V" sweep collect "$TMP"
+expect "no SPEC" 2 'usage: vtasim sweep' -- "$V" sweep
+spec big <<'EOF'
+{"timing": {"RD_LAT": [1, 2, 3, 4, 5, 6], "CPB": [1, 2]},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "a sweep above the limit asks for --yes" 2 'big.json has 12 points, more than the limit of 10: pass --yes' -- "$V" sweep big.json --limit 10
+expect "--yes runs it" 0 '12 points: 12 ok; 0 missing' -- "$V" sweep big.json --limit 10 --yes -o big
+
+# ---- a small sweep, against independent references --------------------------
+spec small <<'EOF'
+{"name": "test sweep",
+ "config": {"LOG_BLOCK": [4, 5], "LOG_ACC_BUFF_SIZE": [16, 17]},
+ "timing": {"BUS_BYTES": [8, 16]},
+ "workloads": [
+   {"name": "g", "op": "gemm", "batch": 2, "in_channels": 64, "out_channels": 64},
+   {"name": "c", "op": "conv2d", "height": 8, "width": 8, "in_channels": 32, "out_channels": 32,
+    "kernel": 3, "pad": 1},
+   {"name": "odd", "op": "gemm", "in_channels": 48, "out_channels": 64}
+ ]}
+EOF
+expect "small sweep runs with -j 2" 0 '24 points: 20 ok, 4 uncompilable; 0 missing' -- "$V" sweep small.json -o out -j 2
+check "outputs written" test -s out/sweep.csv -a -s out/sweep.json -a -s out/sweep.html
+check "CSV: a header and one row per point" test "$(wc -l <out/sweep.csv)" = 25
+
+# one point through the ordinary commands: gen --auto, then run --json
+cat >cfg5.json <<'EOF'
+{"LOG_BLOCK": 5, "LOG_ACC_BUFF_SIZE": 16}
+EOF
+"$V" gen conv2d --config cfg5.json --height 8 --width 8 --in-channels 32 --out-channels 32 \
+  --kernel 3 --pad 1 --stride 1 --auto --quiet -o c5.vta >/dev/null 2>&1
+"$V" run c5.vta --bus-bytes 16 --json >c5.json 2>/dev/null
+python3 - "$TMP" >ref.out 2>&1 <<'EOF'
+import json, sys, os
+d = sys.argv[1]
+rep = json.load(open(os.path.join(d, "out/sweep.json")))
+pts = rep["points"]
+bad = []
+def want(cond, msg):
+    if not cond: bad.append(msg)
+# the point c / LOG_BLOCK 5 / ACC 16 / BUS 16 against gen + run
+run = json.load(open(os.path.join(d, "c5.json")))
+p = [p for p in pts if p["workload"] == "c" and p["config"]["LOG_BLOCK"] == 5 and
+     p["config"]["LOG_ACC_BUFF_SIZE"] == 16 and p["timing"]["BUS_BYTES"] == 16]
+want(len(p) == 1, "one such point")
+p = p[0]
+want(p["cycles"] == run["cycles"]["total"], "cycles %s vs run %s" % (p["cycles"], run["cycles"]["total"]))
+want(abs(p["macs_per_cycle"] - run["cycles"]["gemm"]["macs_per_cycle"]) < 1e-9, "macs/cycle")
+want(abs(p["utilisation"]["read_bw"] - run["cycles"]["memory"]["read"]["utilisation"]) < 1e-9, "read bw")
+want(abs(p["time_us"] - p["cycles"] / 100.0) < 1e-9, "time at the default 100 MHz")
+want(p["verdict"] == run["profile"]["verdict"]["kind"], "verdict as vtasim run's")
+want(p["verdict_text"] == run["profile"]["verdict"]["text"], "verdict text as vtasim run's")
+want(abs(p["utilisation"]["issue"] - run["profile"]["issue_util"]) < 1e-9, "issue util")
+# every ok point: SRAM by spec 1.2 (uop + inp + wgt + acc + out = acc/4), MACs of the shape
+for q in pts:
+    c = q["config"]
+    if q["status"] != "ok":
+        # 48 input channels are not a multiple of BLOCK_IN = 32
+        want(q["workload"] == "odd" and c["LOG_BLOCK"] == 5 and q["status"] == "uncompilable" and
+             "48" in q["reason"], "uncompilable with a reason: %s" % q)
+        continue
+    sram = 2**c["LOG_UOP_BUFF_SIZE"] + 2**c["LOG_INP_BUFF_SIZE"] + 2**c["LOG_WGT_BUFF_SIZE"] + \
+        2**c["LOG_ACC_BUFF_SIZE"] + 2**(c["LOG_ACC_BUFF_SIZE"] - 2)
+    want(q["sram_bytes"] == sram, "sram %s vs %s" % (q["sram_bytes"], sram))
+    want(q["mac_units"] == 2**(2 * c["LOG_BLOCK"]), "mac units")
+    macs = {"g": 2 * 64 * 64, "c": 32 * 8 * 8 * 32 * 9, "odd": 48 * 64}[q["workload"]]
+    want(q["macs"] == macs, "macs %s" % q["macs"])
+    # the verdict rule of docs/report-json.md, re-derived from the utilisations
+    ut = q["utilisation"]; mem = max(ut["read_bw"], ut["write_bw"])
+    v = "compute" if ut["issue"] >= 0.5 and ut["issue"] >= mem else "memory" if mem >= 0.5 else "latency"
+    want(q["verdict"] == v, "verdict %s, rule gives %s" % (q["verdict"], v))
+    want(abs(ut["mac"] - q["macs_per_cycle"] / q["mac_units"]) < 1e-9, "mac util")
+# the Pareto fronts, brute force
+for wl in ("g", "c", "odd"):
+    rows = [q for q in pts if q["workload"] == wl and q["status"] == "ok"]
+    for key in ("sram_bytes", "mac_units"):
+        front = sorted(q["index"] for q in rows if not any(
+            (o[key] <= q[key] and o["cycles"] <= q["cycles"]) and (o[key] < q[key] or o["cycles"] < q["cycles"])
+            for o in rows))
+        want(sorted(rep["pareto"][wl][key]) == front, "front %s %s" % (wl, key))
+        want(len(front) >= 1, "non-empty front")
+# the sums over the workloads: only where all three compiled
+tot = rep["totals"]
+want(len(tot) == 4 and all(t["cycles"] == sum(pts[i]["cycles"] for i in t["points"]) and len(t["points"]) == 3
+                           for t in tot), "totals")
+print("\n".join(bad) if bad else "ok")
+EOF
+check "a point's cycles, MACs/cycle, bandwidth, verdict equal gen + run; SRAM, MACs, verdict rule, Pareto fronts re-derived" grep -qx ok ref.out
+[ "$(cat ref.out)" = ok ] || head -10 ref.out | sed 's/^/    /'
+expect "uncompilable points say why" 0 'uncompilable: .*odd|#.* odd on .*: uncompilable: ' -- "$V" sweep collect out
+
+# the Pareto points' `vtasim report` pages: the same run (cycles, verdict), linked
+check "each Pareto point (up to 12) has its vtasim report page, of the same run, linked from the sweep page" python3 -c "
+import json, os
+r = json.load(open('out/sweep.json'))
+pts = {p['id']: p for p in r['points']}
+front = {i for wl in ('g', 'c', 'odd') for k in ('sram_bytes', 'mac_units') for i in r['pareto'][wl][k]}
+assert len(r['reports']) == min(12, len(front)), (len(r['reports']), len(front))
+page = open('out/sweep.html').read()
+for i, path in r['reports'].items():
+    assert pts[i]['index'] in front
+    j = json.load(open(os.path.join('out', path[:-5] + '.json')))
+    assert j['cycles']['total'] == pts[i]['cycles'] and j['profile']['verdict']['kind'] == pts[i]['verdict']
+    assert os.path.getsize(os.path.join('out', path)) > 1000 and \"href='%s'\" % path in page
+"
+
+# ---- resuming ------------------------------------------------------------------
+cp out/sweep.json first.json
+expect "a rerun computes nothing" 0 '24 points, 24 already done, 0 to compute' -- "$V" sweep small.json -o out
+rm -f "out/results/$(python3 -c 'import json;print(json.load(open("out/points.json"))["points"][5]["id"])').json"
+expect "a lost result: the rerun computes only it" 0 '24 points, 23 already done, 1 to compute' -- "$V" sweep small.json -o out
+check "same report after resuming" cmp -s first.json out/sweep.json
+expect "sweep point: an unknown id" 2 'no point with id 0123456789abcdef' -- "$V" sweep point out 0123456789abcdef
+# the same point spelled differently (a default made explicit) has the same id
+sed 's/"BUS_BYTES": \[8, 16\]/"BUS_BYTES": [8, 16], "RD_LAT": [4]/' small.json >small2.json
+expect "ids hash the effective inputs: an explicit default reuses every result" 0 '24 already done, 0 to compute' -- "$V" sweep small2.json -o out
+
+# ---- the HTML page in a real browser -------------------------------------------
+if command -v chromium >/dev/null || { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1; }; then
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$TMP/chrome" --dump-dom "file://$TMP/out/sweep.html" >dom.html 2>/dev/null
+  # 2 plots for each of the 3 workloads and for their sum; one circle per ok
+  # point in each plot, and per design point where all 3 compiled (LOG_BLOCK 4:
+  # 2 ACC sizes x 2 bus widths) in the sum's
+  check "HTML renders: 8 inline SVG plots" test "$(grep -c '<svg' dom.html)" = 8
+  check "HTML renders: every ok point drawn in both plots (2 x 20 + 2 x 4 circles)" test "$(grep -c '<circle' dom.html)" = 48
+  check "HTML: self-contained (no external resources)" bash -c "! grep -Eq '(src|href)=\"?(http|//)' out/sweep.html"
+else
+  echo "SKIP the HTML rendering checks: chromium is not installed and cannot be"
+fi
+
+# ---- --confirm on the RTL ---------------------------------------------------------
+spec conf <<'EOF'
+{"config": {"LOG_BLOCK": [4, 5]},
+ "timing": {"BUS_BYTES": [16]},
+ "workloads": [{"name": "g", "op": "gemm", "batch": 2, "in_channels": 64, "out_channels": 64}]}
+EOF
+expect "--confirm 1: the best point (a non-default configuration) on its own RTL build, cycles equal" 0 \
+  'confirm #1 g on 1x32_i8w8a32_15_15_18_17: model ([0-9]+), RTL \1 cycles: equal' -- "$V" sweep conf.json -o conf --confirm 1
+expect "--confirm again: the RTL build is reused from the cache" 0 'equal \(cached RTL build(/san)?/rtl-cache/' -- "$V" sweep conf.json -o conf --confirm 1
+check "the confirmation is in sweep.json" python3 -c "
+import json; c = json.load(open('conf/sweep.json'))['confirm']; assert len(c) == 1 and c[0]['equal'] and c[0]['rtl_cycles'] == c[0]['model_cycles']"
+# plant a difference: the stored model result of that point claims one cycle more
+python3 - <<'EOF'
+import json
+p = json.load(open("conf/points.json"))["points"][1]["id"]
+f = "conf/results/%s.json" % p
+r = json.load(open(f)); r["cycles"] += 1; json.dump(r, open(f, "w"))
+EOF
+expect "a model/RTL cycle difference fails the sweep (exit 1)" 1 'model ([0-9]+), RTL [0-9]+ cycles: DIFFERENT' -- "$V" sweep conf.json -o conf --confirm 1
