@@ -167,7 +167,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   int json = 0, quiet = 0, used;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
-  vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL};
+  vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL, 0};
   vta_model_params_t params;
   vta_model_params_default(&params);
   vta_err e = {0};
@@ -263,7 +263,12 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   watch.progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
   watch.tty = tty;
   watch.total_insns = vtasim_program_insns(&p);
-  vtasim_watch_observer(&watch, 1, &ob);
+  /* Digests (the model at full speed, 64 bits a window compared) unless
+   * the timeline needs every cycle's events; only if anything differs,
+   * again event by event for the report. */
+  opts.digest = watch.prof == NULL;
+  watch.model = vta_session_model(side[0].sess); /* progress without events */
+  vtasim_watch_observer(&watch, !opts.digest, &ob);
   opts.observe = &ob;
   vtasim_sigint_catch();
   cmp = vta_cosim_run(&p, side, &opts, &r, &e);
@@ -274,6 +279,15 @@ int vtasim_cmd_cosim(int argc, char **argv) {
     fprintf(stderr, "vtasim: %s: stopped by Ctrl-C\n", e.msg);
     rc = VTASIM_EXIT_INTERRUPTED;
     goto done;
+  }
+  if (cmp == VTA_COSIM_RECHECK) { /* fresh sides, event by event, unwatched */
+    vta_cosim_result_free(&r);
+    vta_cosim_side_free(&side[1]);
+    vta_cosim_side_free(&side[0]);
+    memset(side, 0, sizeof side);
+    if (make_sides(side, &p, &params, &pb, dut, window ? NULL : wave, 0, 0, &e)) goto error;
+    opts.digest = 0;
+    cmp = vta_cosim_run(&p, side, &opts, &r, &e);
   }
   if (cmp < 0) goto error;
   if (cmp > 0 && window) {

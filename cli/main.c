@@ -315,7 +315,9 @@ static int cmd_run(int argc, char **argv) {
   if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
 
   vta_program_t p;
+  double t_load = seconds_now();
   if (vta_program_load(&p, in, &e)) return fail(&e);
+  t_load = seconds_now() - t_load; /* reading and checking the bundle */
   int rc = EXIT_OK, failed = 0, ran = 0;
   char *report = NULL;
   size_t report_len = 0;
@@ -457,6 +459,7 @@ static int cmd_run(int argc, char **argv) {
   r.file = in;
   r.prog = &p;
   r.wall = wall;
+  r.load_seconds = t_load;
   r.clock_mhz = popts->clock_mhz;
   r.prof = prof;
   r.interrupted = interrupted;

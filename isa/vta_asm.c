@@ -149,7 +149,8 @@ static int parse_u32(parser_t *P, const char *w, const char *what, uint32_t *out
 
 /* ---- buffers and files ---------------------------------------------------- */
 
-static int push(parser_t *P, bytes_t *b, const void *src, size_t k) {
+/* Room for k more bytes (capacity doubles: appending is amortised O(1)). */
+static int reserve(parser_t *P, bytes_t *b, size_t k) {
   if (b->n + k > VTA_SEGMENT_MAX_BYTES)
     return fail(P, "more than 1 GiB in one block (the limit of a segment)");
   if (b->n + k > b->cap) {
@@ -160,6 +161,11 @@ static int push(parser_t *P, bytes_t *b, const void *src, size_t k) {
     b->d = d;
     b->cap = cap;
   }
+  return 0;
+}
+
+static int push(parser_t *P, bytes_t *b, const void *src, size_t k) {
+  if (reserve(P, b, k)) return -1;
   memcpy(b->d + b->n, src, k);
   b->n += k;
   return 0;
@@ -254,11 +260,61 @@ static int put_typed(parser_t *P, const vtype_t *t, const char *w, bytes_t *b) {
   return push(P, b, le, (size_t)t->bytes);
 }
 
+/* The class of a byte in a data block, one table lookup: a hex digit's
+ * value (0..15), HX_BLANK for the blanks of isspace() in the C locale ('\n'
+ * cannot occur: lines are split), HX_END for the NUL that ends the line,
+ * HX_OTHER for anything else.  Blanks and the end both end a word. */
+enum { HX_BLANK = 0x10, HX_END = 0x30, HX_OTHER = 0x40 };
+#define H(c, v) [c] = v
+static const uint8_t hexcls[256] = {
+    [0] = HX_END,       [1 ... 8] = HX_OTHER,   H('\t', HX_BLANK),   H('\n', HX_BLANK),
+    H('\v', HX_BLANK),  H('\f', HX_BLANK),      H('\r', HX_BLANK),   [14 ... 31] = HX_OTHER,
+    H(' ', HX_BLANK),   [33 ... 47] = HX_OTHER, H('0', 0),  H('1', 1),  H('2', 2),  H('3', 3),
+    H('4', 4),  H('5', 5),  H('6', 6),  H('7', 7),  H('8', 8),  H('9', 9),
+    [58 ... 64] = HX_OTHER, H('A', 10), H('B', 11), H('C', 12), H('D', 13), H('E', 14),
+    H('F', 15), [71 ... 96] = HX_OTHER, H('a', 10), H('b', 11), H('c', 12), H('d', 13),
+    H('e', 14), H('f', 15), [103 ... 255] = HX_OTHER};
+#undef H
+
+/* The common case of a byte block, read in one sweep without splitting
+ * words: untyped words of an even number of hex digits.  Stops at the
+ * first word that is anything else (a '}', a tag, a malformed word) and
+ * returns where it starts, for the general reader to judge with its
+ * messages; NULL when out of memory. */
+static char *hex_run(parser_t *P, char *s, bytes_t *b) {
+  const unsigned char *p = (const unsigned char *)s;
+  /* A line of n characters holds at most n / 2 bytes: room once per line.
+   * Near the segment limit the general reader counts byte by byte. */
+  size_t most = strlen(s) / 2;
+  if (b->n + most > VTA_SEGMENT_MAX_BYTES) return s;
+  if (reserve(P, b, most)) return NULL;
+  uint8_t *d = b->d + b->n;
+  for (;;) {
+    while (hexcls[*p] == HX_BLANK) p++;
+    /* (each byte read only when the one before is a digit: never past the NUL) */
+    unsigned hi = hexcls[p[0]], lo = hi < 16 ? hexcls[p[1]] : HX_OTHER;
+    if (lo < 16 && (hexcls[p[2]] & HX_BLANK)) { /* one byte: the usual word */
+      *d++ = (uint8_t)(hi << 4 | lo);
+      p += 2;
+      continue;
+    }
+    const unsigned char *t = p;
+    while (hexcls[*t] < 16) t++;
+    size_t n = (size_t)(t - p);
+    if (!n || n % 2 || !(hexcls[*t] & HX_BLANK)) break;
+    for (; p < t; p += 2) *d++ = (uint8_t)(hexcls[p[0]] << 4 | hexcls[p[1]]);
+  }
+  b->n = (size_t)(d - b->d);
+  return s + (p - (const unsigned char *)s);
+}
+
 /* One line of a byte block.  A type tag holds to the end of its line; '}'
  * may end the last line of bytes. */
 static int bytes_line(parser_t *P, char *s, bytes_t *b, int open, int *done) {
   const vtype_t *type = NULL;
-  for (char *w; (w = word(&s));) {
+  for (char *w;;) {
+    if (!type && !(s = hex_run(P, s, b))) return -1;
+    if (!(w = word(&s))) break;
     if (!strcmp(w, "}")) {
       *done = 1;
       return no_more(P, s, "nothing after the '}' that closes a block");
@@ -714,11 +770,13 @@ static int assemble(parser_t *P) {
 
 /* ---- set-up --------------------------------------------------------------- */
 
-static void cut_line(char *s) {
-  char *hash = strchr(s, '#');
-  if (hash) *hash = '\0';
-  size_t n = strlen(s);
-  while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+/* Cut line [s, end) at its comment and trailing blanks (memchr: the
+ * bundles are megabytes of short lines). */
+static void cut_line(char *s, char *end) {
+  char *hash = memchr(s, '#', (size_t)(end - s));
+  if (hash) end = hash;
+  while (end > s && isspace((unsigned char)end[-1])) end--;
+  *end = '\0';
 }
 
 static int split_lines(parser_t *P, const char *text, size_t len) {
@@ -730,20 +788,20 @@ static int split_lines(parser_t *P, const char *text, size_t len) {
                    "container)");
   }
   size_t n = 1;
-  for (size_t i = 0; i < len; i++) n += text[i] == '\n';
+  for (const char *c = text, *e = text + len; (c = memchr(c, '\n', (size_t)(e - c))); c++) n++;
   if (n > INT_MAX / 2) return fail_at(P, 1, "more than %d lines", INT_MAX / 2);
   P->buf = malloc(len + 1);
   P->lines = malloc(n * sizeof *P->lines);
   if (!P->buf || !P->lines) return oom(P);
   memcpy(P->buf, text, len);
   P->buf[len] = '\0';
-  char *s = P->buf;
+  char *s = P->buf, *e = P->buf + len;
   for (size_t i = 0; i < n; i++) {
-    char *nl = strchr(s, '\n');
-    if (nl) *nl = '\0';
+    char *nl = memchr(s, '\n', (size_t)(e - s));
+    char *end = nl ? nl : e;
     P->lines[i] = s;
-    cut_line(s);
-    s = nl ? nl + 1 : s + strlen(s);
+    cut_line(s, end);
+    s = nl ? nl + 1 : e;
   }
   P->nlines = (int)n;
   return 0;

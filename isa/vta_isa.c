@@ -129,27 +129,68 @@ static uint32_t *slot(const vta_insn_t *in, const vta_field_t *f) {
 
 static uint64_t mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
+/* The layouts of one configuration, computed once per thread and kept
+ * while the configuration's depths (all the widths depend on) stay the
+ * same: the decoder needs one per instruction and the encoder four, and
+ * computing one walks the whole field list.  NULL where vta_insn_layout
+ * fails (it gives the message). */
+typedef struct {
+  int valid, key[4], ok[VTA_OP_ALU + 1];
+  vta_layout_t lay[VTA_OP_ALU + 1];
+  /* Per opcode, the fields of the LOAD, GEMM and ALU formats that its own
+   * format lacks (each member once, in that order): they must be 0. */
+  const vta_field_t *absent[VTA_OP_ALU + 1][3 * VTA_MAX_FIELDS];
+  int nabsent[VTA_OP_ALU + 1];
+} layouts_t;
+
+static const layouts_t *layouts(const vta_config_t *cfg) {
+  static _Thread_local layouts_t c;
+  int key[4] = {cfg->log_acc_depth, cfg->log_inp_depth, cfg->log_wgt_depth, cfg->log_uop_depth};
+  if (c.valid && !memcmp(c.key, key, sizeof key)) return &c;
+  for (uint32_t op = 0; op <= VTA_OP_ALU; op++)
+    c.ok[op] = !vta_insn_layout(cfg, op, &c.lay[op], NULL);
+  static const uint32_t others[3] = {VTA_OP_LOAD, VTA_OP_GEMM, VTA_OP_ALU};
+  for (uint32_t op = 0; op <= VTA_OP_ALU; op++) {
+    c.nabsent[op] = 0;
+    for (int k = 0; c.ok[op] && k < 3; k++)
+      for (int i = 0; c.ok[others[k]] && i < c.lay[others[k]].nfields; i++) {
+        const vta_field_t *f = &c.lay[others[k]].f[i];
+        int seen = 0;
+        for (int j = 0; j < c.lay[op].nfields; j++) seen |= c.lay[op].f[j].offset == f->offset;
+        for (int j = 0; j < c.nabsent[op]; j++) seen |= c.absent[op][j]->offset == f->offset;
+        if (!seen) c.absent[op][c.nabsent[op]++] = f;
+      }
+  }
+  memcpy(c.key, key, sizeof key);
+  c.valid = 1;
+  return &c;
+}
+
+static const vta_layout_t *layout_of(const vta_config_t *cfg, uint32_t opcode) {
+  const layouts_t *c = layouts(cfg);
+  return opcode <= VTA_OP_ALU && c->ok[opcode] ? &c->lay[opcode] : NULL;
+}
+
 int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[16],
                     vta_err *err) {
-  vta_layout_t lay;
-  if (vta_insn_layout(cfg, in->opcode, &lay, err)) return -1;
+  const vta_layout_t *lp = layout_of(cfg, in->opcode);
+  if (!lp) { /* the message of the layout that failed */
+    vta_layout_t bad;
+    vta_insn_layout(cfg, in->opcode, &bad, err);
+    return -1;
+  }
+  const vta_layout_t *lay = lp;
   /* A field the format lacks must be zero: nothing may vanish silently. */
-  vta_layout_t all[3];
-  vta_insn_layout(cfg, VTA_OP_LOAD, &all[0], NULL);
-  vta_insn_layout(cfg, VTA_OP_GEMM, &all[1], NULL);
-  vta_insn_layout(cfg, VTA_OP_ALU, &all[2], NULL);
-  for (int k = 0; k < 3; k++)
-    for (int i = 0; i < all[k].nfields; i++) {
-      const vta_field_t *f = &all[k].f[i];
-      int present = 0;
-      for (int j = 0; j < lay.nfields; j++) present |= lay.f[j].offset == f->offset;
-      if (!present && *slot(in, f) != 0)
-        return vta_errf(err, VTA_EINPUT, "%s has no field %s (value %d given)",
-                        vta_opcode_name(in->opcode), f->name, (int)*slot(in, f));
-    }
+  const layouts_t *c = layouts(cfg);
+  for (int i = 0; i < c->nabsent[in->opcode]; i++) {
+    const vta_field_t *f = c->absent[in->opcode][i];
+    if (*slot(in, f) != 0)
+      return vta_errf(err, VTA_EINPUT, "%s has no field %s (value %d given)",
+                      vta_opcode_name(in->opcode), f->name, (int)*slot(in, f));
+  }
   uint64_t w[2] = {0, 0};
-  for (int i = 0; i < lay.nfields; i++) {
-    const vta_field_t *f = &lay.f[i];
+  for (int i = 0; i < lay->nfields; i++) {
+    const vta_field_t *f = &lay->f[i];
     uint64_t v;
     if (f->is_signed) {
       int32_t s = *(const int32_t *)slot(in, f);
@@ -177,13 +218,14 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
   memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
-  vta_layout_t lay;
-  if (vta_insn_layout(cfg, opcode, &lay, NULL))
+  const vta_layout_t *lp = layout_of(cfg, opcode);
+  if (!lp)
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
+  const vta_layout_t *lay = lp;
   uint64_t used[2] = {0, 0};
-  for (int i = 0; i < lay.nfields; i++) {
-    const vta_field_t *f = &lay.f[i];
+  for (int i = 0; i < lay->nfields; i++) {
+    const vta_field_t *f = &lay->f[i];
     uint64_t v = (w[f->lsb / 64] >> (f->lsb % 64)) & mask(f->width);
     used[f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
     if (f->is_signed) {

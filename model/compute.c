@@ -14,21 +14,15 @@
  * pipeline, reading operands and writing results in the contract's cycles.
  */
 #include "cycle.h"
+#include "inject.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { uint32_t dst, src, wgt; } uop_t;
+typedef vta_uop_dec_t uop_t;
 
-static uop_t uop_at(const vta_model_t *m, uint32_t u) {
-  uint32_t w = m->uop[u];
-  uop_t r;
-  r.dst = (w >> m->uop_lsb[0]) & ((1u << m->uop_width[0]) - 1);
-  r.src = (w >> m->uop_lsb[1]) & ((1u << m->uop_width[1]) - 1);
-  r.wgt = (w >> m->uop_lsb[2]) & ((1u << m->uop_width[2]) - 1);
-  return r;
-}
+static inline uop_t uop_at(const vta_model_t *m, uint32_t u) { return m->udec[u]; }
 
 /* Where a GEMM/ALU loop went wrong: the uop's SRAM index and contents and
  * the (outer, inner) iteration, so that a compiler bug can be located. */
@@ -114,9 +108,7 @@ static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
   if (load_begin(m, c, &nop, &src, err)) return -1;
   if (nop) return 0;
   if (in->mem_type == VTA_MEM_UOP) {
-    for (uint32_t k = 0; k < in->x_size; k++, src += 4)
-      m->uop[in->sram_base + k] = (uint32_t)src[0] | (uint32_t)src[1] << 8 |
-                                  (uint32_t)src[2] << 16 | (uint32_t)src[3] << 24;
+    for (uint32_t k = 0; k < in->x_size; k++, src += 4) vta_uop_write(m, in->sram_base + k, src);
     return 0;
   }
   /* LOAD ACC leaves out untouched: only GEMM/ALU results reach it (2.1). */
@@ -125,27 +117,48 @@ static int load(vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* ---- GEMM --------------------------------------------------------------- */
 
-static inline int32_t dot(const int8_t *x, const int8_t *w, uint32_t n) {
-  int32_t s = 0;
-  for (uint32_t k = 0; k < n; k++) s += (int32_t)x[k] * (int32_t)w[k];
-  return s;
+/* acc[a][b][o] += sum_k inp[x][b][k] * wgt[w][o][k]; out[a] = low bits:
+ * the kernel of mac.c chosen for this model and CPU, fed uops in batches. */
+#define MAC_BATCH 64
+typedef struct {
+  vta_mac_job_t job[MAC_BATCH];
+  uint32_t n;
+} macq_t;
+
+static inline void mac_flush(const vta_model_t *m, macq_t *q) {
+  if (q->n) m->mac.fn(&m->mac.shape, q->n, q->job);
+  q->n = 0;
 }
 
-/* acc[a][b][o] += sum_k inp[x][b][k] * wgt[w][o][k]; out[a] = low bits.
- * The hot path of the whole model: the constant-length case lets the
- * compiler unroll and vectorise the default 16-wide dot product. */
-static void mac(const vta_model_t *m, int32_t *acc, int8_t *out, const int8_t *x,
-                const int8_t *w) {
-  uint32_t bi = (uint32_t)m->cfg.block_in, bo = (uint32_t)m->cfg.block_out;
-  uint32_t nb = (uint32_t)m->cfg.batch;
-  int aw = m->acc.width, ow = m->out.width;
-  for (uint32_t b = 0; b < nb; b++, x += bi, acc += bo, out += bo)
-    for (uint32_t o = 0; o < bo; o++) {
-      int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + o * bi, bi);
-      int32_t v = vta_sext((uint32_t)acc[o] + (uint32_t)s, aw);
-      acc[o] = v;
-      out[o] = (int8_t)vta_sext((uint32_t)v, ow);
-    }
+static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t *out,
+                           uint64_t x, uint64_t w) {
+  q->job[q->n++] = (vta_mac_job_t){acc, out, m->inp.i8 + x * m->inp.lanes,
+                                   m->wgt.i8 + w * m->wgt.lanes};
+  if (q->n == MAC_BATCH) mac_flush(m, q);
+}
+
+/* Whether some uop of a GEMM/ALU (its uop loop bound `uend`) could index
+ * outside a scratchpad, or fault on data (an ALU SHR whose shift amounts
+ * are acc lanes).  The largest index of each buffer is the largest uop
+ * field plus the largest loop offsets, every term being non-negative. */
+static int can_fault(const vta_model_t *m, const vta_insn_t *in, uint32_t uend) {
+  int alu = in->opcode == VTA_OP_ALU;
+  if (!in->iter_out || !in->iter_in || uend <= in->uop_bgn) return 0;
+  if (alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm) return 1;
+  uint32_t dst = 0, src = 0, wgt = 0;
+  for (uint32_t u = in->uop_bgn; u < uend; u++) {
+    uop_t op = uop_at(m, u);
+    if (op.dst > dst) dst = op.dst;
+    if (op.src > src) src = op.src;
+    if (op.wgt > wgt) wgt = op.wgt;
+  }
+  uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
+  uint64_t a = dst + io * in->dst_factor_out + ii * in->dst_factor_in;
+  uint64_t x = src + io * in->src_factor_out + ii * in->src_factor_in;
+  uint64_t w = wgt + io * in->wgt_factor_out + ii * in->wgt_factor_in;
+  if (a >= m->acc.depth) return 1;
+  if (alu) return !in->use_imm && x >= m->acc.depth;
+  return !in->reset_reg && (x >= m->inp.depth || w >= m->wgt.depth);
 }
 
 /* Start of a GEMM: statistics and checks; *runs = N. */
@@ -177,20 +190,45 @@ static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
   uint64_t runs, a, x = 0, w = 0;
   if (gemm_begin(m, c, &runs, err)) return -1;
   if (runs == 0) return 0;
+  int check = can_fault(m, in, in->uop_end); /* else no index needs a check */
+  macq_t q;
+  q.n = 0;
+  if (!check && !in->reset_reg) { /* the common case, without the bookkeeping */
+    uint32_t al = m->acc.lanes, ol = m->out.lanes;
+    for (uint32_t i = 0; i < in->iter_out; i++)
+      for (uint32_t j = 0; j < in->iter_in; j++) {
+        uint64_t ab = (uint64_t)i * in->dst_factor_out + (uint64_t)j * in->dst_factor_in;
+        uint64_t xb = (uint64_t)i * in->src_factor_out + (uint64_t)j * in->src_factor_in;
+        uint64_t wb = (uint64_t)i * in->wgt_factor_out + (uint64_t)j * in->wgt_factor_in;
+        for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
+          const uop_t *op = &m->udec[u];
+          uint64_t a = op->dst + ab;
+          mac_add(m, &q, m->acc.i32 + a * al, m->out.i8 + a * ol, op->src + xb, op->wgt + wb);
+        }
+      }
+    mac_flush(m, &q);
+    return 0;
+  }
   at_t at;
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
       for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
         at.op = uop_at(m, at.u);
-        if (gemm_index(m, c, &at, &a, &x, &w, err)) return -1;
+        if (check && gemm_index(m, c, &at, &a, &x, &w, err)) {
+          mac_flush(m, &q); /* the uops before the faulty one took effect */
+          return -1;
+        }
+        a = at.op.dst + (uint64_t)at.i * in->dst_factor_out + (uint64_t)at.j * in->dst_factor_in;
         int32_t *acc = m->acc.i32 + a * m->acc.lanes;
         if (in->reset_reg) { /* acc only (12.2) */
           memset(acc, 0, m->acc.lanes * sizeof *acc);
           continue;
         }
-        mac(m, acc, m->out.i8 + a * m->out.lanes, m->inp.i8 + x * m->inp.lanes,
-            m->wgt.i8 + w * m->wgt.lanes);
+        x = at.op.src + (uint64_t)at.i * in->src_factor_out + (uint64_t)at.j * in->src_factor_in;
+        w = at.op.wgt + (uint64_t)at.i * in->wgt_factor_out + (uint64_t)at.j * in->wgt_factor_in;
+        mac_add(m, &q, acc, m->out.i8 + a * m->out.lanes, x, w);
       }
+  mac_flush(m, &q);
   return 0;
 }
 
@@ -242,11 +280,35 @@ static int alu_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint6
 
 /* dst op= src (acc row srow) or op= imm (src NULL), lane by lane; out gets
  * the low bits.  dst and src may be the same row. */
+/* A row of lanes for an op that cannot fault (every op but SHR by acc
+ * lanes): one loop per op, so that the compiler can vectorise each. */
+#define ALU_ROW(expr)                                                          \
+  for (uint32_t l = 0; l < n; l++) {                                          \
+    int32_t a = dst[l], b = src ? src[l] : imm;                                \
+    int32_t v = vta_sext((uint32_t)(expr), aw);                                \
+    dst[l] = v;                                                                \
+    out[l] = (int8_t)vta_sext((uint32_t)v, ow);                                \
+  }
+static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
+                    int aw, int ow, int8_t *out) {
+  switch (op) {
+  case VTA_ALU_MIN: ALU_ROW(a < b ? a : b) break;
+  case VTA_ALU_MAX: ALU_ROW(a > b ? a : b) break;
+  case VTA_ALU_ADD: ALU_ROW((uint32_t)a + (uint32_t)b) break;
+  default: ALU_ROW(alu_op(op, a, b)) break;
+  }
+}
+#undef ALU_ROW
+
 static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32_t *dst,
                      const int32_t *src, uint64_t srow, int8_t *out, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   int shr = in->alu_opcode == VTA_ALU_SHR;
   int aw = m->acc.width, ow = m->out.width;
+  if (!shr || !src) { /* an immediate shift amount was checked at the start */
+    alu_row(in->alu_opcode, dst, src, in->imm, m->acc.lanes, aw, ow, out);
+    return 0;
+  }
   for (uint32_t l = 0; l < m->acc.lanes; l++) {
     int32_t b = src ? src[l] : in->imm;
     if (shr && !shift_ok(b))
@@ -314,21 +376,19 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   p->next = 0;
   p->i = p->j = 0;
   p->u = in->uop_bgn;
-  p->uend = in->uop_end;
   p->head = p->count = 0;
-  uint32_t slip = 0;
-  /* Planted bugs (docs/microarch.md 8.4), off unless a test asks for them:
-   * uop_bound ends the uop loop one uop early; pipe_slip gives GEMM's
-   * write-back an extra register stage. */
-  if (m->params.inject == VTA_INJECT_UOP_BOUND && n) {
-    p->uend--;
+  p->uend = vta_inject_uop_end(m, in, n);
+  if (p->uend != in->uop_end)
     p->n = p->uend > in->uop_bgn ? (uint64_t)in->iter_out * in->iter_in * (p->uend - in->uop_bgn) : 0;
-  }
-  if (m->params.inject == VTA_INJECT_PIPE_SLIP && !p->alu) slip = 1;
+  uint32_t slip = vta_inject_wb_slip(m, p->alu);
   /* The schedule of 6.4 and 6.5, worked out once rather than per cycle. */
   p->first = S + (p->alu ? 2 : 3);
   p->wb = (p->alu ? 3 + p->k : 3) + slip;
   p->done = S + p->k * p->n + 6 + slip;
+  p->synced = S + 1;
+  /* Run in closed form, a fault would surface late, after events of other
+   * units: an instruction that could fault runs cycle by cycle instead. */
+  p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
   assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 
@@ -359,7 +419,9 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
     } else {
       memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
       /* inp and wgt are read now: a load's write of this cycle is not seen */
-      mac(m, acc, out, m->inp.i8 + x * m->inp.lanes, m->wgt.i8 + w * m->wgt.lanes);
+      macq_t q = {.n = 0};
+      mac_add(m, &q, acc, out, x, w);
+      mac_flush(m, &q);
     }
     p->write_out[e] = !in->reset_reg;
     m->cy->stats.gemm_uops++;
@@ -390,29 +452,31 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
   return 0;
 }
 
+/* The oldest result in flight reaches acc (and out); UCNT counts each acc
+ * row write. */
+static void pipe_retire(vta_model_t *m, pipe_t *p) {
+  cyc_t *cy = m->cy;
+  uint32_t lanes = m->acc.lanes, e = p->head, row = p->row[e];
+  memcpy(m->acc.i32 + (size_t)row * lanes, p->acc + (size_t)e * lanes, lanes * sizeof(int32_t));
+  if (p->write_out[e])
+    memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
+           m->out.lanes);
+  if (cy->ev) { /* a reset GEMM writes acc only (spec 12.2) */
+    vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
+    if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
+  }
+  cy->run_ucnt++;
+  p->head = (p->head + 1) % PIPE_DEPTH;
+  p->count--;
+}
+
 /* One cycle of a GEMM or ALU from S+1 on; returns 1 in its done cycle. */
 static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
-  cyc_t *cy = m->cy;
   pipe_t *p = &u->pipe;
-  uint64_t t = cy->now;
-  uint32_t lanes = m->acc.lanes;
-  /* Results due now reach acc (and out); UCNT counts each acc row write. */
+  uint64_t t = m->cy->now;
+  /* Results due now are written first. */
   assert(!p->count || p->when[p->head] >= t); /* no result missed its write cycle */
-  while (p->count && p->when[p->head] == t) {
-    uint32_t e = p->head, row = p->row[e];
-    memcpy(m->acc.i32 + (size_t)row * lanes, p->acc + (size_t)e * lanes,
-           lanes * sizeof(int32_t));
-    if (p->write_out[e])
-      memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
-             m->out.lanes);
-    if (cy->ev) { /* a reset GEMM writes acc only (spec 12.2) */
-      vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
-      if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
-    }
-    cy->run_ucnt++;
-    p->head = (p->head + 1) % PIPE_DEPTH;
-    p->count--;
-  }
+  while (p->count && p->when[p->head] == t) pipe_retire(m, p);
   /* GEMM: uop i read in S+2+i, operands in S+3+i, written in S+6+i.
    * ALU: uop i read in S+2+k*i (its operands are compute's own acc),
    * written in S+6+k*i+(k-1). */
@@ -421,6 +485,126 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
     if (t == due && pipe_compute(m, p, &u->cur, due + p->wb, err)) return -1;
   }
   return t == p->done;
+}
+
+/* A GEMM's or ALU's cycles [synced, upto) in closed form.  Only compute
+ * reads acc, so each uop updates its acc row in place in sequential order
+ * (what the pipeline's forwarding amounts to, docs/microarch.md 6.4-6.5);
+ * the out row, which store reads, is written directly when its write-back
+ * cycle is before `upto` and is held in the pipeline otherwise (the
+ * entry's acc lanes are then not used).  can_fault ruled out every fault
+ * of the instruction before it was run this way. */
+void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  pipe_t *p = &u->pipe;
+  cyc_t *cy = m->cy;
+  const vta_insn_t *in = &u->cur.insn;
+  uint32_t lanes = m->acc.lanes, olanes = m->out.lanes;
+  assert(p->lazy);
+  if (upto > p->synced) p->synced = upto;
+  int emit = cy->ev != NULL; /* a digest list: events in their cycles, any order */
+  while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
+    uint32_t e = p->head;
+    if (p->write_out[e])
+      memcpy(m->out.i8 + (size_t)p->row[e] * olanes, p->out + (size_t)e * olanes, olanes);
+    if (emit) {
+      vta_emit_row_at(m, p->when[e], &m->acc, VTA_MEM_ACC, p->row[e], p->acc + (size_t)e * lanes);
+      if (p->write_out[e])
+        vta_emit_row_at(m, p->when[e], &m->out, VTA_MEM_OUT, p->row[e], p->out + (size_t)e * olanes);
+    }
+    cy->run_ucnt++;
+    p->head = (p->head + 1) % PIPE_DEPTH;
+    p->count--;
+  }
+  uint64_t due = p->first + p->k * p->next;
+  if (p->next >= p->n || due >= upto) return;
+  uint64_t end = p->next + (upto - due + p->k - 1) / p->k; /* the uops due before upto */
+  if (end > p->n) end = p->n;
+  uint64_t computed = end - p->next;
+  if (p->alu) {
+    cy->stats.alu_uops += computed;
+    cy->stats.alu_slots += p->k * computed;
+  } else {
+    cy->stats.gemm_uops += computed;
+    if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
+  }
+  int write_out = p->alu || !in->reset_reg;
+  macq_t q;
+  q.n = 0;
+  /* The loop position in locals (the scratchpad writes below could alias
+   * the pipe's fields), and the loop offsets of (i, j), updated when j or
+   * i moves on. */
+  uint32_t ui = p->u, ii = p->i, jj = p->j, k = p->k;
+  const uint32_t ubgn = in->uop_bgn, uend = p->uend, iin = in->iter_in;
+  uint64_t ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
+  uint64_t xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
+  uint64_t wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+  uint64_t direct = 0; /* results written straight to out: UCNT */
+  for (uint64_t next = p->next; next < end; next++, due += k) {
+    const uop_t *op = &m->udec[ui];
+    uint64_t a = op->dst + ab;
+    int32_t *acc = m->acc.i32 + a * lanes;
+    int8_t *out;
+    uint64_t when = due + p->wb;
+    if (when < upto) {
+      out = m->out.i8 + a * olanes;
+      direct++;
+    } else {
+      uint32_t e = (p->head + p->count) % PIPE_DEPTH;
+      assert(p->count < PIPE_DEPTH);
+      out = p->out + (size_t)e * olanes;
+      p->row[e] = (uint32_t)a;
+      p->when[e] = when;
+      p->write_out[e] = write_out;
+      p->count++;
+    }
+    if (p->alu) {
+      const int32_t *src = in->use_imm ? NULL : m->acc.i32 + (op->src + xb) * lanes;
+      alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
+    } else if (in->reset_reg) {
+      memset(acc, 0, lanes * sizeof *acc);
+    } else {
+      mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
+    }
+    if (when >= upto) { /* held: with its acc lanes too, should pipe_step take over */
+      mac_flush(m, &q);
+      memcpy(p->acc + (size_t)((p->head + p->count - 1) % PIPE_DEPTH) * lanes, acc,
+             lanes * sizeof *acc);
+    } else if (emit) { /* written now: the row as this uop left it */
+      mac_flush(m, &q);
+      vta_emit_row_at(m, when, &m->acc, VTA_MEM_ACC, (uint32_t)a, acc);
+      if (write_out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, (uint32_t)a, out);
+    }
+    if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
+      ui = ubgn;
+      if (++jj == iin) {
+        jj = 0;
+        ii++;
+      }
+      ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
+      xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
+      wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+    }
+  }
+  p->next = end;
+  p->u = ui;
+  p->i = ii;
+  p->j = jj;
+  cy->run_ucnt += direct;
+  mac_flush(m, &q);
+}
+
+int vta_pipe_leave_closed_form(vta_model_t *m) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  if (!u->busy || (u->kind != K_GEMM && u->kind != K_ALU) || !u->pipe.lazy) return 0;
+  vta_pipe_sync_to(m, m->cy->now);
+  u->pipe.lazy = 0; /* the results in flight carry their acc lanes: pipe_step takes over */
+  return 1;
+}
+
+uint64_t vta_pipe_next_event(const vta_model_t *m) {
+  const unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  return u->busy && u->pipe.lazy ? u->pipe.done : UINT64_MAX;
 }
 
 /* ---- cycle engine: the compute unit --------------------------------------- */
@@ -444,6 +628,16 @@ int vta_compute_cycle(vta_model_t *m, vta_err *err) {
       break;
     case K_DMA: done = vta_dma_rd_step(m, &u->rd, &busy); break;
     default:
+      if (u->pipe.lazy) { /* closed form: only the done cycle needs a step */
+        if (cy->now < u->pipe.done) {
+          u->cat = VTA_CAT_BUSY; /* busy, but nothing for the engine to do */
+          return 0;
+        }
+        vta_pipe_sync_to(m, cy->now + 1);
+        u->pipe.lazy = 0;
+        done = 1;
+        break;
+      }
       done = pipe_step(m, u, err);
       if (done < 0) return -1;
     }

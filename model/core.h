@@ -31,6 +31,43 @@ typedef struct sram {
   int32_t *i32;
 } sram_t;
 
+/* mac.c: the GEMM micro-op kernel, chosen once per model from the CPU's
+ * features (capped by VTASIM_ISA); every choice gives identical results. */
+typedef enum { VTA_ISA_SCALAR = 0, VTA_ISA_AVX2, VTA_ISA_AVX512VNNI, VTA_ISA_N } vta_isa_t;
+typedef struct vta_mac_shape {
+  uint32_t batch, block_in, block_out;
+  int acc_width, out_width;
+} vta_mac_shape_t;
+/* One uop's tile: acc[b][o] = sext(acc[b][o] + sum_k x[b][k] * w[o][k],
+ * ACC_WIDTH) and out[b][o] = sext(acc[b][o], OUT_WIDTH), every batch row b. */
+typedef struct vta_mac_job {
+  int32_t *acc;
+  int8_t *out;
+  const int8_t *x, *w;
+} vta_mac_job_t;
+/* Runs n jobs in order (a later job may read an acc row an earlier one
+ * wrote): one call per batch of uops keeps the kernel's constants in
+ * registers. */
+typedef void (*vta_mac_fn)(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *jobs);
+typedef struct vta_mac {
+  vta_mac_fn fn;
+  vta_mac_shape_t shape;
+  vta_isa_t isa;
+} vta_mac_t;
+/* The best level the CPU has, capped by VTASIM_ISA (scalar, avx2,
+ * avx512vnni). */
+vta_isa_t vta_isa_cap(void);
+const char *vta_isa_name(vta_isa_t isa);
+/* The kernel for cfg at level cap or below (the vector kernels need 16x16
+ * blocks; other shapes run the scalar one). */
+void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap);
+
+/* A micro-op's fields, decoded once when it is written (the GEMM/ALU loops
+ * read each many times). */
+typedef struct vta_uop_dec {
+  uint32_t dst, src, wgt;
+} vta_uop_dec_t;
+
 /* One instruction in a unit's command queue, with its index in the run. */
 typedef struct cmd {
   vta_insn_t insn;
@@ -56,6 +93,7 @@ struct vta_model {
   sram_t inp, wgt, acc, out;
   uint32_t *uop;              /* encoded micro-op words, uop_depth of them */
   int uop_lsb[3], uop_width[3];
+  vta_uop_dec_t *udec;        /* the same, decoded (kept by vta_uop_write) */
 
   uint32_t tokens[4];         /* VTA_Q_*: persist across runs (spec 5.3) */
   cmdq_t q[3];                /* VTA_UNIT_*: emptied at the start of a run */
@@ -67,6 +105,7 @@ struct vta_model {
   uint64_t executed;          /* instructions executed in the current run */
   int finished;               /* FINISH executed in the current run */
 
+  vta_mac_t mac;               /* the GEMM kernel (mac.c) */
   struct cyc *cy;             /* the cycle engine's state (cycle.h), or NULL */
 };
 
@@ -130,6 +169,17 @@ uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32
 /* Sign-extend the low `width` bits of v (1 <= width <= 32). */
 static inline int32_t vta_sext(uint32_t v, int width) {
   return (int32_t)(v << (32 - width)) >> (32 - width);
+}
+
+/* Write uop entry u from its little-endian DRAM bytes: the word and its
+ * decoded fields. */
+static inline void vta_uop_write(vta_model_t *m, uint32_t u, const uint8_t *b) {
+  uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  m->uop[u] = w;
+  vta_uop_dec_t *d = &m->udec[u];
+  d->dst = (w >> m->uop_lsb[0]) & ((1u << m->uop_width[0]) - 1);
+  d->src = (w >> m->uop_lsb[1]) & ((1u << m->uop_width[1]) - 1);
+  d->wgt = (w >> m->uop_lsb[2]) & ((1u << m->uop_width[2]) - 1);
 }
 
 #endif

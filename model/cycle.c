@@ -19,6 +19,7 @@
  * records none, so it pays one never-taken branch per emission point.
  */
 #include "cycle.h"
+#include "inject.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -123,17 +124,29 @@ void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uin
 }
 
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) {
+  const void *lanes = s->i8 ? (const void *)(s->i8 + (size_t)entry * s->lanes)
+                            : (const void *)(s->i32 + (size_t)entry * s->lanes);
+  vta_emit_row_at(m, m->cy->now, s, buffer, entry, lanes);
+}
+
+void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                     uint32_t entry, const void *lanes) {
   if (m->cy->ev->skip >> VTA_EV_SRAM_WR & 1) return; /* nobody wants the packed row */
   uint8_t *row = m->cy->evrow; /* allocated for the widest element */
   if (s->i8) {
-    vta_tensor_pack(s, entry, row);
+    sram_t one = *s; /* the lanes given, as entry 0 of a scratchpad like s */
+    one.i8 = (int8_t *)(uintptr_t)lanes;
+    vta_tensor_pack(&one, 0, row);
+  } else if (s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+    memcpy(row, lanes, (size_t)s->lanes * 4); /* already the DRAM layout */
   } else { /* acc: ACC_WIDTH/8-byte little-endian lanes, as LOAD ACC reads them */
     uint32_t wb = (uint32_t)s->width / 8;
-    const int32_t *v = s->i32 + (size_t)entry * s->lanes;
+    const int32_t *v = lanes;
     for (uint32_t l = 0; l < s->lanes; l++)
       for (uint32_t b = 0; b < wb; b++) row[l * wb + b] = (uint8_t)((uint32_t)v[l] >> (8 * b));
   }
-  vta_emit(m, VTA_EV_SRAM_WR, 0, buffer, entry, 0, s->elem_bytes, row);
+  const vta_event_t e = {cycle, VTA_EV_SRAM_WR, 0, (uint8_t)buffer, entry, 0, s->elem_bytes, row};
+  vta_evlist_add(m->cy->ev, &e);
 }
 
 /* ---- the unit skeleton (section 4) ------------------------------------------ */
@@ -216,8 +229,7 @@ HOT int commit(vta_model_t *m, vta_err *err) {
     for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
       int q = vta_dep_queue((vta_unit_t)id, f);
       if (!vta_dep_flag(&c->insn, f)) continue;
-      /* Planted bug drop_push (8.4): load's token into l2g is lost. */
-      if (q == VTA_Q_L2G && m->params.inject == VTA_INJECT_DROP_PUSH) continue;
+      if (vta_inject_drops_push(m, q)) continue;
       m->tokens[q]++;
       assert(m->tokens[q] <= m->params.token_queue_depth); /* checked above */
       vta_trace(m, "push %s #%u %s tokens=%u", un, c->idx, q_short[q], m->tokens[q]);
@@ -254,6 +266,7 @@ static void count(vta_model_t *m, uint64_t n) {
 
 static int fail(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
+  vta_pipe_sync(m, cy->now); /* the scratchpads as far as the run got */
   cy->stats.mem = *vta_memsys_stats(cy->ms);
   if (cy->trace) {
     vta_trace(m, "error %s", err ? err->msg : "");
@@ -395,21 +408,77 @@ static void finish(vta_model_t *m) {
   cy->stats.mem = *vta_memsys_stats(cy->ms);
 }
 
-/* Jump over quiet cycles from now to `to` (the memory's next event, or the
- * step's budget): every unit stays in its category, the memory idles. */
+/* Add n cycles of every unit's category, and of dependency stalls. */
+static void count_quiet(vta_model_t *m, uint64_t n) {
+  cyc_t *cy = m->cy;
+  count(m, n);
+  for (int u = 0; u < 3; u++)
+    if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE) cy->u[u].dep += n;
+}
+
+/* Jump over quiet cycles from now to `to` (the next event of the memory or
+ * of a GEMM/ALU in closed form, or the step's budget): every unit stays in
+ * its category, the memory idles. */
 static void skip_to(vta_model_t *m, uint64_t to) {
   cyc_t *cy = m->cy;
-  count(m, to - cy->now);
-  for (int u = 0; u < 3; u++)
-    if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE) cy->u[u].dep += to - cy->now;
+  count_quiet(m, to - cy->now);
   cy->stats.skipped += to - cy->now;
   vta_memsys_skip(cy->ms, to);
   cy->now = to;
 }
 
+/* A train of read beats (docs/microarch.md 5.1: one a cycle while bursts
+ * are back to back): load lands a beat in every cycle and nothing else in
+ * the machine moves (fetch, compute and store did nothing in the cycle
+ * just ended, the write channel is idle, and no request is presented, or
+ * none can be granted: MAX_OUTST bursts are in flight, until the oldest
+ * one's last beat).  The cycles of the train then differ only in the beat,
+ * so they run in bulk: the landing and the memory tick of each, the
+ * counters once.  A GEMM or ALU in closed form bounds the train by its done
+ * cycle; the loads' writes bring it up to date as usual.  `end` is the
+ * first cycle the train may not reach (max_cycles, the step's budget).
+ * Returns the cycles run, or -1. */
+static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
+  cyc_t *cy = m->cy;
+  unit_t *ld = &cy->u[VTA_UNIT_LOAD];
+  if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow ||
+      ld->cat != VTA_CAT_BUSY)
+    return 0;
+  if (cy->f.acted || cy->u[VTA_UNIT_COMPUTE].acted || cy->u[VTA_UNIT_STORE].acted ||
+      !vta_memsys_wr_idle(cy->ms))
+    return 0;
+  /* Load presents from req_from on while requests are left: the same
+   * refused request every cycle when the memory is full. */
+  int asks = vta_memsys_rd_presented(cy->ms) || (ld->rd.req_left && cy->now >= ld->rd.req_from);
+  int full = vta_memsys_rd_inflight(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
+  if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
+  if (asks && !full) return 0;
+  uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), d = vta_pipe_next_event(m);
+  if (asks && vta_memsys_rd_head_left(cy->ms) < n) n = vta_memsys_rd_head_left(cy->ms);
+  if (d < end) end = d; /* the train stops short of each */
+  if (end <= cy->now) return 0;
+  if (end - cy->now < n) n = end - cy->now;
+  if (n < 2) return 0;
+  uint64_t done;
+  int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
+  count_quiet(m, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
+  return rc < 0 ? fail(m, err) : (int64_t)done;
+}
+
+/* A step that reports events (or evaluates every cycle) takes over a GEMM
+ * or ALU started in closed form: brought up to now, it goes on cycle by
+ * cycle; a skip pending over its cycles is evaluated instead (evaluating
+ * a quiet cycle gives what skipping it does). */
+static void leave_closed_form(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  if (!vta_pipe_leave_closed_form(m)) return;
+  cy->skip_until = 0;
+}
+
 /* The run loop.  A skip cut short by the budget is remembered (skip_until)
  * and finished by the next call, so that a run stepped in chunks counts
- * exactly what one uninterrupted run counts. */
+ * exactly what one uninterrupted run counts.  Without events and with
+ * skipping on, GEMM/ALU run in closed form and beat trains in bulk. */
 int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
                           int may_skip, uint64_t *advanced, int *finished, vta_err *err) {
   cyc_t *cy = m->cy;
@@ -420,7 +489,10 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   const uint64_t max = m->params.max_cycles, begin = cy->now;
   const uint64_t end = max_cycles && max_cycles < UINT64_MAX - begin ? begin + max_cycles
                                                                      : UINT64_MAX;
+  const uint64_t stop = max && max < end ? max : end; /* where a train must stop */
   int rc = 0;
+  cy->lazy = may_skip && (!out || out->digest); /* a digest takes events in any order */
+  if (!cy->lazy) leave_closed_form(m); /* before any events: its cycles were reported */
   cy->ev = out;
   while (cy->now < end) {
     if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
@@ -441,8 +513,17 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       rc = -1;
       break;
     }
-    if (active) continue;
-    uint64_t e = vta_memsys_next_event(cy->ms);
+    if (active) {
+      if (cy->lazy && train(m, stop, err) < 0) {
+        rc = -1;
+        break;
+      }
+      continue;
+    }
+    /* The next change: the memory system's, or the done cycle of a GEMM or
+     * ALU that runs in closed form meanwhile. */
+    uint64_t e = vta_memsys_next_event(cy->ms), d = vta_pipe_next_event(m);
+    if (d < e) e = d;
     if (e == UINT64_MAX) { /* nothing will ever change */
       rc = stuck(m, err);
       break;
@@ -455,6 +536,9 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     for (int u = 0; u < 3; u++) assert(!cy->u[u].acted && !cy->u[u].done);
     cy->skip_until = e;
   }
+  /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
+   * the step: the events of its cycles, all in this step's list. */
+  if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
   cy->ev = NULL;
   *advanced = cy->now - begin + (uint64_t)*finished;
   if (rc || *finished) {
@@ -474,6 +558,7 @@ int vta_cycle_run(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
 int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
   m->cy->launched = 0; /* a launch abandons any run in progress */
   m->cy->skip_until = 0;
+  m->cy->u[VTA_UNIT_COMPUTE].pipe.lazy = 0;
   if (launch(m, insn_phys, count_, err)) return -1;
   m->cy->launched = 1;
   return 0;

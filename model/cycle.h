@@ -82,6 +82,12 @@ typedef struct pipe {
   int write_out[PIPE_DEPTH];
   int32_t *acc;        /* PIPE_DEPTH rows of acc lanes */
   int8_t *out;         /* PIPE_DEPTH rows of out lanes */
+  /* Run in closed form: the schedule above is fixed at S, so the uops are
+   * computed only when something could observe them (load about to write
+   * inp/wgt, store about to read out, the done cycle D) and the cycles in
+   * between cost nothing; `synced` is the first cycle not yet stepped. */
+  int lazy;
+  uint64_t synced;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */
@@ -137,6 +143,7 @@ typedef struct cyc {
   int launched;          /* a run is launched and being stepped */
   uint64_t skip_until;   /* a skip the last step's budget cut short ends here */
   vta_evlist_t *ev;      /* events of this cycle go here; NULL = nobody listens */
+  int lazy;              /* GEMM/ALU may run in closed form (vta_cycle_run, skipping on) */
   uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
   uint8_t *evzero;       /* zeros of that size: the data of a pad write */
 } cyc_t;
@@ -153,6 +160,11 @@ void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uin
 /* SRAM_WR of entry `entry` of s (an inp, wgt, acc or out row), packed as in
  * DRAM; buffer is the VTA_MEM_* type. */
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
+/* The same for a row of lanes held elsewhere (`lanes`: int8 or int32 as s
+ * holds them), stamped with `cycle`: a GEMM/ALU in closed form reports its
+ * writes in their own cycles into a digest list (cosim.c). */
+void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                     uint32_t entry, const void *lanes);
 
 /* cycle.c: the skeleton shared by load, compute and store. */
 /* Start the head instruction if its pops are available (section 4); sets
@@ -171,6 +183,11 @@ int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err);
 /* One cycle from S+1 on: sets *busy when the engine did something (else it
  * waited for memory); returns 1 in the done cycle D. */
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);
+/* A train of n beats landing for d in consecutive cycles from now on, the
+ * rest of the machine quiet (cycle.c checks it): each cycle's landing and
+ * memory tick, now advanced; *done = cycles completed (on a memory fault,
+ * the faulting cycle is not among them). */
+int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err);
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
 int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
 
@@ -187,6 +204,21 @@ int vta_store_cycle(vta_model_t *m, vta_err *err);
 /* compute.c */
 int vta_pipe_alloc(vta_model_t *m, pipe_t *p);
 void vta_pipe_free(pipe_t *p);
+void vta_pipe_sync_to(vta_model_t *m, uint64_t upto);
+/* Bring a GEMM/ALU run in closed form up to cycle `upto` (exclusive):
+ * called before another unit touches a scratchpad compute reads or writes
+ * (load's inp/wgt writes in cycle t: upto t + 1, compute having gone
+ * first; store's out reads in cycle t: upto t, store going first). */
+static inline void vta_pipe_sync(vta_model_t *m, uint64_t upto) {
+  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
+  if (p->lazy && p->synced < upto) vta_pipe_sync_to(m, upto);
+}
+/* The done cycle of a GEMM/ALU run in closed form, else UINT64_MAX: the
+ * next event of a compute unit that needs no cycle-by-cycle attention. */
+uint64_t vta_pipe_next_event(const vta_model_t *m);
+/* A GEMM/ALU in closed form goes on cycle by cycle from now (a step that
+ * reports events took over): 1 if there was one. */
+int vta_pipe_leave_closed_form(vta_model_t *m);
 
 /* cycle.c: the engine behind vta_model_run for VTA_ENGINE_MODEL. */
 int vta_cycle_new(vta_model_t *m, vta_err *err);

@@ -31,9 +31,66 @@ void vta_evlist_free(vta_evlist_t *l) {
   vta_evlist_init(l);
 }
 
+void vta_evlist_digest(vta_evlist_t *l) {
+  vta_evlist_init(l);
+  l->digest = 1;
+}
+
 void vta_evlist_clear(vta_evlist_t *l) {
   l->n = 0;
   l->pool_used = 0;
+  l->sum = 0;
+}
+
+/* One event's digest: its canonical fields and data through a 64-bit mix
+ * (splitmix64's finaliser), summed by the list, so that the order in which
+ * a cycle's events arrive does not matter, as the comparator's sort makes
+ * it not matter for stored events. */
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  return h ^ (h >> 31);
+}
+
+/* n bytes into h: each word hashed with its position independently of
+ * the others (no dependency chain: the words go through the multiplier in
+ * parallel), summed; one full mix per event after. */
+static uint64_t hash_bytes(uint64_t h, const uint8_t *p, uint32_t n) {
+  uint64_t sum = 0, pos = 0x9e3779b97f4a7c15ull;
+  for (; n >= 8; p += 8, n -= 8, pos += 0x9e3779b97f4a7c15ull) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t t = (w ^ pos) * 0xbf58476d1ce4e5b9ull;
+    sum += t ^ (t >> 31);
+  }
+  uint64_t w = 0;
+  for (uint32_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
+  uint64_t t = (w ^ pos) * 0xbf58476d1ce4e5b9ull;
+  return mix(h, sum + (t ^ (t >> 31)));
+}
+
+static uint64_t event_digest(const vta_event_t *c, const uint8_t *data) {
+  /* the fields through independent multiplies (odd constants), mixed once
+   * with the data at the end */
+  uint64_t h = c->cycle * 0x9e3779b97f4a7c15ull ^
+               ((uint64_t)c->kind | (uint64_t)c->unit << 8 | (uint64_t)c->which << 16 |
+                (uint64_t)c->index << 32) * 0xc2b2ae3d27d4eb4full ^
+               c->addr * 0x165667b19e3779f9ull ^ (uint64_t)c->bytes * 0xd6e8feb86659fd93ull;
+  uint32_t n = data ? c->bytes : 0;
+  if (n && c->kind == VTA_EV_WR_BEAT) { /* don't-care bytes: outside the strobe (canonical 0) */
+    uint8_t beat[32];
+    uint32_t k = n < sizeof beat ? n : (uint32_t)sizeof beat;
+    memcpy(beat, data, k);
+    for (uint32_t b = 0; b < k; b++)
+      if (!(c->index >> b & 1)) beat[b] = 0;
+    h = hash_bytes(h, beat, k);
+    data += k;
+    n -= k;
+  }
+  return hash_bytes(h, data, n);
 }
 
 /* Which fields each kind uses; the others are 0 in canonical form. */
@@ -84,6 +141,12 @@ vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
   if (f & F_ADDR) c.addr = e->addr;
   if (f & F_BYTES) c.bytes = e->bytes;
   const uint8_t *src = (f & F_DATA) && c.bytes ? e->data : NULL;
+  if (l->digest) {
+    l->sum += event_digest(&c, src);
+    l->n++;
+    l->scratch = c;
+    return &l->scratch;
+  }
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 64;
     vta_event_t *ev = realloc(l->ev, (size_t)cap * sizeof *ev);

@@ -13,6 +13,7 @@
  * reading and dispatching never overlap, as in the reference hardware.
  */
 #include "cycle.h"
+#include "inject.h"
 
 #include <stdlib.h>
 
@@ -57,10 +58,7 @@ int vta_fetch_decode(vta_model_t *m, const uint8_t *raw, uint32_t idx, cmd_t *c,
   if (vta_insn_decode(&m->cfg, raw, &c->insn, err))
     return vta_err_prefix(err, "fetch: instruction #%u at physical 0x%08llx: ", idx,
                           (unsigned long long)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES);
-  /* Planted bug alu_opcode (docs/microarch.md 8.4): the decoder loses bit 0
-   * of the ALU opcode, so MAX runs as MIN and SHR as ADD. */
-  if (m->params.inject == VTA_INJECT_ALU_OPCODE && c->insn.opcode == VTA_OP_ALU)
-    c->insn.alu_opcode &= ~1u;
+  vta_inject_decode(m, &c->insn);
   return check_flags(c, vta_insn_unit(&c->insn), err);
 }
 

@@ -37,6 +37,7 @@ struct vta_memsys {
   int want[VTA_RD_NCLIENTS];
   rd_req_t wreq[VTA_RD_NCLIENTS];
   int nwant;
+  int presented;              /* some client presented a request this cycle */
 
   /* Bursts in flight, oldest first (a ring of max_outst). */
   rd_req_t *fifo;
@@ -147,6 +148,17 @@ static void fetch_beat(vta_memsys_t *ms, uint64_t a, uint32_t lo, uint32_t hi) {
   }
 }
 
+/* Beat k of burst r: its address, the bytes asked for, its place. */
+static vta_rd_beat_t beat_of(const vta_memsys_t *ms, const rd_req_t *r, uint32_t k,
+                             const uint8_t *data) {
+  uint32_t bus = ms->p.bus_bytes;
+  uint64_t a = r->addr / bus * bus + (uint64_t)k * bus;
+  uint64_t lo = r->addr > a ? r->addr : a, end = r->addr + r->bytes;
+  uint64_t hi = end < a + bus ? end : a + bus;
+  return (vta_rd_beat_t){r->client, r->tag, a, (uint32_t)(lo - a), (uint32_t)(hi - a),
+                         k, k + 1 == r->beats, data};
+}
+
 /* Work out the beat that lands in cycle ms->now, sampling DRAM as it is at
  * the start of the cycle (every write of earlier cycles included). */
 static void prepare_beat(vta_memsys_t *ms) {
@@ -154,13 +166,8 @@ static void prepare_beat(vta_memsys_t *ms) {
   if (!ms->count) return;
   const rd_req_t *r = &ms->fifo[ms->head];
   if (r->first + (uint64_t)ms->next_beat * ms->p.cpb != ms->now) return;
-  uint32_t bus = ms->p.bus_bytes;
-  uint64_t a = r->addr / bus * bus + (uint64_t)ms->next_beat * bus;
-  uint64_t lo = r->addr > a ? r->addr : a, end = r->addr + r->bytes;
-  uint64_t hi = end < a + bus ? end : a + bus;
-  ms->beat = (vta_rd_beat_t){r->client, r->tag, a, (uint32_t)(lo - a), (uint32_t)(hi - a),
-                             ms->next_beat, ms->next_beat + 1 == r->beats, ms->beat_data};
-  fetch_beat(ms, a, ms->beat.lo, ms->beat.hi);
+  ms->beat = beat_of(ms, r, ms->next_beat, ms->beat_data);
+  fetch_beat(ms, ms->beat.addr, ms->beat.lo, ms->beat.hi);
   ms->beat_valid = 1;
 }
 
@@ -207,6 +214,7 @@ int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t 
 
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted = 0;
+  ms->presented = ms->nwant > 0;
   if (!ms->nwant) return -1;
   int c = -1;
   if (ms->count < ms->p.max_outst)
@@ -377,3 +385,60 @@ int vta_memsys_busy(const vta_memsys_t *ms) { return ms->count || ms->w_state !=
 
 const vta_memsys_stats_t *vta_memsys_stats(const vta_memsys_t *ms) { return &ms->st; }
 void vta_memsys_clear_stats(vta_memsys_t *ms) { memset(&ms->st, 0, sizeof ms->st); }
+
+int vta_memsys_rd_presented(const vta_memsys_t *ms) { return ms->presented; }
+
+uint32_t vta_memsys_rd_head_left(const vta_memsys_t *ms) {
+  return ms->count ? ms->fifo[ms->head].beats - ms->next_beat : 0;
+}
+
+uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
+  if (!ms->beat_valid || ms->beat.client != client || ms->p.cpb != 1) return 0;
+  uint64_t n = 0, next = ms->now;
+  for (uint32_t k = 0; k < ms->count; k++) {
+    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->p.max_outst];
+    uint32_t from = k ? 0 : ms->next_beat;
+    if (r->client != client || r->first + from != next) break;
+    n += r->beats - from;
+    next += r->beats - from;
+  }
+  return n;
+}
+
+int vta_memsys_wr_idle(const vta_memsys_t *ms) { return ms->w_state == W_IDLE; }
+
+int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, uint64_t *done,
+                       vta_err *err) {
+  uint32_t bus = ms->p.bus_bytes;
+  *done = 0;
+  while (*done < n) {
+    const rd_req_t *r = &ms->fifo[ms->head];
+    /* The burst's beats straight from DRAM (nobody writes it meanwhile);
+     * a burst touching unmapped memory is left to the cycle-by-cycle path,
+     * which reports the fault in its cycle. */
+    const uint8_t *src = vta_mem_host(ms->mem, r->addr / bus * bus, (uint64_t)r->beats * bus);
+    if (!src) break;
+    uint32_t k = ms->next_beat, end = r->beats;
+    if (end - k > n - *done) end = k + (uint32_t)(n - *done);
+    uint32_t beats = end - k;
+    count_busy(ms, beats); /* in flight throughout: this burst at least */
+    ms->st.rd[r->client].beats += beats;
+    for (; k < end; k++, ms->now++, ++*done) {
+      vta_rd_beat_t b = beat_of(ms, r, k, src + (size_t)k * bus);
+      fn(ctx, &b, ms->now);
+    }
+    ms->next_beat = end;
+    if (end == r->beats) {
+      ms->inflight[r->client]--;
+      ms->head = (ms->head + 1) % ms->p.max_outst;
+      ms->count--;
+      ms->next_beat = 0;
+    }
+  }
+  prepare_beat(ms); /* the beat of the cycle after the train, as tick does */
+  if (ms->fault) {
+    ms->fault = 0;
+    return vta_errf(err, VTA_ERANGE, "%s", ms->fault_msg);
+  }
+  return 0;
+}

@@ -10,6 +10,9 @@
  * docs/microarch.md 6.2, 6.3 and 6.6 say, with the same pack/unpack.
  */
 #include "cycle.h"
+#include "inject.h"
+
+#include <assert.h>
 
 #include <string.h>
 
@@ -215,10 +218,7 @@ int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sr
   if (d->req_left) rd_row(d);
   d->pads = (uint64_t)d->row_len * (in->y_pad_0 + in->y_pad_1) +
             (uint64_t)(in->x_pad_0 + in->x_pad_1) * in->y_size;
-  /* Planted bug pad_row (docs/microarch.md 8.4): the bottom padding rows
-   * start one row too high, over the last data row (or the top pads). */
-  d->pad_up = m->params.inject == VTA_INJECT_PAD_ROW && in->y_pad_1 &&
-              in->y_pad_0 + in->y_size > 0;
+  d->pad_up = vta_inject_pad_up(m, in);
   return 0;
 }
 
@@ -264,13 +264,12 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
     const vta_insn_t *in = &d->in;
     if (d->s) {
       uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
+      vta_pipe_sync(m, m->cy->now + 1); /* compute read this cycle's inp/wgt first */
       vta_tensor_unpack(d->s, d->stage, e);
       /* The staged bytes are the element in DRAM layout: the event's data. */
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, d->stage);
     } else {
-      const uint8_t *w = d->stage;
-      m->uop[in->sram_base + d->lx] = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
-                                      (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+      vta_uop_write(m, in->sram_base + d->lx, d->stage);
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, in->sram_base + d->lx, 0, VTA_UOP_BYTES,
                d->stage);
     }
@@ -279,6 +278,33 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
       d->ly++;
     }
   }
+}
+
+typedef struct {
+  vta_model_t *m;
+  dma_rd_t *d;
+} train_t;
+
+static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
+  train_t *t = ctx;
+  assert(b->client == t->d->client && t->d->pend_beats);
+  t->m->cy->now = cycle; /* the landing's cycle, for the scratchpad's order */
+  consume(t->m, t->d, b);
+  t->d->pend_beats--;
+}
+
+int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err) {
+  cyc_t *cy = m->cy;
+  uint64_t start = cy->now;
+  train_t t = {m, d};
+  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, &t, done, err);
+  cy->now = start + *done;
+  if (rc < 0) { /* the fault is in the tick that ended the last cycle landed */
+    assert(*done > 0);
+    cy->now--;
+    --*done;
+  }
+  return rc;
 }
 
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
@@ -312,6 +338,7 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   /* Padding uses the SRAM write port in cycles without a landing beat. */
   if (!landed && d->pads_done < d->pads) {
     uint32_t e = pad_entry(d, d->pads_done++);
+    vta_pipe_sync(m, cy->now + 1);
     vta_tensor_zero(d->s, e, 1);
     VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
     did = 1;
@@ -373,6 +400,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     if (d->sb_hi < hi) {
       /* One cycle reads one element of the out scratchpad (the bubble). */
       VTA_EMIT(m, VTA_EV_OUT_RD, 0, 0, d->entry, 0, 0, NULL);
+      vta_pipe_sync(m, cy->now); /* store reads out before compute writes it */
       vta_tensor_pack(&m->out, d->entry++, d->sbuf + (d->sb_hi - d->sb_lo));
       d->sb_hi += elem;
       *busy = 1;

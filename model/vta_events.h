@@ -70,9 +70,18 @@ typedef struct vta_evlist {
    * vta_evlist_add drops them, and a producer may skip preparing them (the
    * profiler has no use for scratchpad data).  Never set for a comparison. */
   uint32_t skip;
+  /* Digest mode (vta_evlist_digest): events are counted in n and folded
+   * into `sum`, an order-independent 64-bit digest of their canonical form
+   * (cycle and data included), instead of being stored. */
+  int digest;
+  uint64_t sum;
+  vta_event_t scratch;   /* the last event added in digest mode */
 } vta_evlist_t;
 
 void vta_evlist_init(vta_evlist_t *l);
+/* An empty list in digest mode: what co-simulation compares when all it
+ * needs to know is whether both sides did the same (cosim.c). */
+void vta_evlist_digest(vta_evlist_t *l);
 void vta_evlist_free(vta_evlist_t *l);
 void vta_evlist_clear(vta_evlist_t *l);
 /* Append a copy of e (and of its data); returns the stored event, NULL when

@@ -146,6 +146,26 @@ uint64_t vta_memsys_next_event(const vta_memsys_t *ms);
 /* Jump, from the start of a cycle in which nothing is presented, to the
  * start of cycle `to` (<= next_event): the cycles between are idle. */
 void vta_memsys_skip(vta_memsys_t *ms, uint64_t to);
+/* 1 when some client presented a read request in the current cycle
+ * (valid after arbitrate), granted or not. */
+int vta_memsys_rd_presented(const vta_memsys_t *ms);
+/* Beats of the oldest burst in flight not landed yet (0: none in flight):
+ * with MAX_OUTST bursts in flight no request is granted before its last. */
+uint32_t vta_memsys_rd_head_left(const vta_memsys_t *ms);
+/* The beats of `client` landing in consecutive cycles from the current
+ * one on (its beat included), across its bursts in flight; 0 when the
+ * current cycle's beat is not its own.  With no request presented and the
+ * write channel idle, these cycles are a train the engine may run in bulk. */
+uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client);
+/* Land n beats of a train (n <= vta_memsys_rd_train) in their cycles, as n
+ * cycles of rd_beat + tick with nothing else going on would: fn sees each
+ * beat (data straight from DRAM) with its cycle.  Stops early at a burst
+ * that touches unmapped memory; *done = beats landed (= cycles ticked). */
+typedef void (*vta_beat_fn)(void *ctx, const vta_rd_beat_t *beat, uint64_t cycle);
+int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, uint64_t *done,
+                       vta_err *err);
+/* 1 when no write burst is open or waiting for its acknowledge. */
+int vta_memsys_wr_idle(const vta_memsys_t *ms);
 /* 1 while a read burst is in flight or a write burst is open. */
 int vta_memsys_busy(const vta_memsys_t *ms);
 

@@ -89,34 +89,6 @@ int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err) {
   return 0;
 }
 
-/* The planted bugs of docs/microarch.md 8.4 and the unit each lives in;
- * the RTL testbench plants the same bugs under the same names. */
-static const char *const inject_names[VTA_INJECT_N] = {
-    "none", "uop_bound", "drop_push", "alu_opcode", "pad_row", "pipe_slip"};
-static const char *const inject_units[VTA_INJECT_N] = {
-    "-", "compute", "load", "compute", "load", "compute"};
-
-const char *vta_inject_name(int inject) {
-  return inject >= 0 && inject < VTA_INJECT_N ? inject_names[inject] : "?";
-}
-
-const char *vta_inject_unit(int inject) {
-  return inject >= 0 && inject < VTA_INJECT_N ? inject_units[inject] : "?";
-}
-
-int vta_inject_parse(const char *name, vta_inject_t *out, vta_err *err) {
-  for (int i = 0; i < VTA_INJECT_N; i++)
-    if (!strcmp(name, inject_names[i])) {
-      *out = (vta_inject_t)i;
-      return 0;
-    }
-  char list[256] = "";
-  for (int i = 1; i < VTA_INJECT_N; i++)
-    snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i > 1 ? ", " : "",
-             inject_names[i]);
-  return vta_errf(err, VTA_EINPUT, "unknown planted bug '%s' (available: %s)", name, list);
-}
-
 static uint32_t *param_slot(vta_model_params_t *p, const vta_param_info_t *pi) {
   char *base = pi->group == VTA_PARAM_MEM ? (char *)&p->mem : (char *)p;
   return (uint32_t *)(base + pi->offset);
@@ -208,8 +180,10 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
   bad |= sram_init(&m->acc, "acc", c->acc_depth, nb * bo, c->acc_width, c->acc_elem_bytes, 1);
   bad |= sram_init(&m->out, "out", c->out_depth, nb * bo, c->out_width, c->out_elem_bytes, 0);
   m->uop = calloc(c->uop_depth, sizeof *m->uop);
-  bad |= !m->uop;
+  m->udec = calloc(c->uop_depth, sizeof *m->udec); /* all-zero words decode to zeros */
+  bad |= !m->uop || !m->udec;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
+  vta_mac_select(&m->mac, c, vta_isa_cap());
   for (int u = 0; u < 3; u++) {
     m->q[u].cap = p.cmd_queue_depth;
     m->q[u].slot = calloc(p.cmd_queue_depth, sizeof(cmd_t));
@@ -236,6 +210,7 @@ void vta_model_free(vta_model_t *m) {
     free(s[i]->i32);
   }
   free(m->uop);
+  free(m->udec);
   for (int u = 0; u < 3; u++) free(m->q[u].slot);
   free(m);
 }
@@ -404,6 +379,8 @@ void vta_model_clear_stats(vta_model_t *m) {
   }
 }
 
+const char *vta_model_isa(void) { return vta_isa_name(vta_isa_cap()); }
+
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m) {
   return m->cy ? &m->cy->stats : NULL;
 }
@@ -467,8 +444,8 @@ int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   *advanced = 0;
   *finished = 0;
   if (need_cycle(m, err)) return -1;
-  return vta_cycle_advance(m, max_cycles, out, !out && !m->params.no_skip, advanced, finished,
-                           err);
+  return vta_cycle_advance(m, max_cycles, out, (!out || out->digest) && !m->params.no_skip,
+                           advanced, finished, err);
 }
 
 int vta_model_running(const vta_model_t *m) { return m->cy && m->cy->launched; }

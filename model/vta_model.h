@@ -132,7 +132,8 @@ int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *er
 uint64_t vta_model_now(const vta_model_t *m);
 /* Several cycles of the launched run (vta_engine.h's step): at most
  * max_cycles (0: to the end), stopping at the finish pulse, skipping quiet
- * cycles unless `out` is given or no_skip is set.  *advanced counts the
+ * cycles unless `out` is given (a digest list allows it: its events may
+ * come in any order) or no_skip is set.  *advanced counts the
  * finish-pulse cycle; a run stepped in any chunks counts what vta_model_run
  * counts. */
 int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
@@ -201,6 +202,10 @@ void vta_model_cats(const vta_model_t *m, uint8_t cat[VTA_CY_NUNITS]);
 
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
+/* The instruction-set level of the GEMM kernel models run on this host
+ * ("scalar", "avx2", "avx512vnni": the CPU's best, capped by VTASIM_ISA;
+ * a configuration without 16x16 blocks runs the scalar kernel). */
+const char *vta_model_isa(void);
 const vta_model_params_t *vta_model_params(const vta_model_t *m);
 
 #ifdef __cplusplus

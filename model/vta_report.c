@@ -241,6 +241,8 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   else cJSON_AddNullToObject(o, "windows");
   cJSON *host = cJSON_AddObjectToObject(o, "host");
   cJSON_AddNumberToObject(host, "wall_seconds", r->wall);
+  cJSON_AddNumberToObject(host, "load_seconds", r->load_seconds);
+  cJSON_AddStringToObject(host, "isa", vta_model_isa()); /* the GEMM kernel's level */
   if (r->cycles)
     cJSON_AddNumberToObject(host, "cycles_per_second", ratio((double)r->cycles->cycles, r->wall));
   cJSON *ex = cJSON_AddObjectToObject(o, "expectations");

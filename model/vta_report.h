@@ -28,6 +28,7 @@ typedef struct vta_report {
   const vta_cycle_stats_t *cycles;  /* NULL: no cycles (functional engine) */
   uint32_t tokens[4];
   double wall;                      /* host seconds of the simulation */
+  double load_seconds;              /* host seconds reading the bundle */
   double clock_mhz;                 /* the profile's clock [vta_prof_opts_default's] */
   const vta_prof_t *prof;           /* the attribution, or NULL */
   int interrupted;                  /* Ctrl-C: exit_code is vtasim's 130 */

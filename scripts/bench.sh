@@ -1,105 +1,39 @@
 #!/usr/bin/env bash
-# scripts/bench.sh VTASIM - `make bench`: simulated cycles per second and wall
-# time of the cycle-accurate model (with and without event skipping), of the
-# functional model, of the Verilated RTL and of lockstep co-simulation (model
-# against RTL, every event compared), on the two TVM tutorial workloads of compiler-lite
-# (`vtasim gen gemm`, `vtasim gen conv2d`), the whole ResNet-18 (`vtasim gen
-# resnet18`) on the model, functional and RTL engines, and the points per second
-# of a `vtasim sweep` (examples/sweep-resnet18.json, -j 1 and -j nproc).  Without
-# the generator it uses
-# traces/*_tutorial.large.vta if present, else every traces/*.vta, and says so.
-# Wall time is the best of REPEAT runs of the simulation alone (the JSON
-# report's host.wall_seconds: no parsing, no checking).
+# scripts/bench.sh VTASIM - `make bench`: every engine's speed on the tutorial
+# workloads and ResNet-18 layers as ratios against a baseline commit measured
+# in the same run (scripts/bench.py prints the table and says how each
+# number is measured).
+#
+#   BASELINE=<commit>  the commit to compare with [888a242]; built once in a
+#                      scratch worktree, build/baseline-<commit>/ (git worktree)
+#   REPEAT=N           best of N runs [3]
+#   CALLGRIND=1        also instructions per simulated cycle (valgrind), for
+#                      functional and model; CALLGRIND=all for rtl and cosim too
+#   ENGINES="..."      a subset of: functional model rtl cosim
+# Then the points per second of a `vtasim sweep` (examples/sweep-resnet18.json,
+# -j 1 and -j nproc), when this build has it.
+#
+# Speed is reported, never asserted: nothing here fails on a slow machine.
 set -eu
 vtasim=${1:-build/vtasim}
-repeat=${REPEAT:-3}
 here=$(cd "$(dirname "$0")/.." && pwd)
 out=$here/build/bench
+baseline=${BASELINE:-888a242}
 mkdir -p "$out"
 [ -x "$vtasim" ] || { echo "bench: $vtasim is not built" >&2; exit 2; }
-
-workloads=()
-if "$vtasim" gen --help >/dev/null 2>&1; then
-  for op in gemm conv2d; do
-    "$vtasim" gen "$op" -o "$out/${op}_tutorial.vta" >/dev/null
-    workloads+=("$out/${op}_tutorial.vta")
-  done
-  source="vtasim gen (compiler-lite), the tutorial schedules"
-elif [ -f "$here/traces/gemm_tutorial.large.vta" ] && [ -f "$here/traces/conv2d_tutorial.large.vta" ]; then
-  workloads=("$here/traces/gemm_tutorial.large.vta" "$here/traces/conv2d_tutorial.large.vta")
-  source="traces/*_tutorial.large.vta (vtasim gen is not available in this build)"
-else
-  for f in "$here"/traces/*.vta; do workloads+=("$f"); done
-  source="FALLBACK: traces/*.vta (neither vtasim gen nor the tutorial bundles are available)"
+commit=$(git -C "$here" rev-parse --verify --quiet "$baseline^{commit}") ||
+  { echo "bench: BASELINE=$baseline is not a commit of this repository" >&2; exit 2; }
+short=$(git -C "$here" rev-parse --short "$commit")
+dir=$here/build/baseline-$short
+if [ ! -x "$dir/build/vtasim" ]; then
+  echo "bench: building the baseline $short in $dir (once; the RTL takes a few minutes)"
+  git -C "$here" worktree prune
+  [ -d "$dir" ] || git -C "$here" worktree add --detach "$dir" "$commit" >/dev/null
+  nice -n 10 make -C "$dir" -j2 all >"$out/baseline-$short.log" 2>&1 ||
+    { tail -20 "$out/baseline-$short.log"; echo "bench: the baseline did not build" >&2; exit 2; }
 fi
-
-engines=("model" "model --no-skip" "functional")
-have_rtl=0
-if "$vtasim" run --help | grep -q 'rtl'; then engines+=("rtl"); have_rtl=1; fi
-
-echo "vtasim bench: $source; best of $repeat runs"
-printf '%-28s %-18s %12s %10s %14s\n' workload engine cycles wall_s "cycles/s"
-for w in "${workloads[@]}"; do
-  for engine in "${engines[@]}"; do
-    best=""
-    cycles=""
-    for _ in $(seq "$repeat"); do
-      # shellcheck disable=SC2086
-      line=$("$vtasim" run "$w" --engine $engine --json --no-attribution --no-windows | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-if d["status"] != "ok": sys.exit("run failed: " + d.get("error", d["status"]))
-c = d["cycles"]
-print(d["host"]["wall_seconds"], c["total"] if c else "-")')
-      wall=${line% *}
-      cycles=${line#* }
-      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
-    done
-    rate=$(python3 -c "c='$cycles'; print('-' if c == '-' else '%.3g' % (int(c) / max($best, 1e-9)))")
-    printf '%-28s %-18s %12s %10.4f %14s\n' "$(basename "$w" .vta)" "$engine" "$cycles" "$best" "$rate"
-    [ "$engine" = rtl ] && rtl_wall=$best
-  done
-  if [ "$have_rtl" = 1 ]; then
-    # Co-simulation, timed from outside (it includes loading the bundle,
-    # which the rows above exclude: a few ms at most).
-    best=""
-    for _ in $(seq "$repeat"); do
-      t0=$(date +%s.%N)
-      "$vtasim" cosim "$w" --quiet >/dev/null || { echo "bench: cosim of $w failed" >&2; exit 1; }
-      wall=$(python3 -c "print($(date +%s.%N) - $t0)")
-      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
-    done
-    rate=$(python3 -c "print('%.3g' % (int('$cycles') / max($best, 1e-9)))")
-    printf '%-28s %-18s %12s %10.4f %14s   (%.1fx the RTL alone)\n' "$(basename "$w" .vta)" \
-      "cosim model+rtl" "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($rtl_wall, 1e-9))")"
-  fi
-done
-
-# The whole ResNet-18 (docs/network.md): 19 layers, one run each; wall time is
-# the sum of the layers' simulations (totals.wall_seconds), best of REPEAT.
-if "$vtasim" gen resnet18 --help >/dev/null 2>&1; then
-  "$vtasim" gen resnet18 -o "$out/resnet18" --quiet
-  net_engines=("model" "functional")
-  [ "$have_rtl" = 1 ] && net_engines+=("rtl")
-  for engine in "${net_engines[@]}"; do
-    best=""
-    for _ in $(seq "$repeat"); do
-      line=$("$vtasim" run "$out/resnet18/resnet18.net" --engine "$engine" --json | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-if d["status"] != "ok": sys.exit("network run failed: " + d.get("error", d["status"]))
-t = d["totals"]
-print(t["wall_seconds"], "%.0f" % t["cycles"] if t.get("cycles") else "-")')
-      wall=${line% *}
-      cycles=${line#* }
-      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
-    done
-    [ "$engine" = model ] && model_net=$best
-    rate=$(python3 -c "c='$cycles'; print('-' if c == '-' else '%.3g' % (int(c) / max($best, 1e-9)))")
-    printf '%-28s %-18s %12s %10.4f %14s   (%.2fx the model)\n' "resnet18 (19 layers)" "$engine" \
-      "$cycles" "$best" "$rate" "$(python3 -c "print($best / max($model_net, 1e-9))")"
-  done
-fi
+BASELINE_NAME="$short ($baseline)" python3 "$here/scripts/bench.py" "$vtasim" \
+  "$dir/build/vtasim" "$out"
 
 # vtasim sweep: points per second of examples/sweep-resnet18.json (compile +
 # cycle model per point, every point computed afresh), -j 1 and -j nproc:

@@ -63,7 +63,19 @@ typedef struct vta_cosim_opts {
    * vta_model_cats): the profiler and timeline of `cosim --timeline`.  A
    * non-zero return stops the comparison (an interrupt) with VTA_EINTR.  [NULL] */
   const vta_session_observer_t *observe;
+  /* Compare digests (without `observe`): each side steps VTA_COSIM_WINDOW
+   * cycles at a time into a digest list (vta_evlist_digest: every event,
+   * cycle and data bytes folded into 64 bits; the C model keeps its fast
+   * paths), and the two digests, event counts and cycle counts are compared
+   * per window.  Any difference, a fault or a differing run end returns
+   * VTA_COSIM_RECHECK: the caller runs again on fresh sides without
+   * `digest`, which finds the first differing cycle and builds the full
+   * report. [0] */
+  int digest;
 } vta_cosim_opts_t;
+
+#define VTA_COSIM_WINDOW 4096
+#define VTA_COSIM_RECHECK 2
 
 #define VTA_COSIM_LAST_DEFAULT 16
 
@@ -91,7 +103,9 @@ typedef struct vta_cosim_result {
 /*
  * Run every `.run` of the program on both sides in lockstep; side 0 is the
  * reference (the C model).  Returns 0 when they agree, 1 at the first
- * divergence (r describes it), -1 when the comparison could not be made:
+ * divergence (r describes it), VTA_COSIM_RECHECK (opts->digest only) when
+ * something differs and a full comparison must say what, -1 when the
+ * comparison could not be made:
  * the reference faulted (the program is faulty: deadlock, access out of
  * range...), out of memory; err says why.  r is filled either way; free it
  * with vta_cosim_result_free.

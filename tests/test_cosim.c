@@ -431,7 +431,7 @@ static int cosim(const vta_program_t *p, const vta_model_params_t *pb, int last,
   int rc = -1;
   memset(r, 0, sizeof *r);
   if (!vta_cosim_side_model(&s[0], p, NULL, e) && !vta_cosim_side_model(&s[1], p, pb, e)) {
-    vta_cosim_opts_t o = {last, NULL};
+    vta_cosim_opts_t o = {last, NULL, 0};
     rc = vta_cosim_run(p, s, &o, r, e);
     size_t n;
     FILE *f = open_memstream(report, &n);

@@ -133,7 +133,10 @@ int sc_main(int argc, char **argv) {
 
   vta_program_t p;
   vta_err e{};
-  if (vta_program_load(&p, in, &e)) {
+  double t_load = seconds_now();
+  int load_rc = vta_program_load(&p, in, &e);
+  t_load = seconds_now() - t_load;
+  if (load_rc) {
     fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
     return 2;
   }
@@ -197,6 +200,7 @@ int sc_main(int argc, char **argv) {
     r.cycles = snap.has_cycles ? &snap.cycles : nullptr;
     memcpy(r.tokens, snap.tokens, sizeof r.tokens);
     r.wall = wall;
+    r.load_seconds = t_load;
     r.clock_mhz = 1e-6 / o.vta.period.to_seconds();  // the profile's clock is VTA's
     r.exit_code = rc;
     r.error = hr.error.c_str();

@@ -1,0 +1,203 @@
+/*
+ * mac.c - the int8 GEMM micro-op kernel (spec 6.4), the hot path of both
+ * engines: acc[b][o] += sum_k inp[b][k] * wgt[o][k] over one uop's
+ * BATCH x BLOCK_IN by BLOCK_OUT x BLOCK_IN tile, with the acc and out
+ * write-back of vta_sext.  Three implementations with bit-identical
+ * results, chosen once per model from the CPU's features:
+ *
+ *   scalar      portable C, any block shape (the reference);
+ *   avx2        16x16 blocks: 16-bit multiply-adds (vpmaddwd);
+ *   avx512vnni  16x16 blocks: 8-bit dot products (vpdpbusd), 64 MACs an
+ *               instruction.
+ *
+ * VTASIM_ISA=scalar|avx2|avx512vnni in the environment caps the choice
+ * (tests run every level the CPU has and compare; a level the CPU lacks
+ * falls back to the best one below it).  Integer arithmetic is exact in
+ * every path: the products and their 16-term sums fit int32, and the sum
+ * wraps into acc modulo 2^ACC_WIDTH exactly as the scalar code's does.
+ */
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define VTA_X86 1
+#include <immintrin.h>
+#endif
+
+/* acc = sext(acc + s, aw); out = sext(acc, ow): the write-back of 6.4. */
+static inline void wb_scalar(int32_t *acc, int8_t *out, int32_t s, int aw, int ow) {
+  int32_t v = vta_sext((uint32_t)*acc + (uint32_t)s, aw);
+  *acc = v;
+  *out = (int8_t)vta_sext((uint32_t)v, ow);
+}
+
+static inline int32_t dot(const int8_t *x, const int8_t *w, uint32_t n) {
+  int32_t s = 0;
+  for (uint32_t k = 0; k < n; k++) s += (int32_t)x[k] * (int32_t)w[k];
+  return s;
+}
+
+static void mac_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *jobs) {
+  uint32_t bi = sh->block_in, bo = sh->block_out;
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) {
+    int32_t *acc = j->acc;
+    int8_t *out = j->out;
+    const int8_t *x = j->x, *w = j->w;
+    for (uint32_t b = 0; b < sh->batch; b++, x += bi, acc += bo, out += bo)
+      for (uint32_t o = 0; o < bo; o++) {
+        /* The constant length lets the compiler unroll the default 16. */
+        int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + (size_t)o * bi, bi);
+        wb_scalar(&acc[o], &out[o], s, sh->acc_width, sh->out_width);
+      }
+  }
+}
+
+#ifdef VTA_X86
+
+/* Both vector kernels need BLOCK_IN = BLOCK_OUT = 16 (the default and the
+ * common configuration); vta_mac_select checks it. */
+
+__attribute__((target("avx2"))) static inline __m256i sext256(__m256i v, int w) {
+  return w == 32 ? v
+                 : _mm256_srai_epi32(_mm256_slli_epi32(v, 32 - w), 32 - w);
+}
+
+/* 8 sums of 16 products -> acc[0..7], out[0..7]. */
+__attribute__((target("avx2"))) static inline void wb8_avx2(int32_t *acc, int8_t *out,
+                                                            __m256i s, int aw, int ow) {
+  __m256i v = sext256(_mm256_add_epi32(_mm256_loadu_si256((const __m256i *)acc), s), aw);
+  _mm256_storeu_si256((__m256i *)acc, v);
+  __m256i o = sext256(v, ow); /* within int8 now: the packs do not saturate */
+  __m128i p = _mm_packs_epi32(_mm256_castsi256_si128(o), _mm256_extracti128_si256(o, 1));
+  _mm_storel_epi64((__m128i *)out, _mm_packs_epi16(p, p));
+}
+
+/* Sums of 4 rows' madd vectors: lane q of the result is row q's total. */
+__attribute__((target("avx2"))) static inline __m256i hsum4(__m256i a, __m256i b, __m256i c,
+                                                            __m256i d) {
+  __m256i h = _mm256_hadd_epi32(_mm256_hadd_epi32(a, b), _mm256_hadd_epi32(c, d));
+  return h; /* 128-bit halves: rows a..d over k in 0..7, then over 8..15 */
+}
+
+__attribute__((target("avx2"))) static inline void mac1_avx2(const vta_mac_shape_t *sh,
+                                                              int32_t *acc, int8_t *out,
+                                                              const int8_t *x,
+                                                              const int8_t *w) {
+  __m256i wr[16];
+#pragma GCC unroll 16
+  for (int o = 0; o < 16; o++)
+    wr[o] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 16 * o)));
+  for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
+    __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
+    __m256i m[16];
+#pragma GCC unroll 16
+    for (int o = 0; o < 16; o++) m[o] = _mm256_madd_epi16(wr[o], xv);
+    __m256i h0 = hsum4(m[0], m[1], m[2], m[3]), h1 = hsum4(m[4], m[5], m[6], m[7]);
+    __m256i h2 = hsum4(m[8], m[9], m[10], m[11]), h3 = hsum4(m[12], m[13], m[14], m[15]);
+    /* Add each one's two 128-bit halves: outputs 0..7, then 8..15. */
+    __m256i lo = _mm256_add_epi32(_mm256_permute2x128_si256(h0, h1, 0x20),
+                                  _mm256_permute2x128_si256(h0, h1, 0x31));
+    __m256i hi = _mm256_add_epi32(_mm256_permute2x128_si256(h2, h3, 0x20),
+                                  _mm256_permute2x128_si256(h2, h3, 0x31));
+    wb8_avx2(acc, out, lo, sh->acc_width, sh->out_width);
+    wb8_avx2(acc + 8, out + 8, hi, sh->acc_width, sh->out_width);
+  }
+}
+
+__attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, uint32_t n,
+                                                     const vta_mac_job_t *jobs) {
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) mac1_avx2(sh, j->acc, j->out, j->x, j->w);
+}
+
+#define AVX512 "avx512f,avx512bw,avx512vnni"
+
+__attribute__((target(AVX512))) static inline __m512i sext512(__m512i v, int w) {
+  return w == 32 ? v
+                 : _mm512_srai_epi32(_mm512_slli_epi32(v, 32 - w), 32 - w);
+}
+
+/* vpdpbusd multiplies unsigned by signed bytes, so the weights are biased
+ * by 128 (w + 128 in 0..255) and 128 * sum(x) is taken off again: the
+ * correction starts each accumulator, computed by the same instruction on
+ * a vector of 128s.  Lane j of r[q] is then the exact partial sum of
+ * output 4q + j/4 over inputs 4(j%4)..4(j%4)+3. */
+__attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh, uint32_t n,
+                                                       const vta_mac_job_t *jobs) {
+  const __m512i bias = _mm512_set1_epi8((char)0x80);
+  /* Lane 4b + q of the reduced vector holds output 4q + b. */
+  const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) {
+  int32_t *acc = j->acc;
+  int8_t *out = j->out;
+  const int8_t *x = j->x, *w = j->w;
+  __m512i wu[4];
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; q++)
+    wu[q] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(w + 64 * q)), bias);
+  for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
+    __m512i xb = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)x));
+    __m512i neg = _mm512_sub_epi32(_mm512_setzero_si512(),
+                                   _mm512_dpbusd_epi32(_mm512_setzero_si512(), bias, xb));
+    __m512i r0 = _mm512_dpbusd_epi32(neg, wu[0], xb), r1 = _mm512_dpbusd_epi32(neg, wu[1], xb);
+    __m512i r2 = _mm512_dpbusd_epi32(neg, wu[2], xb), r3 = _mm512_dpbusd_epi32(neg, wu[3], xb);
+    /* Sum the 4 lanes of every 128-bit block (one output each). */
+    __m512i s01 = _mm512_add_epi32(_mm512_unpacklo_epi32(r0, r1), _mm512_unpackhi_epi32(r0, r1));
+    __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(r2, r3), _mm512_unpackhi_epi32(r2, r3));
+    __m512i t = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
+    __m512i s = _mm512_permutexvar_epi32(tr, t);
+    __m512i v = sext512(_mm512_add_epi32(_mm512_loadu_si512((const void *)acc), s),
+                        sh->acc_width);
+    _mm512_storeu_si512((void *)acc, v);
+    _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(sext512(v, sh->out_width)));
+  }
+  }
+}
+#endif
+
+static const char *const isa_names[VTA_ISA_N] = {"scalar", "avx2", "avx512vnni"};
+
+const char *vta_isa_name(vta_isa_t isa) {
+  return isa >= 0 && isa < VTA_ISA_N ? isa_names[isa] : "?";
+}
+
+/* The best level this CPU runs. */
+static vta_isa_t cpu_isa(void) {
+#ifdef VTA_X86
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512vnni"))
+    return VTA_ISA_AVX512VNNI;
+  if (__builtin_cpu_supports("avx2")) return VTA_ISA_AVX2;
+#endif
+  return VTA_ISA_SCALAR;
+}
+
+vta_isa_t vta_isa_cap(void) {
+  vta_isa_t best = cpu_isa();
+  const char *env = getenv("VTASIM_ISA");
+  if (env)
+    for (int i = 0; i < VTA_ISA_N; i++)
+      if (!strcmp(env, isa_names[i]) && (vta_isa_t)i < best) best = (vta_isa_t)i;
+  return best;
+}
+
+void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap) {
+  mac->shape = (vta_mac_shape_t){(uint32_t)cfg->batch, (uint32_t)cfg->block_in,
+                                 (uint32_t)cfg->block_out, cfg->acc_width, cfg->out_width};
+  mac->fn = mac_scalar;
+  mac->isa = VTA_ISA_SCALAR;
+#ifdef VTA_X86
+  if (cfg->block_in != 16 || cfg->block_out != 16) return;
+  if (cap >= VTA_ISA_AVX512VNNI) {
+    mac->fn = mac_avx512;
+    mac->isa = VTA_ISA_AVX512VNNI;
+  } else if (cap >= VTA_ISA_AVX2) {
+    mac->fn = mac_avx2;
+    mac->isa = VTA_ISA_AVX2;
+  }
+#else
+  (void)cap;
+#endif
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""scripts/bench.py - `make bench` (run by scripts/bench.sh, which builds the
+baseline): the speed of every engine on the TVM tutorial workloads and on
+ResNet-18 layers, as ratios against a baseline commit measured in the same
+run on the same machine.
+
+  bench.py VTASIM BASE_VTASIM OUT_DIR
+
+Per workload (GEMM and conv2d tutorials, ResNet-18 c2 and c8, the whole
+ResNet-18 when `vtasim gen resnet18` exists) and engine (functional, model,
+rtl, cosim): simulated cycles, wall seconds, simulated cycles per second and
+the ratio to the baseline's.  Wall time is the best of REPEAT runs: the
+simulation alone for functional, model and rtl (the JSON report's
+host.wall_seconds); the whole process for cosim (its report has no timer),
+set against the whole process of rtl to give co-simulation's overhead.
+Bundle loading: the whole process of `vtasim run` on the GEMM tutorial,
+text and binary, minus its simulation, as bytes per second.  The GEMM
+kernel: int8 MACs per second achieved by the model over the whole run,
+against the machine's measured peak (scripts/peak_mac.c).  CALLGRIND=1 adds
+the instructions executed per simulated cycle (whole process, functional
+and model; CALLGRIND=all for rtl and cosim too), which repeats exactly on a
+noisy machine.  Speed is reported, never asserted.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+vtasim, base, out = sys.argv[1:4]
+REPEAT = int(os.environ.get("REPEAT", "3"))
+CALLGRIND = os.environ.get("CALLGRIND", "")
+ENGINES = os.environ.get("ENGINES", "functional model rtl cosim").split()
+here = os.path.dirname(os.path.abspath(__file__))
+os.makedirs(out, exist_ok=True)
+report = {"workloads": [], "loading": [], "repeat": REPEAT}
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def gen_workloads():
+    """The bundles, generated once by the current build for both sides."""
+    lst = [("gemm_tutorial", "gemm", []), ("conv2d_tutorial", "conv2d", [])]
+    for name, opts in (("resnet18_c2", "--height 56 --width 56 --in-channels 64 "
+                        "--out-channels 64 --kernel 3 --pad 1 --stride 1"),
+                       ("resnet18_c8", "--height 14 --width 14 --in-channels 256 "
+                        "--out-channels 256 --kernel 3 --pad 1 --stride 1")):
+        lst.append((name, "conv2d", opts.split()))
+    files = []
+    for name, op, opts in lst:
+        f = os.path.join(out, name + ".vta")
+        r = sh([vtasim, "gen", op, *opts, "-o", f])
+        if r.returncode:
+            sys.exit("bench: vtasim gen %s failed: %s" % (op, r.stderr or r.stdout))
+        files.append((name, f))
+    return files
+
+
+QUIET_FLAGS = {}  # per binary: the flags that keep --json from profiling the run
+
+
+def run_json(binary, f, engine):
+    if binary not in QUIET_FLAGS:
+        h = sh([binary, "run", "--help"]).stdout
+        QUIET_FLAGS[binary] = [o for o in ("--no-attribution", "--no-windows") if o in h]
+    r = sh([binary, "run", f, "--engine", engine, "--json", *QUIET_FLAGS[binary]])
+    try:
+        d = json.loads(r.stdout)
+    except ValueError:
+        sys.exit("bench: %s run %s --engine %s: no report: %s" % (binary, f, engine, r.stderr))
+    if d.get("status") != "ok":
+        sys.exit("bench: %s run %s --engine %s failed: %s" % (binary, f, engine, d.get("error")))
+    return d
+
+
+def process_seconds(cmd):
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t = time.perf_counter() - t0
+    if r.returncode:
+        sys.exit("bench: %s failed: %s" % (" ".join(cmd), r.stderr))
+    return t
+
+
+def best_of(fn):
+    return min(fn() for _ in range(REPEAT))
+
+
+def measure(binary, f, engine, cycles):
+    """(wall seconds, whole-process seconds or None, report)."""
+    if engine == "cosim":
+        return best_of(lambda: process_seconds([binary, "cosim", f, "--quiet"])), None, None
+    d = None
+
+    def one():
+        nonlocal d
+        d = run_json(binary, f, engine)
+        return d["host"]["wall_seconds"]
+
+    wall = best_of(one)
+    proc = None
+    if engine == "rtl":  # co-simulation's overhead is against this
+        proc = best_of(lambda: process_seconds([binary, "run", f, "--engine", "rtl", "--quiet"]))
+    return wall, proc, d
+
+
+def callgrind(binary, f, engine):
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    cmd += [binary, "cosim", f, "--quiet"] if engine == "cosim" else \
+        [binary, "run", f, "--engine", engine, "--quiet"]
+    r = sh(cmd)
+    m = re.search(r"refs:\s+([\d,]+)", r.stderr)
+    return int(m.group(1).replace(",", "")) if m else None
+
+
+def peak_macs():
+    exe = os.path.join(out, "peak_mac")
+    src = os.path.join(here, "peak_mac.c")
+    if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+        r = sh(["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, src])
+        if r.returncode:
+            return None, None
+    level, rate = sh([exe]).stdout.split()
+    return level, float(rate)
+
+
+have_rtl = "rtl" in sh([vtasim, "run", "--help"]).stdout
+engines = [e for e in ENGINES if have_rtl or e not in ("rtl", "cosim")]
+workloads = gen_workloads()
+level, peak = peak_macs()
+print("vtasim bench: best of %d runs; baseline %s" % (REPEAT, os.environ.get("BASELINE_NAME", base)))
+print("  model/functional/rtl: simulation only (host.wall_seconds); cosim: whole process, "
+      "its overhead against rtl's whole process")
+hdr = "%-16s %-10s %10s %9s %11s %9s %11s %7s" % (
+    "workload", "engine", "cycles", "wall_s", "cycles/s", "base_s", "base_c/s", "ratio")
+if CALLGRIND:
+    hdr += " %9s %9s" % ("Ir/cyc", "base_Ir/c")
+print(hdr)
+for name, f in workloads:
+    cycles = run_json(vtasim, f, "model")["cycles"]["total"]
+    gemm = run_json(vtasim, f, "functional")["stats"]["gemm_counter"]
+    rtl_proc = {}
+    for engine in engines:
+        row = {"workload": name, "engine": engine, "cycles": cycles}
+        new_wall, new_proc, d = measure(vtasim, f, engine, cycles)
+        base_wall, base_proc, _ = measure(base, f, engine, cycles)
+        row.update(wall_s=new_wall, base_wall_s=base_wall, ratio=base_wall / new_wall,
+                   cycles_per_s=cycles / new_wall, base_cycles_per_s=cycles / base_wall)
+        if engine == "rtl":
+            rtl_proc = {"new": new_proc, "base": base_proc}
+            row.update(process_s=new_proc, base_process_s=base_proc)
+        if engine == "cosim" and rtl_proc:
+            row["overhead_vs_rtl"] = new_wall / rtl_proc["new"] - 1
+            row["base_overhead_vs_rtl"] = base_wall / rtl_proc["base"] - 1
+        if engine == "model" and d:
+            macs = gemm * 256.0  # BATCH x BLOCK_IN x BLOCK_OUT of the default configuration
+            row.update(macs_per_s=macs / new_wall, isa=d["host"].get("isa"))
+        line = "%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
+            name, engine, cycles, new_wall, cycles / new_wall, base_wall, cycles / base_wall,
+            base_wall / new_wall)
+        if CALLGRIND and (engine in ("functional", "model") or CALLGRIND == "all"):
+            a, b = callgrind(vtasim, f, engine), callgrind(base, f, engine)
+            row.update(ir_per_cycle=a and a / cycles, base_ir_per_cycle=b and b / cycles)
+            line += " %9.0f %9.0f" % (a / cycles if a else 0, b / cycles if b else 0)
+        if "overhead_vs_rtl" in row:
+            line += "   cosim %+.0f%% over rtl (baseline %+.0f%%)" % (
+                100 * row["overhead_vs_rtl"], 100 * row["base_overhead_vs_rtl"])
+        if "macs_per_s" in row:
+            line += "   %.3g int8 MAC/s" % row["macs_per_s"]
+            if peak:
+                line += " (%.1f%% of the %s peak %.3g)" % (100 * row["macs_per_s"] / peak, level, peak)
+        print(line, flush=True)
+        report["workloads"].append(row)
+
+# The whole ResNet-18 (docs/network.md), when this build has it: the sum of
+# its 19 layers' simulations (the report's totals.wall_seconds); the
+# baseline runs each layer's bundle, which is complete on its own.
+g = sh([vtasim, "gen", "resnet18", "-o", os.path.join(out, "resnet18"), "--quiet"])
+net = os.path.join(out, "resnet18", "resnet18.net")
+if not g.returncode and os.path.exists(net):
+    layers = [ln.split()[2] for ln in open(net) if ln.startswith("layer ")]
+    layers = [os.path.join(out, "resnet18", b) for b in layers]
+    print("\nthe whole ResNet-18 (%d layers; wall: the sum of the layers' simulations; rtl once):"
+          % len(layers))
+    for engine in [e for e in engines if e != "cosim"]:
+        reps = 1 if engine == "rtl" else REPEAT
+        def new_net():
+            r = sh([vtasim, "run", net, "--engine", engine, "--json"])
+            t = json.loads(r.stdout)["totals"]
+            return t["wall_seconds"], t.get("cycles")
+        def base_net():
+            tot = 0.0
+            for b in layers:
+                tot += run_json(base, b, engine)["host"]["wall_seconds"]
+            return tot
+        try:
+            nw = min((new_net() for _ in range(reps)), key=lambda x: x[0])
+            bw = min(base_net() for _ in range(reps))
+        except (ValueError, KeyError, SystemExit) as ex:
+            print("  %s: not measured (%s)" % (engine, ex))
+            continue
+        cyc = nw[1] or 0
+        row = {"workload": "resnet18", "engine": engine, "cycles": cyc, "wall_s": nw[0],
+               "base_wall_s": bw, "ratio": bw / nw[0]}
+        report["workloads"].append(row)
+        print("%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
+            "resnet18", engine, cyc, nw[0], cyc / nw[0], bw, cyc / bw, bw / nw[0]))
+
+# Bundle loading: the reader alone (the report's host.load_seconds), and the
+# whole process of `vtasim run`, on the text bundle and its binary form.
+name, f = workloads[0]
+vtb = os.path.join(out, name + ".vtb")
+sh([vtasim, "asm", f, "-o", vtb])
+print("\nbundle loading (%s; load: the reader alone, new build's report host.load_seconds; "
+      "process: `vtasim run` whole process):" % name)
+for path in (f, vtb):
+    size = os.path.getsize(path)
+    proc = {side: best_of(lambda: process_seconds([b, "run", path, "--quiet"]))
+            for side, b in (("new", vtasim), ("base", base))}
+    load = best_of(lambda: run_json(vtasim, path, "functional")["host"]["load_seconds"])
+    # The baseline reports no load time: its process minus its simulation.
+    bsim = best_of(lambda: run_json(base, path, "functional")["host"]["wall_seconds"])
+    nsim = best_of(lambda: run_json(vtasim, path, "functional")["host"]["wall_seconds"])
+    row = {"file": os.path.basename(path), "bytes": size, "load_s": load,
+           "process_s": proc["new"], "base_process_s": proc["base"],
+           "process_minus_sim_s": proc["new"] - nsim, "base_process_minus_sim_s": proc["base"] - bsim}
+    report["loading"].append(row)
+    print("  %-22s %9d bytes  load %.4f s = %.0f MB/s   process %.4f s (baseline %.4f s, %.1fx)" % (
+        row["file"], size, load, size / max(load, 1e-9) / 1e6, proc["new"], proc["base"],
+        proc["base"] / proc["new"]))
+if CALLGRIND:  # instructions per input byte of the reader: the process minus a run of nothing
+    for path in (f, vtb):
+        size = os.path.getsize(path)
+        a, b = callgrind(vtasim, path, "functional"), callgrind(base, path, "functional")
+        print("  callgrind %-12s whole process on the functional engine: %.3g instructions "
+              "(%.0f per input byte), baseline %.3g (%.0f per byte)" % (
+                  os.path.basename(path), a or 0, (a or 0) / size, b or 0, (b or 0) / size))
+report["peak"] = {"level": level, "macs_per_s": peak}
+with open(os.path.join(out, "bench.json"), "w") as fh:
+    json.dump(report, fh, indent=1)
+print("\n(JSON: %s)" % os.path.join(out, "bench.json"))

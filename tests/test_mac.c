@@ -1,0 +1,152 @@
+/*
+ * test_mac.c - the GEMM micro-op kernels of model/mac.c: every level this
+ * CPU runs (scalar, AVX2, AVX-512 VNNI) against a reference written here
+ * in 64-bit arithmetic, on random tiles and on the extremes (-128 * -128
+ * summed, acc wrapping at every ACC_WIDTH, out truncation at every
+ * OUT_WIDTH), in batches whose later uops read acc rows earlier ones
+ * wrote.  The model-level check (every committed trace and random programs
+ * with VTASIM_ISA forced to each level, bit for bit) is
+ * tests/cli/test_isa_paths.sh.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "core.h"
+
+/* The low `bits` bits of v as a signed value, by arithmetic on int64. */
+static int64_t wrap(int64_t v, int bits) {
+  int64_t m = (int64_t)1 << bits;
+  v %= m;
+  if (v < 0) v += m;
+  return v >= m / 2 ? v - m : v;
+}
+
+typedef struct {
+  uint32_t batch, bi, bo;
+  int aw, ow;
+} shape_t;
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng >> 16);
+}
+
+/* n uops over a pool of 4 acc rows, 3 inp rows and 3 wgt rows: jobs share
+ * rows, so a kernel that reorders or drops a dependency shows. */
+enum { NJOB = 40, ROWS = 4, XROWS = 3, WROWS = 3 };
+
+static int8_t lane8(int mode) {
+  switch (mode) {
+  case 0: return (int8_t)rnd();
+  case 1: return -128;
+  case 2: return 127;
+  default: return (int8_t)((rnd() & 1) ? -128 : 127);
+  }
+}
+
+/* Runs one level on copies of the same inputs; returns 0 when it matches
+ * the reference exactly. */
+static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used) {
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  cfg.batch = (int)sh->batch;
+  cfg.block_in = (int)sh->bi;
+  cfg.block_out = (int)sh->bo;
+  cfg.acc_width = sh->aw;
+  cfg.out_width = sh->ow;
+  vta_mac_t mac;
+  vta_mac_select(&mac, &cfg, cap);
+  *level_used = mac.isa;
+  size_t arow = (size_t)sh->batch * sh->bo, xrow = (size_t)sh->batch * sh->bi,
+         wrow = (size_t)sh->bo * sh->bi;
+  int32_t *acc = malloc(ROWS * arow * sizeof *acc), *ref = malloc(ROWS * arow * sizeof *ref);
+  int8_t *out = calloc(ROWS * arow, 1), *rout = calloc(ROWS * arow, 1);
+  int8_t *x = malloc(XROWS * xrow), *w = malloc(WROWS * wrow);
+  rng = 0x9e3779b97f4a7c15ull + (uint64_t)mode * 7919 + sh->aw * 31 + sh->ow + sh->batch * 101;
+  for (size_t i = 0; i < ROWS * arow; i++) {
+    ref[i] = (int32_t)wrap((int32_t)(rnd() ^ (rnd() << 16)), sh->aw);
+    acc[i] = ref[i];
+  }
+  for (size_t i = 0; i < XROWS * xrow; i++) x[i] = lane8(mode);
+  for (size_t i = 0; i < WROWS * wrow; i++) w[i] = lane8(mode);
+  vta_mac_job_t jobs[NJOB];
+  uint32_t ja[NJOB], jx[NJOB], jw[NJOB];
+  for (int j = 0; j < NJOB; j++) {
+    ja[j] = rnd() % ROWS;
+    jx[j] = rnd() % XROWS;
+    jw[j] = rnd() % WROWS;
+    jobs[j] = (vta_mac_job_t){acc + ja[j] * arow, out + ja[j] * arow, x + jx[j] * xrow,
+                              w + jw[j] * wrow};
+  }
+  /* Reference: one uop after the other. */
+  for (int j = 0; j < NJOB; j++)
+    for (uint32_t b = 0; b < sh->batch; b++)
+      for (uint32_t o = 0; o < sh->bo; o++) {
+        int64_t s = 0;
+        for (uint32_t k = 0; k < sh->bi; k++)
+          s += (int64_t)x[jx[j] * xrow + b * sh->bi + k] * w[jw[j] * wrow + o * sh->bi + k];
+        size_t at = ja[j] * arow + b * sh->bo + o;
+        ref[at] = (int32_t)wrap((int64_t)ref[at] + s, sh->aw);
+        rout[at] = (int8_t)wrap(ref[at], sh->ow);
+      }
+  /* The kernel, in two batches (the split lands inside a dependency). */
+  mac.fn(&mac.shape, NJOB / 2 + 1, jobs);
+  mac.fn(&mac.shape, NJOB - (NJOB / 2 + 1), jobs + NJOB / 2 + 1);
+  int bad = memcmp(acc, ref, ROWS * arow * sizeof *acc) || memcmp(out, rout, ROWS * arow);
+  free(acc);
+  free(ref);
+  free(out);
+  free(rout);
+  free(x);
+  free(w);
+  return bad;
+}
+
+static void test_levels_match_reference(void) {
+  static const shape_t shapes[] = {
+      {1, 16, 16, 32, 8}, {2, 16, 16, 32, 8}, {4, 16, 16, 32, 8}, {1, 16, 16, 16, 8},
+      {1, 16, 16, 8, 8},  {1, 16, 16, 32, 4}, {2, 16, 16, 16, 1}, {1, 16, 16, 32, 2},
+      {1, 8, 8, 32, 8},   {2, 32, 16, 32, 8}, {1, 16, 32, 16, 4}, {1, 4, 4, 8, 2}};
+  vta_isa_t best = vta_isa_cap();
+  printf("  this CPU (capped by VTASIM_ISA): %s\n", vta_isa_name(best));
+  int vector_runs = 0;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (int mode = 0; mode < 4; mode++)
+      for (int lvl = VTA_ISA_SCALAR; lvl <= (int)best; lvl++) {
+        int used;
+        int bad = run_level(&shapes[s], (vta_isa_t)lvl, mode, &used);
+        CHECK_MSG(!bad, "shape batch=%u %ux%u acc%d out%d, data mode %d, level %s (ran %s)",
+                  shapes[s].batch, shapes[s].bo, shapes[s].bi, shapes[s].aw, shapes[s].ow,
+                  mode, vta_isa_name((vta_isa_t)lvl), vta_isa_name((vta_isa_t)used));
+        /* A level is used only for 16x16 blocks; the rest run scalar. */
+        int square = shapes[s].bi == 16 && shapes[s].bo == 16;
+        CHECK_EQ(used, square ? lvl : VTA_ISA_SCALAR);
+        vector_runs += used != VTA_ISA_SCALAR;
+      }
+  if (best > VTA_ISA_SCALAR) CHECK(vector_runs > 0);
+}
+
+static void test_env_caps_level(void) {
+  const char *old = getenv("VTASIM_ISA");
+  char *keep = old ? strdup(old) : NULL;
+  setenv("VTASIM_ISA", "scalar", 1);
+  CHECK_EQ(vta_isa_cap(), VTA_ISA_SCALAR);
+  setenv("VTASIM_ISA", "avx512vnni", 1); /* a cap, never more than the CPU has */
+  vta_isa_t top = vta_isa_cap();
+  unsetenv("VTASIM_ISA");
+  CHECK_EQ(top, vta_isa_cap());
+  setenv("VTASIM_ISA", "avx2", 1);
+  CHECK(vta_isa_cap() <= VTA_ISA_AVX2);
+  if (keep) setenv("VTASIM_ISA", keep, 1);
+  else unsetenv("VTASIM_ISA");
+  free(keep);
+}
+
+int main(void) {
+  RUN(test_levels_match_reference);
+  RUN(test_env_caps_level);
+  return TEST_SUMMARY();
+}
