@@ -16,6 +16,7 @@
 #include "cosim.h"
 #include "cosim_cmd.h"
 #include "cli_util.h"
+#include "lint.h"
 #include "vta_params.h"
 #include "watch.h"
 
@@ -52,6 +53,8 @@ static const char cosim_help[] =
     "                        second, identical co-simulation; nothing if they agree\n"
     "  --json                machine-readable result on stdout (schema vtasim-cosim/1)\n"
     "  --quiet               print only a divergence, a failed expectation or an error\n"
+    "  --lint                check the bundle with vtasim lint first: with findings,\n"
+    "                        print them on stderr and exit 1 without running\n"
     "  --max-cycles N        stop a run with an error at cycle N\n"
     "  --timeline FILE       the Chrome trace-event timeline of side A (as\n"
     "                        vtasim run --timeline; --clock-mhz F, --timeline-window\n"
@@ -164,7 +167,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   const char *in = NULL, *dut = DEFAULT_DUT, *inject = NULL;
   const char *wave = NULL;
   long long window = 0;
-  int json = 0, quiet = 0, used;
+  int json = 0, quiet = 0, lint = 0, used;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL, 0};
@@ -181,6 +184,8 @@ int vtasim_cmd_cosim(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(a, "--quiet")) {
       quiet = 1;
+    } else if (!strcmp(a, "--lint")) {
+      lint = 1;
     } else if ((used = vtasim_watch_option("cosim", argc, argv, i, &wo)) != 0) {
       if (used < 0) return EXIT_BAD;
       i += used - 1;
@@ -234,6 +239,13 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   if (vta_program_load(&p, in, &e)) {
     fprintf(stderr, "vtasim: error: %s\n", e.msg);
     return EXIT_BAD;
+  }
+  if (lint) { /* vtasim lint first: findings stop here (exit 1) */
+    int lrc = vtasim_lint_gate(&p, in);
+    if (lrc) {
+      vta_program_free(&p);
+      return lrc;
+    }
   }
   vta_cosim_side_t side[2];
   memset(side, 0, sizeof side);

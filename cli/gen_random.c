@@ -87,6 +87,9 @@ static const char random_help[] =
     "  --runs N        .run launches, 1..3 [random]\n"
     "  --max-size N    largest transfer side and loop count, 1..16 [random 2..8]\n"
     "  --no-timing     default timing (cosim_args only fixes --cmd-queue 512)\n"
+    "  --portable      avoid every behaviour in which VTA implementations differ\n"
+    "                  (what vtasim lint reports, docs/lint.md): the program runs\n"
+    "                  the same on VTA's HLS and Chisel designs and on vtasim\n"
     "  --coverage N    print the coverage of the programs of seeds S..S+N-1\n"
     "  --faults KIND   plant one fault so the run must stop with exit 2: deadlock,\n"
     "                  sram_range, dram_range, no_finish or any (.meta fault)\n"
@@ -123,6 +126,7 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
     if (!strcmp(a, "--binary")) { binary = 1; continue; }
     if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
     if (!strcmp(a, "--no-timing")) { rp.no_timing = 1; continue; }
+    if (!strcmp(a, "--portable")) { rp.portable = 1; continue; }
     static const char *const opts[] = {"--seed", "--insns", "--runs", "--max-size",
                                        "--coverage", "-o", "--output", "--config", "--faults"};
     int k = -1;

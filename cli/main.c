@@ -25,6 +25,7 @@
 #include "report.h"
 #include "windows.h"
 #include "verilog.h"
+#include "lint.h"
 #include "sweep.h"
 #include "watch.h"
 #include "vta_profile.h"
@@ -207,6 +208,8 @@ static const char run_help[] =
     "  --progress            progress lines on stderr (default when stderr is a\n"
     "                        terminal); --no-progress: never\n"
     "  --quiet               no report; only errors and failed expectations\n"
+    "  --lint                check the bundle with vtasim lint first: with\n"
+    "                        findings, print them on stderr and exit 1 unrun\n"
     "  --dump SEG=PATH       after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
     "  --max-insns N         stop with an error after N executed instructions\n"
@@ -257,7 +260,7 @@ static int cmd_run(int argc, char **argv) {
   const char *in = NULL, *engine = "model", *trace_path = NULL, *wave = NULL;
   uint64_t wave_from = 0, wave_to = 0;
   const char *dumps[MAX_DUMPS];
-  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, used, windows = 1;
+  int ndumps = 0, json = 0, quiet = 0, full = 0, no_attr = 0, lint = 0, used, windows = 1;
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_prof_opts_t *popts = &wo.prof;
@@ -270,6 +273,7 @@ static int cmd_run(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { print_run_help(); return EXIT_OK; }
     else if (!strcmp(a, "--json")) json = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--lint")) lint = 1;
     else if (!strcmp(a, "--stats")) full = 1;
     else if (!strcmp(a, "--no-windows")) windows = 0;
     else if (!strcmp(a, "--no-skip")) params.no_skip = 1;
@@ -318,6 +322,13 @@ static int cmd_run(int argc, char **argv) {
   double t_load = seconds_now();
   if (vta_program_load(&p, in, &e)) return fail(&e);
   t_load = seconds_now() - t_load; /* reading and checking the bundle */
+  if (lint) {
+    int lrc = vtasim_lint_gate(&p, in);
+    if (lrc) {
+      vta_program_free(&p);
+      return lrc;
+    }
+  }
   int rc = EXIT_OK, failed = 0, ran = 0;
   char *report = NULL;
   size_t report_len = 0;
@@ -604,6 +615,8 @@ static const char main_help[] =
     "  cosim   run a bundle on the model and a second implementation (the RTL) in\n"
     "          lockstep, report the first cycle where they differ\n"
     "  config  print a hardware configuration and its instruction layout\n"
+    "  lint    report what in a bundle would behave differently on VTA's HLS\n"
+    "          or Chisel designs (docs/lint.md)\n"
     "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
     "          or ResNet-18's layers as a network (gen resnet18)\n"
     "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
@@ -630,6 +643,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "dis")) return cmd_dis(argc - 1, argv + 1);
   if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
   if (!strcmp(c, "gen")) return vtasim_cmd_gen(argc - 1, argv + 1);
+  if (!strcmp(c, "lint")) return vtasim_cmd_lint(argc - 1, argv + 1);
   if (!strcmp(c, "cosim")) return vtasim_cmd_cosim(argc - 1, argv + 1);
   if (!strcmp(c, "config")) return cmd_config(argc - 1, argv + 1);
   if (!strcmp(c, "report")) return vtasim_cmd_report(argc - 1, argv + 1);

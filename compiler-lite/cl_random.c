@@ -17,6 +17,15 @@
  *  - A mirror of the uop scratchpad and per-row "out written" and "acc
  *    small" flags keep every index in range, every stored row last written
  *    by GEMM/ALU and every vector SHR amount within -15..15 (spec 6.5).
+ *  - Portable programs (--portable) also keep per-row "written" flags and
+ *    avoid every behaviour `vtasim lint` reports (docs/lint.md): each run
+ *    starts by loading the inp and wgt windows (HLS vta() starts them fresh),
+ *    the first also acc and the uops; no read of a row not written (in this
+ *    run for inp/wgt/out); loops of at least one iteration; immediate ALUs
+ *    with src index = dst index; no ALU micro-op reading the row the previous
+ *    one wrote; ALU micro-ops with wgt 0; no ACC pads; no token left at the
+ *    end of a run.  A compute instruction that cannot be made so is dropped
+ *    after a few draws.
  * Uses isa/ only.
  */
 #include <stdio.h>
@@ -62,6 +71,8 @@ typedef struct {
   uint32_t acc_seq[NB][3];
   vta_uop_t *uop_sram, *uop_dram;
   uint8_t *out_ok, *acc_small;
+  int portable, runs_done;
+  uint8_t *inp_w, *wgt_w, *acc_w, *uop_w; /* portable: rows written (inp/wgt: this run) */
   int acc_small_rows; /* rows [0, n) of the acc image hold values in -15..15 */
   uint64_t stat[VTA_NSTATS]; /* by VTA_STAT_* */
   uint32_t inp_addr, wgt_addr, acc_addr, uop_addr, out_addr;
@@ -215,6 +226,8 @@ static uint32_t uop_window(const vta_config_t *c) { return c->uop_depth < 64 ? c
 
 static uint32_t pad(rg_t *g) { return chance(g, 70) ? 0 : rrange(g, 1, 3); }
 
+static int emit_load(rg_t *g, vta_insn_t *inp, uint32_t off, vta_err *e);
+
 static int gen_load(rg_t *g, uint32_t mem, vta_err *e) {
   const vta_config_t *c = g->cfg;
   vta_insn_t in;
@@ -239,6 +252,8 @@ static int gen_load(rg_t *g, uint32_t mem, vta_err *e) {
     in.x_stride = in.x_size + (chance(g, 50) ? 0 : rnd(g, 5));
     if (mem != VTA_MEM_WGT) {
       in.y_pad_0 = pad(g), in.y_pad_1 = pad(g), in.x_pad_0 = pad(g), in.x_pad_1 = pad(g);
+      if (g->portable && mem == VTA_MEM_ACC) /* HLS ignores ACC pads */
+        in.y_pad_0 = in.y_pad_1 = in.x_pad_0 = in.x_pad_1 = 0;
     }
     /* the DRAM footprint must fit the image */
     while ((in.y_size - 1) * in.x_stride + in.x_size > n_dram) in.y_size--;
@@ -254,11 +269,26 @@ static int gen_load(rg_t *g, uint32_t mem, vta_err *e) {
   }
   in.sram_base = rnd(g, window - total + 1);
   uint32_t foot = (in.y_size - 1) * in.x_stride + in.x_size;
-  uint32_t base_el = mem == VTA_MEM_INP ? g->inp_addr / c->inp_elem_bytes
-                     : mem == VTA_MEM_WGT ? g->wgt_addr / c->wgt_elem_bytes
-                     : mem == VTA_MEM_ACC ? g->acc_addr / c->acc_elem_bytes : g->uop_addr / 4;
   uint32_t off = rnd(g, n_dram - foot + 1);
-  in.dram_base = base_el + off;
+  return emit_load(g, &in, off, e);
+}
+
+/* DRAM element index of offset `off` into a memory type's image. */
+static uint32_t image_base(const rg_t *g, uint32_t mem) {
+  const vta_config_t *c = g->cfg;
+  return mem == VTA_MEM_INP ? g->inp_addr / c->inp_elem_bytes
+         : mem == VTA_MEM_WGT ? g->wgt_addr / c->wgt_elem_bytes
+         : mem == VTA_MEM_ACC ? g->acc_addr / c->acc_elem_bytes : g->uop_addr / 4;
+}
+
+/* Emit a load whose DRAM rows start `off` elements into its image, with
+ * its syncs, mirrors and statistics. */
+static int emit_load(rg_t *g, vta_insn_t *inp, uint32_t off, vta_err *e) {
+  const vta_config_t *c = g->cfg;
+  vta_insn_t in = *inp;
+  uint32_t mem = in.mem_type;
+  uint32_t row = in.x_pad_0 + in.x_size + in.x_pad_1;
+  in.dram_base = image_base(g, mem) + off;
 
   int u = mem == VTA_MEM_INP || mem == VTA_MEM_WGT ? U_LD : U_CP;
   if (u == U_LD && hazard(g, u, mem == VTA_MEM_INP ? B_INP : B_WGT, 1, &in, e)) return -1;
@@ -270,7 +300,15 @@ static int gen_load(rg_t *g, uint32_t mem, vta_err *e) {
   } else if (mem == VTA_MEM_ACC) {
     touch(g, U_CP, B_OUT);
   } else if (mem == VTA_MEM_UOP) {
-    for (uint32_t i = 0; i < in.x_size; i++) g->uop_sram[in.sram_base + i] = g->uop_dram[off + i];
+    for (uint32_t i = 0; i < in.x_size; i++) {
+      g->uop_sram[in.sram_base + i] = g->uop_dram[off + i];
+      g->uop_w[in.sram_base + i] = 1;
+    }
+  }
+  if (mem != VTA_MEM_UOP) { /* every row of the padded tile is written */
+    uint8_t *w = mem == VTA_MEM_INP ? g->inp_w : mem == VTA_MEM_WGT ? g->wgt_w : g->acc_w;
+    uint32_t n = row * (in.y_pad_0 + in.y_size + in.y_pad_1);
+    memset(w + in.sram_base, 1, n);
   }
   if (mem == VTA_MEM_ACC) { /* small where the image is small or padded */
     uint32_t p = in.sram_base;
@@ -343,6 +381,7 @@ static void mark(rg_t *g, const vta_insn_t *in, int reset) {
         uint32_t d = g->uop_sram[u].dst + i * in->dst_factor_out + j * in->dst_factor_in;
         g->out_ok[d] = !reset;
         g->acc_small[d] = (uint8_t)reset;
+        g->acc_w[d] = 1;
       }
 }
 
@@ -369,10 +408,12 @@ static uint64_t loop_count(const vta_insn_t *in) {
          (in->uop_end > in->uop_bgn ? in->uop_end - in->uop_bgn : 0);
 }
 
-static int gen_compute(rg_t *g, int alu, vta_err *e) {
-  vta_insn_t in;
-  memset(&in, 0, sizeof in);
-  in.opcode = alu ? VTA_OP_ALU : VTA_OP_GEMM;
+static int portable_ok(const rg_t *g, const vta_insn_t *in);
+
+/* Draw the fields of a GEMM/ALU; returns 1 when a portable program cannot
+ * use the result (draw again). */
+static int gen_compute_fields(rg_t *g, vta_insn_t *inp, int alu) {
+  vta_insn_t in = *inp;
   gen_loops(g, &in);
   if (alu) {
     in.alu_opcode = rnd(g, 4);
@@ -394,6 +435,53 @@ static int gen_compute(rg_t *g, int alu, vta_err *e) {
       in.src_factor_out = in.src_factor_in = 0;
       if (shr_sources_small(g, &in)) in.use_imm = 0;
     }
+  }
+  if (g->portable && alu && !in.use_imm) in.imm = 0; /* Chisel: imm<0 makes SHR shift left */
+  if (g->portable && alu && in.use_imm) { /* immediate: src index = dst index */
+    in.src_factor_out = in.dst_factor_out;
+    in.src_factor_in = in.dst_factor_in;
+  }
+  *inp = in;
+  return g->portable && !portable_ok(g, &in);
+}
+
+/* Portable programs: 1 when the GEMM/ALU does nothing `vtasim lint` reports. */
+static int portable_ok(const rg_t *g, const vta_insn_t *in) {
+  int alu = in->opcode == VTA_OP_ALU;
+  if (!in->iter_out || !in->iter_in || in->uop_end <= in->uop_bgn) return 0;
+  for (uint32_t u = in->uop_bgn; u < in->uop_end; u++)
+    if (!g->uop_w[u] || (alu && g->uop_sram[u].wgt)) return 0;
+  int have_prev = 0;
+  uint32_t prev = 0;
+  for (uint32_t i = 0; i < in->iter_out; i++)
+    for (uint32_t j = 0; j < in->iter_in; j++)
+      for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
+        const vta_uop_t *o = &g->uop_sram[u];
+        uint32_t d = o->dst + i * in->dst_factor_out + j * in->dst_factor_in;
+        uint32_t s = o->src + i * in->src_factor_out + j * in->src_factor_in;
+        if (d >= g->cfg->acc_depth || s >= (alu ? g->cfg->acc_depth : g->cfg->inp_depth))
+          return 0;
+        if (!alu) {
+          uint32_t w = o->wgt + i * in->wgt_factor_out + j * in->wgt_factor_in;
+          if (w >= g->cfg->wgt_depth) return 0;
+          if (!in->reset_reg && (!g->acc_w[d] || !g->inp_w[s] || !g->wgt_w[w])) return 0;
+          continue;
+        }
+        if (!g->acc_w[d] || (!in->use_imm && !g->acc_w[s])) return 0;
+        if (in->use_imm && s != d) return 0;     /* Chisel reads A at src */
+        if (have_prev && prev == s) return 0;    /* Chisel does not forward */
+        prev = d, have_prev = 1;
+      }
+  return 1;
+}
+
+static int gen_compute(rg_t *g, int alu, vta_err *e) {
+  vta_insn_t in;
+  for (int attempt = 0;; attempt++) {
+    memset(&in, 0, sizeof in);
+    in.opcode = alu ? VTA_OP_ALU : VTA_OP_GEMM;
+    if (!gen_compute_fields(g, &in, alu)) break;
+    if (attempt == 8) return 0; /* portable: dropped */
   }
   if (!alu && !in.reset_reg && hazard(g, U_CP, B_INP, 0, &in, e)) return -1;
   if (!alu && !in.reset_reg && hazard(g, U_CP, B_WGT, 0, &in, e)) return -1;
@@ -463,11 +551,37 @@ static int drain(rg_t *g, int keep_s2g, vta_err *e) {
   return 0;
 }
 
+/* Portable programs: load the windows the run reads (HLS vta() starts inp,
+ * wgt and out fresh on every call; acc and uops only once). */
+static int portable_init(rg_t *g, int first, vta_err *e) {
+  const vta_config_t *c = g->cfg;
+  memset(g->inp_w, 0, c->inp_depth);
+  memset(g->wgt_w, 0, c->wgt_depth);
+  memset(g->out_ok, 0, c->acc_depth);
+  struct { uint32_t mem, rows, image; } w[4] = {
+      {VTA_MEM_INP, c->inp_depth < 256 ? c->inp_depth : 256, N_INP},
+      {VTA_MEM_WGT, c->wgt_depth < N_WGT ? c->wgt_depth : N_WGT, N_WGT},
+      {VTA_MEM_ACC, c->acc_depth < N_ACC ? c->acc_depth : N_ACC, N_ACC},
+      {VTA_MEM_UOP, uop_window(c), N_UOP}};
+  for (int k = 0; k < (first ? 4 : 2); k++) {
+    vta_insn_t in;
+    memset(&in, 0, sizeof in);
+    in.opcode = VTA_OP_LOAD;
+    in.mem_type = w[k].mem;
+    in.y_size = 1;
+    in.x_size = in.x_stride = w[k].rows < w[k].image ? w[k].rows : w[k].image;
+    if (emit_load(g, &in, 0, e)) return -1;
+  }
+  return 0;
+}
+
 static int gen_run(rg_t *g, int body, int carry_out, vta_err *e) {
   g->nins = 0;
   g->last[0] = g->last[1] = g->last[2] = -1;
   /* tokens carried from the previous run are popped first (spec 5.3) */
   if (drain(g, 0, e)) return -1;
+  if (g->portable && portable_init(g, g->runs_done == 0, e)) return -1;
+  g->runs_done++;
   /* a first uop load so kernels have something to index */
   if (gen_load(g, VTA_MEM_UOP, e)) return -1;
   for (int i = 0; i < body; i++) {
@@ -531,6 +645,8 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
   int runs = rp->runs ? rp->runs : (int)rrange(g, 1, 3);
   g->max_size = rp->max_size ? rp->max_size : (int)rrange(g, 2, 8);
   int carry = runs > 1 && chance(g, 50);
+  g->portable = rp->portable;
+  if (g->portable) carry = 0; /* HLS vta() starts every call with empty queues */
   vta_program_init(p);
   p->cfg = *cfg;
   int rc = -1;
@@ -538,11 +654,16 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
   g->uop_dram = calloc(N_UOP, sizeof *g->uop_dram);
   g->out_ok = calloc(cfg->acc_depth, 1);
   g->acc_small = calloc(cfg->acc_depth, 1);
+  g->inp_w = calloc(cfg->inp_depth, 1);
+  g->wgt_w = calloc(cfg->wgt_depth, 1);
+  g->acc_w = calloc(cfg->acc_depth, 1);
+  g->uop_w = calloc(cfg->uop_depth, 1);
   size_t nbytes[4] = {(size_t)N_INP * cfg->inp_elem_bytes, (size_t)N_WGT * cfg->wgt_elem_bytes,
                       (size_t)N_ACC * cfg->acc_elem_bytes, (size_t)N_UOP * 4};
   uint8_t *img[4] = {0};
   for (int i = 0; i < 4; i++) img[i] = malloc(nbytes[i]);
-  if (!g->uop_sram || !g->uop_dram || !g->out_ok || !g->acc_small || !img[0] || !img[1] ||
+  if (!g->uop_sram || !g->uop_dram || !g->out_ok || !g->acc_small || !g->inp_w || !g->wgt_w ||
+      !g->acc_w || !g->uop_w || !img[0] || !img[1] ||
       !img[2] || !img[3]) {
     vta_errf(e, VTA_ENOMEM, "out of memory");
     goto done;
@@ -565,6 +686,12 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
     u.dst = rnd(g, cfg->acc_depth / 4);
     u.src = rnd(g, (cfg->inp_depth < cfg->acc_depth ? cfg->inp_depth : cfg->acc_depth) / 4);
     u.wgt = rnd(g, cfg->wgt_depth / 4);
+    if (g->portable) { /* inside the loaded windows; half fit ALUs (wgt 0), a quarter src = dst */
+      u.dst %= 128, u.src %= 128, u.wgt %= N_WGT / 2;
+      int k = (int)rnd(g, 4);
+      if (k >= 2) u.wgt = 0;
+      if (k == 3) u.src = u.dst;
+    }
     g->uop_dram[i] = u;
     if (vta_uop_encode(cfg, &u, img[3] + 4 * i, e)) goto done;
   }
@@ -586,12 +713,14 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
   g->out_addr = sg->addr;
 
   char key[192];
-  snprintf(key, sizeof key, "vtasim gen random --seed %llu --insns %d --runs %d --max-size %d",
-           (unsigned long long)rp->seed, insns, runs, g->max_size);
+  snprintf(key, sizeof key, "vtasim gen random --seed %llu --insns %d --runs %d --max-size %d%s",
+           (unsigned long long)rp->seed, insns, runs, g->max_size,
+           g->portable ? " --portable" : "");
   if (vta_program_add_meta(p, "generator", key, e) || add_meta_u(p, "seed", rp->seed, e) ||
       add_meta_u(p, "insns", (uint64_t)insns, e) || add_meta_u(p, "runs", (uint64_t)runs, e) ||
       add_meta_u(p, "max_size", (uint64_t)g->max_size, e) ||
-      add_meta_u(p, "carry", (uint64_t)carry, e))
+      add_meta_u(p, "carry", (uint64_t)carry, e) ||
+      (g->portable && add_meta_u(p, "portable", 1, e)))
     goto done;
 
   for (int r = 0; r < runs; r++) {
@@ -628,6 +757,7 @@ done:
   free(g->uop_dram);
   free(g->out_ok);
   free(g->acc_small);
+  free(g->inp_w), free(g->wgt_w), free(g->acc_w), free(g->uop_w);
   free(g->ins);
   free(g);
   if (rc) vta_program_free(p);

@@ -276,6 +276,9 @@ typedef struct vta_cl_random_params {
   int runs;     /* 1..3 .run launches, tokens carried across them */
   int max_size; /* largest x_size and y_size of a transfer, loop iterations */
   int no_timing; /* 1: keep the default hardware timing (no cosim_args knobs) */
+  /* 1: avoid every implementation-dependent behaviour `vtasim lint` reports
+   * (docs/lint.md), so the program can run on any VTA implementation */
+  int portable;
 } vta_cl_random_params_t;
 
 /* A legal, deadlock-free random program with its expected statistics. */

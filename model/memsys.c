@@ -8,6 +8,11 @@
  * its beats at f_r, f_r + CPB, ... with f_r = max(t_r + RD_LAT,
  * last_beat(r-1) + CPB).  So the beat of a cycle is simply the next beat of
  * the oldest burst in flight, if its cycle has come.
+ *
+ * Issue rules (docs/microarch.md 5.1, the reference's VME): a client
+ * granted in cycle t is not eligible in t + 1 (its one-deep command queue),
+ * and nothing is issued in a cycle t in which a burst's last beat lands in
+ * t + 3 (the reference's R-last beat on its AXI bus).
  */
 #include "vta_memsys.h"
 
@@ -46,6 +51,8 @@ struct vta_memsys {
   uint64_t last_beat;         /* cycle of the last beat of the newest burst */
   int have_last;
   uint32_t inflight[VTA_RD_NCLIENTS];
+  uint64_t granted_at[VTA_RD_NCLIENTS]; /* cycle of the client's last grant + 1, 0 none */
+  int held;                   /* a request was held back by an issue rule this cycle */
 
   vta_rd_grant_t grant;
   int granted;
@@ -178,6 +185,8 @@ void vta_memsys_reset(vta_memsys_t *ms) {
   ms->head = ms->count = ms->next_beat = 0;
   ms->have_last = 0;
   memset(ms->inflight, 0, sizeof ms->inflight);
+  memset(ms->granted_at, 0, sizeof ms->granted_at);
+  ms->held = 0;
   ms->granted = ms->beat_valid = 0;
   ms->w_state = W_IDLE;
   ms->w_since = NONE;
@@ -212,17 +221,37 @@ int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t 
   return 0;
 }
 
+int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle) {
+  /* Bursts land in order, so their last beats are in increasing cycles. */
+  for (uint32_t k = 0; k < ms->count; k++) {
+    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->p.max_outst];
+    uint64_t last = r->first + (uint64_t)(r->beats - 1) * ms->p.cpb;
+    if (last >= cycle) return last == cycle;
+  }
+  return 0;
+}
+
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted = 0;
   ms->presented = ms->nwant > 0;
   if (!ms->nwant) return -1;
-  int c = -1;
-  if (ms->count < ms->p.max_outst)
-    for (int i = 0; i < VTA_RD_NCLIENTS && c < 0; i++)
-      if (ms->want[i]) c = i;
+  int c = -1, rules = 0;
+  if (ms->count < ms->p.max_outst) {
+    if (vta_memsys_rd_last_at(ms, ms->now + 3)) rules = 1; /* an R-last cycle */
+    else
+      for (int i = 0; i < VTA_RD_NCLIENTS && c < 0; i++) {
+        if (!ms->want[i]) continue;
+        if (ms->granted_at[i] && ms->granted_at[i] == ms->now) rules = 1; /* granted at now - 1 */
+        else c = i;
+      }
+  }
   memset(ms->want, 0, sizeof ms->want);
   ms->nwant = 0;
+  /* A request held back by an issue rule is presented again next cycle:
+   * that cycle is not quiet (section 8.3). */
+  ms->held = c < 0 && rules;
   if (c < 0) return -1;
+  ms->granted_at[c] = ms->now + 1;
   rd_req_t r = ms->wreq[c];
   uint64_t f = ms->now + ms->p.rd_lat;
   if (ms->have_last && ms->last_beat + ms->p.cpb > f) f = ms->last_beat + ms->p.cpb;
@@ -316,7 +345,7 @@ int vta_memsys_wr_ack(vta_memsys_t *ms) {
 }
 
 int vta_memsys_active(const vta_memsys_t *ms) {
-  return ms->granted || ms->beat_valid || ms->w_event;
+  return ms->granted || ms->beat_valid || ms->w_event || ms->held;
 }
 
 /* Per-cycle bookkeeping of the busy counters, for n identical cycles. */
@@ -349,6 +378,7 @@ int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
   memset(ms->want, 0, sizeof ms->want);
   ms->nwant = 0;
   ms->granted = 0;
+  ms->held = 0;
   ms->w_event = 0;
   ms->now++;
   prepare_beat(ms);

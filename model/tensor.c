@@ -335,12 +335,15 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
     d->pend_beats--;
     did = 1;
   }
-  /* Padding uses the SRAM write port in cycles without a landing beat. */
+  /* Padding uses the SRAM write port in cycles without a landing beat, from
+   * S + 2 (S + 1, when pads are due, counts as busy). */
   if (!landed && d->pads_done < d->pads) {
-    uint32_t e = pad_entry(d, d->pads_done++);
-    vta_pipe_sync(m, cy->now + 1);
-    vta_tensor_zero(d->s, e, 1);
-    VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
+    if (cy->now >= d->start + 2) {
+      uint32_t e = pad_entry(d, d->pads_done++);
+      vta_pipe_sync(m, cy->now + 1);
+      vta_tensor_zero(d->s, e, 1);
+      VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
+    }
     did = 1;
   }
   *busy = did;

@@ -109,6 +109,10 @@ int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t 
  * granted are withdrawn: a client presents again next cycle. */
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms);
 /* The request granted in the current cycle (valid after arbitrate). */
+/* 1 when the last beat of a burst in flight lands in `cycle` (the issue
+ * rule of docs/microarch.md 5.1 asks about now + 3; the RTL harness about
+ * now + 4, which the RTL registers). */
+int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle);
 const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms);
 
 /* Bursts in flight (issued, last beat not yet landed) at this cycle. */

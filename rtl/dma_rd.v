@@ -11,8 +11,9 @@
 //    sram_base + (y_pad_0 + y) * row_len + x_pad_0 + x; a uop beat (4-byte
 //    elements) writes up to BUS_BYTES/UOP_ELEM_BYTES consecutive uop entries at once;
 //  * padding: the zero entries in ascending order (top rows, then each data
-//    row's left and right columns, then bottom rows), one per cycle, in
-//    cycles in which no beat of this instruction lands.
+//    row's left and right columns, then bottom rows), one per cycle from
+//    S+2 (S+1 counts as busy when pads are due), in cycles in which no beat
+//    of this instruction lands.
 //
 // Done (`done` high in cycle D): inp/wgt/acc one register stage after the
 // last write, D = 1 + max(S, last beat, last pad); uop in the cycle of its
@@ -105,6 +106,7 @@ module dma_rd #(
   reg [EB*8-1:0] stage_q, stage_d;
   // padding
   reg [PH_W-1:0]   pph_q, pph_d;
+  reg              pfirst_q, pfirst_d;  // S+1: no pad yet (pads from S+2)
   reg [WORD_W-1:0] pk_q, pk_d, pptr_q, pptr_d, prow_q, prow_d;
   reg [SIDE_W-1:0] pc_q, pc_d;
   reg [YW-1:0]     py_q, py_d;
@@ -130,7 +132,8 @@ module dma_rd #(
   wire beat     = act_q && m_rvalid && m_rid == client_q;
   wire n_done   = act_q && !uop_q && !rleft_q && pend_q == W_ZERO && pph_q == P_DONE;
   wire u_done   = act_q && uop_q && !rleft_q && pend_q == W_ONE && beat;
-  wire padw     = act_q && !uop_q && !beat && pph_q != P_DONE;
+  wire padp     = act_q && !uop_q && !beat && pph_q != P_DONE;   // a pad is due
+  wire padw     = padp && !pfirst_q;
   // the last beat of an element (inp/wgt/acc: E / BUS_BYTES beats)
   wire [BIDX_W-1:0] ob_last = (BIDX_ONE << (log_e_q - LOG_BUS_BYTES[LOG_E_W-1:0])) - BIDX_ONE;
   wire elem     = beat && !uop_q && bidx_q == ob_last;
@@ -163,7 +166,7 @@ module dma_rd #(
   assign wr_idx  = padw ? pad_entry : lptr_q;
   assign wr_data = padw ? {EB*8{1'b0}} : stage_d;
   assign done    = n_done || u_done;
-  assign act     = n_done || grant || beat || padw;
+  assign act     = n_done || grant || beat || padp;
 
   always @(*) begin
     act_d    = act_q;
@@ -181,6 +184,7 @@ module dma_rd #(
     lrow_d   = lrow_q;
     stage_d  = stage_q;
     pph_d    = pph_q;
+    pfirst_d = 1'b0;
     pk_d     = pk_q;
     pptr_d   = pptr_q;
     prow_d   = prow_q;
@@ -279,6 +283,7 @@ module dma_rd #(
       lfirst_d = 1'b1;
       lrow_d   = s_addr;
       pph_d    = s_pph;
+      pfirst_d = 1'b1;
       pk_d     = W_ZERO;
       pptr_d   = s_pph == P_BOT ? s_bstart : wb(sram_base);
       prow_d   = wb(sram_base) + s_top;
@@ -307,6 +312,7 @@ module dma_rd #(
     lrow_q   <= lrow_d;
     stage_q  <= stage_d;
     pph_q    <= pph_d;
+    pfirst_q <= pfirst_d;
     pk_q     <= pk_d;
     pptr_q   <= pptr_d;
     prow_q   <= prow_d;

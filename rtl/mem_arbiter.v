@@ -5,6 +5,13 @@
 // arbitrates and limits itself, the memory (model/memsys.c behind the
 // testbench) never refuses: `grant` is the AR handshake.
 //
+// The reference's issue rules (5.1): a client granted in cycle t is not
+// eligible in t+1 (its one-deep command queue), and nothing is issued in a
+// cycle in which a burst's last beat lands three cycles later (the R-last
+// beat on the reference's AXI bus).  `rlast_soon` is the memory's "a last
+// beat lands four cycles from now", registered here into that cycle's block,
+// so that AR stays a function of registered state.
+//
 // A burst is in flight from its issue cycle to its last beat inclusive: the
 // count rises at the handshake and falls at the beat with RLAST.  R beats
 // need no routing: each client watches m_rid.  `ar_bytes` is the exact byte
@@ -29,22 +36,26 @@ module mem_arbiter #(
   output wire [RD_ID_W-1:0]            m_arid,
   output wire [WORD_W-1:0]             ar_bytes,
   input  wire                          m_rvalid,
-  input  wire                          m_rlast
+  input  wire                          m_rlast,
+  input  wire                          rlast_soon  // a last beat lands in 4 cycles
 );
 `include "vta_params.vh"
   localparam [RD_NCLIENTS-1:0] GRANT_ONE = 1;
   localparam [AXI_LEN_W-1:0]   LEN_ONE   = 1;
   reg [OW-1:0] outst_q, outst_d;
+  reg [RD_NCLIENTS-1:0] gprev_q;   // granted in the previous cycle
+  reg blk_q;                       // a last beat lands three cycles from now
+  wire [RD_NCLIENTS-1:0] elig = req_valid & ~gprev_q;
   reg [RD_ID_W-1:0] sel;
   integer c;
 
   always @(*) begin
     sel = {RD_ID_W{1'b0}};
     for (c = RD_NCLIENTS - 1; c >= 0; c = c - 1)
-      if (req_valid[c]) sel = c[RD_ID_W-1:0];
+      if (elig[c]) sel = c[RD_ID_W-1:0];
   end
 
-  assign m_arvalid = (|req_valid) && (outst_q < max_outst);
+  assign m_arvalid = (|elig) && !blk_q && (outst_q < max_outst);
   assign m_araddr  = req_addr[WORD_W*sel +: WORD_W];
   assign ar_bytes  = req_bytes[WORD_W*sel +: WORD_W];
   wire [BEATS_W-1:0] beats = req_beats[BEATS_W*sel +: BEATS_W];
@@ -65,8 +76,15 @@ module mem_arbiter #(
   /* verilator lint_on UNUSEDSIGNAL */
 
   always @(posedge clk) begin
-    if (clr) outst_q <= {OW{1'b0}};
-    else     outst_q <= outst_d;
+    if (clr) begin
+      outst_q <= {OW{1'b0}};
+      gprev_q <= {RD_NCLIENTS{1'b0}};
+      blk_q   <= 1'b0;
+    end else begin
+      outst_q <= outst_d;
+      gprev_q <= grant;
+      blk_q   <= rlast_soon;
+    end
   end
 
 `ifdef SIMULATION

@@ -33,6 +33,7 @@ module vta_top (
   input  wire [BUS_BYTES*8-1:0] m_rdata,
   input  wire [RD_ID_W-1:0] m_rid,
   input  wire        m_rlast,
+  input  wire        m_rlast_soon,   // the memory: a last beat lands in 4 cycles (mem_arbiter)
   output wire        m_awvalid,
   input  wire        m_awready,
   output wire [WORD_W-1:0] m_awaddr,
@@ -237,7 +238,7 @@ module vta_top (
                 rq_beats[RD_FETCH]}),
     .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready), .m_araddr(m_araddr),
     .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid),
-    .m_rlast(m_rlast));
+    .m_rlast(m_rlast), .rlast_soon(m_rlast_soon));
 
   // ---- registers and counters -------------------------------------------------------------
   vcr u_vcr (

@@ -110,6 +110,7 @@ static void idle_inputs(Vvta_top *t) {
   t->m_arready = 0;
   t->m_rvalid = 0;
   t->m_rlast = 0;
+  t->m_rlast_soon = 0;
   t->m_rid = 0;
   t->m_awready = 0;
   t->m_wready = 0;
@@ -629,6 +630,9 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
     t->m_wready = io->w = k;
   }
   t->m_bvalid = io->bk = vta_memsys_wr_ack(r->ms);
+  // 4. the reference's R-last lookahead (mem_arbiter registers it): a last
+  //    beat landing 4 cycles from now blocks the issue of the next cycle
+  t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
   t->eval();
   dump(r, r->wave_t);
   return 0;

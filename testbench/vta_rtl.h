@@ -14,6 +14,7 @@
  *   AR   m_arvalid -> vta_memsys_rd_request + rd_arbitrate -> m_arready
  *   W    m_awvalid -> wr_addr -> m_awready; m_wvalid -> wr_data -> m_wready;
  *        wr_ack -> m_bvalid
+ *        vta_memsys_rd_last_at(now + 4) -> m_rlast_soon
  *   eval; collect the cycle's events (ev_* outputs and the handshakes)
  *   vta_memsys_tick() (not in the finish-pulse cycle: the run ends there)
  *   clock edge

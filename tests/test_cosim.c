@@ -310,10 +310,10 @@ static void test_events_store(void) {
 
 /* LOAD INP of one element with y_pad_1 = 1 and x_pad_0 = 1: row_len 2,
  * pads (ascending) entry 0 (left of row 0), then 2, 3 (the bottom row).
- * Fetch of 2 instructions: dispatch #0 at 8, S = 9; pads from S+1 in
+ * Fetch of 2 instructions: dispatch #0 at 8, S = 9; pads from S+2 in
  * cycles without a landing beat: the request goes out at S+1 = 10, its
  * two beats land at 14 and 15 (the element is written at 15), so the
- * pads take 10, 11, 12. */
+ * pads take 11, 12, 13. */
 static void test_events_pad(void) {
   vta_program_t p;
   if (program(&p, NULL,
@@ -324,9 +324,9 @@ static void test_events_pad(void) {
   vta_evlist_t l;
   vta_evlist_init(&l);
   if (!step_all(&p, NULL, &l, NULL)) {
-    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 0, 10);
-    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 2, 11);
-    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 3, 12);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 0, 11);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 2, 12);
+    CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 3, 13);
     CHECK_AT(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 1, 15);
     CHECK_EQ(count_kind(&l, VTA_EV_SRAM_WR, VTA_MEM_INP), 4);
     const vta_event_t *z = find(&l, VTA_EV_SRAM_WR, VTA_MEM_INP, 3);
@@ -556,13 +556,13 @@ static void test_inject_alu_opcode(void) {
 }
 
 /* The padded load of test_events_pad: its bottom row's pads (entries 2, 3
- * at 11, 12) go one row up, to entries 0 and 1: caught at 11. */
+ * at 12, 13) go one row up, to entries 0 and 1: caught at 12. */
 static void test_inject_pad_row(void) {
   caught("LOAD INP sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 "
          "y_pad_0=0 y_pad_1=1 x_pad_0=1 x_pad_1=0 push_next\n"
          "FINISH pop_prev\n",
-         NULL, VTA_INJECT_PAD_ROW, 11, "load", 0, "LOAD INP",
-         "mutant:pad_row did, model did not:\n    cycle 11 SRAM_WR inp[0]");
+         NULL, VTA_INJECT_PAD_ROW, 12, "load", 0, "LOAD INP",
+         "mutant:pad_row did, model did not:\n    cycle 12 SRAM_WR inp[0]");
 }
 
 /* Every planted bug is caught on a real workload too, in its own unit: the

@@ -250,13 +250,21 @@ static void test_memsys_outstanding_and_rules(void) {
   CHECK_EQ(vta_memsys_burst_bytes(&p, 0x101c, 100), 4);
   CHECK_EQ(vta_memsys_burst_bytes(&p, 0x1020, 100), 32);
   CHECK_EQ(vta_memsys_beats(&p, 0x1004, 8), 2);
-  /* MAX_OUTST 2: one-beat requests at cycles 0 and 1 land at 4 and 5; at
-   * cycles 2..4 two are in flight (the one landing at 4 still counts in 4),
-   * so the third request is granted only in cycle 5. */
-  for (uint64_t t = 0; t < 6; t++) {
-    CHECK(vta_memsys_rd_request(ms, VTA_RD_UOP, 0x1000 + 8 * t, 8, 0, &e) == 0);
+  /* MAX_OUTST 2 at RD_LAT 10, one-beat requests of uop (cycles 0, 2, 4,
+   * ...) and inp (1, 3, 5, ...), each client presenting every other cycle
+   * so that the per-client rule of 5.1 never applies.  uop granted in 0
+   * (lands 10), inp in 1 (lands 11).  Cycles 2..10: two in flight (the
+   * burst landing in 10 still counts in 10).  Cycle 11: one in flight, and
+   * no last beat lands in 11 + 3: inp granted, f = max(21, 12) = 21. */
+  vta_memsys_free(ms);
+  p.rd_lat = 10;
+  ms = vta_memsys_new(&p, mem, &e);
+  if (!ms) return;
+  for (uint64_t t = 0; t < 12; t++) {
+    int c = t % 2 ? VTA_RD_INP : VTA_RD_UOP;
+    CHECK(vta_memsys_rd_request(ms, c, 0x1000 + 8 * t, 8, 0, &e) == 0);
     int g = vta_memsys_rd_arbitrate(ms);
-    if (t < 2 || t == 5) CHECK_EQ(g, VTA_RD_UOP);
+    if (t < 2 || t == 11) CHECK_EQ(g, c);
     else CHECK_EQ(g, -1);
     vta_memsys_tick(ms, &e);
   }
@@ -270,6 +278,66 @@ static void test_memsys_outstanding_and_rules(void) {
   p.rd_lat = 0;
   CHECK(vta_memsys_new(&p, mem, &e) == NULL);
   CHECK_CONTAINS(e.msg, "RD_LAT");
+  vta_mem_free(mem);
+}
+
+static void test_memsys_issue_rules(void) {
+  /* docs/microarch.md 5.1, the reference's VME.  RD_LAT 30 and one-beat
+   * bursts first, so that no last beat lands within reach of the R-last
+   * rule: uop and inp both present in every cycle 0..9.  A client granted
+   * in t is not eligible in t + 1: uop (priority 1) wins 0, inp 1, uop 2,
+   * ... they alternate, each every 2 cycles. */
+  vta_memsys_params_t p = mem_params();
+  p.rd_lat = 30;
+  vta_mem_t *mem = vta_mem_new();
+  vta_err e;
+  vta_mem_alloc_at(mem, 0x1000, 4096, &e);
+  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  if (!ms) return;
+  for (uint64_t t = 0; t < 10; t++) {
+    CHECK(vta_memsys_rd_request(ms, VTA_RD_UOP, 0x1000 + 8 * t, 8, 0, &e) == 0);
+    CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1800 + 8 * t, 8, 0, &e) == 0);
+    CHECK_EQ(vta_memsys_rd_arbitrate(ms), t % 2 ? VTA_RD_INP : VTA_RD_UOP);
+    vta_memsys_tick(ms, &e);
+  }
+  /* One client alone presenting every cycle: granted every other cycle,
+   * and the cycle in between is not quiet (it presents again). */
+  vta_memsys_reset(ms);
+  for (uint64_t t = 0; t < 6; t++) {
+    CHECK(vta_memsys_rd_request(ms, VTA_RD_WGT, 0x1000 + 8 * t, 8, 0, &e) == 0);
+    int g = vta_memsys_rd_arbitrate(ms);
+    CHECK_EQ(g, t % 2 ? -1 : VTA_RD_WGT);
+    CHECK(vta_memsys_active(ms));
+    vta_memsys_tick(ms, &e);
+  }
+  vta_memsys_free(ms);
+  /* The R-last rule at RD_LAT 4: inp's 2-beat burst granted in 0 lands in
+   * 4 and 5, so nothing is issued in 5 - 3 = 2.  uop presents in 1..4, acc
+   * in 2..6.  1: no rule applies, uop granted, f = max(5, 6) = 6, one beat,
+   * last in 6, which blocks 3.  2: held (R-last cycle; uop was also granted
+   * in 1).  3: held (R-last cycle).  4: uop granted (priority 1 over acc 4),
+   * f = max(8, 7) = 8, which blocks 5.  5: held.  6: acc granted,
+   * f = max(10, 9) = 10. */
+  p = mem_params();
+  ms = vta_memsys_new(&p, mem, &e);
+  if (!ms) return;
+  CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1000, 16, 0, &e) == 0);
+  CHECK_EQ(vta_memsys_rd_arbitrate(ms), VTA_RD_INP);
+  CHECK_EQ(vta_memsys_rd_granted(ms)->last, 5);
+  CHECK(vta_memsys_rd_last_at(ms, 5) && !vta_memsys_rd_last_at(ms, 4));
+  vta_memsys_tick(ms, &e);
+  const int want[6] = {VTA_RD_UOP, -1, -1, VTA_RD_UOP, -1, VTA_RD_ACC};
+  const uint64_t first[6] = {6, 0, 0, 8, 0, 10};
+  for (uint64_t t = 1; t <= 6; t++) {
+    if (t <= 4) CHECK(vta_memsys_rd_request(ms, VTA_RD_UOP, 0x1100 + 8 * t, 8, 0, &e) == 0);
+    if (t >= 2) CHECK(vta_memsys_rd_request(ms, VTA_RD_ACC, 0x1200 + 8 * t, 8, 0, &e) == 0);
+    int g = vta_memsys_rd_arbitrate(ms);
+    CHECK_EQ(g, want[t - 1]);
+    if (g >= 0) CHECK_EQ(vta_memsys_rd_granted(ms)->first, first[t - 1]);
+    else CHECK(vta_memsys_active(ms)); /* held: not a quiet cycle */
+    vta_memsys_tick(ms, &e);
+  }
+  vta_memsys_free(ms);
   vta_mem_free(mem);
 }
 
@@ -573,10 +641,12 @@ static void test_load_uop_alignment(void) {
 static void test_load_padding(void) {
   /* LOAD INP 2x2 with every pad 1 (push) + FINISH (pop), S = 9.  row_len 4;
    * pads 4 * 2 + 2 * 2 = 12; beats 2 rows x 32 bytes = 8.  The top pad row
-   * delays the first request to S + 2 = 11, row 1 at 12: beats 15..18 and
-   * max(16 + 0, 18 + 1) = 19..22.  Pads go in cycles without a beat from
-   * S + 1: 10..14 (5), then 23..29 (7).  D = 1 + 29 = 30 (T = 22 against
-   * 4 + 8 + 2 = 14 unpadded); FINISH S = 31, pulse 32. */
+   * delays the first request to S + 2 = 11; row 1 at 13 (inp is not
+   * eligible in 12, the cycle after its grant; row 0's last beat in 18
+   * blocks only 15): beats
+   * 15..18 and max(17, 18 + 1) = 19..22.  Pads go in cycles without a beat
+   * from S + 2: 11..14 (4), then 23..30 (8).  D = 1 + 30 = 31 (T = 23
+   * against 4 + 8 + 2 = 14 unpadded); FINISH S = 32, pulse 33. */
   rig_t r;
   rig_open(&r);
   uint32_t pi;
@@ -584,8 +654,8 @@ static void test_load_padding(void) {
   memset(d, 7, 64);
   emit(&r, dep(PAD(LD(VTA_MEM_INP, 0, pi / 16, 2, 2, 2), 1, 1, 1, 1), SN));
   emit(&r, dep(FIN(), PP));
-  CHECK_EQ(run_ecnt(&r), 32);
-  CHECK_TIMES(&r, 0, 9, 30);
+  CHECK_EQ(run_ecnt(&r), 33);
+  CHECK_TIMES(&r, 0, 9, 31);
   /* Entry (1,1) holds data, (0,*) and (1,0) are zero. */
   int32_t lanes[16];
   vta_err e;
@@ -594,7 +664,7 @@ static void test_load_padding(void) {
   vta_model_read_sram(r.m, VTA_MEM_INP, 4, lanes, &e);
   CHECK_EQ(lanes[0], 0);
   rig_close(&r);
-  /* One left pad is written at S + 1, inside the latency gap: free.
+  /* One left pad is written at S + 2, inside the latency gap: free.
    * T = 4 + 2 + 2 = 8, ECNT = 9 + 8 + 1 = 18. */
   rig_open(&r);
   dram(&r, 4096, &pi);
@@ -602,15 +672,16 @@ static void test_load_padding(void) {
   emit(&r, dep(FIN(), PP));
   CHECK_EQ(run_ecnt(&r), 18);
   rig_close(&r);
-  /* vta-timing.md's 14x14 pad-1 input: 392 beats, 60 pads; requests from
-   * S + 2 to S + 15, beats S + 6 .. S + 397 back to back; 5 pads before,
-   * 55 after: last pad S + 452, T = 454 against 398 unpadded: +56
-   * (the hardware measured +57, section 9). */
+  /* vta-timing.md's 14x14 pad-1 input: 392 beats, 60 pads; 14 rows of 28
+   * beats requested every other cycle from S + 2 (each row's last beat is
+   * far off), beats S + 6 .. S + 397 back to back; 4 pads before (S + 2 ..
+   * S + 5), 56 after: last pad S + 453, T = 455 against 398 unpadded: +57,
+   * as the hardware measured (section 9). */
   rig_open(&r);
   dram(&r, 196 * 16, &pi);
   emit(&r, dep(PAD(LD(VTA_MEM_INP, 0, pi / 16, 14, 14, 14), 1, 1, 1, 1), SN));
   emit(&r, dep(FIN(), PP));
-  CHECK_EQ(run_ecnt(&r), 9 + 454 + 1);
+  CHECK_EQ(run_ecnt(&r), 9 + 455 + 1);
   emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 14, 14, 14), SN));
   emit(&r, dep(FIN(), PP));
   CHECK_EQ(run_ecnt(&r), 9 + 398 + 1);
@@ -618,13 +689,16 @@ static void test_load_padding(void) {
 }
 
 static void test_load_rows_outstanding(void) {
-  /* 64 rows of one inp tensor (2-beat bursts), S = 9.  MAX_OUTST 16: the
-   * bursts queue up behind each other and the 128 beats stream from
-   * S + 5 on: T = 4 + 128 + 2 = 134, ECNT = 144.  MAX_OUTST 1: each request
-   * waits for the previous burst's last beat: period RD_LAT + 2 = 6,
-   * T = 64 * 6 + 2 = 386, ECNT = 396. */
+  /* 64 rows of one inp tensor (2-beat bursts), S = 9.  MAX_OUTST 16: row k
+   * is requested in 10 + 3k: inp is not eligible the cycle after its grant,
+   * and the cycle after that is the R-last cycle of row k's burst (beats
+   * 14 + 3k, 15 + 3k; last beat - 3 = 12 + 3k).  Row 63 in 199, last beat
+   * 204, D = 205 (T = 197; issue 15's "16 rows take 53": 16 * 3 + 5), FINISH
+   * S = 206, ECNT = 207.  MAX_OUTST 1: each request waits for the previous
+   * burst's last beat: period RD_LAT + 2 = 6 (no rule bites), T = 64 * 6 + 2
+   * = 386, ECNT = 396. */
   const uint32_t outst[] = {16, 1};
-  const long long want[] = {144, 396};
+  const long long want[] = {207, 396};
   for (int k = 0; k < 2; k++) {
     vta_model_params_t p = with("MAX_OUTST", outst[k]);
     rig_t r;
@@ -704,8 +778,9 @@ static void test_priority_contention(void) {
   CHECK_EQ(vta_model_cycle_stats(r.m)->unit[VTA_CY_COMPUTE].cat[VTA_CAT_MEM], 35);
   rig_close(&r);
   /* uop (1) beats inp (2) the same way: LOAD UOP of 2 uops (1 beat) at 17,
-   * beat 21 = its D; inp at 18: f = max(22, 21 + 1) = 22..23, D = 24;
-   * FINISH S = 25 (l2g visible 25), ECNT 26. */
+   * beat 21 = its D; inp presents again in 18, the R-last cycle of that
+   * beat (21 - 3): held; granted in 19, f = max(23, 22) = 23..24, D = 25;
+   * FINISH S = 26 (l2g visible 26), ECNT 27. */
   rig_open(&r);
   uint32_t pi;
   dram(&r, 256, &pi);
@@ -714,9 +789,10 @@ static void test_priority_contention(void) {
   emit(&r, dep(NOP_COMPUTE(), SP));
   emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 2, 2));
   emit(&r, dep(FIN(), PP));
-  CHECK_EQ(run_ecnt(&r), 26);
+  CHECK_EQ(run_ecnt(&r), 27);
   CHECK_TIMES(&r, 2, 16, 21);
-  CHECK_TIMES(&r, 0, 16, 24);
+  CHECK_TIMES(&r, 0, 16, 25);
+  CHECK(strstr(r.tr, "19 rd inp") != NULL);
   rig_close(&r);
 }
 
@@ -1166,6 +1242,7 @@ int main(void) {
   RUN(test_params);
   RUN(test_memsys_read_schedule);
   RUN(test_memsys_outstanding_and_rules);
+  RUN(test_memsys_issue_rules);
   RUN(test_memsys_write_channel);
   RUN(test_memsys_skip);
   RUN(test_finish_only);

@@ -1,0 +1,66 @@
+# tests/cli/test_reference_ecnt.sh - the default timing reproduces the
+# reference hardware on whole programs (docs/microarch.md section 9).
+#
+# The expected values are ECNT measured on the Chisel VTA (apache/tvm-vta's
+# Chisel design, its generated Verilog Verilated, on an ideal AXI slave whose
+# first read beat comes one cycle after the request) for every committed
+# trace and every workload of traces/workloads.sh: issue 15's table.  They are
+# the independent reference; nothing here comes from vtasim.
+#
+# Three programs are still one cycle short of the reference (the third
+# column, 1): their unexplained cycle is named in docs/microarch.md section 9.
+# For them the check is "exactly one cycle short", so that a change either
+# way shows.
+. "$ROOT/tests/cli/lib.sh"
+V=$VTASIM
+
+reference() {
+  cat <<'EOF'
+traces/alu_demo 474 0
+traces/gemm_demo 442 0
+traces/small_gemm 1596 0
+traces/small_gemm_auto 2374 0
+traces/small_gemm_vt2_bias 1665 0
+traces/small_conv_1x1_s2 933 0
+traces/small_conv_auto 3351 0
+traces/small_conv_pad 4522 0
+traces/small_conv_pad_vt2 3207 0
+traces/small_conv_s2_bias 2242 0
+gemm_tutorial 137060 0
+conv2d_tutorial 480657 0
+resnet18_c2 555676 1
+resnet18_c3 280905 0
+resnet18_c4 99835 0
+resnet18_c5 504891 0
+resnet18_c6 255053 1
+resnet18_c7 57615 0
+resnet18_c8 479673 0
+resnet18_c9 244475 0
+resnet18_c10 41750 0
+resnet18_c11 470448 0
+gemm_1x512x1008 67490 0
+gemm_16x1024x1024 149123 1
+gemm_1x2048x2048_bias 528464 0
+EOF
+}
+
+WORKLOADS_DIR=$TMP bash "$ROOT/traces/workloads.sh" gen "$V" >/dev/null 2>&1 \
+  || echo "FAIL workloads-gen"
+exact=0 total=0
+while read -r name want short; do
+  case $name in
+    traces/*) f="$ROOT/$name.vta" ;;
+    *) f="$TMP/$name.large.vta" ;;
+  esac
+  total=$((total + 1))
+  got=$($V run "$f" --no-attribution 2>&1 | awk '$1 == "cycles" { print $2; exit }')
+  if [ "$got" = "$want" ] && [ "$short" = 0 ]; then
+    echo "PASS reference-ecnt-$(basename "$name") $want"
+    exact=$((exact + 1))
+  elif [ "$short" != 0 ] && [ "$got" = "$((want - short))" ]; then
+    echo "PASS reference-ecnt-$(basename "$name")-known-short $got (reference $want)"
+  else
+    echo "FAIL reference-ecnt-$(basename "$name"): ECNT ${got:-none}, the reference hardware $want"
+  fi
+done < <(reference)
+echo "# $exact of $total programs give the reference ECNT"
