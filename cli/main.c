@@ -18,6 +18,7 @@
 #include "vta_program.h"
 #include "vta_diag.h"
 #include "vta_races.h"
+#include "vta_report.h"
 #include "vta_session.h"
 #include "cli_util.h"
 #include "gen.h"
@@ -240,180 +241,6 @@ static void print_run_help(void) {
 }
 
 #define MAX_DUMPS 32
-
-static cJSON *stats_json(const vta_stats_t *s) {
-  cJSON *o = cJSON_CreateObject();
-  for (int i = 0; i < VTA_NSTATS; i++) {
-    uint64_t v = 0;
-    vta_stats_get(s, vta_stat_names[i], &v, NULL);
-    cJSON_AddNumberToObject(o, vta_stat_names[i], (double)v);
-  }
-  return o;
-}
-
-static cJSON *client_json(const vta_memsys_client_stats_t *s) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "requests", (double)s->requests);
-  cJSON_AddNumberToObject(o, "beats", (double)s->beats);
-  cJSON_AddNumberToObject(o, "bytes", (double)s->bytes);
-  cJSON_AddNumberToObject(o, "busy", (double)s->busy);
-  return o;
-}
-
-static cJSON *cycles_json(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap) {
-  const vta_cycle_stats_t *cs = &snap->cycles;
-  const vta_model_params_t *p = &e->params;
-  vtasim_figures_t f = vtasim_figures(&e->cfg, &e->params, &snap->cycles);
-  double cyc = (double)cs->cycles;
-  cJSON *o = cJSON_CreateObject();
-  cJSON *pj = cJSON_AddObjectToObject(o, "params");
-  for (int i = 0; i < vta_nparams; i++)
-    cJSON_AddNumberToObject(pj, vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
-  cJSON_AddNumberToObject(pj, "FETCH_CHUNK", vta_fetch_chunk(&p->mem));
-  cJSON_AddNumberToObject(o, "runs", (double)cs->runs);
-  cJSON_AddNumberToObject(o, "total", cyc);
-  cJSON_AddNumberToObject(o, "ucnt", (double)cs->ucnt);
-  cJSON_AddNumberToObject(o, "last_ecnt", (double)cs->last_ecnt);
-  cJSON_AddNumberToObject(o, "last_ucnt", (double)cs->last_ucnt);
-  cJSON_AddNumberToObject(o, "skipped", (double)cs->skipped);
-  cJSON *un = cJSON_AddObjectToObject(o, "units");
-  const int order[VTA_CY_NUNITS] = {VTA_CY_FETCH, VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
-  for (int k = 0; k < VTA_CY_NUNITS; k++) {
-    cJSON *u = cJSON_AddObjectToObject(un, vta_cy_unit_name(order[k]));
-    for (int c = 0; c < VTA_NCAT; c++)
-      cJSON_AddNumberToObject(u, vta_cat_name(c), (double)cs->unit[order[k]].cat[c]);
-    cJSON_AddNumberToObject(u, "insns", (double)cs->unit[order[k]].insns);
-  }
-  cJSON *mem = cJSON_AddObjectToObject(o, "memory");
-  cJSON *rd = cJSON_AddObjectToObject(mem, "read");
-  cJSON *cl = cJSON_AddObjectToObject(rd, "clients");
-  for (int k = 0; k < VTA_RD_NCLIENTS; k++)
-    cJSON_AddItemToObject(cl, vta_rd_client_name(k), client_json(&cs->mem.rd[k]));
-  cJSON_AddNumberToObject(rd, "bytes_per_cycle", vtasim_ratio(f.rd_bytes, cyc));
-  cJSON_AddNumberToObject(rd, "peak_bytes_per_cycle", f.peak_bw);
-  cJSON_AddNumberToObject(rd, "utilisation", vtasim_ratio(f.rd_bytes, cyc * f.peak_bw));
-  cJSON *wr = cJSON_AddObjectToObject(mem, "write");
-  cJSON_AddItemToObject(wr, "clients", cJSON_CreateObject());
-  cJSON_AddItemToObject(cJSON_GetObjectItem(wr, "clients"), "out", client_json(&cs->mem.wr));
-  cJSON_AddNumberToObject(wr, "bytes_per_cycle", vtasim_ratio(f.wr_bytes, cyc));
-  cJSON_AddNumberToObject(wr, "peak_bytes_per_cycle", f.peak_bw);
-  cJSON_AddNumberToObject(wr, "utilisation", vtasim_ratio(f.wr_bytes, cyc * f.peak_bw));
-  cJSON *g = cJSON_AddObjectToObject(o, "gemm");
-  double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
-  cJSON_AddNumberToObject(g, "uops", (double)cs->gemm_uops);
-  cJSON_AddNumberToObject(g, "reset_uops", (double)cs->gemm_reset_uops);
-  cJSON_AddNumberToObject(g, "uops_per_cycle", vtasim_ratio((double)cs->gemm_uops, cyc));
-  cJSON_AddNumberToObject(g, "macs_per_cycle", vtasim_ratio(mac_uops * f.macs_per_uop, cyc));
-  cJSON_AddNumberToObject(g, "peak_macs_per_cycle", f.peak_macs);
-  cJSON_AddNumberToObject(g, "utilisation", vtasim_ratio(mac_uops, cyc));
-  cJSON *a = cJSON_AddObjectToObject(o, "alu");
-  cJSON_AddNumberToObject(a, "uops", (double)cs->alu_uops);
-  cJSON_AddNumberToObject(a, "issue_cycles", (double)cs->alu_slots);
-  cJSON_AddNumberToObject(a, "uops_per_cycle", vtasim_ratio((double)cs->alu_uops, cyc));
-  cJSON_AddNumberToObject(a, "utilisation", vtasim_ratio((double)cs->alu_slots, cyc));
-  return o;
-}
-
-static void print_cycles(const vta_engine_ctx_t *e, const vta_engine_snapshot_t *snap,
-                         double wall) {
-  const vta_cycle_stats_t *cs = &snap->cycles;
-  const vta_model_params_t *p = &e->params;
-  vtasim_figures_t f = vtasim_figures(&e->cfg, &e->params, &snap->cycles);
-  double cyc = (double)cs->cycles;
-  printf("  timing:");
-  for (int i = 0; i < vta_nparams; i++)
-    printf(" %s=%u", vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
-  printf("\n\n");
-  printf("  %-30s %14llu  (launch to FINISH, %llu run%s)\n", "cycles",
-         (unsigned long long)cs->cycles, (unsigned long long)cs->runs,
-         cs->runs == 1 ? "" : "s summed");
-  printf("  %-30s %14llu\n", "UCNT (acc row writes)", (unsigned long long)cs->ucnt);
-  printf("  %-30s %14.3f  (%.3g simulated cycles/s)\n", "wall time, s", wall,
-         vtasim_ratio(cyc, wall));
-  printf("\n  cycles per unit (each row sums to the cycles above)\n  %-8s", "unit");
-  for (int c = 0; c < VTA_NCAT; c++) printf(" %11s", vta_cat_name(c));
-  printf(" %11s\n", "insns");
-  const int order[VTA_CY_NUNITS] = {VTA_CY_FETCH, VTA_CY_LOAD, VTA_CY_COMPUTE, VTA_CY_STORE};
-  for (int k = 0; k < VTA_CY_NUNITS; k++) {
-    uint64_t v[VTA_NCAT + 1];
-    memcpy(v, cs->unit[order[k]].cat, sizeof cs->unit[order[k]].cat);
-    v[VTA_NCAT] = cs->unit[order[k]].insns;
-    printf("  %-8s", vta_cy_unit_name(order[k]));
-    for (int c = 0; c <= VTA_NCAT; c++) printf(" %11llu", (unsigned long long)v[c]);
-    printf("\n  %-8s", "");
-    for (int c = 0; c < VTA_NCAT; c++)
-      printf(" %10.1f%%", 100.0 * vtasim_ratio((double)v[c], cyc));
-    printf("\n");
-  }
-  printf("\n  memory client    requests        beats        bytes   busy cycles\n");
-  for (int k = 0; k <= VTA_RD_NCLIENTS; k++) {
-    const vta_memsys_client_stats_t *s = k < VTA_RD_NCLIENTS ? &cs->mem.rd[k] : &cs->mem.wr;
-    char name[32];
-    snprintf(name, sizeof name, "%s (%s)", k < VTA_RD_NCLIENTS ? vta_rd_client_name(k) : "out",
-             k < VTA_RD_NCLIENTS ? "read" : "write");
-    printf("  %-14s %10llu %12llu %12llu %13llu\n", name, (unsigned long long)s->requests,
-           (unsigned long long)s->beats, (unsigned long long)s->bytes,
-           (unsigned long long)s->busy);
-  }
-  printf("  read bandwidth:  %.2f of %.2f bytes/cycle (%.1f%%)\n", vtasim_ratio(f.rd_bytes, cyc),
-         f.peak_bw, 100 * vtasim_ratio(f.rd_bytes, cyc * f.peak_bw));
-  printf("  write bandwidth: %.2f of %.2f bytes/cycle (%.1f%%)\n", vtasim_ratio(f.wr_bytes, cyc),
-         f.peak_bw, 100 * vtasim_ratio(f.wr_bytes, cyc * f.peak_bw));
-  double mac_uops = (double)(cs->gemm_uops - cs->gemm_reset_uops);
-  printf("\n  GEMM: %llu uops (%llu reset), %.3f uops/cycle, %.1f of %.0f MACs/cycle (%.1f%%)\n",
-         (unsigned long long)cs->gemm_uops, (unsigned long long)cs->gemm_reset_uops,
-         vtasim_ratio((double)cs->gemm_uops, cyc), vtasim_ratio(mac_uops * f.macs_per_uop, cyc),
-         f.peak_macs, 100 * vtasim_ratio(mac_uops, cyc));
-  printf("  ALU:  %llu uops in %llu issue cycles, %.3f uops/cycle (%.1f%% of cycles issuing)\n",
-         (unsigned long long)cs->alu_uops, (unsigned long long)cs->alu_slots,
-         vtasim_ratio((double)cs->alu_uops, cyc), 100 * vtasim_ratio((double)cs->alu_slots, cyc));
-  if (cs->skipped)
-    printf("  (event skipping jumped over %llu quiet cycles)\n", (unsigned long long)cs->skipped);
-  printf("\n");
-}
-
-static void print_table(const char *file, const vta_program_t *p, const vta_engine_ctx_t *e,
-                        int failed, int full, double wall, const vta_prof_t *prof,
-                        double clock_mhz, int interrupted, uint64_t simulated) {
-  char name[64];
-  vta_config_name(&p->cfg, name, sizeof name);
-  const vta_model_params_t *mp = &e->params;
-  vta_engine_snapshot_t snap;
-  vta_engine_snapshot((vta_engine_ctx_t *)e, &snap);
-  const vta_cycle_stats_t *cs = snap.has_cycles ? &snap.cycles : NULL;
-  printf("vtasim run %s\n", file);
-  printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name,
-         vta_engine_name(mp->engine), p->nruns, p->nruns == 1 ? "" : "s", p->nexpects,
-         p->nexpects == 1 ? "" : "s");
-  if (interrupted)
-    printf("  INTERRUPTED after %llu cycles: the counters and verdict cover the %llu "
-           "completed run%s%s\n", (unsigned long long)simulated,
-           (unsigned long long)(cs ? cs->runs : 0), cs && cs->runs == 1 ? "" : "s",
-           prof ? ", the attribution below every cycle simulated" : "");
-  if (cs && (cs->runs || !interrupted)) {
-    if (full) print_cycles(e, &snap, wall);
-    else printf("  cycles %llu (launch to FINISH), UCNT %llu\n",
-                (unsigned long long)cs->cycles, (unsigned long long)cs->ucnt);
-    vta_prof_summary_t sum;
-    vta_prof_summarize(cs, &p->cfg, mp, clock_mhz, &sum);
-    vta_prof_print(stdout, &sum, NULL);
-  }
-  if (cs && (full || interrupted)) vta_prof_print(stdout, NULL, prof);
-  printf("\n");
-  printf("  %-18s %16s\n", "statistic", "value");
-  const vta_stats_t *s = &snap.stats;
-  for (int i = 0; i < VTA_NSTATS; i++) {
-    uint64_t v = 0;
-    vta_stats_get(s, vta_stat_names[i], &v, NULL);
-    printf("  %-18s %16llu\n", vta_stat_names[i], (unsigned long long)v);
-  }
-  const uint32_t *t = snap.tokens;
-  printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
-  if (p->nexpects && interrupted)
-    printf("  expectations: not checked (interrupted)\n");
-  else if (p->nexpects)
-    printf("  expectations: %d passed, %d failed\n", p->nexpects - failed, failed);
-}
 
 static double seconds_now(void) {
   struct timespec ts;
@@ -662,69 +489,38 @@ static int cmd_run(int argc, char **argv) {
       }
     }
   }
+  vta_report_t r = {0};
+  vta_engine_snapshot_t snap;
+  if (s && vta_session_engine(s)) vta_report_from_engine(&r, vta_session_engine(s), &snap);
+  r.engine = vta_engine_name(params.engine);
+  r.file = in;
+  r.prog = &p;
+  r.wall = wall;
+  r.load_seconds = t_load;
+  r.clock_mhz = popts->clock_mhz;
+  r.prof = prof;
+  r.interrupted = interrupted;
+  r.simulated = simulated;
+  r.exit_code = rc;
+  r.error = e.msg;
+  r.ran = ran;
+  r.failed = failed;
+  r.failures = report;
   if (json) {
-    cJSON *o = cJSON_CreateObject();
-    char cname[64];
-    vta_config_name(&p.cfg, cname, sizeof cname);
-    cJSON_AddStringToObject(o, "schema", "vtasim-run/2");
-    cJSON_AddStringToObject(o, "vtasim", VTASIM_VERSION);
-    cJSON_AddStringToObject(o, "program", in);
-    cJSON_AddStringToObject(o, "config", cname);
-    cJSON_AddStringToObject(o, "engine", vta_engine_name(params.engine));
-    cJSON_AddStringToObject(o, "status", rc == EXIT_OK ? "ok" : rc == EXIT_MISMATCH ? "mismatch"
-                                         : interrupted ? "interrupted" : "error");
-    if (rc == EXIT_BAD || interrupted) cJSON_AddStringToObject(o, "error", e.msg);
-    cJSON_AddNumberToObject(o, "exit_code", rc);
-    vta_engine_ctx_t *eng = vta_session_engine(s);
-    vta_engine_snapshot_t snap;
-    vta_engine_snapshot(eng, &snap);
-    cJSON_AddItemToObject(o, "stats", stats_json(&snap.stats));
-    const uint32_t *t = snap.tokens;
-    cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
-    for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, vta_diag_queue_short(q), t[q]);
-    if (snap.has_cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(eng, &snap));
-    else cJSON_AddNullToObject(o, "cycles");
-    if (snap.has_cycles) {
-      vta_prof_summary_t sum;
-      vta_prof_summarize(&snap.cycles, &p.cfg, &eng->params, popts->clock_mhz, &sum);
-      cJSON_AddItemToObject(o, "profile", vta_prof_json(&sum, prof));
-    } else {
-      cJSON_AddNullToObject(o, "profile");
-    }
     /* the trace as written: --trace's temporary (read by name), or the scratch */
     FILE *tw = trace.f ? trace.f : scratch;
     const char *tw_name = trace.f ? (trace.tmp ? trace.tmp : trace_path) : NULL;
     FILE *tr = tw && tw_name && !fflush(tw) ? fopen(tw_name, "r") : tw;
-    if (snap.has_cycles && tr && ran && windows)
-      cJSON_AddItemToObject(o, "windows",
-                            vtasim_windows_json(tr, snap.cycles.cycles, params.mem.cpb));
-    else cJSON_AddNullToObject(o, "windows");
+    if (r.cycles && tr && ran && windows)
+      r.windows = vtasim_windows_json(tr, r.cycles->cycles, params.mem.cpb);
     if (tr && tr != tw) fclose(tr);
-    cJSON *host = cJSON_AddObjectToObject(o, "host");
-    cJSON_AddNumberToObject(host, "wall_seconds", wall);
-    cJSON_AddNumberToObject(host, "load_seconds", t_load);
-    cJSON_AddStringToObject(host, "isa", vta_model_isa()); /* the GEMM kernel's level */
-    if (snap.has_cycles)
-      cJSON_AddNumberToObject(host, "cycles_per_second",
-                              vtasim_ratio((double)snap.cycles.cycles, wall));
-    cJSON *ex = cJSON_AddObjectToObject(o, "expectations");
-    cJSON_AddNumberToObject(ex, "total", p.nexpects);
-    cJSON_AddBoolToObject(ex, "checked", ran);
-    cJSON_AddNumberToObject(ex, "failed", failed);
-    cJSON *fl = cJSON_AddArrayToObject(ex, "failures");
-    for (char *line = report, *nl; line && *line; line = nl + 1) {
-      nl = strchr(line, '\n');
-      if (!nl) { cJSON_AddItemToArray(fl, cJSON_CreateString(line)); break; }
-      *nl = '\0';
-      cJSON_AddItemToArray(fl, cJSON_CreateString(line));
-    }
+    cJSON *o = vta_report_json(&r, VTASIM_VERSION);
     char *txt = cJSON_Print(o);
     if (txt) puts(txt);
     free(txt);
     cJSON_Delete(o);
   } else if (!quiet && (ran || interrupted)) {
-    print_table(in, &p, vta_session_engine(s), failed, full, wall, prof, popts->clock_mhz,
-                interrupted, simulated);
+    vta_report_print(&r, full);
   }
 out:
   vta_prof_free(prof);

@@ -52,8 +52,8 @@ static int check_uop_range(const vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* ---- LOAD UOP / LOAD ACC ------------------------------------------------ */
 
-/* The checks of LOAD UOP; returns the DRAM row, or NULL after an error. */
-static const uint8_t *uop_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
+/* The checks of LOAD UOP: 0, or -1 after an error. */
+static int uop_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   /* HLS copies x_size uops and ignores the rest; fsim honours y/stride/pads.
    * Only the form both agree on is accepted (spec 6.2, 12.5). */
@@ -61,16 +61,14 @@ static const uint8_t *uop_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "LOAD UOP is 1-D: y_size must be 1 and all pad fields 0 (spec 6.2), "
                         "got y_size=%u y_pad_0=%u y_pad_1=%u x_pad_0=%u x_pad_1=%u",
-                        in->y_size, in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1),
-           NULL;
+                        in->y_size, in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1);
   if ((uint64_t)in->sram_base + in->x_size > m->cfg.uop_depth)
     return vta_unit_err(err, VTA_ERANGE, "compute", c,
                         "writes uop entries %u..%llu, beyond the uop buffer of %u entries",
                         in->sram_base,
                         (unsigned long long)in->sram_base + in->x_size - 1,
-                        m->cfg.uop_depth),
-           NULL;
-  return vta_tensor_row(m, "compute", c, 0, VTA_UOP_BYTES, err);
+                        m->cfg.uop_depth);
+  return vta_tensor_row_check(m, "compute", c, 0, VTA_UOP_BYTES, err);
 }
 
 /* LOAD on compute: the checks and statistics both engines share. */
@@ -91,8 +89,10 @@ static int load_begin(vta_model_t *m, const cmd_t *c, int *nop, const uint8_t **
   *nop = in->x_size == 0; /* sync NOP (spec 5.5) */
   if (*nop) return 0;
   if (in->mem_type == VTA_MEM_UOP) {
-    *uops = uop_check(m, c, err);
-    if (!*uops) return -1;
+    if (uop_check(m, c, err)) return -1;
+    /* The functional engine copies the uops now; the cycle one by DMA. */
+    if (!m->cy && !(*uops = vta_tensor_row(m, "compute", c, 0, VTA_UOP_BYTES, err)))
+      return -1;
     m->stats.uop_load_nbytes += (uint64_t)in->x_size * in->y_size * VTA_UOP_BYTES;
     return 0;
   }

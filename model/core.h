@@ -165,6 +165,9 @@ int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const
                         vta_err *err);
 /* DRAM host pointer of row r of a memory instruction, or a VTA_ERANGE error
  * naming the physical range. */
+/* Range check of DRAM row r (no access): 0, or -1 with the range fault. */
+int vta_tensor_row_check(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
+                         uint32_t elem_bytes, vta_err *err);
 uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                         uint32_t elem_bytes, vta_err *err);
 

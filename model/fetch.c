@@ -69,8 +69,9 @@ int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err) {
   while (m->fetched < m->insn_count) {
     uint32_t idx = m->fetched;
     uint64_t phys = (uint64_t)m->insn_phys + (uint64_t)idx * VTA_INS_BYTES;
-    const uint8_t *raw = vta_mem_host(m->mem, phys, VTA_INS_BYTES);
-    if (!raw) return not_mapped(idx, phys, err);
+    uint8_t raw[VTA_INS_BYTES];
+    if (vta_mem_read(m->mem, phys, raw, VTA_INS_BYTES, NULL, NULL))
+      return not_mapped(idx, phys, err);
     cmd_t c;
     if (vta_fetch_decode(m, raw, idx, &c, err)) return -1;
     vta_unit_t unit = vta_insn_unit(&c.insn);
@@ -99,7 +100,7 @@ static int chunk_begin(vta_model_t *m, uint32_t first, vta_err *err) {
   f->rend = f->raddr + (uint64_t)f->n * VTA_INS_BYTES;
   for (uint32_t k = 0; k < f->n; k++) {
     uint64_t phys = f->raddr + (uint64_t)k * VTA_INS_BYTES;
-    if (!vta_mem_host(m->mem, phys, VTA_INS_BYTES)) return not_mapped(first + k, phys, err);
+    if (!vta_mem_mapped(m->mem, phys, VTA_INS_BYTES)) return not_mapped(first + k, phys, err);
   }
   f->state = F_REQ;
   return 0;

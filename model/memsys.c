@@ -138,11 +138,14 @@ static void fetch_beat(vta_memsys_t *ms, uint64_t a, uint32_t lo, uint32_t hi) {
     memcpy(ms->beat_data, src, n);
     return;
   }
+  /* External memory without a direct pointer: through its bus. */
+  if (vta_mem_is_external(ms->mem) && !vta_mem_read(ms->mem, a, ms->beat_data, n, NULL, NULL))
+    return;
   /* A partial beat at the edge of an allocation: byte by byte. */
   for (uint32_t i = 0; i < n; i++) {
-    const uint8_t *b = vta_mem_host(ms->mem, a + i, 1);
-    ms->beat_data[i] = b ? *b : 0;
-    if (!b && i >= lo && i < hi && !ms->fault) {
+    int ok = !vta_mem_read(ms->mem, a + i, &ms->beat_data[i], 1, NULL, NULL);
+    if (!ok) ms->beat_data[i] = 0;
+    if (!ok && i >= lo && i < hi && !ms->fault) {
       ms->fault = 1;
       snprintf(ms->fault_msg, sizeof ms->fault_msg,
                "memory: read beat of client %s at physical 0x%08llx touches unmapped byte "
@@ -310,12 +313,13 @@ int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *str
   uint8_t *dst = strb ? NULL : vta_mem_host(ms->mem, lo, hi - lo);
   if (dst) {
     memcpy(dst, data + (lo - a), hi - lo);
+  } else if (!strb && vta_mem_is_external(ms->mem) &&
+             !vta_mem_write(ms->mem, lo, data + (lo - a), hi - lo, NULL, NULL)) {
+    /* external memory without a direct pointer: written through its bus */
   } else { /* strobes, or the edge of an allocation: byte by byte */
     for (uint64_t b = strb ? a : lo; b < (strb ? a + bus : hi); b++) {
       if (strb && !strb[b - a]) continue;
-      uint8_t *d = vta_mem_host(ms->mem, b, 1);
-      if (d) *d = data[b - a];
-      else if (!ms->fault) {
+      if (vta_mem_write(ms->mem, b, &data[b - a], 1, NULL, NULL) && !ms->fault) {
         ms->fault = 1;
         snprintf(ms->fault_msg, sizeof ms->fault_msg,
                  "memory: write beat at physical 0x%08llx touches unmapped byte 0x%08llx",

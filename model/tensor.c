@@ -16,20 +16,44 @@
 
 #include <string.h>
 
-uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
-                        uint32_t elem_bytes, vta_err *err) {
+/* Row r of an instruction's DRAM side: [first, first+len) by spec 2.3. */
+static void row_range(const cmd_t *c, uint32_t r, uint32_t elem_bytes, uint64_t *first,
+                      uint64_t *len) {
   const vta_insn_t *in = &c->insn;
   /* Base registers are 0 (spec 2.3): dram_base is an absolute element index.
    * 64-bit arithmetic so that a huge base is reported, not wrapped. */
-  uint64_t first = ((uint64_t)in->dram_base + (uint64_t)r * in->x_stride) * elem_bytes;
-  uint64_t len = (uint64_t)in->x_size * elem_bytes;
+  *first = ((uint64_t)in->dram_base + (uint64_t)r * in->x_stride) * elem_bytes;
+  *len = (uint64_t)in->x_size * elem_bytes;
+}
+
+static int row_fault(const char *unit, const cmd_t *c, uint32_t r, uint64_t first,
+                     uint64_t len, vta_err *err) {
+  return vta_unit_err(err, VTA_ERANGE, unit, c,
+                      "DRAM row %u at physical 0x%08llx..0x%08llx (%llu bytes) is not inside "
+                      "one device allocation", r, (unsigned long long)first,
+                      (unsigned long long)(first + len - 1), (unsigned long long)len);
+}
+
+int vta_tensor_row_check(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
+                         uint32_t elem_bytes, vta_err *err) {
+  uint64_t first, len;
+  row_range(c, r, elem_bytes, &first, &len);
+  return vta_mem_mapped(m->mem, first, len) ? 0 : row_fault(unit, c, r, first, len, err);
+}
+
+uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
+                        uint32_t elem_bytes, vta_err *err) {
+  uint64_t first, len;
+  row_range(c, r, elem_bytes, &first, &len);
   uint8_t *p = vta_mem_host(m->mem, first, len);
-  if (!p)
-    vta_unit_err(err, VTA_ERANGE, unit, c,
-                 "DRAM row %u at physical 0x%08llx..0x%08llx (%llu bytes) is not inside "
-                 "one device allocation", r, (unsigned long long)first,
-                 (unsigned long long)(first + len - 1), (unsigned long long)len);
-  return p;
+  if (p) return p;
+  if (!vta_mem_mapped(m->mem, first, len)) return row_fault(unit, c, r, first, len, err), NULL;
+  /* Mapped external memory without a direct pointer (no DMI). */
+  vta_unit_err(err, VTA_EINPUT, unit, c,
+               "DRAM row %u at physical 0x%08llx: the functional engine needs a direct "
+               "pointer to the memory (DMI); use the cycle model", r,
+               (unsigned long long)first);
+  return NULL;
 }
 
 /* Packed DRAM element -> unpacked lanes.  Lane widths divide 8 or are
@@ -116,7 +140,7 @@ static int store_sram_range(const sram_t *s, const char *unit, const cmd_t *c,
 static int check_rows(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
                       vta_err *err) {
   for (uint32_t r = 0; r < c->insn.y_size; r++)
-    if (!vta_tensor_row(m, unit, c, r, s->elem_bytes, err)) return -1;
+    if (vta_tensor_row_check(m, unit, c, r, s->elem_bytes, err)) return -1;
   return 0;
 }
 

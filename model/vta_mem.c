@@ -8,6 +8,7 @@
  */
 #include "vta_mem.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,25 @@ struct vta_mem {
   block_t **by_phys; /* sorted by phys; ranges never overlap */
   block_t **by_host; /* sorted by (uintptr_t)host */
   size_t n, cap;
+  const vta_mem_ops_t *ext; /* external memory, or NULL: the blocks above */
+  void *ext_ctx;
 };
 
 #define SPACE_END ((uint64_t)1 << 32)
 
 vta_mem_t *vta_mem_new(void) { return calloc(1, sizeof(vta_mem_t)); }
+
+vta_mem_t *vta_mem_new_external(const vta_mem_ops_t *ops, void *ctx) {
+  assert(ops && ops->direct && ops->read && ops->write && ops->mapped);
+  vta_mem_t *m = vta_mem_new();
+  if (m) {
+    m->ext = ops;
+    m->ext_ctx = ctx;
+  }
+  return m;
+}
+
+int vta_mem_is_external(const vta_mem_t *m) { return m->ext != NULL; }
 
 void vta_mem_free(vta_mem_t *m) {
   if (!m) return;
@@ -102,7 +117,13 @@ static void *insert(vta_mem_t *m, uint32_t phys, uint64_t span, vta_err *err) {
   return host;
 }
 
+static void *no_alloc(vta_err *err) {
+  vta_errf(err, VTA_EINPUT, "device memory: an external memory is allocated by its owner");
+  return NULL;
+}
+
 void *vta_mem_alloc(vta_mem_t *m, size_t size, uint32_t *phys, vta_err *err) {
+  if (m->ext) return no_alloc(err);
   if (size == 0)
     return vta_errf(err, VTA_EINPUT, "device memory: cannot allocate 0 bytes"), NULL;
   /* Whole pages, as fsim's virtual memory hands out. */
@@ -131,6 +152,7 @@ void *vta_mem_alloc(vta_mem_t *m, size_t size, uint32_t *phys, vta_err *err) {
 }
 
 void *vta_mem_alloc_at(vta_mem_t *m, uint32_t phys, size_t size, vta_err *err) {
+  if (m->ext) return no_alloc(err);
   if (phys == 0)
     return vta_errf(err, VTA_EINPUT, "device memory: physical address 0 is never valid"),
            NULL;
@@ -170,12 +192,19 @@ int vta_mem_release(vta_mem_t *m, void *host) {
 }
 
 void *vta_mem_host(const vta_mem_t *m, uint64_t phys, uint64_t len) {
+  /* One predictable branch on the engines' pointer path. */
+  if (m->ext) return m->ext->direct(m->ext_ctx, phys, len, 1);
   size_t i = upper_phys(m, phys);
   if (i == 0) return NULL;
   const block_t *b = m->by_phys[i - 1];
   uint64_t off = phys - b->phys;
   if (off > b->span || len > b->span - off) return NULL;
   return b->host + off;
+}
+
+int vta_mem_mapped(const vta_mem_t *m, uint64_t phys, uint64_t len) {
+  if (vta_mem_host(m, phys, len)) return 1;
+  return m->ext && m->ext->mapped(m->ext_ctx, phys, len);
 }
 
 uint32_t vta_mem_phys(const vta_mem_t *m, const void *host) {
@@ -199,6 +228,10 @@ static int range_err(uint64_t phys, uint64_t len, const char *what, vta_err *err
 int vta_mem_read(const vta_mem_t *m, uint64_t phys, void *dst, uint64_t len,
                  const char *what, vta_err *err) {
   const void *src = vta_mem_host(m, phys, len);
+  if (!src && m->ext) {
+    if (!m->ext->read(m->ext_ctx, phys, dst, len, NULL)) return 0;
+    return range_err(phys, len, what, err);
+  }
   if (!src) return range_err(phys, len, what, err);
   if (len) memcpy(dst, src, (size_t)len);
   return 0;
@@ -207,12 +240,17 @@ int vta_mem_read(const vta_mem_t *m, uint64_t phys, void *dst, uint64_t len,
 int vta_mem_write(vta_mem_t *m, uint64_t phys, const void *src, uint64_t len,
                   const char *what, vta_err *err) {
   void *dst = vta_mem_host(m, phys, len);
+  if (!dst && m->ext) {
+    if (!m->ext->write(m->ext_ctx, phys, src, len, NULL)) return 0;
+    return range_err(phys, len, what, err);
+  }
   if (!dst) return range_err(phys, len, what, err);
   if (len) memcpy(dst, src, (size_t)len);
   return 0;
 }
 
 int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span) {
+  if (m->ext) return m->ext->block ? m->ext->block(m->ext_ctx, i, phys, span) : -1;
   if (i >= m->n) return -1;
   *phys = m->by_phys[i]->phys;
   *span = m->by_phys[i]->span;
@@ -220,6 +258,13 @@ int vta_mem_block(const vta_mem_t *m, size_t i, uint32_t *phys, uint64_t *span) 
 }
 
 int vta_mem_mirror(vta_mem_t *dst, const vta_mem_t *src, vta_err *err) {
+  uint32_t phys;
+  uint64_t span;
+  for (size_t i = 0; src->ext && !vta_mem_block(src, i, &phys, &span); i++) {
+    void *h = vta_mem_host(dst, phys, span);
+    if (!h && !(h = vta_mem_alloc_at(dst, phys, (size_t)span, err))) return -1;
+    if (vta_mem_read(src, phys, h, span, "mirroring the DRAM", err)) return -1;
+  }
   for (size_t i = 0; i < src->n; i++) {
     const block_t *b = src->by_phys[i];
     void *h = vta_mem_host(dst, b->phys, b->span);

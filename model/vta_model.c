@@ -277,17 +277,19 @@ void vta_model_snapshot(const vta_model_t *m, vta_diag_snap_t *s) {
   s->cmd_queue_depth = m->params.cmd_queue_depth;
   if (m->fetched < m->insn_count) {
     /* Fetch stopped at a full queue; decode that instruction again to name it. */
-    const uint8_t *raw = vta_mem_host(m->mem, (uint64_t)m->insn_phys +
-                                      (uint64_t)m->fetched * VTA_INS_BYTES, VTA_INS_BYTES);
-    s->blocked_decoded = raw && !vta_insn_decode(&m->cfg, raw, &s->blocked, NULL);
+    uint8_t raw[VTA_INS_BYTES];
+    s->blocked_decoded =
+        !vta_mem_read(m->mem, (uint64_t)m->insn_phys + (uint64_t)m->fetched * VTA_INS_BYTES,
+                      raw, VTA_INS_BYTES, NULL, NULL) &&
+        !vta_insn_decode(&m->cfg, raw, &s->blocked, NULL);
   }
 }
 
 int vta_model_check_fetch(vta_model_t *m, uint32_t insn_phys, uint32_t idx,
                           vta_insn_t *insn, vta_err *err) {
   uint64_t phys = (uint64_t)insn_phys + (uint64_t)idx * VTA_INS_BYTES;
-  const uint8_t *raw = vta_mem_host(m->mem, phys, VTA_INS_BYTES);
-  if (!raw)
+  uint8_t raw[VTA_INS_BYTES]; /* through vta_mem: an external (SystemC) memory too */
+  if (vta_mem_read(m->mem, phys, raw, VTA_INS_BYTES, NULL, NULL))
     return vta_errf(err, VTA_ERANGE, "fetch: instruction #%u at physical 0x%08llx..0x%08llx "
                     "is not inside one device allocation", idx, (unsigned long long)phys,
                     (unsigned long long)(phys + VTA_INS_BYTES - 1));

@@ -177,17 +177,15 @@ static void hex(const uint8_t *d, size_t n, char *out) {
 }
 
 /* Returns 1 when the expectation failed, after reporting it. */
-static int check_one(vta_session_t *s, int k, FILE *report) {
-  const vta_program_t *p = s->prog;
+static int check_one(const vta_program_t *p, uint8_t *const *seg, const vta_stats_t *stats,
+                     int k, FILE *report) {
   const vta_expect_t *e = &p->expects[k];
   char at[600];
   where(p, k, at, sizeof at);
   if (e->kind == VTA_EXPECT_COUNTER) {
     uint64_t v;
     vta_err err;
-    vta_engine_snapshot_t snap;
-    vta_engine_snapshot(s->eng, &snap);
-    if (vta_stats_get(&snap.stats, e->counter, &v, &err)) {
+    if (vta_stats_get(stats, e->counter, &v, &err)) {
       if (report) fprintf(report, "%sexpect counter: %s\n", at, err.msg);
       return 1;
     }
@@ -206,7 +204,7 @@ static int check_one(vta_session_t *s, int k, FILE *report) {
               i < 0 ? "no such segment" : "region extends beyond the segment");
     return 1;
   }
-  const uint8_t *got = s->host[i] + e->offset;
+  const uint8_t *got = seg[i] + e->offset;
   if (e->kind == VTA_EXPECT_SHA256) {
     uint8_t d[32];
     vta_sha256(got, e->size, d);
@@ -231,10 +229,17 @@ static int check_one(vta_session_t *s, int k, FILE *report) {
   return 1;
 }
 
-int vta_session_check(vta_session_t *s, FILE *report) {
+int vta_program_check(const vta_program_t *p, uint8_t *const *seg, const vta_stats_t *stats,
+                      FILE *report) {
   int failed = 0;
-  for (int k = 0; k < s->prog->nexpects; k++) failed += check_one(s, k, report);
+  for (int k = 0; k < p->nexpects; k++) failed += check_one(p, seg, stats, k, report);
   return failed;
+}
+
+int vta_session_check(vta_session_t *s, FILE *report) {
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot(s->eng, &snap);
+  return vta_program_check(s->prog, s->host, &snap.stats, report);
 }
 
 uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size) {

@@ -76,6 +76,13 @@ int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t co
  */
 int vta_session_check(vta_session_t *s, FILE *report);
 
+/* The same check of a program's expectations against any memory and
+ * counters: seg[i] holds the current bytes of segment i (prog->segs[i].size
+ * bytes), stats the run's statistics (the SystemC platform reads its
+ * memory back through the bus). */
+int vta_program_check(const vta_program_t *p, uint8_t *const *seg, const vta_stats_t *stats,
+                      FILE *report);
+
 /* A segment's current contents in device memory (NULL if no such segment). */
 uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size);
 

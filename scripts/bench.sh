@@ -73,3 +73,41 @@ for op in gemm conv2d; do
   b=$(best_of "$vtasim" run "$w" --engine functional --quiet --check-races)
   printf '%-28s %14.4f %14.4f %8.2f\n' "${op}_tutorial" "$a" "$b" "$(python3 -c "print($b / max($a, 1e-9))")"
 done
+# ---- SystemC (issue 11): VTA as a TLM-2.0 device on the example platform --------
+# build/vtasim-sc against vtasim run on the conv2d tutorial, as ratios of the
+# best wall time of the simulation (the JSON's host.wall_seconds; for
+# vtasim-sc, sc_start() whole: the host's copies over the bus included):
+# the model at the default quantum (1 us), the RTL at the default quantum,
+# and the model in lockstep with the platform (quantum 1 cycle).
+sc=${VTASIM_SC:-$(dirname "$vtasim")/vtasim-sc}
+if [ -x "$sc" ]; then
+  export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+  w=$out/conv2d_tutorial.vta
+  "$vtasim" gen conv2d -o "$w" >/dev/null
+  best_wall() { # best host.wall_seconds of REPEAT runs of the command
+    local best="" wall
+    for _ in $(seq "$repeat"); do
+      wall=$("$@" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit("run failed") if d["status"] != "ok" else print(d["host"]["wall_seconds"])')
+      if [ -z "$best" ] || python3 -c "import sys; sys.exit(not ($wall < $best))"; then best=$wall; fi
+    done
+    echo "$best"
+  }
+  echo
+  echo "SystemC: $(basename "$w" .vta) on the example platform (vtasim-sc) vs vtasim run; best of $repeat"
+  printf '%-44s %10s %10s %8s\n' "setup" "sc_s" "run_s" "ratio"
+  # the plain run (no per-instruction attribution, no windows: vtasim-sc has neither)
+  run_model=$(best_wall "$vtasim" run "$w" --no-attribution --no-windows)
+  for q in 1us 1cycle; do
+    t=$(best_wall "$sc" "$w" --quantum "$q")
+    printf '%-44s %10.4f %10.4f %8.2f\n' "model, quantum $q vs run --engine model" "$t" "$run_model" \
+      "$(python3 -c "print($t / max($run_model, 1e-9))")"
+  done
+  if [ "$have_rtl" = 1 ]; then
+    run_rtl=$(best_wall "$vtasim" run "$w" --engine rtl --no-attribution --no-windows)
+    t=$(best_wall "$sc" "$w" --engine rtl)
+    printf '%-44s %10.4f %10.4f %8.2f\n' "rtl, quantum 1us vs run --engine rtl" "$t" "$run_rtl" \
+      "$(python3 -c "print($t / max($run_rtl, 1e-9))")"
+  fi
+else
+  echo "SystemC: $sc is not built (make systemc)"
+fi

@@ -2,7 +2,8 @@
 # scripts/demo.sh VTASIM - the README's main job.
 #  1. TVM's blocked matrix-multiply tutorial (1x1024 . 1024x1024), compiled by
 #     compiler-lite, co-simulated cycle by cycle on the C model and the
-#     Verilated RTL, both engines' reports side by side, then the model's full
+#     Verilated RTL, run on the example SystemC/TLM-2.0 virtual platform
+#     (vtasim-sc), both engines' reports side by side, then the model's full
 #     report; every run checks the output bit-exactly against the naive
 #     reference and the seven VTA statistics.
 #  2. The hand-written demo programs: assembled, disassembled from the raw
@@ -23,6 +24,11 @@ echo "=== 1. GEMM tutorial workload (vtasim gen gemm: TVM's blocked matrix multi
 echo
 echo "--- lockstep co-simulation, C model against the Verilated RTL, every event compared:"
 "$vtasim" cosim "$out/gemm_tutorial.vta"
+echo
+echo "--- the same program on a SystemC/TLM-2.0 virtual platform (build/vtasim-sc): a host"
+echo "    copies it into the platform's memory, launches VTA through its register socket and"
+echo "    waits for its interrupt; VTA's DRAM traffic goes over its initiator socket (DMI):"
+SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 "$(dirname "$vtasim")/vtasim-sc" "$out/gemm_tutorial.vta"
 echo
 echo "--- both engines' reports (the RTL column is read from the RTL's own counters):"
 "$vtasim" run "$out/gemm_tutorial.vta" --json > "$out/gemm_tutorial.model.json"

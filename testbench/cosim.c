@@ -180,17 +180,18 @@ typedef struct cmp {
   uint32_t insn_phys, insn_count;
   region_t *reg;
   int nreg;
+  uint8_t *copy; /* side 0's segment, read through an external DRAM without DMI */
 } cmp_t;
 
 /* Decode instruction #idx of the current run from side 0's DRAM. */
 static void disasm(cmp_t *c, int64_t idx, char *buf, size_t len) {
   buf[0] = '\0';
   if (idx < 0 || (uint64_t)idx >= c->insn_count) return;
-  const uint8_t *raw = vta_mem_host(c->st[0].eng->mem,
-                                    (uint64_t)c->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
-                                    VTA_INS_BYTES);
+  uint8_t raw[VTA_INS_BYTES];
   vta_insn_t in;
-  if (!raw || vta_insn_decode(c->cfg, raw, &in, NULL))
+  if (vta_mem_read(c->st[0].eng->mem, (uint64_t)c->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
+                   raw, VTA_INS_BYTES, NULL, NULL) ||
+      vta_insn_decode(c->cfg, raw, &in, NULL))
     snprintf(buf, len, "(undecodable)");
   else
     vta_insn_format(&in, buf, len);
@@ -352,6 +353,11 @@ static int end_of_run(cmp_t *c, uint64_t cycle, vta_err *err) {
     uint32_t na = sg->size;
     const uint8_t *a = vta_mem_host(c->st[0].eng->mem, sg->addr, na);
     const uint8_t *b = vta_mem_host(c->st[1].eng->mem, sg->addr, na);
+    if (!a && na) { /* an external DRAM without DMI: read it through the bus */
+      uint8_t *cp = realloc(c->copy, na);
+      if (cp && !vta_mem_read(c->st[0].eng->mem, sg->addr, cp, na, NULL, NULL)) a = cp;
+      if (cp) c->copy = cp;
+    }
     if (!a || !b)
       return vta_errf(err, VTA_EINPUT, "segment %s is missing on one side", sg->name);
     r->segments++;
@@ -582,6 +588,7 @@ static void cmp_free(cmp_t *c) {
     ring_free(&c->st[i].ring);
   }
   free(c->reg);
+  free(c->copy);
 }
 
 int vta_cosim_run(const vta_program_t *p, vta_cosim_side_t side[2],

@@ -412,9 +412,10 @@ static const uint32_t mem_reg[3] = {VTA_VCR_LOAD_MEM, VTA_VCR_COMPUTE_MEM, VTA_V
 
 // Instruction #idx of the run, decoded (0 if it cannot be).
 static int insn_at(const vta_rtl_t *r, uint32_t idx, vta_insn_t *in) {
-  const uint8_t *raw = (const uint8_t *)vta_mem_host(
-      r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, VTA_INS_BYTES);
-  return raw && !vta_insn_decode(&r->cfg, raw, in, NULL);
+  uint8_t raw[VTA_INS_BYTES];  // through vta_mem: an external (SystemC) memory too
+  return !vta_mem_read(r->mem, (uint64_t)r->insn_phys + (uint64_t)idx * VTA_INS_BYTES, raw,
+                       VTA_INS_BYTES, NULL, NULL) &&
+         !vta_insn_decode(&r->cfg, raw, in, NULL);
 }
 
 // The instruction trace lines of a start (pops) and of a done (insn, pushes).

@@ -1,0 +1,270 @@
+// vtasim_sc.cpp - build/vtasim-sc BUNDLE [options]: a program bundle on the
+// example SystemC/TLM-2.0 platform (sc_platform.h), VTA being the vta_sc
+// device.  Prints `vtasim run`'s report (the same library functions, text
+// or --json) plus the simulated time, and exits as `vtasim run` does: 0 ok,
+// 1 an expectation failed (or the co-simulation diverged), 2 bad input or a
+// fault in the program.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "sc_platform.h"
+
+extern "C" {
+#include "vta_params.h"
+#include "vta_report.h"
+#include "vta_session.h"
+}
+
+using namespace sc_core;
+using namespace vtasim;
+
+#define VTASIM_SC_VERSION "0.1.0"
+static const char *prog_name = "vtasim-sc";
+
+static const char help[] =
+    "usage: vtasim-sc BUNDLE [options]\n"
+    "\n"
+    "Run a program bundle on an example SystemC/TLM-2.0 virtual platform: a\n"
+    "memory that grants DMI, an address router (VTA's registers at 0x43C00000,\n"
+    "DRAM elsewhere), a host that does what VTA's runtime does (copies the\n"
+    "segments in, writes the registers, launches each .run, waits for the\n"
+    "interrupt, reads the outputs back and checks the expectations) and VTA as\n"
+    "a TLM device.  A TLM-2.0 base-protocol checker sits on every link.\n"
+    "Prints the report of `vtasim run` plus the simulated time.\n"
+    "\n"
+    "  --engine E            model (the cycle model, default), rtl (the Verilated\n"
+    "                        RTL) or cosim (both in lockstep, compared every cycle)\n"
+    "  --clock-period T      one VTA cycle, e.g. 10ns (default), 2.5ns\n"
+    "  --quantum T           how far VTA runs ahead of the platform: a time (1us,\n"
+    "                        the default), N cycles (64cycles), or inf; 1cycle is\n"
+    "                        lockstep; results and finish time do not depend on it\n"
+    "  --poll                poll CTRL instead of waiting for the interrupt\n"
+    "  --poll-interval T     poll every T (default 100ns; implies --poll)\n"
+    "  --no-dmi              the memory grants no DMI: every access is b_transport\n"
+    "  --inject NAME         --engine cosim: plant a bug in the RTL (see vtasim cosim)\n"
+    "  --json                machine-readable report (vtasim run's, plus \"systemc\")\n"
+    "  --stats               the full cycle report\n"
+    "  --quiet               no report; only errors and failed expectations\n"
+    "  --dump SEG=PATH       after the runs, write segment SEG's bytes as read back\n"
+    "                        from the platform's memory to PATH (repeatable)\n"
+    "  --max-cycles N        stop a run with an error at cycle N\n"
+    "  --no-skip             evaluate every cycle (no event skipping)\n"
+    "  --rd-lat N ...        the timing parameters of vtasim run (see vtasim run --help)\n"
+    "\n"
+    "Exit status: 0 all expectations hold, 1 an expectation failed or the\n"
+    "co-simulation diverged, 2 bad input or a fault in the program.\n";
+
+static int usage(const std::string &msg) {
+  fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog_name, msg.c_str(), prog_name);
+  return 2;
+}
+
+static double seconds_now() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static long long parse_count(const char *s) {
+  char *end;
+  if (!s || !*s || *s == '-') return -1;
+  long long v = strtoll(s, &end, 0);
+  return *end ? -1 : v;
+}
+
+int sc_main(int argc, char **argv) {
+  platform_options o;
+  const char *in = nullptr;
+  std::string period = "10ns", quantum = "1us", poll = "100ns";
+  int json = 0, quiet = 0, full = 0;
+  std::vector<std::string> dumps;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
+    const vta_param_info_t *pi = a[0] == '-' && a[1] == '-' ? vta_param_find(a) : nullptr;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(help, stdout);
+      return 0;
+    } else if (!strcmp(a, "--json")) json = 1;
+    else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--stats")) full = 1;
+    else if (!strcmp(a, "--no-dmi")) o.dmi = false;
+    else if (!strcmp(a, "--no-skip")) o.vta.model.no_skip = 1;
+    else if (!strcmp(a, "--poll")) o.poll = true;
+    else if (!strcmp(a, "--poll-interval") && v) o.poll = true, poll = v, i++;
+    else if (!strcmp(a, "--engine") && v) o.vta.engine = v, i++;
+    else if (!strcmp(a, "--dump") && v) {
+      if (!strchr(v, '=')) return usage(std::string("--dump expects SEG=PATH, got '") + v + "'");
+      dumps.push_back(v);
+      i++;
+    }
+    else if (!strcmp(a, "--clock-period") && v) period = v, i++;
+    else if (!strcmp(a, "--quantum") && v) quantum = v, i++;
+    else if (!strcmp(a, "--inject") && v) {
+      vta_err e{};
+      if (vta_inject_parse(v, &o.vta.model.inject, &e)) return usage(e.msg);
+      i++;
+    } else if (!strcmp(a, "--max-cycles") && v) {
+      long long n = parse_count(v);
+      if (n < 0) return usage(std::string("expected a number, got '") + v + "'");
+      o.vta.model.max_cycles = (uint64_t)n;
+      i++;
+    } else if (pi && v) {
+      long long n = parse_count(v);
+      vta_err e{};
+      if (n < 0) return usage(std::string("expected a number, got '") + v + "'");
+      if (vta_model_params_set(&o.vta.model, a, (uint64_t)n, &e)) return usage(e.msg);
+      i++;
+    } else if (a[0] == '-' && a[1]) return usage(std::string("unknown option or missing value '") + a + "'");
+    else if (!in) in = a;
+    else return usage(std::string("unexpected argument '") + a + "'");
+  }
+  if (!in) return usage("missing input BUNDLE");
+  if (!vta_sc_parse_time(period, SC_ZERO_TIME, &o.vta.period) || o.vta.period == SC_ZERO_TIME ||
+      o.vta.period == sc_max_time())
+    return usage("--clock-period: expected a time such as 10ns, got '" + period + "'");
+  if (!vta_sc_parse_time(quantum, o.vta.period, &o.vta.quantum) || o.vta.quantum == SC_ZERO_TIME)
+    return usage("--quantum: expected a time (1us), cycles (64cycles) or inf, got '" + quantum + "'");
+  if (!vta_sc_parse_time(poll, o.vta.period, &o.poll_interval) || o.poll_interval == SC_ZERO_TIME)
+    return usage("--poll-interval: expected a time such as 100ns, got '" + poll + "'");
+  o.vta.dmi = o.dmi;
+
+  vta_program_t p;
+  vta_err e{};
+  double t_load = seconds_now();
+  int load_rc = vta_program_load(&p, in, &e);
+  t_load = seconds_now() - t_load;
+  if (load_rc) {
+    fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
+    return 2;
+  }
+  o.vta.cfg = p.cfg;
+  int rc = 0;
+  try {
+    platform pf(&p, o);
+    double t0 = seconds_now();
+    sc_start();
+    double wall = seconds_now() - t0;
+    host_result &hr = pf.host.result;
+    rc = hr.exit_code;
+    std::string failures;
+    if (hr.ran && rc == 0) {
+      std::vector<uint8_t *> segs;
+      for (auto &s : pf.host.segments) segs.push_back(s.data());
+      vta_engine_snapshot_t snap;
+      pf.vta.snapshot(&snap);
+      char *buf = nullptr;
+      size_t len = 0;
+      FILE *rep = open_memstream(&buf, &len);
+      hr.failed = vta_program_check(&p, segs.data(), &snap.stats, rep ? rep : stderr);
+      if (rep) fclose(rep);
+      if (buf) failures = buf;
+      free(buf);
+      if (hr.failed) rc = 1;
+      if (!json) fputs(failures.c_str(), stderr);
+    }
+    for (const std::string &d : dumps) {
+      if (!hr.ran || rc == 2) break;
+      std::string seg = d.substr(0, d.find('=')), path = d.substr(d.find('=') + 1);
+      int k = -1;
+      for (int i = 0; i < p.nsegs && k < 0; i++)
+        if (seg == p.segs[i].name) k = i;
+      FILE *f = k >= 0 ? fopen(path.c_str(), "wb") : nullptr;
+      bool ok = f && fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, f) == p.segs[k].size;
+      if (f && fclose(f)) ok = false;
+      if (!ok) {
+        rc = 2;
+        hr.error = k < 0 ? "--dump: no segment named '" + seg + "' in " + in
+                         : "--dump: " + path + ": cannot write";
+      }
+    }
+    uint64_t viol = tlm_checker::total_violations();
+    if (viol && rc != 2) {
+      rc = 2;
+      hr.error = std::to_string(viol) + " TLM base-protocol violation(s) (see above)";
+    }
+    if (rc && !json) {
+      if (rc == 2) fprintf(stderr, "%s: error: %s\n", prog_name, hr.error.c_str());
+      else if (!hr.error.empty()) fprintf(stderr, "%s: co-simulation: %s\n", prog_name, hr.error.c_str());
+    }
+    vta_engine_snapshot_t snap;
+    pf.vta.snapshot(&snap);
+    vta_report_t r{};
+    r.file = in;
+    r.prog = &p;
+    r.engine = pf.vta.engine_name();
+    r.params = &pf.vta.engine_params();
+    r.stats = &snap.stats;
+    r.cycles = snap.has_cycles ? &snap.cycles : nullptr;
+    memcpy(r.tokens, snap.tokens, sizeof r.tokens);
+    r.wall = wall;
+    r.load_seconds = t_load;
+    r.clock_mhz = 1e-6 / o.vta.period.to_seconds();  // the profile's clock is VTA's
+    r.exit_code = rc;
+    r.error = hr.error.c_str();
+    r.ran = hr.ran;
+    r.failed = hr.failed;
+    r.failures = failures.c_str();
+    sc_time end = sc_time_stamp();
+    const vta_sc::bus_stats &bs = pf.vta.bus();
+    if (json) {
+      cJSON *j = vta_report_json(&r, VTASIM_SC_VERSION);
+      if (rc == 1 && !hr.error.empty()) cJSON_AddStringToObject(j, "divergence", hr.error.c_str());
+      cJSON *s = cJSON_AddObjectToObject(j, "systemc");
+      cJSON_AddNumberToObject(s, "simulated_ns", end.to_seconds() * 1e9);
+      cJSON_AddNumberToObject(s, "clock_period_ns", o.vta.period.to_seconds() * 1e9);
+      if (pf.vta.params().quantum == sc_max_time()) cJSON_AddStringToObject(s, "quantum_ns", "inf");
+      else cJSON_AddNumberToObject(s, "quantum_ns", pf.vta.params().quantum.to_seconds() * 1e9);
+      cJSON_AddStringToObject(s, "wait", o.poll ? "poll" : "interrupt");
+      cJSON_AddBoolToObject(s, "dmi", o.dmi);
+      cJSON *runs = cJSON_AddArrayToObject(s, "runs");
+      for (const auto &x : hr.runs) {
+        cJSON *rj = cJSON_CreateObject();
+        cJSON_AddNumberToObject(rj, "launch_ns", x.launch.to_seconds() * 1e9);
+        cJSON_AddNumberToObject(rj, "done_ns", x.finish.to_seconds() * 1e9);
+        cJSON_AddNumberToObject(rj, "ECNT", x.ecnt);
+        cJSON_AddNumberToObject(rj, "UCNT", x.ucnt);
+        cJSON_AddItemToArray(runs, rj);
+      }
+      cJSON *b = cJSON_AddObjectToObject(s, "dram_socket");
+      cJSON_AddNumberToObject(b, "dmi_grants", (double)bs.dmi_grants);
+      cJSON_AddNumberToObject(b, "invalidations", (double)bs.invalidations);
+      cJSON_AddNumberToObject(b, "b_transport_reads", (double)bs.reads);
+      cJSON_AddNumberToObject(b, "b_transport_writes", (double)bs.writes);
+      cJSON *c = cJSON_AddObjectToObject(s, "tlm_checker");
+      cJSON_AddNumberToObject(c, "links", tlm_checker::count());
+      cJSON_AddNumberToObject(c, "transactions", (double)tlm_checker::total_transactions());
+      cJSON_AddNumberToObject(c, "violations", (double)viol);
+      char *txt = cJSON_Print(j);
+      if (txt) puts(txt);
+      free(txt);
+      cJSON_Delete(j);
+    } else if (!quiet && hr.ran) {
+      vta_report_print(&r, full);
+      printf("  simulated time %s on the platform (clock %s, quantum %s, %s, DMI %s)\n",
+             end.to_string().c_str(), o.vta.period.to_string().c_str(),
+             pf.vta.params().quantum == sc_max_time() ? "inf"
+                                                       : pf.vta.params().quantum.to_string().c_str(),
+             o.poll ? "polling" : "interrupt", o.dmi ? "on" : "off");
+      printf("  TLM checker: %d links, %llu transactions, %llu violations; DRAM socket: %llu "
+             "DMI grants, %llu b_transport reads, %llu writes\n",
+             tlm_checker::count(), (unsigned long long)tlm_checker::total_transactions(),
+             (unsigned long long)viol, (unsigned long long)bs.dmi_grants,
+             (unsigned long long)bs.reads, (unsigned long long)bs.writes);
+    }
+  } catch (const std::exception &ex) {
+    fprintf(stderr, "%s: error: %s\n", prog_name, ex.what());
+    rc = 2;
+  }
+  vta_program_free(&p);
+  return rc;
+}
+
+// libsystemc's own main() would print the library's banner on stdout
+// before sc_main runs; this one turns it off first (stdout carries --json).
+int main(int argc, char **argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}
