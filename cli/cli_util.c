@@ -48,14 +48,14 @@ int vtasim_finish(int rc) {
 
 double vtasim_ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-vtasim_figures_t vtasim_figures(const vta_config_t *c, const vta_model_params_t *p,
-                                const vta_cycle_stats_t *cs) {
-  vtasim_figures_t f = {0};
-  for (int k = 0; k < VTA_RD_NCLIENTS; k++)
-    f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
-  f.wr_bytes = (double)cs->mem.wr.beats * p->mem.bus_bytes;
-  f.peak_bw = (double)p->mem.bus_bytes / p->mem.cpb;
-  f.macs_per_uop = (double)c->batch * c->block_in * c->block_out;
-  f.peak_macs = f.macs_per_uop; /* one GEMM uop per cycle */
-  return f;
+void vtasim_param_help(char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < vta_nparams && n < len; i++) {
+    const vta_param_info_t *pi = &vta_params[i];
+    char left[64];
+    snprintf(left, sizeof left, "%s N", pi->option);
+    n += (size_t)snprintf(buf + n, len - n, "  %-22s%s [%u]\n", left, pi->name, pi->def);
+  }
 }
+

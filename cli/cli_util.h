@@ -4,6 +4,7 @@
  */
 #ifndef VTASIM_CLI_UTIL_H
 #define VTASIM_CLI_UTIL_H
+#include <stddef.h>
 
 #define VTASIM_VERSION "0.1.0"
 
@@ -27,17 +28,9 @@ int vtasim_finish(int rc);
 /* a / b, or 0 when b is 0 (empty runs). */
 double vtasim_ratio(double a, double b);
 
-/* The derived figures of the cycle report (vtasim run --stats, vtasim sweep),
- * computed in one place: transferred bytes and the peak bytes/cycle of each
- * memory channel, MACs of one GEMM uop and the peak MACs per cycle. */
-struct vta_config;
-struct vta_model_params;
-struct vta_cycle_stats;
-typedef struct vtasim_figures {
-  double rd_bytes, wr_bytes, peak_bw;
-  double macs_per_uop, peak_macs;
-} vtasim_figures_t;
-vtasim_figures_t vtasim_figures(const struct vta_config *c, const struct vta_model_params *p,
-                                const struct vta_cycle_stats *cs);
+/* The timing-parameter options of vta_params[] as help lines ("  --rd-lat N
+ * RD_LAT [4]"), for the help of run and cosim. */
+void vtasim_param_help(char *buf, size_t len);
+
 
 #endif

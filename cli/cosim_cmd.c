@@ -76,14 +76,7 @@ static const char cosim_help[] =
 
 static void print_help(void) {
   char opts[2048], bugs[256] = "";
-  size_t n = 0;
-  for (int i = 0; i < vta_nparams && n < sizeof opts; i++) {
-    const vta_param_info_t *pi = &vta_params[i];
-    char left[64];
-    snprintf(left, sizeof left, "%s N", pi->option);
-    n += (size_t)snprintf(opts + n, sizeof opts - n, "  %-22s%s [%u]\n", left, pi->name,
-                          pi->def);
-  }
+  vtasim_param_help(opts, sizeof opts);
   for (int i = 1; i < VTA_INJECT_N; i++)
     snprintf(bugs + strlen(bugs), sizeof bugs - strlen(bugs), "%s%s", i > 1 ? ", " : "",
              vta_inject_name(i));

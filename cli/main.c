@@ -229,14 +229,7 @@ static const char run_help[] =
 
 static void print_run_help(void) {
   char opts[2048];
-  size_t n = 0;
-  for (int i = 0; i < vta_nparams && n < sizeof opts; i++) {
-    const vta_param_info_t *pi = &vta_params[i];
-    char left[64];
-    snprintf(left, sizeof left, "%s N", pi->option);
-    n += (size_t)snprintf(opts + n, sizeof opts - n, "  %-22s%s [%u]\n", left, pi->name,
-                          pi->def);
-  }
+  vtasim_param_help(opts, sizeof opts);
   printf(run_help, opts);
 }
 

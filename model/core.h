@@ -95,6 +95,9 @@ struct vta_model {
   uint32_t *uop;              /* encoded micro-op words, uop_depth of them */
   int uop_lsb[3], uop_width[3];
   vta_uop_dec_t *udec;        /* the same, decoded (kept by vta_uop_write) */
+  uint8_t *rowbuf;            /* a DRAM row copied from an external memory that
+                                 grants no direct pointer (vta_tensor_row) */
+  uint64_t rowcap;
 
   uint32_t tokens[4];         /* VTA_Q_*: persist across runs (spec 5.3) */
   cmdq_t q[3];                /* VTA_UNIT_*: emptied at the start of a run */
@@ -163,13 +166,17 @@ int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t 
 /* STORE (spec 6.3): dense SRAM rows from s to strided DRAM rows. */
 int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
                         vta_err *err);
-/* DRAM host pointer of row r of a memory instruction, or a VTA_ERANGE error
- * naming the physical range. */
 /* Range check of DRAM row r (no access): 0, or -1 with the range fault. */
 int vta_tensor_row_check(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                          uint32_t elem_bytes, vta_err *err);
+/* The bytes of DRAM row r of a memory instruction, or NULL with a VTA_ERANGE
+ * error naming the physical range: a host pointer, or for an external
+ * memory without one (a SystemC target without DMI) a copy in m->rowbuf,
+ * which a writer hands back with vta_tensor_row_put. */
 uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                         uint32_t elem_bytes, vta_err *err);
+int vta_tensor_row_put(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
+                       uint32_t elem_bytes, const uint8_t *row, vta_err *err);
 
 /* Sign-extend the low `width` bits of v (1 <= width <= 32). */
 static inline int32_t vta_sext(uint32_t v, int width) {

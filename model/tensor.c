@@ -14,6 +14,7 @@
 
 #include <assert.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Row r of an instruction's DRAM side: [first, first+len) by spec 2.3. */
@@ -48,12 +49,25 @@ uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32
   uint8_t *p = vta_mem_host(m->mem, first, len);
   if (p) return p;
   if (!vta_mem_mapped(m->mem, first, len)) return row_fault(unit, c, r, first, len, err), NULL;
-  /* Mapped external memory without a direct pointer (no DMI). */
-  vta_unit_err(err, VTA_EINPUT, unit, c,
-               "DRAM row %u at physical 0x%08llx: the functional engine needs a direct "
-               "pointer to the memory (DMI); use the cycle model", r,
-               (unsigned long long)first);
-  return NULL;
+  /* Mapped external memory without a direct pointer (no DMI): a copy. */
+  if (len > m->rowcap) {
+    uint8_t *b = realloc(m->rowbuf, (size_t)len);
+    if (!b) return vta_errf(err, VTA_ENOMEM, "out of memory for a DRAM row"), NULL;
+    m->rowbuf = b;
+    m->rowcap = len;
+  }
+  if (vta_mem_read(m->mem, first, m->rowbuf, len, NULL, NULL))
+    return row_fault(unit, c, r, first, len, err), NULL;
+  return m->rowbuf;
+}
+
+int vta_tensor_row_put(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
+                       uint32_t elem_bytes, const uint8_t *row, vta_err *err) {
+  if (row != m->rowbuf) return 0; /* written in place */
+  uint64_t first, len;
+  row_range(c, r, elem_bytes, &first, &len);
+  return vta_mem_write(m->mem, first, row, len, NULL, NULL) ? row_fault(unit, c, r, first, len, err)
+                                                            : 0;
 }
 
 /* Packed DRAM element -> unpacked lanes.  Lane widths divide 8 or are
@@ -185,7 +199,9 @@ int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const
   for (uint32_t r = 0; r < in->y_size; r++) {
     uint8_t *dst = vta_tensor_row(m, unit, c, r, s->elem_bytes, err);
     if (!dst) return -1;
+    uint8_t *row = dst;
     for (uint32_t x = 0; x < in->x_size; x++, dst += s->elem_bytes) vta_tensor_pack(s, p++, dst);
+    if (vta_tensor_row_put(m, unit, c, r, s->elem_bytes, row, err)) return -1;
   }
   return 0;
 }

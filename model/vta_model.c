@@ -200,6 +200,7 @@ void vta_model_free(vta_model_t *m) {
   }
   free(m->uop);
   free(m->udec);
+  free(m->rowbuf);
   for (int u = 0; u < 3; u++) free(m->q[u].slot);
   free(m);
 }

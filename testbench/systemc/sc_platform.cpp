@@ -305,8 +305,10 @@ void sc_host::main_thread() {
         wait(irq.posedge_event() | m_dev->fault_event());
     }
     if (m_dev->faulted()) {
-      const vta_err &e = m_dev->error();
-      return fail(e.kind == VTA_EMISMATCH ? 1 : 2, where(p, run->line) + e.msg);
+      vta_err e = m_dev->error();
+      // the faulting instruction's own line, as vtasim run cites it
+      vta_program_fault_where(p, r, &e);
+      return fail(e.kind == VTA_EMISMATCH ? 1 : 2, e.msg);
     }
     hr.finish = sc_time_stamp();
     if (!reg_read(VTA_VCR_ECNT, &hr.ecnt) || !reg_read(VTA_VCR_UCNT, &hr.ucnt) ||
