@@ -30,32 +30,35 @@ static vta_cycle_stats_t stats(uint64_t cycles, uint64_t gemm, uint64_t alu, uin
   return s;
 }
 
+/* The summary of S at 100 MHz with the default parameters. */
+static vta_prof_summary_t verdict(vta_cycle_stats_t s) {
+  vta_prof_summary_t v;
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  return v;
+}
+
 static void test_verdict_rule(void) {
   vta_prof_summary_t v;
-  vta_cycle_stats_t s = stats(1000, 600, 0, 100, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  vta_cycle_stats_t s;
+  v = verdict(stats(1000, 600, 0, 100, 0));
   CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
   CHECK(!strcmp(v.figure_name, "issue_util") && v.figure == 0.6);
   CHECK_CONTAINS(v.text, "compute-bound: the GEMM/ALU pipeline issues in 60.0% of cycles");
   /* ALU issue cycles count as compute too */
-  s = stats(1000, 0, 500, 100, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  v = verdict(stats(1000, 0, 500, 100, 0));
   CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
   CHECK(v.mac_util == 0);
   /* at the threshold, memory above compute */
-  s = stats(1000, 400, 0, 500, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  v = verdict(stats(1000, 400, 0, 500, 0));
   CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
   CHECK(!strcmp(v.figure_name, "rd_bw_util") && v.figure == 0.5);
   /* the write channel decides when it is the busier */
-  s = stats(1000, 0, 0, 100, 900);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  v = verdict(stats(1000, 0, 0, 100, 900));
   CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
   CHECK(!strcmp(v.figure_name, "wr_bw_util") && v.figure == 0.9);
   CHECK_CONTAINS(v.text, "write bandwidth at 90.0% of peak");
   /* a tie goes to compute */
-  s = stats(1000, 700, 0, 700, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  v = verdict(stats(1000, 700, 0, 700, 0));
   CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
   /* below the threshold everywhere: latency, the best figure and the stall */
   s = stats(1000, 100, 0, 499, 0);
