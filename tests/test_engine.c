@@ -131,14 +131,24 @@ static void test_exact_finish(void) {
   vta_program_free(&p);
 }
 
+/* FILE loaded into *P, its memory mapped into *MEM and an engine opened by
+ * OPEN on it into *X; nonzero when FILE does not load. */
+static int open_file(const char *file, ec_open_fn open, vta_program_t *p, vta_mem_t **mem,
+                     vta_engine_ctx_t **x, vta_err *e) {
+  if (ec_load(p, file)) return 1;
+  *mem = ec_map(p);
+  *x = open(p, *mem, e);
+  return 0;
+}
+
 /* Registers against the snapshot, mid-run and after; a launch by register
  * writes runs as a launch by the table; CTRL reads 1 running, 2 finished. */
 static void test_registers(void) {
   vta_program_t p;
-  if (ec_load(&p, "traces/small_conv_pad.vta")) return;
   vta_err e;
-  vta_mem_t *mem = ec_map(&p);
-  vta_engine_ctx_t *x = open_model(&p, mem, &e);
+  vta_mem_t *mem;
+  vta_engine_ctx_t *x;
+  if (open_file("traces/small_conv_pad.vta", open_model, &p, &mem, &x, &e)) return;
   uint32_t addr, n = ec_run_count(&p, 0, &addr), v;
   CHECK(vta_engine_reg_write(x, VTA_VCR_INSN_COUNT, n, &e) == 0);
   CHECK(vta_engine_reg_write(x, VTA_VCR_INSN_ADDR, addr, &e) == 0);
@@ -171,10 +181,10 @@ static void test_reset_midrun_functional(void) { ec_reset_midrun(open_functional
 /* The functional engine has no cycles: any step runs the whole run. */
 static void test_functional_step(void) {
   vta_program_t p;
-  if (ec_load(&p, "traces/gemm_demo.vta")) return;
   vta_err e;
-  vta_mem_t *mem = ec_map(&p);
-  vta_engine_ctx_t *x = open_functional(&p, mem, &e);
+  vta_mem_t *mem;
+  vta_engine_ctx_t *x;
+  if (open_file("traces/gemm_demo.vta", open_functional, &p, &mem, &x, &e)) return;
   CHECK(!strcmp(vta_engine_ctx_name(x), "functional"));
   uint32_t addr, n = ec_run_count(&p, 0, &addr);
   vta_step_result_t res;

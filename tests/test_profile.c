@@ -30,40 +30,46 @@ static vta_cycle_stats_t stats(uint64_t cycles, uint64_t gemm, uint64_t alu, uin
   return s;
 }
 
+/* The summary of S at 100 MHz with the default parameters. */
+static vta_prof_summary_t verdict(vta_cycle_stats_t s) {
+  vta_prof_summary_t v;
+  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  return v;
+}
+
+/* V is KIND-bound and its figure NAME is FIGURE. */
+static void check_bound(const vta_prof_summary_t *v, vta_bound_t kind, const char *name,
+                        double figure) {
+  CHECK_EQ(v->kind, kind);
+  CHECK(!strcmp(v->figure_name, name) && v->figure == figure);
+}
+
 static void test_verdict_rule(void) {
   vta_prof_summary_t v;
-  vta_cycle_stats_t s = stats(1000, 600, 0, 100, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
-  CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
-  CHECK(!strcmp(v.figure_name, "issue_util") && v.figure == 0.6);
+  vta_cycle_stats_t s;
+  v = verdict(stats(1000, 600, 0, 100, 0));
+  check_bound(&v, VTA_BOUND_COMPUTE, "issue_util", 0.6);
   CHECK_CONTAINS(v.text, "compute-bound: the GEMM/ALU pipeline issues in 60.0% of cycles");
   /* ALU issue cycles count as compute too */
-  s = stats(1000, 0, 500, 100, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  v = verdict(stats(1000, 0, 500, 100, 0));
   CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
   CHECK(v.mac_util == 0);
   /* at the threshold, memory above compute */
-  s = stats(1000, 400, 0, 500, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
-  CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
-  CHECK(!strcmp(v.figure_name, "rd_bw_util") && v.figure == 0.5);
+  v = verdict(stats(1000, 400, 0, 500, 0));
+  check_bound(&v, VTA_BOUND_MEMORY, "rd_bw_util", 0.5);
   /* the write channel decides when it is the busier */
-  s = stats(1000, 0, 0, 100, 900);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
-  CHECK_EQ(v.kind, VTA_BOUND_MEMORY);
-  CHECK(!strcmp(v.figure_name, "wr_bw_util") && v.figure == 0.9);
+  v = verdict(stats(1000, 0, 0, 100, 900));
+  check_bound(&v, VTA_BOUND_MEMORY, "wr_bw_util", 0.9);
   CHECK_CONTAINS(v.text, "write bandwidth at 90.0% of peak");
   /* a tie goes to compute */
-  s = stats(1000, 700, 0, 700, 0);
-  vta_prof_summarize(&s, &cfg, &params, 100, &v);
+  v = verdict(stats(1000, 700, 0, 700, 0));
   CHECK_EQ(v.kind, VTA_BOUND_COMPUTE);
   /* below the threshold everywhere: latency, the best figure and the stall */
   s = stats(1000, 100, 0, 499, 0);
   s.unit[VTA_CY_COMPUTE].cat[VTA_CAT_DEP + VTA_Q_L2G] = 800;
   s.unit[VTA_CY_LOAD].cat[VTA_CAT_MEM] = 300;
   vta_prof_summarize(&s, &cfg, &params, 100, &v);
-  CHECK_EQ(v.kind, VTA_BOUND_LATENCY);
-  CHECK(!strcmp(v.figure_name, "rd_bw_util") && v.figure == 0.499);
+  check_bound(&v, VTA_BOUND_LATENCY, "rd_bw_util", 0.499);
   CHECK_CONTAINS(v.text, "best: read bandwidth 49.9%");
   CHECK_CONTAINS(v.text, "compute waits on l2g in 80.0% of cycles");
   /* CPB halves the peak: the same beats use twice the bandwidth */

@@ -79,3 +79,12 @@ expect_cycles() {
   local got; got=$(cycles "$@" ${CYCLES_ENGINE:+--engine "$CYCLES_ENGINE"} 2>&1)
   if [ "$got" = "$want" ]; then echo "PASS $name"; else echo "FAIL $name"; echo "  cycles $got, expected $want"; fi
 }
+
+# vta_prog NAME BUFSIZE UOPADDR UOP INSNADDR < LINES: $TMP/NAME.vta, a program around
+# the instruction lines on stdin: buf (BUFSIZE zero bytes at 0x1000), the
+# micro-op k (the micro-op text UOP) at UOPADDR, the
+# bundle main at INSNADDR.
+vta_prog() {
+  { printf '.version 1\n.data buf 0x1000 zero %s\n.uop k %s {\n  %s\n}\n.insn main %s {\n' "$2" "$3" "$4" "$5"
+    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
+}

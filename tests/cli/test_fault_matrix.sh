@@ -49,6 +49,12 @@ prog() { # NAME: instruction lines on stdin
   { printf '.version 1\n.data buf 0x1000 zero 4096\n.data buf2 0x2000 zero 4096\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
     cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
 }
+# uop_matrix CHECK NAME INSN: matrix CHECK on NAME, a program that loads the
+# micro-op, runs INSN and finishes.
+uop_matrix() {
+  printf '%s\n%s\nFINISH\n' "LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1" "$3" | prog "$2"
+  matrix "$1" "$TMP/$2.vta"
+}
 prog wgt_pad <<'X'
 LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 x_pad_0=1
 FINISH
@@ -61,18 +67,8 @@ STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 y_pad_0=1 push
 FINISH pop_next
 X
 matrix illegal-store-pad "$TMP/store_pad.vta"
-prog alu_mul <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-ALU MUL uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=2
-FINISH
-X
-matrix illegal-alu-mul "$TMP/alu_mul.vta"
-prog shr_imm <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-ALU SHR uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=40
-FINISH
-X
-matrix illegal-shr-amount "$TMP/shr_imm.vta"
+uop_matrix illegal-alu-mul alu_mul 'ALU MUL uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=2'
+uop_matrix illegal-shr-amount shr_imm 'ALU SHR uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=40'
 prog uop_2d <<'X'
 LOAD UOP sram_base=0 dram_base=@k y_size=2 x_size=1 x_stride=1
 FINISH
@@ -88,18 +84,8 @@ GEMM reset_reg=1 uop_bgn=0 uop_end=9000 iter_out=1 iter_in=1
 FINISH
 X
 matrix uop-end-beyond "$TMP/uop_end.vta"
-prog gemm_index <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=3 iter_in=1 dst_factor_out=1500
-FINISH
-X
-matrix gemm-acc-index "$TMP/gemm_index.vta"
-prog alu_index <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-ALU MAX uop_bgn=0 uop_end=1 iter_out=2 iter_in=3 dst_factor_out=1 dst_factor_in=1500
-FINISH
-X
-matrix alu-acc-index "$TMP/alu_index.vta"
+uop_matrix gemm-acc-index gemm_index 'GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=3 iter_in=1 dst_factor_out=1500'
+uop_matrix alu-acc-index alu_index 'ALU MAX uop_bgn=0 uop_end=1 iter_out=2 iter_in=3 dst_factor_out=1 dst_factor_in=1500'
 prog span <<'X'
 LOAD INP sram_base=0 dram_base=@buf+255 y_size=1 x_size=2 x_stride=2
 FINISH

@@ -8,10 +8,7 @@ V=$VTASIM
 T=$ROOT/traces
 
 # A small program around the instruction lines on stdin (as test_cli.sh).
-prog() { # NAME
-  { printf '.version 1\n.data buf 0x1000 zero 4096\n.uop k 0x3000 {\n  dst=0 src=0 wgt=0\n}\n.insn main 0x4000 {\n'
-    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
-}
+prog() { vta_prog "$1" 4096 0x3000 "dst=0 src=0 wgt=0" 0x4000; } # NAME
 both() { # NAME STATUS PATTERN -- vtasim run args: the cycle model and the functional one
   local name=$1 status=$2 pattern=$3; shift 4
   expect "$name-model" "$status" "$pattern" -- $V run --engine model "$@"

@@ -97,6 +97,13 @@ base | sed 's/^.config default$/.config default\n.set LOG_ACC_BUFF_SIZE 16/' >"$
 expect lint-config 1 "^$TMP/config.vta: config: .*LOG_ACC_DEPTH=10" -- $V lint "$TMP/config.vta"
 expect lint-config-count 1 ": 1 finding: config 1$" -- $V lint "$TMP/config.vta"
 
+# lint_one CHECK FILE RULE PATTERN: lint reports the finding PATTERN and only
+# that one RULE finding (exit 1); the program still runs.
+lint_one() {
+  expect "lint-$1" 1 "$4" -- $V lint "$2"
+  expect "lint-$1-count" 1 ": 1 finding: $3 1\$" -- $V lint "$2"
+  expect "run-$1" 0 '' -- $V run "$2" --quiet
+}
 # Two runs: the second computes from inp/wgt the first loaded (HLS vta()
 # starts each call with fresh inp/wgt/out) and stores rows it wrote itself.
 { base; cat <<'EOF'
@@ -109,9 +116,7 @@ expect lint-config-count 1 ": 1 finding: config 1$" -- $V lint "$TMP/config.vta"
 .run again
 EOF
 } >"$TMP/fresh.vta"
-expect lint-call-fresh 1 "^$TMP/fresh.vta:26: vta-call-fresh: run 2, again\[0\]: GEMM reads (inp|wgt) row 0, last written in run 1" -- $V lint "$TMP/fresh.vta"
-expect lint-call-fresh-count 1 ": 1 finding: vta-call-fresh 1$" -- $V lint "$TMP/fresh.vta"
-expect run-call-fresh 0 '' -- $V run "$TMP/fresh.vta" --quiet
+lint_one call-fresh "$TMP/fresh.vta" vta-call-fresh "^$TMP/fresh.vta:26: vta-call-fresh: run 2, again\[0\]: GEMM reads (inp|wgt) row 0, last written in run 1"
 
 # A g2l token pushed by run 1's ALU (before FINISH, so always executed) that
 # no load of run 1 pops; run 2's load pops it.
@@ -124,9 +129,7 @@ carry_base() { base | sed 's/^\(  ALU ADD .*\) push_next$/\1 push_prev push_next
 .run drain
 EOF
 } >"$TMP/carry.vta"
-expect lint-token-carry 1 "^$TMP/carry.vta:$L_FINISH: token-carry: run 1, main\\[8\\]: .*1 in g2l" -- $V lint "$TMP/carry.vta"
-expect lint-token-carry-count 1 ": 1 finding: token-carry 1$" -- $V lint "$TMP/carry.vta"
-expect run-token-carry 0 '' -- $V run "$TMP/carry.vta" --quiet
+lint_one token-carry "$TMP/carry.vta" token-carry "^$TMP/carry.vta:$L_FINISH: token-carry: run 1, main\\[8\\]: .*1 in g2l"
 # The same token left by the last run is consumed by nothing: clean.
 carry_base >"$TMP/leftover.vta"
 expect lint-final-leftover 0 'clean' -- $V lint "$TMP/leftover.vta"
@@ -153,9 +156,7 @@ tokens() {
 }
 tokens 9 >"$TMP/tok9.vta"
 tokens 8 >"$TMP/tok8.vta"
-expect lint-token-depth 1 "^$TMP/tok9.vta:39: token-depth: .*l2g up to 9, g2l up to 9.*8-deep queues the run deadlocks" -- $V lint "$TMP/tok9.vta"
-expect lint-token-depth-count 1 ": 1 finding: token-depth 1$" -- $V lint "$TMP/tok9.vta"
-expect run-token-depth 0 '' -- $V run "$TMP/tok9.vta" --quiet
+lint_one token-depth "$TMP/tok9.vta" token-depth "^$TMP/tok9.vta:39: token-depth: .*l2g up to 9, g2l up to 9.*8-deep queues the run deadlocks"
 expect lint-token-depth-8 0 'clean' -- $V lint "$TMP/tok8.vta"
 
 # run --lint: findings stop the run (exit 1, report on stderr).

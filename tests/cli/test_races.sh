@@ -13,10 +13,7 @@ T=$ROOT/traces
 # A program around instruction lines on stdin: buf (DRAM data), and the
 # micro-op k: dst=1 src=3 wgt=2 (GEMM reads inp row 3 and wgt row 2 and
 # writes acc/out row 1; ALU writes out row 1).
-prog() { # NAME
-  { printf '.version 1\n.data buf 0x1000 zero 65536\n.uop k 0x20000 {\n  dst=1 src=3 wgt=2\n}\n.insn main 0x30000 {\n'
-    cat; printf '}\n.run main\n'; } > "$TMP/$1.vta"
-}
+prog() { vta_prog "$1" 65536 0x20000 "dst=1 src=3 wgt=2" 0x30000; } # NAME
 # race NAME PATTERN: every engine refuses the program before running it,
 # with one message matching PATTERN, exit status 2.
 race() {
@@ -42,123 +39,128 @@ clean() { # NAME: race-free on every engine, no warning
 }
 W='writes it, then'; R='reads it, then'
 NOORDER='and no chain of token pushes and pops orders the two'
+# The instruction lines most programs share (the heredocs expand them).
+INP='LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1'
+WGT='LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1'
+UOP='LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1'
+GEMM='GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1'
 
 # Instruction #N is on line N+7 of its bundle.
 # --- inp: load writes, compute reads ---------------------------------------------
-prog inp_raw <<'X'
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
+prog inp_raw <<X
+$WGT push_next
+$INP
+$UOP
+$GEMM pop_prev
 FINISH
 X
 race inp_raw "^vtasim: error: race on inp row 3 in run 0: load instruction #1 \(LOAD INP sram_base=3 .*inp_raw.vta:8\) $W compute instruction #3 \(GEMM .*inp_raw.vta:10\) reads it, $NOORDER"
-prog inp_raw_ok <<'X'
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
+prog inp_raw_ok <<X
+$WGT
+$INP push_next
+$UOP
+$GEMM pop_prev
 FINISH
 X
 clean inp_raw_ok
-prog inp_war <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
+prog inp_war <<X
+$INP
+$WGT push_next
+$UOP
+$GEMM pop_prev
+$INP
 FINISH
 X
 race inp_war "race on inp row 3 in run 0: compute instruction #3 \(GEMM .*\) $R load instruction #4 \(LOAD INP sram_base=3 .*inp_war.vta:11\) writes it, $NOORDER"
-prog inp_war_ok <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev push_prev
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1 pop_next push_next
+prog inp_war_ok <<X
+$INP
+$WGT push_next
+$UOP
+$GEMM pop_prev push_prev
+$INP pop_next push_next
 FINISH pop_prev
 X
 clean inp_war_ok
 
 # --- wgt: load writes, compute reads ------------------------------------------------
-prog wgt_raw <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
+prog wgt_raw <<X
+$INP push_next
+$WGT
+$UOP
+$GEMM pop_prev
 FINISH
 X
 race wgt_raw "race on wgt row 2 in run 0: load instruction #1 \(LOAD WGT sram_base=2 .*\) $W compute instruction #3 \(GEMM .*\) reads it, $NOORDER"
-prog wgt_raw_ok <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
+prog wgt_raw_ok <<X
+$INP
+$WGT push_next
+$UOP
+$GEMM pop_prev
 FINISH
 X
 clean wgt_raw_ok
-prog wgt_war <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev push_prev
+prog wgt_war <<X
+$INP
+$WGT push_next
+$UOP
+$GEMM pop_prev push_prev
 LOAD WGT sram_base=1 dram_base=@buf y_size=2 x_size=1 x_stride=1
 FINISH
 X
 race wgt_war "race on wgt row 2 in run 0: compute instruction #3 \(GEMM .*\) $R load instruction #4 \(LOAD WGT sram_base=1 .*\) writes it, $NOORDER"
-prog wgt_war_ok <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev push_prev
+prog wgt_war_ok <<X
+$INP
+$WGT push_next
+$UOP
+$GEMM pop_prev push_prev
 LOAD WGT sram_base=1 dram_base=@buf y_size=2 x_size=1 x_stride=1 pop_next push_next
 FINISH pop_prev
 X
 clean wgt_war_ok
 
 # --- out: compute writes (GEMM, ALU), store reads -----------------------------------
-prog out_raw <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
+prog out_raw <<X
+$UOP
 ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=1
 STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=4 x_stride=4 push_prev
 FINISH pop_next
 X
 race out_raw "race on out row 1 in run 0: compute instruction #1 \(ALU ADD .*\) $W store instruction #2 \(STORE OUT sram_base=0 .*\) reads it, $NOORDER"
-prog out_raw_ok <<'X'
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
+prog out_raw_ok <<X
+$UOP
 ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 use_imm=1 imm=1 push_next
 STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=4 x_stride=4 pop_prev push_prev
 FINISH pop_next
 X
 clean out_raw_ok
-prog out_war <<'X'
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
+prog out_war <<X
+$WGT
+$INP push_next
 STORE OUT sram_base=1 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_prev
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev
+$UOP
+$GEMM pop_prev
 FINISH pop_next
 X
 race out_war "race on out row 1 in run 0: store instruction #2 \(STORE OUT sram_base=1 .*\) $R compute instruction #4 \(GEMM .*\) writes it, $NOORDER"
-prog out_war_ok <<'X'
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
+prog out_war_ok <<X
+$WGT
+$INP push_next
 STORE OUT sram_base=1 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_prev
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev pop_next
+$UOP
+$GEMM pop_prev pop_next
 FINISH
 X
 clean out_war_ok
 
 # --- a chain: load -> compute (LOAD UOP pops l2g) -> the later GEMM of the same
 # unit; GEMM -> load again (g2l); a store sync NOP in between (g2s, s2g).
-prog chain <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
-LOAD WGT sram_base=2 dram_base=@buf y_size=1 x_size=1 x_stride=1 push_next
-LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1 pop_prev push_next
+prog chain <<X
+$INP
+$WGT push_next
+$UOP pop_prev push_next
 STORE OUT sram_base=0 dram_base=0 y_size=0 x_size=0 x_stride=0 pop_prev push_prev
-GEMM reset_reg=0 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_next push_prev
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1 pop_next push_next
+$GEMM pop_next push_prev
+$INP pop_next push_next
 FINISH pop_prev
 X
 clean chain
@@ -188,8 +190,8 @@ X
 race across "race on inp row 3 in run 1: load instruction #0 of run 0 \(LOAD INP .*across.vta:7\) $W compute instruction #1 \(GEMM .*across.vta:12\) reads it"
 
 # --- the FINISH hazard: a warning, not an error ------------------------------------------
-prog late <<'X'
-LOAD INP sram_base=3 dram_base=@buf y_size=1 x_size=1 x_stride=1
+prog late <<X
+$INP
 FINISH
 X
 expect finish-while-load-busy 0 "warning: run 0: FINISH \(compute instruction #1 \(FINISH, .*late.vta:8\)\) is not ordered after load instruction #0 \(LOAD INP .*late.vta:7\) by any chain of token pushes and pops: the run can end while load is busy" -- $V run "$TMP/late.vta" --check-races --quiet

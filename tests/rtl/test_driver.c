@@ -159,6 +159,13 @@ static void test_fault_then_run(void) {
   release(&p);
 }
 
+/* The directory DIR (a mkdtemp template) made, and PATH (N bytes) set to
+ * DIR/NAME. */
+static void temp_path(char *dir, char *path, size_t n, const char *name) {
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, n, "%s/%s", dir, name);
+}
+
 /* A model and an RTL device alive together on the shared memory, runs
  * interleaved; each device records into the report it was allocated with:
  * JSON Lines for a .jsonl name, else a JSON array valid after every run. */
@@ -166,8 +173,7 @@ static void test_two_devices_two_reports(void) {
   prog_t p;
   build(&p);
   char dir[] = "/tmp/vtasim_drv_XXXXXX", ra[64], rb[64];
-  CHECK(mkdtemp(dir) != NULL);
-  snprintf(ra, sizeof ra, "%s/a.jsonl", dir);
+  temp_path(dir, ra, sizeof ra, "a.jsonl");
   snprintf(rb, sizeof rb, "%s/b.json", dir);
   setenv("VTASIM_REPORT", ra, 1);
   VTADeviceHandle m = alloc_on("model");
@@ -264,8 +270,7 @@ static void test_timeline_per_device(void) {
   prog_t p;
   build(&p);
   char dir[] = "/tmp/vtasim_tl_XXXXXX", path[128], second[160];
-  CHECK(mkdtemp(dir) != NULL);
-  snprintf(path, sizeof path, "%s/t.json", dir);
+  temp_path(dir, path, sizeof path, "t.json");
   setenv("VTASIM_TIMELINE", path, 1);
   VTADeviceHandle a = alloc_on("model"), b = alloc_on("rtl");
   unsetenv("VTASIM_TIMELINE");

@@ -350,14 +350,21 @@ static int case_checker() {
 
 // ---- DMI revoked mid-run, memory errors, reset, two instances -------------------
 
+// The platform for a case that acts at simulated time WHEN (in *t); nullptr
+// when WHEN does not parse.
+static std::unique_ptr<platform> make_timed(prog &P, const char *when, platform_options &o,
+                                            sc_time *t) {
+  o.vta.cfg = P.p.cfg;
+  if (!vta_sc_parse_time(when, o.vta.period, t)) return nullptr;
+  return make(&P.p, o);
+}
+
 static int case_revoke(const char *bundle, uint32_t ecnt, const char *when) {
   prog P_p(bundle);
-  vta_program_t &p = P_p.p;
   platform_options o;
-  o.vta.cfg = p.cfg;
   sc_time t;
-  if (!vta_sc_parse_time(when, o.vta.period, &t)) return 2;
-  auto pf = make(&p, o);
+  auto pf = make_timed(P_p, when, o, &t);
+  if (!pf) return 2;
   platform *x = pf.get();
   pf->host.after_launch = [x, t](int run) {
     if (run == 0) {
@@ -403,12 +410,10 @@ static int case_memerr(const char *bundle, const char *lo, const char *hi, const
 
 static int case_reset(const char *bundle, uint32_t ecnt, const char *when, const char *how) {
   prog P_p(bundle);
-  vta_program_t &p = P_p.p;
   platform_options o;
-  o.vta.cfg = p.cfg;
   sc_time t;
-  if (!vta_sc_parse_time(when, o.vta.period, &t)) return 2;
-  auto pf = make(&p, o);
+  auto pf = make_timed(P_p, when, o, &t);
+  if (!pf) return 2;
   sc_signal<bool> rst("rst");
   bool port = !strcmp(how, "port");
   if (port) pf->vta.rst(rst);
