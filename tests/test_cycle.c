@@ -233,14 +233,21 @@ static void test_memsys_read_schedule(void) {
   vta_mem_free(mem);
 }
 
+/* A memory system over one 4 KiB allocation at 0x1000, for the tests that
+ * only read it; NULL (the caller returns) when the parameters are refused. */
+static vta_memsys_t *memsys_rig(const vta_memsys_params_t *p, vta_mem_t **mem, vta_err *e) {
+  *mem = vta_mem_new();
+  vta_mem_alloc_at(*mem, 0x1000, 4096, e);
+  return vta_memsys_new(p, *mem, e);
+}
+
 static void test_memsys_outstanding_and_rules(void) {
   vta_memsys_params_t p = mem_params();
   p.max_outst = 2;
   p.max_burst = 4; /* bursts of at most 4 beats in 32-byte windows */
-  vta_mem_t *mem = vta_mem_new();
+  vta_mem_t *mem;
   vta_err e;
-  vta_mem_alloc_at(mem, 0x1000, 4096, &e);
-  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  vta_memsys_t *ms = memsys_rig(&p, &mem, &e);
   if (!ms) return;
   /* The burst rule: 40 bytes are 5 beats; [0x101c, 0x1024) crosses 0x1020. */
   CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1000, 40, 0, &e) == -1);
@@ -289,10 +296,9 @@ static void test_memsys_issue_rules(void) {
    * ... they alternate, each every 2 cycles. */
   vta_memsys_params_t p = mem_params();
   p.rd_lat = 30;
-  vta_mem_t *mem = vta_mem_new();
+  vta_mem_t *mem;
   vta_err e;
-  vta_mem_alloc_at(mem, 0x1000, 4096, &e);
-  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  vta_memsys_t *ms = memsys_rig(&p, &mem, &e);
   if (!ms) return;
   for (uint64_t t = 0; t < 10; t++) {
     CHECK(vta_memsys_rd_request(ms, VTA_RD_UOP, 0x1000 + 8 * t, 8, 0, &e) == 0);
@@ -395,10 +401,9 @@ static void test_memsys_write_channel(void) {
 static void test_memsys_skip(void) {
   vta_memsys_params_t p = mem_params();
   p.rd_lat = 30;
-  vta_mem_t *mem = vta_mem_new();
+  vta_mem_t *mem;
   vta_err e;
-  vta_mem_alloc_at(mem, 0x1000, 4096, &e);
-  vta_memsys_t *ms = vta_memsys_new(&p, mem, &e);
+  vta_memsys_t *ms = memsys_rig(&p, &mem, &e);
   if (!ms) return;
   CHECK_EQ(vta_memsys_next_event(ms), UINT64_MAX);
   CHECK(vta_memsys_rd_request(ms, VTA_RD_INP, 0x1000, 16, 0, &e) == 0);
