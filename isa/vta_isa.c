@@ -215,7 +215,11 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
 int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
                     vta_err *err) {
   uint64_t w[2] = {0, 0};
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(w, in, 16); /* the instruction's little-endian words as they are */
+#else
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
+#endif
   memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
   const vta_layout_t *lp = layout_of(cfg, opcode);

@@ -291,6 +291,14 @@ static int alu_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint6
   }
 static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
                     int aw, int ow, int8_t *out) {
+  if (aw == 32 && ow == 8) { /* the default widths, known here: each loop vectorises */
+    switch (op) {
+    case VTA_ALU_MIN: ALU_ROW(a < b ? a : b) return;
+    case VTA_ALU_MAX: ALU_ROW(a > b ? a : b) return;
+    case VTA_ALU_ADD: ALU_ROW((uint32_t)a + (uint32_t)b) return;
+    default: ALU_ROW(alu_op(op, a, b)) return;
+    }
+  }
   switch (op) {
   case VTA_ALU_MIN: ALU_ROW(a < b ? a : b) break;
   case VTA_ALU_MAX: ALU_ROW(a > b ? a : b) break;
@@ -584,7 +592,67 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   uint64_t xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
   uint64_t wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
   uint64_t direct = 0; /* results written straight to out: UCNT */
-  for (uint64_t next = p->next; next < end; next++, due += k) {
+  uint64_t next = p->next;
+  /* Uops written back before upto with nobody listening: straight to acc
+   * and out, in a loop that does nothing else (the hot path of a GEMM). */
+  uint64_t fast = 0;
+  if (!emit && upto > p->first + p->wb) {
+    fast = (upto - p->first - p->wb + k - 1) / k; /* uops i with first + k i + wb < upto */
+    fast = fast < end ? fast : end;
+    fast = fast > next ? fast - next : 0;
+  }
+  if (fast) {
+    int32_t *accb = m->acc.i32;
+    int8_t *outb = m->out.i8;
+    const uop_t *ud = m->udec;
+    if (!p->alu && !in->reset_reg) {
+      const int8_t *inp = m->inp.i8, *wgt = m->wgt.i8;
+      const uint32_t il = m->inp.lanes, wl = m->wgt.lanes;
+      for (uint64_t left = fast; left; left--) {
+        const uop_t *op = &ud[ui];
+        uint64_t a = op->dst + ab;
+        q.job[q.n++] = (vta_mac_job_t){accb + a * lanes, outb + a * olanes,
+                                       inp + (op->src + xb) * il, wgt + (op->wgt + wbase) * wl};
+        if (q.n == MAC_BATCH) mac_flush(m, &q);
+        if (++ui == uend) {
+          ui = ubgn;
+          if (++jj == iin) {
+            jj = 0;
+            ii++;
+          }
+          ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
+          xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
+          wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+        }
+      }
+    } else {
+      for (uint64_t left = fast; left; left--) {
+        const uop_t *op = &ud[ui];
+        uint64_t a = op->dst + ab;
+        if (p->alu) {
+          const int32_t *src = in->use_imm ? NULL : accb + (op->src + xb) * lanes;
+          alu_row(in->alu_opcode, accb + a * lanes, src, in->imm, lanes, m->acc.width,
+                  m->out.width, outb + a * olanes);
+        } else {
+          memset(accb + a * lanes, 0, lanes * sizeof *accb);
+        }
+        if (++ui == uend) {
+          ui = ubgn;
+          if (++jj == iin) {
+            jj = 0;
+            ii++;
+          }
+          ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
+          xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
+          wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+        }
+      }
+    }
+    next += fast;
+    due += k * fast;
+    direct += fast;
+  }
+  for (; next < end; next++, due += k) {
     const uop_t *op = &m->udec[ui];
     uint64_t a = op->dst + ab;
     int32_t *acc = m->acc.i32 + a * lanes;
