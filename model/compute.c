@@ -420,6 +420,38 @@ void vta_pipe_free(pipe_t *p) {
   free(p->out);
 }
 
+/* The inp, wgt and out rows a GEMM/ALU (that cannot fault) reads or
+ * writes, as ranges: each index is a uop field plus non-negative loop
+ * offsets, so the smallest field gives the bottom and the largest field
+ * plus the largest offsets the top. */
+static void rows_touched(const vta_model_t *m, const vta_insn_t *in, pipe_t *p) {
+  p->x_lo = p->w_lo = p->o_lo = 1;
+  p->x_hi = p->w_hi = p->o_hi = 0; /* none */
+  if (!p->n) return;
+  uint32_t lo[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX}, hi[3] = {0, 0, 0};
+  for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
+    const uop_t *op = &m->udec[u];
+    const uint32_t f[3] = {op->dst, op->src, op->wgt};
+    for (int k = 0; k < 3; k++) {
+      if (f[k] < lo[k]) lo[k] = f[k];
+      if (f[k] > hi[k]) hi[k] = f[k];
+    }
+  }
+  uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
+  p->o_lo = lo[0];
+  p->o_hi = hi[0] + io * in->dst_factor_out + ii * in->dst_factor_in;
+  if (p->alu) return; /* reads acc only */
+  if (in->reset_reg) { /* acc only (12.2): no out row, no inp or wgt read */
+    p->o_lo = 1;
+    p->o_hi = 0;
+    return;
+  }
+  p->x_lo = lo[1];
+  p->x_hi = hi[1] + io * in->src_factor_out + ii * in->src_factor_in;
+  p->w_lo = lo[2];
+  p->w_hi = hi[2] + io * in->wgt_factor_out + ii * in->wgt_factor_in;
+}
+
 static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t n,
                        uint64_t S) {
   p->alu = in->opcode == VTA_OP_ALU;
@@ -441,6 +473,7 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   /* Run in closed form, a fault would surface late, after events of other
    * units: an instruction that could fault runs cycle by cycle instead. */
   p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
+  if (p->lazy) rows_touched(m, in, p);
   assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 

@@ -88,6 +88,11 @@ typedef struct pipe {
    * between cost nothing; `synced` is the first cycle not yet stepped. */
   int lazy;
   uint64_t synced;
+  /* The rows the instruction can touch, [lo, hi] (lo > hi: none), worked
+   * out at S when it runs in closed form: a load's write or a store's read
+   * of another row cannot be observed by it, so it needs no sync. */
+  uint64_t x_lo, x_hi, w_lo, w_hi; /* inp and wgt rows read */
+  uint64_t o_lo, o_hi;             /* out rows written */
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */
@@ -213,6 +218,20 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto);
 static inline void vta_pipe_sync(vta_model_t *m, uint64_t upto) {
   const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
   if (p->lazy && p->synced < upto) vta_pipe_sync_to(m, upto);
+}
+/* The same before a load's write of row `entry` of s in cycle upto - 1,
+ * or a store's read of out row `entry` in cycle upto: only when the
+ * instruction in closed form can read or write that row. */
+static inline void vta_pipe_sync_row(vta_model_t *m, uint64_t upto, const sram_t *s,
+                                     uint64_t entry) {
+  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
+  if (!p->lazy || p->synced >= upto) return;
+  if (s == &m->inp ? entry < p->x_lo || entry > p->x_hi
+      : s == &m->wgt ? entry < p->w_lo || entry > p->w_hi
+      : s == &m->out ? entry < p->o_lo || entry > p->o_hi
+                     : 0)
+    return;
+  vta_pipe_sync_to(m, upto);
 }
 /* The done cycle of a GEMM/ALU run in closed form, else UINT64_MAX: the
  * next event of a compute unit that needs no cycle-by-cycle attention. */

@@ -280,7 +280,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
     const vta_insn_t *in = &d->in;
     if (d->s) {
       uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
-      vta_pipe_sync(m, m->cy->now + 1); /* compute read this cycle's inp/wgt first */
+      vta_pipe_sync_row(m, m->cy->now + 1, d->s, e); /* compute read this cycle's first */
       vta_tensor_unpack(d->s, d->stage, e);
       /* The staged bytes are the element in DRAM layout: the event's data. */
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, d->stage);
@@ -356,7 +356,7 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   if (!landed && d->pads_done < d->pads) {
     if (cy->now >= d->start + 2) {
       uint32_t e = pad_entry(d, d->pads_done++);
-      vta_pipe_sync(m, cy->now + 1);
+      vta_pipe_sync_row(m, cy->now + 1, d->s, e);
       vta_tensor_zero(d->s, e, 1);
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
     }
@@ -419,7 +419,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     if (d->sb_hi < hi) {
       /* One cycle reads one element of the out scratchpad (the bubble). */
       VTA_EMIT(m, VTA_EV_OUT_RD, 0, 0, d->entry, 0, 0, NULL);
-      vta_pipe_sync(m, cy->now); /* store reads out before compute writes it */
+      vta_pipe_sync_row(m, cy->now, &m->out, d->entry); /* read before compute writes it */
       vta_tensor_pack(&m->out, d->entry++, d->sbuf + (d->sb_hi - d->sb_lo));
       d->sb_hi += elem;
       *busy = 1;
