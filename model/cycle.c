@@ -232,11 +232,16 @@ HOT int commit(vta_model_t *m, vta_err *err) {
   return 0;
 }
 
-/* Add n cycles of every unit's current category to the counters. */
-static void count(vta_model_t *m, uint64_t n) {
+/* Add the n cycles from `from` on of every unit's current category to the
+ * counters (a store in closed form counts its own from its schedule). */
+static void count(vta_model_t *m, uint64_t from, uint64_t n) {
   cyc_t *cy = m->cy;
   for (int id = 0; id < 3; id++) {
     unit_t *u = &cy->u[id];
+    if (id == VTA_UNIT_STORE && u->wr.lazy) {
+      vta_dma_wr_count(m, &u->wr, from, n);
+      continue;
+    }
     cy->stats.unit[id].cat[u->cat] += n;
     if (u->cat == VTA_CAT_MEM) u->mem += n;
   }
@@ -246,6 +251,7 @@ static void count(vta_model_t *m, uint64_t n) {
 static int fail(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   vta_pipe_sync(m, cy->now); /* the scratchpads as far as the run got */
+  vta_memsys_wr_apply(cy->ms, cy->now); /* and DRAM (this cycle's by the body) */
   cy->stats.mem = *vta_memsys_stats(cy->ms);
   vta_diag_trace_error(cy->trace, cy->now, err);
   return -1;
@@ -260,7 +266,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
     unit_t *un = &cy->u[u];
     un->busy = un->done = 0;
     un->dep = un->mem = 0;
-    un->rd.active = un->wr.active = 0;
+    un->rd.active = un->wr.active = un->wr.lazy = 0;
     un->cat = VTA_CAT_IDLE;
   }
   m->insn_phys = insn_phys;
@@ -312,6 +318,9 @@ HOT int cycle_body(vta_model_t *m, vta_err *err) {
                       g->beats, g->first, g->last);
     VTA_EMIT(m, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
   }
+  /* A store in closed form posted its beats: those of this cycle reach
+   * DRAM where the store's step would have written them. */
+  vta_memsys_wr_apply(cy->ms, cy->now + 1);
   if (vta_store_cycle(m, err) || vta_compute_cycle(m, err) || vta_load_cycle(m, err) ||
       vta_fetch_cycle(m, err) || commit(m, err))
     return fail(m, err);
@@ -323,7 +332,7 @@ HOT int cycle_body(vta_model_t *m, vta_err *err) {
  * (section 8.3), -1 on a fault. */
 HOT int cycle_end(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
-  count(m, 1);
+  count(m, cy->now, 1);
   int active = vta_memsys_active(cy->ms) || cy->f.acted;
   for (int u = 0; u < 3; u++) active |= cy->u[u].acted;
   if (vta_memsys_tick(cy->ms, err)) return fail(m, err);
@@ -352,10 +361,11 @@ static void finish(vta_model_t *m) {
   cy->stats.mem = *vta_memsys_stats(cy->ms);
 }
 
-/* Add n cycles of every unit's category, and of dependency stalls. */
-static void count_quiet(vta_model_t *m, uint64_t n) {
+/* Add n cycles from `from` on of every unit's category, and of dependency
+ * stalls. */
+static void count_quiet(vta_model_t *m, uint64_t from, uint64_t n) {
   cyc_t *cy = m->cy;
-  count(m, n);
+  count(m, from, n);
   for (int u = 0; u < 3; u++)
     if (cy->u[u].cat >= VTA_CAT_DEP && cy->u[u].cat < VTA_CAT_IDLE) cy->u[u].dep += n;
 }
@@ -365,7 +375,7 @@ static void count_quiet(vta_model_t *m, uint64_t n) {
  * its category, the memory idles. */
 static void skip_to(vta_model_t *m, uint64_t to) {
   cyc_t *cy = m->cy;
-  count_quiet(m, to - cy->now);
+  count_quiet(m, cy->now, to - cy->now);
   cy->stats.skipped += to - cy->now;
   vta_memsys_skip(cy->ms, to);
   cy->now = to;
@@ -398,6 +408,8 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), d = vta_pipe_next_event(m);
+  uint64_t sd = vta_store_next_event(m), from = cy->now;
+  if (sd < d) d = sd;
   if (asks && vta_memsys_rd_head_left(cy->ms) < n) n = vta_memsys_rd_head_left(cy->ms);
   if (d < end) end = d; /* the train stops short of each */
   if (end <= cy->now) return 0;
@@ -405,7 +417,7 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (n < 2) return 0;
   uint64_t done;
   int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
-  count_quiet(m, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
+  count_quiet(m, from, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
   return rc < 0 ? fail(m, err) : (int64_t)done;
 }
 
@@ -413,10 +425,16 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
  * or ALU started in closed form: brought up to now, it goes on cycle by
  * cycle; a skip pending over its cycles is evaluated instead (evaluating
  * a quiet cycle gives what skipping it does). */
-static void leave_closed_form(vta_model_t *m) {
+static int leave_closed_form(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
-  if (!vta_pipe_leave_closed_form(m)) return;
+  unit_t *st = &cy->u[VTA_UNIT_STORE];
+  if (st->wr.lazy && st->busy) {
+    cy->skip_until = 0; /* only its own D ended the skip: the step evaluates the cycles */
+    if (vta_dma_wr_leave_closed_form(m, &st->cur, &st->wr, err)) return fail(m, err);
+  }
+  if (!vta_pipe_leave_closed_form(m)) return 0;
   cy->skip_until = 0;
+  return 0;
 }
 
 /* The run loop.  A skip cut short by the budget is remembered (skip_until)
@@ -436,7 +454,10 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   const uint64_t stop = max && max < end ? max : end; /* where a train must stop */
   int rc = 0;
   cy->lazy = may_skip && (!out || out->digest); /* a digest takes events in any order */
-  if (!cy->lazy) leave_closed_form(m); /* before any events: its cycles were reported */
+  if (!cy->lazy && leave_closed_form(m, err)) { /* before any events: its cycles were reported */
+    cy->launched = 0;
+    return -1;
+  }
   cy->ev = out;
   while (cy->now < end) {
     if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
@@ -468,6 +489,8 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
      * ALU that runs in closed form meanwhile. */
     uint64_t e = vta_memsys_next_event(cy->ms), d = vta_pipe_next_event(m);
     if (d < e) e = d;
+    d = vta_store_next_event(m);
+    if (d < e) e = d;
     if (e == UINT64_MAX) { /* nothing will ever change */
       rc = stuck(m, err);
       break;
@@ -485,6 +508,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
    * the step: the events of its cycles, all in this step's list. */
   if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
+  if (!rc) vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
   cy->ev = NULL;
   *advanced = cy->now - begin + (uint64_t)*finished;
   if (rc || *finished) {

@@ -61,6 +61,14 @@ typedef struct dma_wr {
   uint64_t beat;         /* aligned address of the next beat to send */
   uint64_t sb_lo, sb_hi; /* DRAM bytes [sb_lo, sb_hi) are staged in sbuf */
   uint8_t *sbuf, *wbeat;
+  /* In closed form (docs/microarch.md 8.3): the schedule of 6.6 fixed at S,
+   * the out rows read and the beats posted to the memory system then; the
+   * unit's and the write channel's counters are counted cycle by cycle from
+   * the schedule (`acct`: the next cycle to count, through D = done_at). */
+  int lazy;
+  uint64_t start, done_at, acct;
+  uint64_t ba, back, baddr_c, bbytes; /* the burst being counted: AW and ack cycles, bytes */
+  uint32_t by;                        /* its row */
 } dma_wr_t;
 
 /* ---- the GEMM / ALU pipeline (compute.c) -------------------------------- */
@@ -196,6 +204,17 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);
 int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err);
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
 int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
+/* At S, right after vta_dma_wr_begin: run the store in closed form when
+ * nothing can tell (no events, no trace, no compute write to its out rows
+ * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so. */
+int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
+/* Count cycles [from, from + n) of a store in closed form (the unit's
+ * categories and the write channel's statistics); it leaves closed form
+ * once its D is counted. */
+void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n);
+/* Go on cycle by cycle from now: the store's cycles since S are replayed
+ * on the write channel, the posts after now dropped. */
+int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err);
 
 /* Each unit's cycle: its timing FSM next to its semantics. */
 int vta_fetch_start(vta_model_t *m, vta_err *err);
@@ -206,6 +225,8 @@ int vta_load_cycle(vta_model_t *m, vta_err *err);
 int vta_compute_present(vta_model_t *m, vta_err *err);
 int vta_compute_cycle(vta_model_t *m, vta_err *err);
 int vta_store_cycle(vta_model_t *m, vta_err *err);
+/* The done cycle of a store in closed form, else UINT64_MAX. */
+uint64_t vta_store_next_event(const vta_model_t *m);
 
 /* compute.c */
 int vta_pipe_alloc(vta_model_t *m, pipe_t *p);

@@ -69,6 +69,11 @@ struct vta_memsys {
   int w_event;       /* an address, a beat or the ack was accepted this cycle */
   int w_ack_taken;
 
+  /* Posted writes, oldest first (a ring of VTA_MEMSYS_POSTS). */
+  struct post { uint64_t cycle, addr; uint32_t bytes; } *post;
+  uint8_t *post_data; /* bus_bytes per post */
+  uint32_t post_head, npost;
+
   int fault;         /* a beat touched unmapped DRAM: reported at tick */
   char fault_msg[256];
 
@@ -97,8 +102,10 @@ vta_memsys_t *vta_memsys_new(const vta_memsys_params_t *p, vta_mem_t *mem, vta_e
   if (ms) {
     ms->fifo = calloc(p->max_outst, sizeof *ms->fifo);
     ms->beat_data = calloc(1, p->bus_bytes);
+    ms->post = calloc(VTA_MEMSYS_POSTS, sizeof *ms->post);
+    ms->post_data = calloc(VTA_MEMSYS_POSTS, p->bus_bytes);
   }
-  if (!ms || !ms->fifo || !ms->beat_data) {
+  if (!ms || !ms->fifo || !ms->beat_data || !ms->post || !ms->post_data) {
     vta_memsys_free(ms);
     vta_errf(err, VTA_ENOMEM, "memory system: out of memory");
     return NULL;
@@ -113,6 +120,8 @@ void vta_memsys_free(vta_memsys_t *ms) {
   if (!ms) return;
   free(ms->fifo);
   free(ms->beat_data);
+  free(ms->post);
+  free(ms->post_data);
   free(ms);
 }
 
@@ -169,6 +178,7 @@ static vta_rd_beat_t beat_of(const vta_memsys_t *ms, const rd_req_t *r, uint32_t
 /* Work out the beat that lands in cycle ms->now, sampling DRAM as it is at
  * the start of the cycle (every write of earlier cycles included). */
 static void prepare_beat(vta_memsys_t *ms) {
+  if (ms->npost) vta_memsys_wr_apply(ms, ms->now); /* the beat sees earlier writes */
   ms->beat_valid = 0;
   if (!ms->count) return;
   const rd_req_t *r = &ms->fifo[ms->head];
@@ -191,6 +201,7 @@ void vta_memsys_reset(vta_memsys_t *ms) {
   ms->w_state = W_IDLE;
   ms->w_since = NONE;
   ms->w_event = ms->w_ack_taken = 0;
+  ms->post_head = ms->npost = 0;
   ms->fault = 0;
 }
 
@@ -454,6 +465,7 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, 
     count_busy(ms, beats); /* in flight throughout: this burst at least */
     ms->st.rd[r->client].beats += beats;
     for (; k < end; k++, ms->now++, ++*done) {
+      if (ms->npost) vta_memsys_wr_apply(ms, ms->now); /* src is DRAM: up to date */
       vta_rd_beat_t b = beat_of(ms, r, k, src + (size_t)k * bus);
       fn(ctx, &b, ms->now);
     }
@@ -471,4 +483,55 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, 
     return vta_errf(err, VTA_ERANGE, "%s", ms->fault_msg);
   }
   return 0;
+}
+
+/* ---- posted writes ----------------------------------------------------------- */
+
+uint32_t vta_memsys_wr_post_room(const vta_memsys_t *ms) { return VTA_MEMSYS_POSTS - ms->npost; }
+
+void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint64_t addr, const uint8_t *data,
+                        uint32_t bytes) {
+  assert(ms->npost < VTA_MEMSYS_POSTS && bytes <= ms->p.bus_bytes);
+  uint32_t k = (ms->post_head + ms->npost) % VTA_MEMSYS_POSTS;
+  assert(!ms->npost || ms->post[(k + VTA_MEMSYS_POSTS - 1) % VTA_MEMSYS_POSTS].cycle <= cycle);
+  ms->post[k] = (struct post){cycle, addr, bytes};
+  memcpy(ms->post_data + (size_t)k * ms->p.bus_bytes, data, bytes);
+  ms->npost++;
+}
+
+void vta_memsys_wr_apply(vta_memsys_t *ms, uint64_t before) {
+  while (ms->npost && ms->post[ms->post_head].cycle < before) {
+    const struct post *w = &ms->post[ms->post_head];
+    uint8_t *dst = vta_mem_host(ms->mem, w->addr, w->bytes);
+    assert(dst); /* the poster checked the mapping */
+    memcpy(dst, ms->post_data + (size_t)ms->post_head * ms->p.bus_bytes, w->bytes);
+    ms->post_head = (ms->post_head + 1) % VTA_MEMSYS_POSTS;
+    ms->npost--;
+  }
+}
+
+void vta_memsys_wr_drop(vta_memsys_t *ms) { ms->post_head = ms->npost = 0; }
+
+void vta_memsys_wr_count(vta_memsys_t *ms, uint64_t requests, uint64_t bytes, uint64_t beats,
+                         uint64_t busy) {
+  ms->st.wr.requests += requests;
+  ms->st.wr.bytes += bytes;
+  ms->st.wr.beats += beats;
+  ms->st.wr.busy += busy;
+}
+
+void vta_memsys_wr_replay(vta_memsys_t *ms, uint64_t t) { ms->now = t; }
+
+void vta_memsys_wr_replay_tick(vta_memsys_t *ms) {
+  if (ms->w_ack_taken) {
+    ms->w_state = W_IDLE;
+    ms->w_ack_taken = 0;
+  }
+  ms->w_event = 0;
+}
+
+void vta_memsys_wr_replay_done(vta_memsys_t *ms, uint64_t now,
+                               const vta_memsys_client_stats_t *saved) {
+  ms->now = now;
+  ms->st.wr = *saved;
 }

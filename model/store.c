@@ -44,6 +44,12 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
   unit_t *u = &cy->u[VTA_UNIT_STORE];
   if (u->busy) {
     int busy = 1, done = 1;
+    if (u->wr.lazy) { /* closed form: only D needs a step (counted by the schedule) */
+      if (cy->now < u->wr.done_at) return 0;
+      vta_unit_complete(m, u);
+      u->cat = VTA_CAT_BUSY;
+      return 0;
+    }
     if (u->kind == K_STORE && vta_dma_wr_step(m, &u->wr, &busy, &done, err)) return -1;
     if (done) vta_unit_complete(m, u); /* a sync NOP (or no rows): D = S + 1 */
     u->cat = busy || done ? VTA_CAT_BUSY : VTA_CAT_MEM;
@@ -56,5 +62,13 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
   if (vta_store_begin(m, &u->cur, &nop, err)) return -1;
   /* A STORE of no rows moves nothing: it takes the two cycles of a NOP. */
   u->kind = nop || u->cur.insn.y_size == 0 ? K_SYNC : K_STORE;
-  return u->kind == K_STORE ? vta_dma_wr_begin(m, &u->wr, &u->cur, err) : 0;
+  if (u->kind != K_STORE) return 0;
+  if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
+  vta_dma_wr_closed_form(m, &u->wr);
+  return 0;
+}
+
+uint64_t vta_store_next_event(const vta_model_t *m) {
+  const unit_t *u = &m->cy->u[VTA_UNIT_STORE];
+  return u->busy && u->wr.lazy ? u->wr.done_at : UINT64_MAX;
 }

@@ -460,3 +460,169 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
     return 0;
   }
 }
+
+/* ---- cycle engine: the store DMA in closed form (docs/microarch.md 8.3) ---- */
+
+/* The write channel is the store's alone and free at S + 1 (the previous
+ * store's acknowledge was its D < S), so with E a multiple of BUS_BYTES
+ * the schedule of 6.6 is fixed at S: burst b's address phase in a_b
+ * (a_1 = S + 1), element i of it read in a_b + 1 + i P (P = 1 + OB CPB),
+ * its beat j accepted in that + (j + 1) CPB, the last beat in
+ * l_b = a_b + T_b P, the acknowledge in l_b + WR_ACK, a_{b+1} = ack_b + 1,
+ * D = the last acknowledge. */
+
+static uint64_t wr_row_addr(const vta_model_t *m, const dma_wr_t *d, uint32_t y) {
+  return ((uint64_t)d->in.dram_base + (uint64_t)y * d->in.x_stride) * m->out.elem_bytes;
+}
+
+/* Burst cursor: the burst of row y at byte addr, address phase in cycle a. */
+static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, uint64_t addr,
+                        uint64_t a) {
+  const vta_memsys_params_t *p = vta_memsys_params(m->cy->ms);
+  uint32_t E = m->out.elem_bytes;
+  uint64_t rend = wr_row_addr(m, d, y) + (uint64_t)d->in.x_size * E;
+  uint64_t per = 1 + (uint64_t)(E / p->bus_bytes) * p->cpb;
+  d->by = y;
+  d->baddr_c = addr;
+  d->bbytes = vta_memsys_burst_bytes(p, addr, rend - addr);
+  d->ba = a;
+  d->back = a + d->bbytes / E * per + p->wr_ack;
+}
+
+/* The cursor on the next burst; 0 after the last. */
+static int wr_burst_next(const vta_model_t *m, dma_wr_t *d) {
+  uint64_t rend = wr_row_addr(m, d, d->by) + (uint64_t)d->in.x_size * m->out.elem_bytes;
+  if (d->baddr_c + d->bbytes < rend) {
+    wr_burst_at(m, d, d->by, d->baddr_c + d->bbytes, d->back + 1);
+    return 1;
+  }
+  if (d->by + 1 >= d->in.y_size) return 0;
+  wr_burst_at(m, d, d->by + 1, wr_row_addr(m, d, d->by + 1), d->back + 1);
+  return 1;
+}
+
+int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
+  cyc_t *cy = m->cy;
+  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
+  const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
+  const vta_insn_t *in = &d->in;
+  if (!cy->lazy || cy->ev || cy->trace || E % bus || ((uint64_t)p->max_burst * bus) % E)
+    return 0;
+  const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus;
+  const uint64_t per = 1 + ob * p->cpb, S = cy->now;
+  if (!nelem || nelem * ob > vta_memsys_wr_post_room(cy->ms)) return 0;
+  for (uint32_t y = 0; y < in->y_size; y++) /* posts go straight to host memory */
+    if (!vta_mem_host(m->mem, wr_row_addr(m, d, y), (uint64_t)in->x_size * E)) return 0;
+  /* Its out rows are read now instead of in their cycles: no compute write
+   * may reach them before the last read.  A GEMM/ALU in closed form writes
+   * only its own rows until its D; one started later (S' >= now) writes no
+   * row before S' + 6. */
+  const unit_t *cu = &cy->u[VTA_UNIT_COMPUTE];
+  uint64_t bound = S + 6;
+  if (cu->busy && (cu->kind == K_GEMM || cu->kind == K_ALU)) {
+    const pipe_t *pp = &cu->pipe;
+    if (!pp->lazy) return 0;
+    if (pp->o_lo <= pp->o_hi && in->sram_base <= pp->o_hi && in->sram_base + nelem - 1 >= pp->o_lo)
+      return 0;
+    bound = pp->done + 7;
+  } else if (cu->busy) {
+    bound = S + 7;
+  }
+  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
+  uint64_t last_read;
+  do last_read = d->ba + 1 + (d->bbytes / E - 1) * per;
+  while (wr_burst_next(m, d));
+  if (last_read >= bound) return 0;
+  d->done_at = d->back;
+  /* Read and post every beat in its cycle of the schedule. */
+  uint32_t entry = in->sram_base;
+  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
+  do {
+    for (uint64_t i = 0; i < d->bbytes / E; i++, entry++) {
+      uint64_t read = d->ba + 1 + i * per, addr = d->baddr_c + i * E;
+      vta_tensor_pack(&m->out, entry, d->sbuf);
+      for (uint64_t j = 0; j < ob; j++)
+        vta_memsys_wr_post(cy->ms, read + (j + 1) * p->cpb, addr + j * bus, d->sbuf + j * bus,
+                           bus);
+    }
+  } while (wr_burst_next(m, d));
+  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1); /* the counting cursor */
+  d->start = S;
+  d->acct = S;
+  d->lazy = 1;
+  return 1;
+}
+
+void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
+  cyc_t *cy = m->cy;
+  unit_t *u = &cy->u[VTA_UNIT_STORE];
+  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
+  const uint64_t E = m->out.elem_bytes, ob = E / p->bus_bytes, cpb = p->cpb;
+  const uint64_t per = 1 + ob * cpb;
+  uint64_t to = from + n, busy = 0, mem = 0, req = 0, bytes = 0, beats = 0, wbusy = 0;
+  assert(d->lazy && from == d->acct); /* counted in order, each cycle once */
+  if (d->acct == d->start && d->acct < to) { /* S: the start */
+    busy++;
+    d->acct++;
+  }
+  while (d->acct < to && d->acct <= d->done_at) {
+    uint64_t T = d->bbytes / E, last = d->ba + T * per, end = to < d->back + 1 ? to : d->back + 1;
+    if (d->acct == d->ba && end == d->back + 1) { /* the whole burst */
+      busy += 2 + T * (1 + ob);
+      mem += T * ob * (cpb - 1) + p->wr_ack - 1;
+      req++;
+      bytes += d->bbytes;
+      beats += T * ob;
+      wbusy += d->back - d->ba + 1;
+    } else {
+      for (uint64_t t = d->acct; t < end; t++) {
+        wbusy++;
+        if (t == d->ba) {
+          busy++;
+          req++;
+          bytes += d->bbytes;
+        } else if (t == d->back) {
+          busy++;
+        } else if (t > last) {
+          mem++;
+        } else {
+          uint64_t rem = (t - d->ba - 1) % per;
+          int beat = rem && (rem - 1) % cpb == cpb - 1;
+          busy += !rem || beat;
+          mem += rem && !beat;
+          beats += beat;
+        }
+      }
+    }
+    d->acct = end;
+    if (d->acct > d->back && !wr_burst_next(m, d)) break;
+  }
+  if (d->acct > d->done_at) d->lazy = 0; /* D counted: closed form is over */
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += busy;
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += mem;
+  u->mem += mem;
+  vta_memsys_wr_count(cy->ms, req, bytes, beats, wbusy);
+  (void)n;
+}
+
+int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err) {
+  cyc_t *cy = m->cy;
+  if (!d->lazy) return 0;
+  uint64_t now = cy->now, S = d->start;
+  assert(now > S && now <= d->done_at && d->acct == now); /* counted up to now */
+  vta_memsys_wr_apply(cy->ms, now);
+  vta_memsys_wr_drop(cy->ms);
+  vta_memsys_client_stats_t saved = vta_memsys_stats(cy->ms)->wr;
+  if (vta_dma_wr_begin(m, d, c, err)) return -1; /* the state at S */
+  for (uint64_t t = S + 1; t < now; t++) {
+    int busy, done;
+    cy->now = t;
+    vta_memsys_wr_replay(cy->ms, t);
+    if (vta_dma_wr_step(m, d, &busy, &done, err)) return -1;
+    assert(!done); /* D is not reached yet */
+    vta_memsys_wr_replay_tick(cy->ms);
+  }
+  cy->now = now;
+  vta_memsys_wr_replay_done(cy->ms, now, &saved);
+  return 0;
+}

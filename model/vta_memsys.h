@@ -176,6 +176,33 @@ int vta_memsys_busy(const vta_memsys_t *ms);
 const vta_memsys_stats_t *vta_memsys_stats(const vta_memsys_t *ms);
 void vta_memsys_clear_stats(vta_memsys_t *ms);
 
+/* ---- posted writes (the C model's store in closed form, docs 8.3) ----------
+ * A store whose schedule is fixed at its start posts its beats' bytes with
+ * the cycles they are accepted in, and leaves the write channel idle; the
+ * bytes reach DRAM when something could see them: before a read beat of a
+ * later cycle samples DRAM, and when the caller applies them.  Posts come
+ * in cycle order, bus_bytes at most each, to host-mapped DRAM. */
+#define VTA_MEMSYS_POSTS 1024 /* beats one store may post */
+uint32_t vta_memsys_wr_post_room(const vta_memsys_t *ms);
+void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint64_t addr, const uint8_t *data,
+                        uint32_t bytes);
+/* Write the posts of cycles before `before` to DRAM. */
+void vta_memsys_wr_apply(vta_memsys_t *ms, uint64_t before);
+/* Forget the posts not yet written (their store goes on cycle by cycle). */
+void vta_memsys_wr_drop(vta_memsys_t *ms);
+/* The statistics of write-channel work done outside the channel. */
+void vta_memsys_wr_count(vta_memsys_t *ms, uint64_t requests, uint64_t bytes, uint64_t beats,
+                         uint64_t busy);
+/* Re-enact cycles of the write channel in the past (a store in closed form
+ * handed over to cycle-by-cycle stepping): wr_replay sets the clock to t
+ * for the wr_* calls, wr_replay_tick ends that cycle for the write channel
+ * alone, wr_replay_done puts the clock back at now and the write
+ * statistics back as `saved` (they were counted already). */
+void vta_memsys_wr_replay(vta_memsys_t *ms, uint64_t t);
+void vta_memsys_wr_replay_tick(vta_memsys_t *ms);
+void vta_memsys_wr_replay_done(vta_memsys_t *ms, uint64_t now,
+                               const vta_memsys_client_stats_t *saved);
+
 /* ---- the burst rule (section 5.2), for clients --------------------------- */
 
 /* Bytes of the first burst of a transfer of `bytes` bytes from `addr`. */
