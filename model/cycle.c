@@ -67,11 +67,12 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   unit_t *st = &cy->u[VTA_UNIT_STORE];
   st->wr.sbuf = malloc(m->out.elem_bytes + 2 * bus);
   st->wr.wbeat = malloc(bus);
+  st->wr.cum = malloc((WR_SCHED_MAX + 1) * sizeof *st->wr.cum);
   cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
   if (m->out.elem_bytes > widest) widest = m->out.elem_bytes;
   cy->evrow = malloc(widest);
   cy->evzero = calloc(1, widest);
-  bad |= !st->wr.sbuf || !st->wr.wbeat || !cy->f.buf || !cy->evrow || !cy->evzero;
+  bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.cum || !cy->f.buf || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
   cy->trace = m->params.trace;
@@ -88,6 +89,7 @@ void vta_cycle_free(vta_model_t *m) {
   for (int u = 0; u < 3; u++) free(cy->u[u].rd.stage);
   free(cy->u[VTA_UNIT_STORE].wr.sbuf);
   free(cy->u[VTA_UNIT_STORE].wr.wbeat);
+  free(cy->u[VTA_UNIT_STORE].wr.cum);
   free(cy->f.buf);
   free(cy->evrow);
   free(cy->evzero);
@@ -392,9 +394,15 @@ static void skip_to(vta_model_t *m, uint64_t to) {
  * cycle; the loads' writes bring it up to date as usual.  `end` is the
  * first cycle the train may not reach (max_cycles, the step's budget).
  * Returns the cycles run, or -1. */
+static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err);
+
 static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *ld = &cy->u[VTA_UNIT_LOAD];
+  if (cy->lazy && cy->f.state == F_WAIT) {
+    int64_t r = fetch_train(m, end, err);
+    if (r) return r;
+  }
   if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow ||
       ld->cat != VTA_CAT_BUSY)
     return 0;
@@ -417,6 +425,37 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (n < 2) return 0;
   uint64_t done;
   int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
+  count_quiet(m, from, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
+  return rc < 0 ? fail(m, err) : (int64_t)done;
+}
+
+/* A train of fetch's beats: fetch waits for its chunk, a beat of it lands
+ * in every cycle, and nothing else moves: load idle or waiting for a
+ * token, compute idle, waiting or in closed form, store idle, waiting or
+ * in closed form, nothing dispatched or completed in the cycle just ended
+ * (so no semaphore or queue changed), no request presented.  The cycles
+ * differ only in the beat; a GEMM/ALU or STORE in closed form bounds the
+ * train by its done cycle. */
+static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
+  cyc_t *cy = m->cy;
+  const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
+               *st = &cy->u[VTA_UNIT_STORE];
+  /* A unit that started an instruction only popped its own semaphores; one
+   * that completed one pushed and freed a queue slot. */
+  if (cy->f.pushed >= 0 || ld->busy || ld->acted || (cu->acted && !cu->busy) ||
+      (st->acted && !st->busy) || (cu->busy && !cu->pipe.lazy) || (st->busy && !st->wr.lazy) ||
+      vta_memsys_rd_presented(cy->ms) || !vta_memsys_wr_idle(cy->ms))
+    return 0;
+  uint64_t n = vta_memsys_rd_train(cy->ms, VTA_RD_FETCH), d = vta_pipe_next_event(m);
+  uint64_t sd = vta_store_next_event(m), from = cy->now;
+  if (sd < d) d = sd;
+  if (d < end) end = d;
+  if (end <= cy->now) return 0;
+  if (end - cy->now < n) n = end - cy->now;
+  if (n < 2) return 0;
+  uint64_t done;
+  cy->f.cat = VTA_CAT_BUSY; /* a beat lands in every cycle of the train */
+  int rc = vta_fetch_train(m, n, &done, err);
   count_quiet(m, from, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
   return rc < 0 ? fail(m, err) : (int64_t)done;
 }

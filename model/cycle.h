@@ -67,9 +67,14 @@ typedef struct dma_wr {
    * the schedule (`acct`: the next cycle to count, through D = done_at). */
   int lazy;
   uint64_t start, done_at, acct;
-  uint64_t ba, back, baddr_c, bbytes; /* the burst being counted: AW and ack cycles, bytes */
+  uint64_t ba, back, baddr_c, bbytes; /* a burst of the schedule: AW and ack cycles, bytes */
   uint32_t by;                        /* its row */
+  struct wr_cum *cum;  /* counters of cycles [S, S + k) in cum[k], k <= WR_SCHED_MAX */
 } dma_wr_t;
+#define WR_SCHED_MAX 4096 /* cycles of a store in closed form, at most */
+struct wr_cum {
+  uint32_t busy, mem, req, bytes, beats, wbusy;
+};
 
 /* ---- the GEMM / ALU pipeline (compute.c) -------------------------------- */
 
@@ -220,6 +225,10 @@ int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vt
 int vta_fetch_start(vta_model_t *m, vta_err *err);
 int vta_fetch_present(vta_model_t *m, vta_err *err);
 int vta_fetch_cycle(vta_model_t *m, vta_err *err);
+/* A train of n beats of fetch's chunk landing in consecutive cycles from
+ * now on, the rest of the machine quiet (cycle.c checks it); as
+ * vta_dma_rd_train. */
+int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err);
 int vta_load_present(vta_model_t *m, vta_err *err);
 int vta_load_cycle(vta_model_t *m, vta_err *err);
 int vta_compute_present(vta_model_t *m, vta_err *err);

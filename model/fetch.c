@@ -15,6 +15,7 @@
 #include "cycle.h"
 #include "inject.h"
 
+#include <assert.h>
 #include <stdlib.h>
 
 #include <string.h>
@@ -125,6 +126,34 @@ int vta_fetch_present(vta_model_t *m, vta_err *err) {
   return vta_memsys_rd_request(cy->ms, VTA_RD_FETCH, f->raddr, f->presented, 0, err);
 }
 
+/* A beat of the chunk lands: its bytes, and dispatch starts the cycle
+ * after the chunk's last beat. */
+static void fetch_land(fetch_t *f, const vta_rd_beat_t *b) {
+  memcpy(f->buf + f->fill, b->data + b->lo, b->hi - b->lo);
+  f->fill += b->hi - b->lo;
+  f->pend_beats--;
+  if (f->state == F_WAIT && !f->pend_beats) f->state = F_DISP;
+}
+
+static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
+  (void)cycle;
+  assert(b->client == VTA_RD_FETCH);
+  fetch_land(ctx, b);
+}
+
+int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
+  cyc_t *cy = m->cy;
+  uint64_t start = cy->now;
+  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, &cy->f, done, err);
+  cy->now = start + *done;
+  if (rc < 0) { /* the fault is in the tick that ended the last cycle landed */
+    assert(*done > 0);
+    cy->now--;
+    --*done;
+  }
+  return rc;
+}
+
 int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   fetch_t *f = &cy->f;
@@ -142,12 +171,8 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
   }
   const vta_rd_beat_t *b = vta_memsys_rd_beat(cy->ms);
   if (b && b->client == VTA_RD_FETCH) {
-    memcpy(f->buf + f->fill, b->data + b->lo, b->hi - b->lo);
-    f->fill += b->hi - b->lo;
-    f->pend_beats--;
+    fetch_land(f, b);
     did = 1;
-    /* Dispatch starts the cycle after the chunk's last beat. */
-    if (f->state == F_WAIT && !f->pend_beats) f->state = F_DISP;
     f->cat = VTA_CAT_BUSY;
     f->acted = 1;
     return 0;

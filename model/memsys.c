@@ -70,7 +70,7 @@ struct vta_memsys {
   int w_ack_taken;
 
   /* Posted writes, oldest first (a ring of VTA_MEMSYS_POSTS). */
-  struct post { uint64_t cycle, addr; uint32_t bytes; } *post;
+  struct post { uint64_t cycle; uint8_t *dst; uint32_t bytes; } *post;
   uint8_t *post_data; /* bus_bytes per post */
   uint32_t post_head, npost;
 
@@ -489,12 +489,13 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, 
 
 uint32_t vta_memsys_wr_post_room(const vta_memsys_t *ms) { return VTA_MEMSYS_POSTS - ms->npost; }
 
-void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint64_t addr, const uint8_t *data,
+void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint8_t *dst, const uint8_t *data,
                         uint32_t bytes) {
   assert(ms->npost < VTA_MEMSYS_POSTS && bytes <= ms->p.bus_bytes);
   uint32_t k = (ms->post_head + ms->npost) % VTA_MEMSYS_POSTS;
   assert(!ms->npost || ms->post[(k + VTA_MEMSYS_POSTS - 1) % VTA_MEMSYS_POSTS].cycle <= cycle);
-  ms->post[k] = (struct post){cycle, addr, bytes};
+  assert(dst); /* host-mapped DRAM */
+  ms->post[k] = (struct post){cycle, dst, bytes};
   memcpy(ms->post_data + (size_t)k * ms->p.bus_bytes, data, bytes);
   ms->npost++;
 }
@@ -502,9 +503,7 @@ void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint64_t addr, const u
 void vta_memsys_wr_apply(vta_memsys_t *ms, uint64_t before) {
   while (ms->npost && ms->post[ms->post_head].cycle < before) {
     const struct post *w = &ms->post[ms->post_head];
-    uint8_t *dst = vta_mem_host(ms->mem, w->addr, w->bytes);
-    assert(dst); /* the poster checked the mapping */
-    memcpy(dst, ms->post_data + (size_t)ms->post_head * ms->p.bus_bytes, w->bytes);
+    memcpy(w->dst, ms->post_data + (size_t)ms->post_head * ms->p.bus_bytes, w->bytes);
     ms->post_head = (ms->post_head + 1) % VTA_MEMSYS_POSTS;
     ms->npost--;
   }

@@ -382,9 +382,11 @@ static void wr_row(dma_wr_t *d, uint32_t elem) {
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
   (void)err;
   uint8_t *sbuf = d->sbuf, *wbeat = d->wbeat;
+  struct wr_cum *cum = d->cum;
   *d = (dma_wr_t){0};
   d->sbuf = sbuf;
   d->wbeat = wbeat;
+  d->cum = cum;
   d->active = 1;
   d->in = c->insn;
   d->entry = c->insn.sram_base;
@@ -532,21 +534,44 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   uint64_t last_read;
   do last_read = d->ba + 1 + (d->bbytes / E - 1) * per;
   while (wr_burst_next(m, d));
-  if (last_read >= bound) return 0;
+  if (last_read >= bound || d->back - S + 1 > WR_SCHED_MAX) return 0;
   d->done_at = d->back;
-  /* Read and post every beat in its cycle of the schedule. */
+  /* Read and post every beat in its cycle of the schedule, and lay the
+   * counters out per cycle: cum[k] gets cycle S + k's, then the sums. */
+  struct wr_cum *c = d->cum;
+  const uint64_t len = d->done_at - S + 1;
+  memset(c, 0, (len + 1) * sizeof *c);
+  c[1].busy = 1; /* S: the start */
   uint32_t entry = in->sram_base;
   wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
   do {
-    for (uint64_t i = 0; i < d->bbytes / E; i++, entry++) {
+    const uint64_t T = d->bbytes / E, b0 = d->ba - S + 1; /* cum index of the AW cycle */
+    c[b0].busy = c[b0].req = 1;
+    c[b0].bytes = (uint32_t)d->bbytes;
+    for (uint64_t k = b0; k <= d->back - S + 1; k++) c[k].wbusy = 1;
+    for (uint64_t k = b0 + T * per + 1; k < d->back - S + 1; k++) c[k].mem = 1; /* the ack's wait */
+    c[d->back - S + 1].busy = 1;
+    for (uint64_t i = 0; i < T; i++, entry++) {
       uint64_t read = d->ba + 1 + i * per, addr = d->baddr_c + i * E;
+      c[read - S + 1].busy = 1;
       vta_tensor_pack(&m->out, entry, d->sbuf);
-      for (uint64_t j = 0; j < ob; j++)
-        vta_memsys_wr_post(cy->ms, read + (j + 1) * p->cpb, addr + j * bus, d->sbuf + j * bus,
-                           bus);
+      for (uint64_t j = 0; j < ob; j++) {
+        uint64_t acc = read + (j + 1) * p->cpb;
+        for (uint64_t t = acc - p->cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
+        c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
+        vta_memsys_wr_post(cy->ms, acc, vta_mem_host(m->mem, addr + j * bus, bus),
+                           d->sbuf + j * bus, bus);
+      }
     }
   } while (wr_burst_next(m, d));
-  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1); /* the counting cursor */
+  for (uint64_t k = 1; k <= len; k++) {
+    c[k].busy += c[k - 1].busy;
+    c[k].mem += c[k - 1].mem;
+    c[k].req += c[k - 1].req;
+    c[k].bytes += c[k - 1].bytes;
+    c[k].beats += c[k - 1].beats;
+    c[k].wbusy += c[k - 1].wbusy;
+  }
   d->start = S;
   d->acct = S;
   d->lazy = 1;
@@ -555,54 +580,16 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
 
 void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
   cyc_t *cy = m->cy;
-  unit_t *u = &cy->u[VTA_UNIT_STORE];
-  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
-  const uint64_t E = m->out.elem_bytes, ob = E / p->bus_bytes, cpb = p->cpb;
-  const uint64_t per = 1 + ob * cpb;
-  uint64_t to = from + n, busy = 0, mem = 0, req = 0, bytes = 0, beats = 0, wbusy = 0;
   assert(d->lazy && from == d->acct); /* counted in order, each cycle once */
-  if (d->acct == d->start && d->acct < to) { /* S: the start */
-    busy++;
-    d->acct++;
-  }
-  while (d->acct < to && d->acct <= d->done_at) {
-    uint64_t T = d->bbytes / E, last = d->ba + T * per, end = to < d->back + 1 ? to : d->back + 1;
-    if (d->acct == d->ba && end == d->back + 1) { /* the whole burst */
-      busy += 2 + T * (1 + ob);
-      mem += T * ob * (cpb - 1) + p->wr_ack - 1;
-      req++;
-      bytes += d->bbytes;
-      beats += T * ob;
-      wbusy += d->back - d->ba + 1;
-    } else {
-      for (uint64_t t = d->acct; t < end; t++) {
-        wbusy++;
-        if (t == d->ba) {
-          busy++;
-          req++;
-          bytes += d->bbytes;
-        } else if (t == d->back) {
-          busy++;
-        } else if (t > last) {
-          mem++;
-        } else {
-          uint64_t rem = (t - d->ba - 1) % per;
-          int beat = rem && (rem - 1) % cpb == cpb - 1;
-          busy += !rem || beat;
-          mem += rem && !beat;
-          beats += beat;
-        }
-      }
-    }
-    d->acct = end;
-    if (d->acct > d->back && !wr_burst_next(m, d)) break;
-  }
-  if (d->acct > d->done_at) d->lazy = 0; /* D counted: closed form is over */
-  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += busy;
-  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += mem;
-  u->mem += mem;
-  vta_memsys_wr_count(cy->ms, req, bytes, beats, wbusy);
-  (void)n;
+  uint64_t to = from + n <= d->done_at ? from + n : d->done_at + 1;
+  const struct wr_cum *a = &d->cum[from - d->start], *b = &d->cum[to - d->start];
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += b->busy - a->busy;
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += b->mem - a->mem;
+  cy->u[VTA_UNIT_STORE].mem += b->mem - a->mem;
+  vta_memsys_wr_count(cy->ms, b->req - a->req, b->bytes - a->bytes, b->beats - a->beats,
+                      b->wbusy - a->wbusy);
+  d->acct = to;
+  if (to > d->done_at) d->lazy = 0; /* D counted: closed form is over */
 }
 
 int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err) {

@@ -181,10 +181,11 @@ void vta_memsys_clear_stats(vta_memsys_t *ms);
  * the cycles they are accepted in, and leaves the write channel idle; the
  * bytes reach DRAM when something could see them: before a read beat of a
  * later cycle samples DRAM, and when the caller applies them.  Posts come
- * in cycle order, bus_bytes at most each, to host-mapped DRAM. */
+ * in cycle order, bus_bytes at most each, to host-mapped DRAM (dst: the
+ * host pointer of the bytes, vta_mem_host). */
 #define VTA_MEMSYS_POSTS 1024 /* beats one store may post */
 uint32_t vta_memsys_wr_post_room(const vta_memsys_t *ms);
-void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint64_t addr, const uint8_t *data,
+void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint8_t *dst, const uint8_t *data,
                         uint32_t bytes);
 /* Write the posts of cycles before `before` to DRAM. */
 void vta_memsys_wr_apply(vta_memsys_t *ms, uint64_t before);
