@@ -510,11 +510,11 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   const vta_insn_t *in = &d->in;
   if (!cy->lazy || cy->ev || cy->trace || E % bus || ((uint64_t)p->max_burst * bus) % E)
     return 0;
-  const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus;
-  const uint64_t per = 1 + ob * p->cpb, S = cy->now;
-  if (!nelem || nelem * ob > vta_memsys_wr_post_room(cy->ms)) return 0;
-  for (uint32_t y = 0; y < in->y_size; y++) /* posts go straight to host memory */
-    if (!vta_mem_host(m->mem, wr_row_addr(m, d, y), (uint64_t)in->x_size * E)) return 0;
+  const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus, cpb = p->cpb;
+  const uint64_t per = 1 + ob * cpb, S = cy->now;
+  /* The previous store's posts all preceded its D, so DRAM has them. */
+  assert(vta_memsys_wr_post_room(cy->ms) == VTA_MEMSYS_POSTS);
+  if (!nelem || nelem * ob > VTA_MEMSYS_POSTS) return 0;
   /* Its out rows are read now instead of in their cycles: no compute write
    * may reach them before the last read.  A GEMM/ALU in closed form writes
    * only its own rows until its D; one started later (S' >= now) writes no
@@ -530,41 +530,48 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   } else if (cu->busy) {
     bound = S + 7;
   }
-  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
-  uint64_t last_read;
-  do last_read = d->ba + 1 + (d->bbytes / E - 1) * per;
-  while (wr_burst_next(m, d));
-  if (last_read >= bound || d->back - S + 1 > WR_SCHED_MAX) return 0;
-  d->done_at = d->back;
-  /* Read and post every beat in its cycle of the schedule, and lay the
-   * counters out per cycle: cum[k] gets cycle S + k's, then the sums. */
+  /* One walk over the bursts: read and post every beat in its cycle, and
+   * lay the counters out per cycle (cum[k] gets cycle S + k - 1's, summed
+   * below); anything that rules closed form out drops the posts. */
   struct wr_cum *c = d->cum;
-  const uint64_t len = d->done_at - S + 1;
-  memset(c, 0, (len + 1) * sizeof *c);
-  c[1].busy = 1; /* S: the start */
   uint32_t entry = in->sram_base;
+  uint64_t last_read = 0, filled = 1; /* cum entries zeroed so far */
+  c[0] = c[1] = (struct wr_cum){0};
+  c[1].busy = 1; /* S: the start */
   wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
   do {
-    const uint64_t T = d->bbytes / E, b0 = d->ba - S + 1; /* cum index of the AW cycle */
+    const uint64_t T = d->bbytes / E, b0 = d->ba - S + 1, bk = d->back - S + 1;
+    uint8_t *host = vta_mem_host(m->mem, d->baddr_c, d->bbytes);
+    if (!host || bk > WR_SCHED_MAX) { /* not host memory (posts need it), or too long */
+      vta_memsys_wr_drop(cy->ms);
+      return 0;
+    }
+    memset(&c[filled + 1], 0, (bk - filled) * sizeof *c);
+    filled = bk;
     c[b0].busy = c[b0].req = 1;
     c[b0].bytes = (uint32_t)d->bbytes;
-    for (uint64_t k = b0; k <= d->back - S + 1; k++) c[k].wbusy = 1;
-    for (uint64_t k = b0 + T * per + 1; k < d->back - S + 1; k++) c[k].mem = 1; /* the ack's wait */
-    c[d->back - S + 1].busy = 1;
+    for (uint64_t k = b0; k <= bk; k++) c[k].wbusy = 1;
+    for (uint64_t k = b0 + T * per + 1; k < bk; k++) c[k].mem = 1; /* the ack's wait */
+    c[bk].busy = 1;
     for (uint64_t i = 0; i < T; i++, entry++) {
-      uint64_t read = d->ba + 1 + i * per, addr = d->baddr_c + i * E;
+      uint64_t read = d->ba + 1 + i * per;
       c[read - S + 1].busy = 1;
       vta_tensor_pack(&m->out, entry, d->sbuf);
       for (uint64_t j = 0; j < ob; j++) {
-        uint64_t acc = read + (j + 1) * p->cpb;
-        for (uint64_t t = acc - p->cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
+        uint64_t acc = read + (j + 1) * cpb;
+        for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
         c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
-        vta_memsys_wr_post(cy->ms, acc, vta_mem_host(m->mem, addr + j * bus, bus),
-                           d->sbuf + j * bus, bus);
+        vta_memsys_wr_post(cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
       }
     }
+    last_read = d->ba + 1 + (T - 1) * per;
   } while (wr_burst_next(m, d));
-  for (uint64_t k = 1; k <= len; k++) {
+  if (last_read >= bound) {
+    vta_memsys_wr_drop(cy->ms);
+    return 0;
+  }
+  d->done_at = d->back;
+  for (uint64_t k = 1; k <= filled; k++) {
     c[k].busy += c[k - 1].busy;
     c[k].mem += c[k - 1].mem;
     c[k].req += c[k - 1].req;
