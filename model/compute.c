@@ -289,14 +289,39 @@ static int alu_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint6
     dst[l] = v;                                                                \
     out[l] = (int8_t)vta_sext((uint32_t)v, ow);                                \
   }
+/* The same with the default widths (ACC 32, OUT 8) and b an immediate or
+ * a row, each loop on its own so that it vectorises. */
+#define ALU_ROW_32_8(expr)                                                     \
+  do {                                                                         \
+    if (src)                                                                   \
+      for (uint32_t l = 0; l < n; l++) {                                      \
+        int32_t a = dst[l], b = src[l];                                        \
+        int32_t v = (int32_t)(uint32_t)(expr);                                 \
+        dst[l] = v;                                                            \
+        out[l] = (int8_t)v;                                                    \
+      }                                                                        \
+    else                                                                       \
+      for (uint32_t l = 0; l < n; l++) {                                      \
+        int32_t a = dst[l], b = imm;                                           \
+        int32_t v = (int32_t)(uint32_t)(expr);                                 \
+        dst[l] = v;                                                            \
+        out[l] = (int8_t)v;                                                    \
+      }                                                                        \
+  } while (0)
 static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
                     int aw, int ow, int8_t *out) {
-  if (aw == 32 && ow == 8) { /* the default widths, known here: each loop vectorises */
+  if (aw == 32 && ow == 8) {
     switch (op) {
-    case VTA_ALU_MIN: ALU_ROW(a < b ? a : b) return;
-    case VTA_ALU_MAX: ALU_ROW(a > b ? a : b) return;
-    case VTA_ALU_ADD: ALU_ROW((uint32_t)a + (uint32_t)b) return;
-    default: ALU_ROW(alu_op(op, a, b)) return;
+    case VTA_ALU_MIN: ALU_ROW_32_8(a < b ? a : b); return;
+    case VTA_ALU_MAX: ALU_ROW_32_8(a > b ? a : b); return;
+    case VTA_ALU_ADD: ALU_ROW_32_8((uint32_t)a + (uint32_t)b); return;
+    default:
+      if (!src && imm >= 0) { /* SHR by an immediate: arithmetic, as alu_op */
+        ALU_ROW_32_8(a >= 0 ? a >> b : ~(~a >> b));
+        return;
+      }
+      ALU_ROW_32_8(alu_op(op, a, b));
+      return;
     }
   }
   switch (op) {
@@ -644,8 +669,11 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
       for (uint64_t left = fast; left; left--) {
         const uop_t *op = &ud[ui];
         uint64_t a = op->dst + ab;
-        q.job[q.n++] = (vta_mac_job_t){accb + a * lanes, outb + a * olanes,
-                                       inp + (op->src + xb) * il, wgt + (op->wgt + wbase) * wl};
+        vta_mac_job_t *jb = &q.job[q.n++];
+        jb->acc = accb + a * lanes;
+        jb->out = outb + a * olanes;
+        jb->x = inp + (op->src + xb) * il;
+        jb->w = wgt + (op->wgt + wbase) * wl;
         if (q.n == MAC_BATCH) mac_flush(m, &q);
         if (++ui == uend) {
           ui = ubgn;
