@@ -81,21 +81,27 @@ __attribute__((target("avx2"))) static inline __m256i hsum4(__m256i a, __m256i b
   return h; /* 128-bit halves: rows a..d over k in 0..7, then over 8..15 */
 }
 
+/* Four output rows (weights o0..o0+3) of every batch row: their weights
+ * widened once, four madds and two hadds per batch row; a group's 4 sums
+ * of 8 lanes are lane q = row q over k in 0..7, then over 8..15 (hsum4).
+ * Four groups keep within the 16 vector registers (no spills). */
+__attribute__((target("avx2"))) static inline __m256i group4_avx2(const int8_t *w, __m256i xv) {
+  __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)w));
+  __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 16)));
+  __m256i w2 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 32)));
+  __m256i w3 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 48)));
+  return hsum4(_mm256_madd_epi16(w0, xv), _mm256_madd_epi16(w1, xv), _mm256_madd_epi16(w2, xv),
+               _mm256_madd_epi16(w3, xv));
+}
+
 __attribute__((target("avx2"))) static inline void mac1_avx2(const vta_mac_shape_t *sh,
                                                               int32_t *acc, int8_t *out,
                                                               const int8_t *x,
                                                               const int8_t *w) {
-  __m256i wr[16];
-#pragma GCC unroll 16
-  for (int o = 0; o < 16; o++)
-    wr[o] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 16 * o)));
   for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
     __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
-    __m256i m[16];
-#pragma GCC unroll 16
-    for (int o = 0; o < 16; o++) m[o] = _mm256_madd_epi16(wr[o], xv);
-    __m256i h0 = hsum4(m[0], m[1], m[2], m[3]), h1 = hsum4(m[4], m[5], m[6], m[7]);
-    __m256i h2 = hsum4(m[8], m[9], m[10], m[11]), h3 = hsum4(m[12], m[13], m[14], m[15]);
+    __m256i h0 = group4_avx2(w, xv), h1 = group4_avx2(w + 64, xv);
+    __m256i h2 = group4_avx2(w + 128, xv), h3 = group4_avx2(w + 192, xv);
     /* Add each one's two 128-bit halves: outputs 0..7, then 8..15. */
     __m256i lo = _mm256_add_epi32(_mm256_permute2x128_si256(h0, h1, 0x20),
                                   _mm256_permute2x128_si256(h0, h1, 0x31));
