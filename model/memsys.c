@@ -448,8 +448,8 @@ uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
 
 int vta_memsys_wr_idle(const vta_memsys_t *ms) { return ms->w_state == W_IDLE; }
 
-int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, uint64_t *done,
-                       vta_err *err) {
+int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,
+                       uint64_t *done, vta_err *err) {
   uint32_t bus = ms->p.bus_bytes;
   *done = 0;
   while (*done < n) {
@@ -464,6 +464,15 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, 
     uint32_t beats = end - k;
     count_busy(ms, beats); /* in flight throughout: this burst at least */
     ms->st.rd[r->client].beats += beats;
+    if (run && !ms->npost) { /* no write to see: the beats' bytes in one go */
+      uint64_t base = r->addr / bus * bus, a = base + (uint64_t)k * bus;
+      uint64_t lo = r->addr > a ? r->addr : a, hi = base + (uint64_t)end * bus;
+      if (hi > r->addr + r->bytes) hi = r->addr + r->bytes;
+      run(ctx, src + (lo - base), lo, hi - lo, ms->now);
+      ms->now += beats;
+      *done += beats;
+      k = end;
+    }
     for (; k < end; k++, ms->now++, ++*done) {
       if (ms->npost) vta_memsys_wr_apply(ms, ms->now); /* src is DRAM: up to date */
       vta_rd_beat_t b = beat_of(ms, r, k, src + (size_t)k * bus);

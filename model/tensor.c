@@ -264,36 +264,51 @@ static uint32_t pad_entry(const dma_rd_t *d, uint64_t k) {
   return (uint32_t)(base + (in->y_pad_0 + in->y_size - d->pad_up) * rl + k);
 }
 
-/* The bytes of a landing beat the request asked for, element by element:
- * an element is written in the cycle the beat holding its last byte lands. */
-static void consume(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
-  const uint8_t *p = b->data + b->lo;
-  uint32_t n = b->hi - b->lo;
+/* Bytes the request asked for, n of them from DRAM address addr on (their
+ * host copy p), element by element: an element is written in the cycle
+ * the beat holding its last byte lands, the beat of addr in cycle0 and
+ * each next beat a cycle later.  A whole element is unpacked straight from
+ * p, a split one through the stage. */
+static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr, uint64_t n,
+                    uint64_t cycle0) {
+  const uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes, beat0 = addr / bus;
+  const vta_insn_t *in = &d->in;
   while (n) {
-    uint32_t take = d->elem - d->staged < n ? d->elem - d->staged : n;
-    memcpy(d->stage + d->staged, p, take);
-    d->staged += take;
-    p += take;
-    n -= take;
-    if (d->staged < d->elem) break;
+    uint32_t take = d->elem - d->staged < n ? d->elem - (uint32_t)d->staged : (uint32_t)n;
+    const uint8_t *elem = p;
+    if (d->staged || take < d->elem) {
+      memcpy(d->stage + d->staged, p, take);
+      d->staged += take;
+      if (d->staged < d->elem) break;
+      elem = d->stage;
+    }
     d->staged = 0;
-    const vta_insn_t *in = &d->in;
+    m->cy->now = cycle0 + ((addr + take - 1) / bus - beat0); /* its last byte's beat */
+    p += take;
+    addr += take;
+    n -= take;
     if (d->s) {
       uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
       vta_pipe_sync_row(m, m->cy->now + 1, d->s, e); /* compute read this cycle's first */
-      vta_tensor_unpack(d->s, d->stage, e);
-      /* The staged bytes are the element in DRAM layout: the event's data. */
-      VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, d->stage);
+      vta_tensor_unpack(d->s, elem, e);
+      /* The element's bytes in DRAM layout: the event's data. */
+      VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, elem);
     } else {
-      vta_uop_write(m, in->sram_base + d->lx, d->stage);
+      vta_uop_write(m, in->sram_base + d->lx, elem);
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, in->sram_base + d->lx, 0, VTA_UOP_BYTES,
-               d->stage);
+               elem);
     }
     if (++d->lx == in->x_size) {
       d->lx = 0;
       d->ly++;
     }
   }
+}
+
+static void consume_beat(vta_model_t *m, dma_rd_t *d, const vta_rd_beat_t *b) {
+  uint64_t now = m->cy->now;
+  consume(m, d, b->data + b->lo, b->addr + b->lo, b->hi - b->lo, now);
+  m->cy->now = now;
 }
 
 typedef struct {
@@ -305,15 +320,25 @@ static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
   train_t *t = ctx;
   assert(b->client == t->d->client && t->d->pend_beats);
   t->m->cy->now = cycle; /* the landing's cycle, for the scratchpad's order */
-  consume(t->m, t->d, b);
+  consume_beat(t->m, t->d, b);
   t->d->pend_beats--;
+}
+
+static void train_run(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes,
+                      uint64_t cycle) {
+  train_t *t = ctx;
+  uint64_t bus = vta_memsys_params(t->m->cy->ms)->bus_bytes;
+  uint64_t beats = (addr + bytes - 1) / bus - addr / bus + 1;
+  assert(t->d->pend_beats >= beats);
+  consume(t->m, t->d, p, addr, bytes, cycle);
+  t->d->pend_beats -= beats;
 }
 
 int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err) {
   cyc_t *cy = m->cy;
   uint64_t start = cy->now;
   train_t t = {m, d};
-  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, &t, done, err);
+  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, train_run, &t, done, err);
   cy->now = start + *done;
   if (rc < 0) { /* the fault is in the tick that ended the last cycle landed */
     assert(*done > 0);
@@ -347,7 +372,7 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   const vta_rd_beat_t *b = vta_memsys_rd_beat(cy->ms);
   int landed = b && b->client == d->client;
   if (landed) {
-    consume(m, d, b);
+    consume_beat(m, d, b);
     d->pend_beats--;
     did = 1;
   }

@@ -166,8 +166,14 @@ uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client);
  * beat (data straight from DRAM) with its cycle.  Stops early at a burst
  * that touches unmapped memory; *done = beats landed (= cycles ticked). */
 typedef void (*vta_beat_fn)(void *ctx, const vta_rd_beat_t *beat, uint64_t cycle);
-int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, void *ctx, uint64_t *done,
-                       vta_err *err);
+/* With run non-NULL and no posted write pending, the beats of a burst come
+ * as one run instead: the `bytes` asked-for bytes from DRAM address addr
+ * on (p: their host copy), the beat holding byte addr landing in `cycle`
+ * and each next bus-aligned beat one cycle later. */
+typedef void (*vta_run_fn)(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes,
+                           uint64_t cycle);
+int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,
+                       uint64_t *done, vta_err *err);
 /* 1 when no write burst is open or waiting for its acknowledge. */
 int vta_memsys_wr_idle(const vta_memsys_t *ms);
 /* 1 while a read burst is in flight or a write burst is open. */
