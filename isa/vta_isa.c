@@ -141,6 +141,12 @@ typedef struct {
    * format lacks (each member once, in that order): they must be 0. */
   const vta_field_t *absent[VTA_OP_ALU + 1][3 * VTA_MAX_FIELDS];
   int nabsent[VTA_OP_ALU + 1];
+  /* The decoder's view of each format: per field the word, shift and mask
+   * of its bits, and the bits of both words some field uses (the others
+   * are reserved). */
+  struct dec_field { uint64_t mask; uint32_t offset; uint8_t word, shift, width, is_signed; }
+      dec[VTA_OP_ALU + 1][VTA_MAX_FIELDS];
+  uint64_t used[VTA_OP_ALU + 1][2];
 } layouts_t;
 
 static const layouts_t *layouts(const vta_config_t *cfg) {
@@ -160,6 +166,16 @@ static const layouts_t *layouts(const vta_config_t *cfg) {
         for (int j = 0; j < c.nabsent[op]; j++) seen |= c.absent[op][j]->offset == f->offset;
         if (!seen) c.absent[op][c.nabsent[op]++] = f;
       }
+  }
+  for (uint32_t op = 0; op <= VTA_OP_ALU; op++) {
+    c.used[op][0] = c.used[op][1] = 0;
+    for (int i = 0; c.ok[op] && i < c.lay[op].nfields; i++) {
+      const vta_field_t *f = &c.lay[op].f[i];
+      c.dec[op][i] = (struct dec_field){mask(f->width), (uint32_t)f->offset, (uint8_t)(f->lsb / 64),
+                                        (uint8_t)(f->lsb % 64), (uint8_t)f->width,
+                                        (uint8_t)f->is_signed};
+      c.used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
+    }
   }
   memcpy(c.key, key, sizeof key);
   c.valid = 1;
@@ -222,26 +238,18 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
 #endif
   memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
-  const vta_layout_t *lp = layout_of(cfg, opcode);
-  if (!lp)
+  const layouts_t *c = layouts(cfg);
+  if (opcode > VTA_OP_ALU || !c->ok[opcode])
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
-  const vta_layout_t *lay = lp;
-  uint64_t used[2] = {0, 0};
-  for (int i = 0; i < lay->nfields; i++) {
-    const vta_field_t *f = &lay->f[i];
-    uint64_t v = (w[f->lsb / 64] >> (f->lsb % 64)) & mask(f->width);
-    used[f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
-    if (f->is_signed) {
-      int64_t s = (int64_t)v;
-      if (v >> (f->width - 1)) s -= (int64_t)1 << f->width;
-      *(int32_t *)slot(out, f) = (int32_t)s;
-    } else {
-      *slot(out, f) = (uint32_t)v;
-    }
+  const struct dec_field *d = c->dec[opcode];
+  for (int i = 0; i < c->lay[opcode].nfields; i++, d++) {
+    uint64_t v = (w[d->word] >> d->shift) & d->mask;
+    if (d->is_signed && v >> (d->width - 1)) v -= (uint64_t)1 << d->width; /* two's complement */
+    *(uint32_t *)((char *)out + d->offset) = (uint32_t)v;
   }
   for (int k = 0; k < 2; k++) {
-    uint64_t extra = w[k] & ~used[k];
+    uint64_t extra = w[k] & ~c->used[opcode][k];
     if (extra) {
       int bit = 64 * k + __builtin_ctzll(extra);
       return vta_errf(err, VTA_EINPUT, "%s instruction has reserved bit %d set "
