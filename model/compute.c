@@ -437,12 +437,14 @@ int vta_compute_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
 int vta_pipe_alloc(vta_model_t *m, pipe_t *p) {
   p->acc = calloc((size_t)PIPE_DEPTH * m->acc.lanes, sizeof *p->acc);
   p->out = calloc((size_t)PIPE_DEPTH * m->out.lanes, 1);
-  return p->acc && p->out ? 0 : -1;
+  p->off = malloc((size_t)m->cfg.uop_depth * sizeof *p->off);
+  return p->acc && p->out && p->off ? 0 : -1;
 }
 
 void vta_pipe_free(pipe_t *p) {
   free(p->acc);
   free(p->out);
+  free(p->off);
 }
 
 /* The inp, wgt and out rows a GEMM/ALU (that cannot fault) reads or
@@ -499,6 +501,14 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
    * units: an instruction that could fault runs cycle by cycle instead. */
   p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
   if (p->lazy) rows_touched(m, in, p);
+  if (p->lazy && !p->alu && !in->reset_reg)
+    for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
+      const uop_t *op = &m->udec[u];
+      p->off[u - in->uop_bgn] = (struct uop_off){(size_t)op->dst * m->acc.lanes,
+                                                 (size_t)op->dst * m->out.lanes,
+                                                 (size_t)op->src * m->inp.lanes,
+                                                 (size_t)op->wgt * m->wgt.lanes};
+    }
   assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 
@@ -665,15 +675,18 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     const uop_t *ud = m->udec;
     if (!p->alu && !in->reset_reg) {
       const int8_t *inp = m->inp.i8, *wgt = m->wgt.i8;
-      const uint32_t il = m->inp.lanes, wl = m->wgt.lanes;
+      const size_t il = m->inp.lanes, wl = m->wgt.lanes;
+      /* The (i, j) bases; the uop adds its own offsets (pipe_begin). */
+      int32_t *A = accb + ab * lanes;
+      int8_t *O = outb + ab * olanes;
+      const int8_t *X = inp + xb * il, *W = wgt + wbase * wl;
       for (uint64_t left = fast; left; left--) {
-        const uop_t *op = &ud[ui];
-        uint64_t a = op->dst + ab;
+        const struct uop_off *o = &p->off[ui - ubgn];
         vta_mac_job_t *jb = &q.job[q.n++];
-        jb->acc = accb + a * lanes;
-        jb->out = outb + a * olanes;
-        jb->x = inp + (op->src + xb) * il;
-        jb->w = wgt + (op->wgt + wbase) * wl;
+        jb->acc = A + o->acc;
+        jb->out = O + o->out;
+        jb->x = X + o->x;
+        jb->w = W + o->w;
         if (q.n == MAC_BATCH) mac_flush(m, &q);
         if (++ui == uend) {
           ui = ubgn;
@@ -684,6 +697,10 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
           ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
           xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
           wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+          A = accb + ab * lanes;
+          O = outb + ab * olanes;
+          X = inp + xb * il;
+          W = wgt + wbase * wl;
         }
       }
     } else {

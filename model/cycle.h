@@ -106,6 +106,9 @@ typedef struct pipe {
    * of another row cannot be observed by it, so it needs no sync. */
   uint64_t x_lo, x_hi, w_lo, w_hi; /* inp and wgt rows read */
   uint64_t o_lo, o_hi;             /* out rows written */
+  /* A GEMM in closed form: each uop's lane offsets into acc, out, inp and
+   * wgt, indexed by uop - uop_bgn (uop_depth of them allocated). */
+  struct uop_off { size_t acc, out, x, w; } *off;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */
