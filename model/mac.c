@@ -94,11 +94,11 @@ __attribute__((target("avx2"))) static inline __m256i group4_avx2(const int8_t *
                _mm256_madd_epi16(w3, xv));
 }
 
-__attribute__((target("avx2"))) static inline void mac1_avx2(const vta_mac_shape_t *sh,
+__attribute__((target("avx2"))) static inline void mac1_avx2(uint32_t batch, int aw, int ow,
                                                               int32_t *acc, int8_t *out,
                                                               const int8_t *x,
                                                               const int8_t *w) {
-  for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
+  for (uint32_t b = 0; b < batch; b++, x += 16, acc += 16, out += 16) {
     __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
     __m256i h0 = group4_avx2(w, xv), h1 = group4_avx2(w + 64, xv);
     __m256i h2 = group4_avx2(w + 128, xv), h3 = group4_avx2(w + 192, xv);
@@ -107,14 +107,20 @@ __attribute__((target("avx2"))) static inline void mac1_avx2(const vta_mac_shape
                                   _mm256_permute2x128_si256(h0, h1, 0x31));
     __m256i hi = _mm256_add_epi32(_mm256_permute2x128_si256(h2, h3, 0x20),
                                   _mm256_permute2x128_si256(h2, h3, 0x31));
-    wb8_avx2(acc, out, lo, sh->acc_width, sh->out_width);
-    wb8_avx2(acc + 8, out + 8, hi, sh->acc_width, sh->out_width);
+    wb8_avx2(acc, out, lo, aw, ow);
+    wb8_avx2(acc + 8, out + 8, hi, aw, ow);
   }
 }
 
 __attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, uint32_t n,
                                                      const vta_mac_job_t *jobs) {
-  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) mac1_avx2(sh, j->acc, j->out, j->x, j->w);
+  const uint32_t batch = sh->batch;
+  const int aw = sh->acc_width, ow = sh->out_width;
+  const vta_mac_job_t *j = jobs, *end = jobs + n;
+  if (batch == 1 && aw == 32 && ow == 8) /* the default shape, its write-back known */
+    for (; j < end; j++) mac1_avx2(1, 32, 8, j->acc, j->out, j->x, j->w);
+  else
+    for (; j < end; j++) mac1_avx2(batch, aw, ow, j->acc, j->out, j->x, j->w);
 }
 
 #define AVX512 "avx512f,avx512bw,avx512vnni"
