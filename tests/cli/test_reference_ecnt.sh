@@ -64,3 +64,38 @@ while read -r name want short; do
   fi
 done < <(reference)
 echo "# $exact of $total programs give the reference ECNT"
+
+# Token ping-pong (vta-timing.md 5.5, measured on the reference: LOAD WGT of
+# one tensor and GEMM of one uop handing tokens back and forth take 50 cycles
+# per round at L_axi = 1, 16 more at L_axi = 17, i.e. RD_LAT 4 and 20).  The
+# measured figure is a whole-program average, so it is compared with the
+# slope of ECNT over the number of rounds, between 64 and 576 rounds; fetch's
+# chunk reads are part of it (docs/microarch.md section 9).
+pingpong() { # rounds
+  echo ".version 1"
+  echo ".config default"
+  echo ".data wgt auto zero 256"
+  printf '.uop k auto {\n  dst=0 src=0 wgt=0\n}\n.insn main auto {\n'
+  echo "  LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1"
+  local i pop=
+  for ((i = 0; i < $1; i++)); do
+    echo "  LOAD WGT sram_base=0 dram_base=@wgt y_size=1 x_size=1 x_stride=1 $pop push_next"
+    echo "  GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 pop_prev push_prev"
+    pop=pop_next
+  done
+  echo "  LOAD INP sram_base=0 dram_base=0 y_size=0 x_size=0 x_stride=0 pop_next"
+  printf '  FINISH\n}\n.run main\n'
+}
+pingpong 64 >"$TMP/pp64.vta"
+pingpong 576 >"$TMP/pp576.vta"
+for pair in "4 50" "20 66"; do
+  set -- $pair
+  a=$($V run "$TMP/pp64.vta" --no-attribution --rd-lat "$1" | awk '$1 == "cycles" { print $2 }')
+  b=$($V run "$TMP/pp576.vta" --no-attribution --rd-lat "$1" | awk '$1 == "cycles" { print $2 }')
+  per=$(awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { printf "%.0f", (b - a) / 512 }')
+  if [ -n "$a" ] && [ -n "$b" ] && [ "$per" = "$2" ]; then
+    echo "PASS reference-pingpong-rd$1 $((b - a)) cycles over 512 rounds, $per per round"
+  else
+    echo "FAIL reference-pingpong-rd$1: ${a:-none} and ${b:-none} cycles, $per per round, the reference hardware $2"
+  fi
+done
