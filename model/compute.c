@@ -614,6 +614,18 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
  * cycle is before `upto` and is held in the pipeline otherwise (the
  * entry's acc lanes are then not used).  can_fault ruled out every fault
  * of the instruction before it was run this way. */
+/* The uop loop's next (iter_out, iter_in) and its dst, src and wgt offsets. */
+static inline void next_iter(const vta_insn_t *in, uint32_t *i, uint32_t *j, uint64_t *ab,
+                             uint64_t *xb, uint64_t *wb) {
+  if (++*j == in->iter_in) {
+    *j = 0;
+    ++*i;
+  }
+  *ab = (uint64_t)*i * in->dst_factor_out + (uint64_t)*j * in->dst_factor_in;
+  *xb = (uint64_t)*i * in->src_factor_out + (uint64_t)*j * in->src_factor_in;
+  *wb = (uint64_t)*i * in->wgt_factor_out + (uint64_t)*j * in->wgt_factor_in;
+}
+
 void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
   pipe_t *p = &u->pipe;
@@ -655,7 +667,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
    * the pipe's fields), and the loop offsets of (i, j), updated when j or
    * i moves on. */
   uint32_t ui = p->u, ii = p->i, jj = p->j, k = p->k;
-  const uint32_t ubgn = in->uop_bgn, uend = p->uend, iin = in->iter_in;
+  const uint32_t ubgn = in->uop_bgn, uend = p->uend;
   uint64_t ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
   uint64_t xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
   uint64_t wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
@@ -690,13 +702,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
         if (q.n == MAC_BATCH) mac_flush(m, &q);
         if (++ui == uend) {
           ui = ubgn;
-          if (++jj == iin) {
-            jj = 0;
-            ii++;
-          }
-          ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
-          xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
-          wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+          next_iter(in, &ii, &jj, &ab, &xb, &wbase);
           A = accb + ab * lanes;
           O = outb + ab * olanes;
           X = inp + xb * il;
@@ -716,13 +722,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
         }
         if (++ui == uend) {
           ui = ubgn;
-          if (++jj == iin) {
-            jj = 0;
-            ii++;
-          }
-          ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
-          xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
-          wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+          next_iter(in, &ii, &jj, &ab, &xb, &wbase);
         }
       }
     }
@@ -767,13 +767,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     }
     if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
       ui = ubgn;
-      if (++jj == iin) {
-        jj = 0;
-        ii++;
-      }
-      ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
-      xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
-      wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
+      next_iter(in, &ii, &jj, &ab, &xb, &wbase);
     }
   }
   p->next = end;

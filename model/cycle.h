@@ -210,6 +210,10 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);
  * memory tick, now advanced; *done = cycles completed (on a memory fault,
  * the faulting cycle is not among them). */
 int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err);
+/* The train itself for a client's beat handlers (vta_memsys_rd_bulk), now
+ * advanced over the cycles landed. */
+int vta_rd_train(vta_model_t *m, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,
+                 uint64_t *done, vta_err *err);
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
 int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
 /* At S, right after vta_dma_wr_begin: run the store in closed form when

@@ -142,16 +142,7 @@ static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
 }
 
 int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
-  cyc_t *cy = m->cy;
-  uint64_t start = cy->now;
-  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, NULL, &cy->f, done, err);
-  cy->now = start + *done;
-  if (rc < 0) { /* the fault is in the tick that ended the last cycle landed */
-    assert(*done > 0);
-    cy->now--;
-    --*done;
-  }
-  return rc;
+  return vta_rd_train(m, n, train_beat, NULL, &m->cy->f, done, err);
 }
 
 int vta_fetch_cycle(vta_model_t *m, vta_err *err) {

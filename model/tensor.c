@@ -334,11 +334,11 @@ static void train_run(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes
   t->d->pend_beats -= beats;
 }
 
-int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err) {
+int vta_rd_train(vta_model_t *m, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,
+                 uint64_t *done, vta_err *err) {
   cyc_t *cy = m->cy;
   uint64_t start = cy->now;
-  train_t t = {m, d};
-  int rc = vta_memsys_rd_bulk(cy->ms, n, train_beat, train_run, &t, done, err);
+  int rc = vta_memsys_rd_bulk(cy->ms, n, fn, run, ctx, done, err);
   cy->now = start + *done;
   if (rc < 0) { /* the fault is in the tick that ended the last cycle landed */
     assert(*done > 0);
@@ -346,6 +346,11 @@ int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vt
     --*done;
   }
   return rc;
+}
+
+int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err) {
+  train_t t = {m, d};
+  return vta_rd_train(m, n, train_beat, train_run, &t, done, err);
 }
 
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
