@@ -135,20 +135,18 @@ __attribute__((target(AVX512))) static inline __m512i sext512(__m512i v, int w) 
  * correction starts each accumulator, computed by the same instruction on
  * a vector of 128s.  Lane j of r[q] is then the exact partial sum of
  * output 4q + j/4 over inputs 4(j%4)..4(j%4)+3. */
-__attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh, uint32_t n,
-                                                       const vta_mac_job_t *jobs) {
+__attribute__((target(AVX512))) static inline void mac1_avx512(uint32_t batch, int aw, int ow,
+                                                                int32_t *acc, int8_t *out,
+                                                                const int8_t *x,
+                                                                const int8_t *w) {
   const __m512i bias = _mm512_set1_epi8((char)0x80);
   /* Lane 4b + q of the reduced vector holds output 4q + b. */
   const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) {
-  int32_t *acc = j->acc;
-  int8_t *out = j->out;
-  const int8_t *x = j->x, *w = j->w;
   __m512i wu[4];
 #pragma GCC unroll 4
   for (int q = 0; q < 4; q++)
     wu[q] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(w + 64 * q)), bias);
-  for (uint32_t b = 0; b < sh->batch; b++, x += 16, acc += 16, out += 16) {
+  for (uint32_t b = 0; b < batch; b++, x += 16, acc += 16, out += 16) {
     __m512i xb = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)x));
     __m512i neg = _mm512_sub_epi32(_mm512_setzero_si512(),
                                    _mm512_dpbusd_epi32(_mm512_setzero_si512(), bias, xb));
@@ -159,12 +157,21 @@ __attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh
     __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(r2, r3), _mm512_unpackhi_epi32(r2, r3));
     __m512i t = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
     __m512i s = _mm512_permutexvar_epi32(tr, t);
-    __m512i v = sext512(_mm512_add_epi32(_mm512_loadu_si512((const void *)acc), s),
-                        sh->acc_width);
+    __m512i v = sext512(_mm512_add_epi32(_mm512_loadu_si512((const void *)acc), s), aw);
     _mm512_storeu_si512((void *)acc, v);
-    _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(sext512(v, sh->out_width)));
+    _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(sext512(v, ow)));
   }
-  }
+}
+
+__attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh, uint32_t n,
+                                                       const vta_mac_job_t *jobs) {
+  const uint32_t batch = sh->batch;
+  const int aw = sh->acc_width, ow = sh->out_width;
+  const vta_mac_job_t *j = jobs, *end = jobs + n;
+  if (batch == 1 && aw == 32 && ow == 8) /* the default shape, its write-back known */
+    for (; j < end; j++) mac1_avx512(1, 32, 8, j->acc, j->out, j->x, j->w);
+  else
+    for (; j < end; j++) mac1_avx512(batch, aw, ow, j->acc, j->out, j->x, j->w);
 }
 #endif
 
