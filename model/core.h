@@ -114,9 +114,21 @@ struct vta_model {
 };
 
 /* The token queue a dependency flag of `unit` pops or pushes, or -1 where
- * the flag must be 0 (spec 5.2 table). */
-int vta_dep_queue(vta_unit_t unit, int flag);
-uint32_t vta_dep_flag(const vta_insn_t *in, int flag);
+ * the flag must be 0 (spec 5.2 table).  Inline: the cycle engine asks
+ * every cycle a unit waits for a token. */
+static inline int vta_dep_queue(vta_unit_t unit, int flag) {
+  static const int8_t table[3][DEP_NFLAGS] = {
+      [VTA_UNIT_LOAD] = {-1, VTA_Q_G2L, -1, VTA_Q_L2G},
+      [VTA_UNIT_COMPUTE] = {VTA_Q_L2G, VTA_Q_S2G, VTA_Q_G2L, VTA_Q_G2S},
+      [VTA_UNIT_STORE] = {VTA_Q_G2S, -1, VTA_Q_S2G, -1}};
+  return table[unit][flag];
+}
+static inline uint32_t vta_dep_flag(const vta_insn_t *in, int flag) {
+  return flag == DEP_POP_PREV    ? in->pop_prev
+         : flag == DEP_POP_NEXT  ? in->pop_next
+         : flag == DEP_PUSH_PREV ? in->push_prev
+                                 : in->push_next;
+}
 
 /* Record "UNIT: instruction #IDX (DISASSEMBLY): message"; returns -1. */
 int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,

@@ -40,19 +40,6 @@ int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_e
 }
 
 /* Spec 5.2: rows are units, columns pop_prev, pop_next, push_prev, push_next. */
-int vta_dep_queue(vta_unit_t unit, int flag) {
-  static const int table[3][DEP_NFLAGS] = {
-      [VTA_UNIT_LOAD] = {-1, VTA_Q_G2L, -1, VTA_Q_L2G},
-      [VTA_UNIT_COMPUTE] = {VTA_Q_L2G, VTA_Q_S2G, VTA_Q_G2L, VTA_Q_G2S},
-      [VTA_UNIT_STORE] = {VTA_Q_G2S, -1, VTA_Q_S2G, -1}};
-  return table[unit][flag];
-}
-
-uint32_t vta_dep_flag(const vta_insn_t *in, int flag) {
-  const uint32_t f[DEP_NFLAGS] = {in->pop_prev, in->pop_next, in->push_prev, in->push_next};
-  return f[flag];
-}
-
 int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,
                  const char *fmt, ...) {
   if (!err) return -1;
