@@ -87,11 +87,12 @@ RTL_TEST_BIN := $(patsubst tests/rtl/%.c,$(BUILD)/tests/%,$(wildcard tests/rtl/t
 all: deps $(BUILD)/libvtasim-core.a $(BUILD)/libvtasim.a $(BUILD)/vtasim
 
 # The Debian packages the build needs; installed only when missing.
-DEB_PKGS := libcjson-dev nettle-dev pkg-config verilator yosys libsystemc-dev
+DEB_PKGS := libcjson-dev nettle-dev libxxhash-dev pkg-config verilator yosys libsystemc-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	[ -f /usr/include/nettle/sha2.h ] || missing="$$missing nettle-dev"; \
+	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	command -v verilator >/dev/null || missing="$$missing verilator"; \
 	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	if [ -n "$$missing" ]; then \

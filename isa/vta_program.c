@@ -13,6 +13,10 @@
 
 #include <ctype.h>
 #include <nettle/sha2.h>
+/* xxHash compiled in from Debian's header (libxxhash-dev): the hash is
+ * inlined where it is used and programs need no extra library to link. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -615,4 +619,10 @@ void vta_sha256(const void *data, size_t len, uint8_t out[32]) {
   sha256_init(&ctx);
   sha256_update(&ctx, len, (const uint8_t *)data);
   sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+}
+
+void vta_xxh128(const void *data, size_t len, uint8_t out[16]) {
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, XXH3_128bits(data, len));
+  memcpy(out, c.digest, 16);
 }
