@@ -40,6 +40,17 @@ expect corrupted-vtb-dis 2 'flip.vtb.*checksum' -- $V dis "$TMP/flip.vtb"
 head -c 3000 /dev/urandom > "$TMP/noise.vtb"
 printf 'VTASIMB\0' | cat - "$TMP/noise.vtb" > "$TMP/noise2.vtb"
 expect garbage-after-magic 2 'noise2.vtb' -- $V run "$TMP/noise2.vtb"
+# The loader maps a regular file and reads anything else (a pipe): the same
+# program either way, and the same checks.
+$V dis "$TMP/a.vtb" -o "$TMP/mapped.vta" 2>&1
+if $V dis /dev/stdin -o "$TMP/piped.vta" < "$TMP/a.vtb" 2>&1 && cmp -s "$TMP/mapped.vta" "$TMP/piped.vta"
+then echo "PASS vtb-through-a-pipe"; else echo "FAIL vtb-through-a-pipe"; fi
+flip $((size / 2))
+out=$(cat "$TMP/flip.vtb" | $V dis /dev/stdin -o "$TMP/flip.vta" 2>&1); rc=$?
+if [ $rc = 2 ] && printf '%s' "$out" | grep -q '/dev/stdin: byte offset [0-9]*: checksum mismatch'
+then echo "PASS corrupted-vtb-through-a-pipe"; else echo "FAIL corrupted-vtb-through-a-pipe: $rc $out"; fi
+: > "$TMP/empty.vtb"
+expect empty-bundle-file 2 'empty.vtb' -- $V run "$TMP/empty.vtb"
 
 # --- raw streams: unknown opcodes, memory types, ALU ops, reserved bits ------
 raw() { # NAME HEXBYTES...
