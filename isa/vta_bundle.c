@@ -12,13 +12,16 @@
  * cursor that cannot leave its record.  Errors name the file, the byte
  * offset and what was expected there.
  */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "vta_program.h"
 #include "vta_program_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum { REC_END = 0, REC_CONFIG = 1, REC_META = 2, REC_SEGMENT = 3, REC_RUN = 4,
        REC_EXPECT = 5, REC_TYPES };
@@ -375,6 +378,25 @@ static int read_meta(cur_t *c, vta_program_t *p) {
   return rc;
 }
 
+/* The buffer a stored segment is copied into.  A large one asks for huge
+ * pages where the kernel offers them on request (Linux's transparent huge
+ * pages in "madvise" mode): the copy is the loader's main cost, and most of
+ * a copy into new 4 KiB pages is the kernel faulting and zeroing them one
+ * by one (about 3x slower than the copy itself on a 17 MB bundle).  Only the
+ * 2 MiB-aligned interior is advised; a refusal changes nothing. */
+#define HUGE_PAGE (2u << 20)
+static uint8_t *segment_buffer(uint32_t size) {
+  uint8_t *d = malloc(size ? size : 1);
+#ifdef MADV_HUGEPAGE
+  if (d && size >= 2 * HUGE_PAGE) {
+    uintptr_t lo = ((uintptr_t)d + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t hi = ((uintptr_t)d + size) & ~(uintptr_t)(HUGE_PAGE - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+  }
+#endif
+  return d;
+}
+
 static int read_segment(cur_t *c, vta_program_t *p) {
   size_t at = c->pos;
   uint32_t kind, addr, size, flags;
@@ -393,7 +415,7 @@ static int read_segment(cur_t *c, vta_program_t *p) {
   const uint8_t *src = NULL;
   if (!(flags & SEG_ZERO) && take(c, "segment bytes", size, &src)) return -1;
   if (done(c)) return -1;
-  uint8_t *data = src ? malloc(size) : calloc(size, 1);
+  uint8_t *data = src ? segment_buffer(size) : calloc(size, 1);
   if (!data) return vta_errf(c->in->err, VTA_ENOMEM, "out of memory");
   if (src) memcpy(data, src, size);
   return vtap_new_segment(p, name, (vta_seg_kind_t)kind, addr, data, size, c->in->err)
