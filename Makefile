@@ -101,6 +101,9 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
+# xxhash.h (the bundle checksum) comes with libxxhash-dev: under -j, not before deps.
+$(BUILD)/isa/vta_program.o: | deps
+
 # Include paths enforce the layering: isa/ sees only itself, model/ and
 # compiler-lite/ see isa/ and never each other, testbench/ sees model/,
 # driver/ sees testbench/; nothing below sees driver/.
