@@ -4,7 +4,8 @@
  * reason), every input obeys one size limit, and no output can destroy an
  * input, a device or a half-written earlier result.
  *
- * Inputs: vta_read_file() refuses anything larger than VTA_FILE_MAX_BYTES
+ * Inputs: vta_read_file() (and vta_file_map(), which maps a regular file
+ * instead of copying it) refuses anything larger than VTA_FILE_MAX_BYTES
  * (a regular file before reading it, an endless one such as /dev/zero as
  * soon as the limit is passed) and remembers which files it read.
  *
