@@ -60,28 +60,38 @@ static uint64_t strobe_bytes(uint32_t s) {
   return m;
 }
 
+#define S4 0x510e527fade682d1ull
+#define S5 0x9b05688c2b3e6c1full
+
 /* 16 bytes per multiply, the last ones zero-padded (the length is in the
- * fields); a write beat's bytes outside its strobe count as 0 (canonical). */
-uint64_t vta_event_digest_data(uint64_t h, const vta_event_t *e, uint32_t n) {
-  const uint64_t s4 = 0x510e527fade682d1ull, s5 = 0x9b05688c2b3e6c1full;
-  const uint8_t *p = e->data;
-  if (e->kind == VTA_EV_WR_BEAT) {
-    const uint32_t k32 = n < 32 ? n : 32; /* `index` holds the strobes of bytes 0..31 */
-    for (uint32_t k = 0; k < k32; k += 8) {
-      uint64_t w = 0;
-      memcpy(&w, p + k, k32 - k < 8 ? k32 - k : 8);
-      h = vta_digest_mum((w & strobe_bytes(e->index >> k)) ^ s4, h ^ s5);
-    }
-    p += k32;
-    n -= k32;
-  }
-  for (; n >= 16; p += 16, n -= 16) h = vta_digest_mum(load64(p) ^ s4, load64(p + 8) ^ s5 ^ h);
+ * fields). */
+static inline uint64_t digest_bytes(uint64_t h, const uint8_t *p, uint32_t n) {
+  for (; n >= 16; p += 16, n -= 16) h = vta_digest_mum(load64(p) ^ S4, load64(p + 8) ^ S5 ^ h);
   if (n) {
     uint8_t tail[16] = {0};
     memcpy(tail, p, n);
-    h = vta_digest_mum(load64(tail) ^ s4, load64(tail + 8) ^ s5 ^ h);
+    h = vta_digest_mum(load64(tail) ^ S4, load64(tail + 8) ^ S5 ^ h);
   }
   return h;
+}
+
+/* A write beat: its bytes outside the strobe count as 0 (canonical); `index`
+ * holds the strobes of bytes 0..31.  Apart from the scratchpad rows: the
+ * rows' loop stays free of its registers. */
+static __attribute__((noinline)) uint64_t digest_beat(uint64_t h, const vta_event_t *e,
+                                                      uint32_t n) {
+  const uint8_t *p = e->data;
+  const uint32_t k32 = n < 32 ? n : 32;
+  for (uint32_t k = 0; k < k32; k += 8) {
+    uint64_t w = 0;
+    memcpy(&w, p + k, k32 - k < 8 ? k32 - k : 8);
+    h = vta_digest_mum((w & strobe_bytes(e->index >> k)) ^ S4, h ^ S5);
+  }
+  return digest_bytes(h, p + k32, n - k32);
+}
+
+uint64_t vta_event_digest_data(uint64_t h, const vta_event_t *e, uint32_t n) {
+  return e->kind == VTA_EV_WR_BEAT ? digest_beat(h, e, n) : digest_bytes(h, e->data, n);
 }
 
 /* Make room for `need` more pool bytes; 0, or -1 when out of memory.  The
