@@ -390,24 +390,44 @@ module compute (
   wire [AWD-1:0] src_p2     = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
   wire [AWD-1:0] src_hold   = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
 
-  // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs
+  // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs.
+  // The weights are taken in offset binary, q = w + 2^(WGT_WIDTH-1) (each
+  // lane's sign bit flipped: one XOR of the whole row), a non-negative
+  // WGT_WIDTH-bit number, so that
+  //   sum_k a_k * w_k = sum_k a_k * q_k - 2^(WGT_WIDTH-1) * sum_k a_k  (mod 2^ALU_W)
+  // where each input a_k is sign-extended once per row instead of both
+  // operands once per product: the same sums bit for bit, and Verilator
+  // makes each of the 256 products one multiply-add (docs/rtl.md, speed).
+  localparam [WGT_WIDTH-1:0] W_SIGN = {1'b1, {(WGT_WIDTH-1){1'b0}}};
+  localparam integer         SIGN_SH = WGT_WIDTH - 1;
+  wire [WGT_ELEM_BYTES*8-1:0] wgt_ob = wgt_rdata ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
   reg [ALU_W*LANES-1:0] dot;
   integer b, o, k;
-  reg signed [ALU_W-1:0] sum;
+  reg signed [ALU_W-1:0] sum, asum;
+  reg [ALU_W*BLOCK_IN-1:0] a_x;     // the inputs of a row, sign-extended
   // (only when a GEMM uop is in P2: the same hardware, and a simulator skips
   // the 256 multiplications in the other cycles)
   always @(*) begin
     dot = dot_q;
     sum = {ALU_W{1'b0}};
+    asum = sum;
+    a_x = {(ALU_W*BLOCK_IN){1'b0}};
     if (p2_v_q && !alu_q) begin
-      for (b = 0; b < BATCH; b = b + 1)
+      for (b = 0; b < BATCH; b = b + 1) begin
+        asum = {ALU_W{1'b0}};
+        for (k = 0; k < BLOCK_IN; k = k + 1) begin
+          a_x[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH+INP_WIDTH-1]}},
+                                   inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH]};
+          asum = asum + $signed(a_x[k*ALU_W +: ALU_W]);
+        end
         for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-          sum = {ALU_W{1'b0}};
+          sum = -(asum <<< SIGN_SH);
           for (k = 0; k < BLOCK_IN; k = k + 1)
-            sum = sum + $signed(inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH])
-                      * $signed(wgt_rdata[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]);
+            sum = sum + $signed(a_x[k*ALU_W +: ALU_W])
+                      * $signed({{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]});
           dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum;
         end
+      end
     end
   end
 
