@@ -374,21 +374,36 @@ module compute (
   // (with pipe_slip, P4 holds a result not yet written: the newest of all)
   wire [LOG_ACC_DEPTH-1:0] p4_row = p4_row_q[LOG_ACC_DEPTH-1:0];
   wire           p4_fly    = slip_q && p4_v_q;
-  wire [AWD-1:0] op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
-                             fwd(wb_v, cur_row, wb_res, p2_row,
-                                 fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
-  wire [AWD-1:0] op_use    = fwd(p4_fly, p4_row, p4_res_q, p3_row,
-                             fwd(wb_v, cur_row, wb_res, p3_row, op_q));
   // src operand (vector ALU): arrives in PB, held through P2, used in P3;
   // its row travels with it (the next uop's P1 overlaps this one's P2)
   reg  [RW-1:0]    pb_srow_q, p2_srow_q, p3_srow_q;
   wire [LOG_ACC_DEPTH-1:0] pb_srow = pb_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p2_srow = p2_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p3_srow = p3_srow_q[LOG_ACC_DEPTH-1:0];
-  wire [AWD-1:0] src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
-                                  fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
-  wire [AWD-1:0] src_p2     = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
-  wire [AWD-1:0] src_hold   = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
+  // Each operand is formed only in the stage that holds a uop (the same
+  // multiplexers; a simulator skips the 512-bit selections in the other
+  // cycles, and the registers keep their value while nothing uses them).
+  reg [AWD-1:0] op_arrive, op_use, src_arrive, src_p2, src_hold;
+  always @(*) begin
+    op_arrive  = op_q;
+    src_p2     = src_q;
+    src_arrive = src_q;
+    op_use     = op_q;
+    src_hold   = src_q;
+    if (p2_v_q) begin
+      op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
+                  fwd(wb_v, cur_row, wb_res, p2_row,
+                      fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
+      src_p2    = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
+    end
+    if (pb_v_q)
+      src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
+                       fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
+    if (p3_v_q) begin
+      op_use   = fwd(p4_fly, p4_row, p4_res_q, p3_row, fwd(wb_v, cur_row, wb_res, p3_row, op_q));
+      src_hold = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
+    end
+  end
 
   // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs.
   // The weights are taken in offset binary, q = w + 2^(WGT_WIDTH-1) (each
@@ -495,17 +510,29 @@ module compute (
     p2_row_q <= pb_v_q ? pb_row_q : u_dst;
     p3_row_q <= p2_row_q;
     p4_row_q <= p3_row_q;
-    op_q     <= op_arrive;
-    src_q    <= pb_v_q ? src_arrive : src_p2;
-    dot_q    <= dot;
-    p4_res_q <= res;
-    p4_out_q <= res_out;
     p4_wout_q <= alu_q || !reset_q;
-    p5_row_q  <= p4_row_q;
-    p5_res_q  <= p4_res_q;
-    p5_out_q  <= p4_out_q;
-    p5_wout_q <= p4_wout_q;
-    h1_row_q  <= wb_row;
-    h1_data_q <= wb_res;
+  end
+
+  // The wide pipeline registers load only in the cycles their stage holds a
+  // uop: their value is used only in the next stage of that uop (op_q, src_q
+  // in P3, dot_q and the results in P3 and P4, h1 when h1_we_q).
+  always @(posedge clk) begin
+    if (p2_v_q) op_q <= op_arrive;
+    if (pb_v_q || p2_v_q) src_q <= pb_v_q ? src_arrive : src_p2;
+    if (p2_v_q && !alu_q) dot_q <= dot;
+    if (p3_v_q) begin
+      p4_res_q <= res;
+      p4_out_q <= res_out;
+    end
+    if (p4_v_q && slip_q) begin
+      p5_row_q  <= p4_row_q;
+      p5_res_q  <= p4_res_q;
+      p5_out_q  <= p4_out_q;
+      p5_wout_q <= p4_wout_q;
+    end
+    if (wb_v) begin
+      h1_row_q  <= wb_row;
+      h1_data_q <= wb_res;
+    end
   end
 endmodule

@@ -98,7 +98,7 @@ struct vta_rtl {
   uint64_t cyc[3];
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
-  uint8_t cat[VTA_CY_NUNITS];       // the last stepped cycle's categories (VTA_CY_*)
+  uint16_t ev_cat;                  // the last stepped cycle's categories (ev_cat, VTA_CY_*)
 };
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -774,11 +774,12 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   *finished = 0;
   if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
   axi_cycle io;
-  memset(&io, 0, sizeof io);
+  io.beat = NULL;  // (the data fields are filled when their flags are set)
+  io.ar = io.aw = io.w = io.bk = 0;
+  io.aw_bytes = io.strb_mask = 0;
   if (check_limit(r, err) || serve_axi(r, &io, err) || check_cycle(r, err)) return -1;
   const int fin = t->ev_finish, act = active(r, &io);
-  // every unit's category of this cycle (docs/microarch.md 8.1), for vta_rtl_cats
-  for (int u = 0; u < VTA_CY_NUNITS; u++) r->cat[u] = (uint8_t)(t->ev_cat >> (3 * u) & 7);
+  r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cats
   trace_cycle(r, &io);
   track_units(r);
   if (out && act) sample_events(r, &io, out);
@@ -819,7 +820,8 @@ const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
 void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]) {
-  memcpy(cat, r->cat, VTA_CY_NUNITS);
+  // docs/microarch.md 8.1: 3 bits per unit, VTA_CY_* order from the LSB
+  for (int u = 0; u < VTA_CY_NUNITS; u++) cat[u] = (uint8_t)(r->ev_cat >> (3 * u) & 7);
 }
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 
