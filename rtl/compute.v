@@ -406,41 +406,48 @@ module compute (
   end
 
   // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs.
-  // The weights are taken in offset binary, q = w + 2^(WGT_WIDTH-1) (each
-  // lane's sign bit flipped: one XOR of the whole row), a non-negative
-  // WGT_WIDTH-bit number, so that
-  //   sum_k a_k * w_k = sum_k a_k * q_k - 2^(WGT_WIDTH-1) * sum_k a_k  (mod 2^ALU_W)
-  // where each input a_k is sign-extended once per row instead of both
-  // operands once per product: the same sums bit for bit, and Verilator
-  // makes each of the 256 products one multiply-add (docs/rtl.md, speed).
-  localparam [WGT_WIDTH-1:0] W_SIGN = {1'b1, {(WGT_WIDTH-1){1'b0}}};
-  localparam integer         SIGN_SH = WGT_WIDTH - 1;
+  // Both operands are taken in offset binary, p = a + 2^(INP_WIDTH-1) and
+  // q = w + 2^(WGT_WIDTH-1) (each lane's sign bit flipped), non-negative
+  // numbers, so that (mod 2^ALU_W)
+  //   sum_k a_k*w_k = sum_k p_k*q_k - 2^(WGT_WIDTH-1)*sum_k p_k
+  //                   - 2^(INP_WIDTH-1)*sum_k q_k + BLOCK_IN*2^(INP_WIDTH+WGT_WIDTH-2):
+  // the same sums bit for bit from unsigned INP_WIDTH x WGT_WIDTH products,
+  // which Verilator emits as plain multiplications (part of them vectorised
+  // by the C++ compiler, AVX2) where a signed product costs two sign
+  // extensions each and stays scalar.  sum_k p_k is shared by the row's outputs.
+  localparam [INP_WIDTH-1:0] I_SIGN  = {1'b1, {(INP_WIDTH-1){1'b0}}};
+  localparam [WGT_WIDTH-1:0] W_SIGN  = {1'b1, {(WGT_WIDTH-1){1'b0}}};
+  localparam [ALU_W-1:0]     OB_BIAS = BLOCK_IN << (INP_WIDTH + WGT_WIDTH - 2);
+  localparam integer         P_SH = WGT_WIDTH - 1, Q_SH = INP_WIDTH - 1;
   wire [WGT_ELEM_BYTES*8-1:0] wgt_ob = wgt_rdata ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
   reg [ALU_W*LANES-1:0] dot;
   integer b, o, k;
-  reg signed [ALU_W-1:0] sum, asum;
-  reg [ALU_W*BLOCK_IN-1:0] a_x;     // the inputs of a row, sign-extended
+  reg [ALU_W-1:0] sum, psum, qsum;
+  reg [ALU_W*BLOCK_IN-1:0] p_x;     // the offset inputs of a row, ALU_W bits each
   // (only when a GEMM uop is in P2: the same hardware, and a simulator skips
   // the 256 multiplications in the other cycles)
   always @(*) begin
     dot = dot_q;
     sum = {ALU_W{1'b0}};
-    asum = sum;
-    a_x = {(ALU_W*BLOCK_IN){1'b0}};
+    psum = sum; qsum = sum;
+    p_x = {(ALU_W*BLOCK_IN){1'b0}};
     if (p2_v_q && !alu_q) begin
       for (b = 0; b < BATCH; b = b + 1) begin
-        asum = {ALU_W{1'b0}};
+        psum = {ALU_W{1'b0}};
         for (k = 0; k < BLOCK_IN; k = k + 1) begin
-          a_x[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH+INP_WIDTH-1]}},
-                                   inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH]};
-          asum = asum + $signed(a_x[k*ALU_W +: ALU_W]);
+          p_x[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){1'b0}},
+                                   inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH] ^ I_SIGN};
+          psum = psum + p_x[k*ALU_W +: ALU_W];
         end
         for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-          sum = -(asum <<< SIGN_SH);
-          for (k = 0; k < BLOCK_IN; k = k + 1)
-            sum = sum + $signed(a_x[k*ALU_W +: ALU_W])
-                      * $signed({{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]});
-          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum;
+          sum  = OB_BIAS - (psum << P_SH);
+          qsum = {ALU_W{1'b0}};
+          for (k = 0; k < BLOCK_IN; k = k + 1) begin
+            sum  = sum + p_x[k*ALU_W +: ALU_W]
+                       * {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
+            qsum = qsum + {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
+          end
+          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum - (qsum << Q_SH);
         end
       end
     end
