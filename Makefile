@@ -176,8 +176,10 @@ $(RTL_DIR)/vflags: FORCE
 # nothing and the build goes on without a profile), and the core is compiled
 # again with -fprofile-use: 4% fewer instructions per simulated cycle and
 # better code layout (1.1x the cycles/s on the ResNet-18 layers).  No profile
-# is kept in the repository; PGO=0 compiles once.
-PGO       ?= 1
+# is kept in the repository; PGO=0 compiles once, as does an RTL of another
+# configuration or other built-in parameters (make rtl-variant), which the
+# traces do not fit.
+PGO       ?= $(if $(RTL_CONFIG)$(RTL_PARAMS),0,1)
 VLT_MAKE  := -s -C $(RTL_DIR)/obj -f Vvta_top.mk
 VLT_OUT   := Vvta_top__ALL.a verilated.o verilated_threads.o verilated_fst_c.o
 PGO_DIR   := $(RTL_ABS)/pgo

@@ -463,16 +463,22 @@ module compute (
     res = p4_res_q;
     res_out = p4_out_q;
     la = {ALU_W{1'b0}}; lb = la; lr = la; la_s = la; asr = la;
-    if (p3_v_q)                       // (as for the dot products)
-    for (l = 0; l < LANES; l = l + 1) begin
-      la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
-      lb = useimm_q ? imm_q
-         : {{(ALU_W-ACC_WIDTH){src_hold[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_hold[l*ACC_WIDTH +: ACC_WIDTH]};
-      la_s = la;
-      asr  = la_s >>> lb[SH_W-1:0];
-      if (!alu_q) begin
+    // (as for the dot products; and a GEMM uop forms none of the ALU's
+    // operands: one path per kind of uop, the same results)
+    if (p3_v_q && !alu_q) begin
+      for (l = 0; l < LANES; l = l + 1) begin
+        la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
         lr = reset_q ? {ALU_W{1'b0}} : la + dot_q[l*ALU_W +: ALU_W];
-      end else begin
+        res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
+        res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
+      end
+    end else if (p3_v_q) begin
+      for (l = 0; l < LANES; l = l + 1) begin
+        la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
+        lb = useimm_q ? imm_q
+           : {{(ALU_W-ACC_WIDTH){src_hold[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_hold[l*ACC_WIDTH +: ACC_WIDTH]};
+        la_s = la;
+        asr  = la_s >>> lb[SH_W-1:0];
         case (aop_q)
           ALU_MIN[ALU_OP_W-1:0]: lr = ($signed(la) < $signed(lb)) ? la : lb;
           ALU_MAX[ALU_OP_W-1:0]: lr = ($signed(la) > $signed(lb)) ? la : lb;
@@ -480,9 +486,9 @@ module compute (
           ALU_SHR[ALU_OP_W-1:0]: lr = lb[ALU_W-1] ? la << ((~lb[SH_W-1:0]) + SH_ONE) : asr;
           default:      lr = la;   // MUL is not part of the contract (spec 12.4)
         endcase
+        res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
+        res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
       end
-      res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
-      res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
     end
   end
   assign out_we    = wb_v && wb_wout;
