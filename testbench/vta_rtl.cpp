@@ -108,12 +108,20 @@ static void dump(vta_rtl_t *r, uint64_t t) {
     r->fst->dump(t);
 }
 
+// The clock: it falls in the evaluation that applies a cycle's inputs (the
+// core samples its memory port there, rtl/vta_top.v) and rises in edge(), at
+// the end of the cycle, and stays high until the next cycle's inputs: any
+// other evaluation (a register read) leaves the sampled inputs alone.
+static void fall(vta_rtl_t *r) {
+  r->top->clk = 0;
+  r->top->eval();
+}
+
 // The clock edge at the end of a cycle (inputs stay as they are).
 static void edge(vta_rtl_t *r) {
   r->top->clk = 1;
   r->top->eval();
   dump(r, r->wave_t + 5);
-  r->top->clk = 0;
   r->wave_t += 10;
 }
 
@@ -140,7 +148,7 @@ void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
   r->top->reg_wen = 1;
   r->top->reg_addr = (uint8_t)addr;
   r->top->reg_wdata = value;
-  r->top->eval();
+  fall(r);
   edge(r);
   r->top->reg_wen = 0;
   r->top->eval();
@@ -150,7 +158,7 @@ void vta_rtl_reset(vta_rtl_t *r) {
   idle_inputs(r->top);
   r->top->rst = 1;
   for (int i = 0; i < 4; i++) {
-    r->top->eval();
+    fall(r);
     edge(r);
   }
   r->top->rst = 0;
@@ -565,7 +573,7 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   // 4. the reference's R-last lookahead (mem_arbiter registers it): a last
   //    beat landing 4 cycles from now blocks the issue of the next cycle
   t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
-  t->eval();
+  fall(r);
   dump(r, r->wave_t);
   return 0;
 }
