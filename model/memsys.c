@@ -4,10 +4,11 @@
  * a time on the write side, DRAM in a vta_mem_t.
  *
  * Read requests are served strictly in issue order.  The schedule of a
- * burst is fixed when it is granted: request r issued in cycle t_r lands
- * its beats at f_r, f_r + CPB, ... with f_r = max(t_r + RD_LAT,
- * last_beat(r-1) + CPB).  So the beat of a cycle is simply the next beat of
- * the oldest burst in flight, if its cycle has come.
+ * burst is fixed when it is granted (vta_rd_sched_place): request r issued
+ * in cycle t_r lands its beats at f_r, f_r + CPB, ... with f_r =
+ * max(t_r + RD_LAT, last_beat(r-1) + CPB), one cycle later after a fresh
+ * burst (the turnaround rule of 5.1).  So the beat of a cycle is simply the
+ * next beat of the oldest burst in flight, if its cycle has come.
  *
  * Issue rules (docs/microarch.md 5.1, the reference's VME): a client
  * granted in cycle t is not eligible in t + 1 (its one-deep command queue),
@@ -48,8 +49,7 @@ struct vta_memsys {
   rd_req_t *fifo;
   uint32_t head, count;
   uint32_t next_beat;         /* beat number of the oldest burst to land next */
-  uint64_t last_beat;         /* cycle of the last beat of the newest burst */
-  int have_last;
+  vta_rd_sched_t sched;       /* where the newest burst lands */
   uint32_t inflight[VTA_RD_NCLIENTS];
   uint64_t granted_at[VTA_RD_NCLIENTS]; /* cycle of the client's last grant + 1, 0 none */
   int held;                   /* a request was held back by an issue rule this cycle */
@@ -183,7 +183,7 @@ void vta_memsys_reset(vta_memsys_t *ms) {
   memset(ms->want, 0, sizeof ms->want);
   ms->nwant = 0;
   ms->head = ms->count = ms->next_beat = 0;
-  ms->have_last = 0;
+  memset(&ms->sched, 0, sizeof ms->sched);
   memset(ms->inflight, 0, sizeof ms->inflight);
   memset(ms->granted_at, 0, sizeof ms->granted_at);
   ms->held = 0;
@@ -231,6 +231,26 @@ int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle) {
   return 0;
 }
 
+uint64_t vta_rd_sched_place(vta_rd_sched_t *s, const vta_memsys_params_t *p, uint64_t t,
+                            uint32_t beats) {
+  assert(beats >= 1);
+  uint64_t f = t + p->rd_lat;
+  if (s->any) {
+    uint64_t after = s->last + p->cpb;
+    /* Turnaround: a burst that started on an idle channel is followed one
+     * cycle late by a burst granted once its data had begun. */
+    if (s->fresh && t >= s->first) after++;
+    if (after > f) f = after;
+  }
+  /* Fresh: granted with no burst in flight, i.e. every earlier beat (the
+   * newest burst's last) landed before t. */
+  s->fresh = !s->any || s->last < t;
+  s->any = 1;
+  s->first = f;
+  s->last = f + (uint64_t)(beats - 1) * p->cpb;
+  return f;
+}
+
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted = 0;
   ms->presented = ms->nwant > 0;
@@ -253,11 +273,7 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   if (c < 0) return -1;
   ms->granted_at[c] = ms->now + 1;
   rd_req_t r = ms->wreq[c];
-  uint64_t f = ms->now + ms->p.rd_lat;
-  if (ms->have_last && ms->last_beat + ms->p.cpb > f) f = ms->last_beat + ms->p.cpb;
-  r.first = f;
-  ms->last_beat = f + (uint64_t)(r.beats - 1) * ms->p.cpb;
-  ms->have_last = 1;
+  uint64_t f = r.first = vta_rd_sched_place(&ms->sched, &ms->p, ms->now, r.beats);
   assert(ms->count < ms->p.max_outst); /* granted only below MAX_OUTST */
   ms->fifo[(ms->head + ms->count) % ms->p.max_outst] = r;
   ms->count++;
@@ -265,7 +281,7 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   assert(ms->inflight[c] <= ms->count && ms->count <= ms->p.max_outst);
   ms->st.rd[c].requests++;
   ms->st.rd[c].bytes += r.bytes;
-  ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->last_beat};
+  ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->sched.last};
   ms->granted = 1;
   return c;
 }

@@ -76,6 +76,19 @@ typedef struct vta_memsys_stats {
 
 typedef struct vta_memsys vta_memsys_t;
 
+/* Where the read channel places bursts, in grant order (section 5.1): the
+ * memory system schedules with it, and the profiler re-derives beat cycles
+ * from the granted requests with it, so that both follow one rule. */
+typedef struct vta_rd_sched {
+  int any;              /* a burst was placed since the reset */
+  int fresh;            /* the newest one was granted with no burst in flight */
+  uint64_t first, last; /* cycles of its first and last beat */
+} vta_rd_sched_t;
+/* Place a burst of `beats` (>= 1) beats granted in cycle t; returns the
+ * cycle of its first beat and makes it the newest. */
+uint64_t vta_rd_sched_place(vta_rd_sched_t *s, const vta_memsys_params_t *p, uint64_t t,
+                            uint32_t beats);
+
 /* Check parameters against the limits of section 2; names the parameter. */
 int vta_memsys_params_check(const vta_memsys_params_t *p, vta_err *err);
 

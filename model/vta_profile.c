@@ -233,7 +233,7 @@ struct vta_prof {
   uint64_t *win[NCLIENT];
   size_t nwin;
   int64_t bw_shown[NCLIENT];
-  uint64_t rd_last;    /* run cycle of the last read beat; UINT64_MAX none yet */
+  vta_rd_sched_t rd;   /* where the run's read bursts land (run cycles) */
 };
 
 static int fifo_push(fifo_t *f, const pinsn_t *x) {
@@ -658,7 +658,7 @@ void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count) {
   p->insn_count = count;
   p->in_run = 1;
   p->now = 0;
-  p->rd_last = UINT64_MAX;
+  memset(&p->rd, 0, sizeof p->rd);
   for (int u = 0; u < 3; u++) {
     p->q[u].n = p->q[u].head = 0;
     p->cur_on[u] = 0;
@@ -817,9 +817,7 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
     case VTA_EV_RD_REQ:
       if (q < VTA_RD_NCLIENTS && e->index) {
         const uint64_t cpb = p->params.mem.cpb;
-        uint64_t first = t + p->params.mem.rd_lat;
-        if (p->rd_last != UINT64_MAX && p->rd_last + cpb > first) first = p->rd_last + cpb;
-        p->rd_last = first + (uint64_t)(e->index - 1) * cpb;
+        uint64_t first = vta_rd_sched_place(&p->rd, &p->params.mem, t, e->index);
         if (p->tl) {
           bw_add(p, q, p->base + first, e->index, cpb);
           if (q == VTA_RD_FETCH) {
@@ -828,7 +826,7 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
               p->rd_open = 1;
               p->rd_from = t;
             }
-            p->rd_to = p->rd_last;
+            p->rd_to = p->rd.last;
           }
         }
       }

@@ -347,6 +347,76 @@ static void test_memsys_issue_rules(void) {
   vta_mem_free(mem);
 }
 
+/* Grant one request of `bytes` from client c in the current cycle (nothing
+ * else presenting), check its first beat, and end the cycle. */
+static void grant_at(vta_memsys_t *ms, int c, uint64_t addr, uint32_t bytes, uint64_t first) {
+  vta_err e;
+  CHECK(vta_memsys_rd_request(ms, c, addr, bytes, 0, &e) == 0);
+  CHECK_EQ(vta_memsys_rd_arbitrate(ms), c);
+  const vta_rd_grant_t *g = vta_memsys_rd_granted(ms);
+  if (g) CHECK_EQ(g->first, first);
+  CHECK(vta_memsys_tick(ms, &e) == 0);
+}
+
+/* After a reset: inp's one beat granted in 0 (lands in 4), then fetch's 8
+ * beats in cycle tf and uop's one beat in tu, checking their first beats. */
+static void inp_fetch_uop(vta_memsys_t *ms, uint64_t tf, uint64_t ff, uint64_t tu,
+                          uint64_t fu) {
+  vta_memsys_reset(ms);
+  grant_at(ms, VTA_RD_INP, 0x1200, 8, 4);
+  tick_to(ms, tf, NULL, NULL);
+  grant_at(ms, VTA_RD_FETCH, 0x1000, 64, ff);
+  tick_to(ms, tu, NULL, NULL);
+  grant_at(ms, VTA_RD_UOP, 0x1100, 8, fu);
+}
+
+static void test_memsys_turnaround(void) {
+  /* docs/microarch.md 5.1 (calibrated in section 9), defaults: RD_LAT 4,
+   * CPB 1.  f_r = max(t_r + 4, last(r-1) + 1 + turn_r), turn_r = 1 when
+   * r-1 was fresh (issued with no burst in flight) and t_r >= f_(r-1).
+   * No request below meets the R-last rule (no last beat lands in t + 3)
+   * or the per-client one. */
+  vta_memsys_params_t p = mem_params();
+  vta_mem_t *mem;
+  vta_err e;
+  vta_memsys_t *ms = memsys_rig(&p, &mem, &e);
+  if (!ms) return;
+  /* 1. Fresh fetch of 8 beats in 0: f = 4, last 11.  uop in 4, once the
+   * fetch's data has begun: f = max(8, 11 + 1 + 1) = 13. */
+  grant_at(ms, VTA_RD_FETCH, 0x1000, 64, 4);
+  tick_to(ms, 4, NULL, NULL);
+  grant_at(ms, VTA_RD_UOP, 0x1100, 8, 13);
+  /* 2. The same, uop issued in 2, before the fetch's first beat (4):
+   * f = max(6, 12) = 12, the plain rule. */
+  vta_memsys_reset(ms);
+  grant_at(ms, VTA_RD_FETCH, 0x1000, 64, 4);
+  tick_to(ms, 2, NULL, NULL);
+  grant_at(ms, VTA_RD_UOP, 0x1100, 8, 12);
+  /* 3. Not fresh: the fetch granted in 4 finds inp in flight (a burst counts
+   * up to its last beat's cycle, 4): f = max(8, 5) = 8, last 15.  uop in 8:
+   * f = max(12, 16) = 16, no turnaround. */
+  inp_fetch_uop(ms, 4, 8, 8, 16);
+  /* 4. One cycle later the fetch is fresh: f = 9, last 16; uop in 9:
+   * f = max(13, 16 + 1 + 1) = 18.  The burst after the uop follows the
+   * plain rule again (the uop was not fresh): wgt in 11, f = max(15, 19). */
+  inp_fetch_uop(ms, 5, 9, 9, 18);
+  tick_to(ms, 11, NULL, NULL);
+  grant_at(ms, VTA_RD_WGT, 0x1300, 8, 19);
+  /* The beats land as placed: fetch's beats 3..7 in 12..16, nothing in
+   * 17, uop in 18, wgt in 19. */
+  seen_t log[16];
+  int n = 0;
+  tick_to(ms, 24, log, &n);
+  CHECK_EQ(n, 7);
+  if (n == 7) {
+    CHECK(log[4].client == VTA_RD_FETCH && log[4].cycle == 16 && log[4].last);
+    CHECK(log[5].client == VTA_RD_UOP && log[5].cycle == 18);
+    CHECK(log[6].client == VTA_RD_WGT && log[6].cycle == 19);
+  }
+  vta_memsys_free(ms);
+  vta_mem_free(mem);
+}
+
 static void test_memsys_write_channel(void) {
   vta_memsys_params_t p = mem_params();
   p.cpb = 3;
@@ -1248,6 +1318,7 @@ int main(void) {
   RUN(test_memsys_read_schedule);
   RUN(test_memsys_outstanding_and_rules);
   RUN(test_memsys_issue_rules);
+  RUN(test_memsys_turnaround);
   RUN(test_memsys_write_channel);
   RUN(test_memsys_skip);
   RUN(test_finish_only);
