@@ -87,11 +87,12 @@ RTL_TEST_BIN := $(patsubst tests/rtl/%.c,$(BUILD)/tests/%,$(wildcard tests/rtl/t
 all: deps $(BUILD)/libvtasim-core.a $(BUILD)/libvtasim.a $(BUILD)/vtasim
 
 # The Debian packages the build needs; installed only when missing.
-DEB_PKGS := libcjson-dev nettle-dev pkg-config verilator yosys libsystemc-dev
+DEB_PKGS := libcjson-dev nettle-dev libxxhash-dev pkg-config verilator yosys libsystemc-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
 	[ -f /usr/include/nettle/sha2.h ] || missing="$$missing nettle-dev"; \
+	[ -f /usr/include/xxhash.h ] || missing="$$missing libxxhash-dev"; \
 	command -v verilator >/dev/null || missing="$$missing verilator"; \
 	command -v yosys >/dev/null || missing="$$missing yosys"; \
 	if [ -n "$$missing" ]; then \
@@ -99,6 +100,9 @@ deps:
 	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+
+# xxhash.h (the bundle checksum) comes with libxxhash-dev: under -j, not before deps.
+$(BUILD)/isa/vta_program.o: | deps
 
 # Include paths enforce the layering: isa/ sees only itself, model/ and
 # compiler-lite/ see isa/ and never each other, testbench/ sees model/,

@@ -75,7 +75,11 @@ static int write_file(const char *dir, const char *name, const void *data, size_
   return 0;
 }
 
+/* Only a regular file is sniffed: reading the first line of a pipe or a
+ * device (vtasim run /dev/stdin) would consume what the bundle reader needs. */
 int vtasim_net_is_manifest(const char *path) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode)) return 0;
   FILE *f = fopen(path, "r");
   if (!f) return 0;
   char line[256];

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,28 +57,33 @@ static int too_big(const char *path, vta_err *err) {
                   "file (an endless file such as /dev/zero?)", path);
 }
 
-int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
-  *data = NULL;
-  *len = 0;
+/* Opens an input and applies the checks every reader shares: not a
+ * directory, a regular file within the size limit.  Remembers the file. */
+static int open_input(const char *path, FILE **fp, struct stat *st, vta_err *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return vta_errf(err, VTA_EIO, "%s: cannot open: %s", path, strerror(errno));
-  struct stat st;
-  if (fstat(fileno(f), &st)) {
+  if (fstat(fileno(f), st)) {
     int e = errno;
     fclose(f);
     return vta_errf(err, VTA_EIO, "%s: cannot open: %s", path, strerror(e));
   }
-  if (S_ISDIR(st.st_mode)) {
+  if (S_ISDIR(st->st_mode)) {
     fclose(f);
     return vta_errf(err, VTA_EIO, "%s: is a directory, expected a file", path);
   }
   /* A regular file is judged by its size before a byte is read. */
-  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > VTA_FILE_MAX_BYTES) {
+  if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > VTA_FILE_MAX_BYTES) {
     fclose(f);
     return vta_errf(err, VTA_EINPUT, "%s: %lld bytes, more than the " VTA_FILE_MAX_TEXT
-                    " limit of an input file", path, (long long)st.st_size);
+                    " limit of an input file", path, (long long)st->st_size);
   }
-  note_input(&st, path);
+  note_input(st, path);
+  *fp = f;
+  return 0;
+}
+
+/* Reads the rest of an open input into a NUL-terminated buffer; closes it. */
+static int read_rest(FILE *f, const char *path, uint8_t **data, size_t *len, vta_err *err) {
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -115,6 +121,43 @@ int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
   *data = buf;
   *len = n;
   return 0;
+}
+
+int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
+  *data = NULL;
+  *len = 0;
+  FILE *f;
+  struct stat st;
+  if (open_input(path, &f, &st, err)) return -1;
+  return read_rest(f, path, data, len, err);
+}
+
+int vta_file_map(const char *path, vta_file_t *m, vta_err *err) {
+  *m = (vta_file_t){NULL, 0, NULL, NULL};
+  FILE *f;
+  struct stat st;
+  if (open_input(path, &f, &st, err)) return -1;
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+    if (map != MAP_FAILED) {
+      fclose(f); /* the mapping outlives the descriptor */
+      m->map = map;
+      m->data = map;
+      m->len = (size_t)st.st_size;
+      return 0;
+    }
+  }
+  /* not mappable (a pipe, a device, an empty file, a file system without
+   * mmap): read it, from the same descriptor */
+  if (read_rest(f, path, &m->owned, &m->len, err)) return -1;
+  m->data = m->owned;
+  return 0;
+}
+
+void vta_file_unmap(vta_file_t *m) {
+  if (m->map) munmap(m->map, m->len);
+  free(m->owned);
+  *m = (vta_file_t){NULL, 0, NULL, NULL};
 }
 
 /* ---- outputs ----------------------------------------------------------------- */

@@ -4,7 +4,8 @@
  * reason), every input obeys one size limit, and no output can destroy an
  * input, a device or a half-written earlier result.
  *
- * Inputs: vta_read_file() refuses anything larger than VTA_FILE_MAX_BYTES
+ * Inputs: vta_read_file() (and vta_file_map(), which maps a regular file
+ * instead of copying it) refuses anything larger than VTA_FILE_MAX_BYTES
  * (a regular file before reading it, an endless one such as /dev/zero as
  * soon as the limit is passed) and remembers which files it read.
  *
@@ -42,6 +43,24 @@ extern "C" {
 
 /* Read a file into a NUL-terminated malloc'd buffer (*len excludes the NUL). */
 int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err);
+
+/*
+ * An input seen in place: a regular file is mapped read-only (no copy, no
+ * page of the process's own to fill: a large binary bundle is checked and
+ * decoded straight from the page cache); anything else (a pipe, a device)
+ * is read like vta_read_file.  Same checks and messages as vta_read_file;
+ * data is NOT NUL-terminated.  Release with vta_file_unmap.  As with any
+ * mapping, a file truncated by another process while mapped faults the
+ * reader (SIGBUS): keep the mapping only as long as the reading.
+ */
+typedef struct vta_file {
+  const uint8_t *data;
+  size_t len;
+  void *map;      /* the mapping (len bytes), or NULL */
+  uint8_t *owned; /* the bytes read, when not mapped */
+} vta_file_t;
+int vta_file_map(const char *path, vta_file_t *m, vta_err *err);
+void vta_file_unmap(vta_file_t *m); /* safe on a zeroed or released one */
 
 /* 1 if path names a file this thread read with vta_read_file (the name it
  * was read under goes to *as, if given), else 0. */

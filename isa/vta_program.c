@@ -13,6 +13,10 @@
 
 #include <ctype.h>
 #include <nettle/sha2.h>
+/* xxHash compiled in from Debian's header (libxxhash-dev): the hash is
+ * inlined where it is used and programs need no extra library to link. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -597,16 +601,30 @@ int vta_program_is_binary(const uint8_t *data, size_t len) {
 
 int vta_program_load(vta_program_t *p, const char *path, vta_err *err) {
   vta_program_init(p);
-  uint8_t *data;
-  size_t len;
-  if (vta_read_file(path, &data, &len, err)) return -1;
+  /* Mapped, not read: the binary reader checks and decodes the bytes where
+   * they lie, and copies each segment once, into the program. */
+  vta_file_t f;
+  if (vta_file_map(path, &f, err)) return -1;
+  const uint8_t *data = f.data;
+  size_t len = f.len;
   /* A NUL byte in the header's 16 bytes is no text: a binary container
    * whose magic is damaged, reported as such rather than as bad text. */
   int binary = vta_program_is_binary(data, len) || memchr(data, 0, len < 16 ? len : 16);
-  int rc = binary
-               ? vta_program_read_binary(p, data, len, path, err)
-               : vta_program_parse(p, (const char *)data, len, path, err);
-  free(data);
+  int rc;
+  if (binary) {
+    rc = vta_program_read_binary(p, data, len, path, err);
+  } else { /* the text reader wants its NUL terminator */
+    char *text = malloc(len + 1);
+    if (!text) {
+      vta_file_unmap(&f);
+      return vta_errf(err, VTA_ENOMEM, "%s: out of memory reading the file", path);
+    }
+    if (len) memcpy(text, data, len);
+    text[len] = '\0';
+    rc = vta_program_parse(p, text, len, path, err);
+    free(text);
+  }
+  vta_file_unmap(&f);
   return rc;
 }
 
@@ -615,4 +633,10 @@ void vta_sha256(const void *data, size_t len, uint8_t out[32]) {
   sha256_init(&ctx);
   sha256_update(&ctx, len, (const uint8_t *)data);
   sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+}
+
+void vta_xxh128(const void *data, size_t len, uint8_t out[16]) {
+  XXH128_canonical_t c;
+  XXH128_canonicalFromHash(&c, XXH3_128bits(data, len));
+  memcpy(out, c.digest, 16);
 }

@@ -22,7 +22,8 @@
 extern "C" {
 #endif
 
-#define VTA_TRACE_VERSION 1
+#define VTA_TRACE_VERSION 1  /* the text form's `.version` */
+#define VTA_BUNDLE_VERSION 2 /* the binary container's; version 1 is still read */
 #define VTA_NAME_LEN 64
 
 typedef enum { VTA_SEG_DATA = 0, VTA_SEG_UOP = 1, VTA_SEG_INSN = 2 } vta_seg_kind_t;
@@ -148,8 +149,16 @@ int vta_disasm_insns(const vta_config_t *cfg, const uint8_t *data, size_t len, F
 int vta_disasm_uops(const vta_config_t *cfg, const uint8_t *data, size_t len, FILE *f,
                     const char *name, vta_err *err);
 
-/* SHA-256 of a buffer (nettle). */
+/* SHA-256 of a buffer (nettle; SHA-NI when the CPU has it): the `.expect
+ * sha256` digests, which match `sha256sum`, and the END checksum of binary
+ * containers of version 1. */
 void vta_sha256(const void *data, size_t len, uint8_t out[32]);
+
+/* XXH3-128 of a buffer (xxHash), in its canonical big-endian byte order, as
+ * `xxhsum -H2` prints it: the END checksum of binary containers from
+ * version 2 on, which detects corruption at memory speed (SHA-256 runs at a
+ * fraction of it; docs/trace-format.md, "Binary container"). */
+void vta_xxh128(const void *data, size_t len, uint8_t out[16]);
 
 /* ---- additions for the program format ------------------------------------ */
 

@@ -16,6 +16,7 @@
  */
 #include "vta_events.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,73 +44,55 @@ void vta_evlist_clear(vta_evlist_t *l) {
   l->sum = 0;
 }
 
-/* One event's digest: its canonical fields and data through a 64-bit mix
- * (splitmix64's finaliser), summed by the list, so that the order in which
- * a cycle's events arrive does not matter, as the comparator's sort makes
- * it not matter for stored events. */
-static uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebull;
-  return h ^ (h >> 31);
+/* ---- the digest (vta_event_digest, vta_events.h) ------------------------------ */
+
+static inline uint64_t load64(const uint8_t *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
 }
 
-/* n bytes into h: each word hashed with its position independently of
- * the others (no dependency chain: the words go through the multiplier in
- * parallel), summed; one full mix per event after. */
-static uint64_t hash_bytes(uint64_t h, const uint8_t *p, uint32_t n) {
-  uint64_t sum = 0, pos = 0x9e3779b97f4a7c15ull;
-  for (; n >= 8; p += 8, n -= 8, pos += 0x9e3779b97f4a7c15ull) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-    uint64_t t = (w ^ pos) * 0xbf58476d1ce4e5b9ull;
-    sum += t ^ (t >> 31);
+/* 8 strobe bits as a mask of 8 bytes. */
+static uint64_t strobe_bytes(uint32_t s) {
+  uint64_t m = 0;
+  for (int b = 0; b < 8; b++)
+    if (s >> b & 1) m |= 0xffull << (8 * b);
+  return m;
+}
+
+#define S4 0x510e527fade682d1ull
+#define S5 0x9b05688c2b3e6c1full
+
+/* 16 bytes per multiply, the last ones zero-padded (the length is in the
+ * fields). */
+static inline uint64_t digest_bytes(uint64_t h, const uint8_t *p, uint32_t n) {
+  for (; n >= 16; p += 16, n -= 16) h = vta_digest_mum(load64(p) ^ S4, load64(p + 8) ^ S5 ^ h);
+  if (n) {
+    uint8_t tail[16] = {0};
+    memcpy(tail, p, n);
+    h = vta_digest_mum(load64(tail) ^ S4, load64(tail + 8) ^ S5 ^ h);
   }
-  uint64_t w = 0;
-  for (uint32_t i = 0; i < n; i++) w |= (uint64_t)p[i] << (8 * i);
-  uint64_t t = (w ^ pos) * 0xbf58476d1ce4e5b9ull;
-  return mix(h, sum + (t ^ (t >> 31)));
+  return h;
 }
 
-static uint64_t event_digest(const vta_event_t *c, const uint8_t *data) {
-  /* the fields through independent multiplies (odd constants), mixed once
-   * with the data at the end */
-  uint64_t h = c->cycle * 0x9e3779b97f4a7c15ull ^
-               ((uint64_t)c->kind | (uint64_t)c->unit << 8 | (uint64_t)c->which << 16 |
-                (uint64_t)c->index << 32) * 0xc2b2ae3d27d4eb4full ^
-               c->addr * 0x165667b19e3779f9ull ^ (uint64_t)c->bytes * 0xd6e8feb86659fd93ull;
-  uint32_t n = data ? c->bytes : 0;
-  if (n && c->kind == VTA_EV_WR_BEAT) { /* don't-care bytes: outside the strobe (canonical 0) */
-    uint8_t beat[32];
-    uint32_t k = n < sizeof beat ? n : (uint32_t)sizeof beat;
-    memcpy(beat, data, k);
-    for (uint32_t b = 0; b < k; b++)
-      if (!(c->index >> b & 1)) beat[b] = 0;
-    h = hash_bytes(h, beat, k);
-    data += k;
-    n -= k;
+/* A write beat: its bytes outside the strobe count as 0 (canonical); `index`
+ * holds the strobes of bytes 0..31.  Apart from the scratchpad rows: the
+ * rows' loop stays free of its registers. */
+static __attribute__((noinline)) uint64_t digest_beat(uint64_t h, const vta_event_t *e,
+                                                      uint32_t n) {
+  const uint8_t *p = e->data;
+  const uint32_t k32 = n < 32 ? n : 32;
+  for (uint32_t k = 0; k < k32; k += 8) {
+    uint64_t w = 0;
+    memcpy(&w, p + k, k32 - k < 8 ? k32 - k : 8);
+    h = vta_digest_mum((w & strobe_bytes(e->index >> k)) ^ S4, h ^ S5);
   }
-  return hash_bytes(h, data, n);
+  return digest_bytes(h, p + k32, n - k32);
 }
 
-/* Which fields each kind uses; the others are 0 in canonical form. */
-enum { F_UNIT = 1, F_WHICH = 2, F_INDEX = 4, F_ADDR = 8, F_BYTES = 16, F_DATA = 32 };
-static const unsigned kind_fields[VTA_EV_NKINDS] = {
-    [VTA_EV_DISPATCH] = F_UNIT | F_INDEX,
-    [VTA_EV_START] = F_UNIT | F_INDEX,
-    [VTA_EV_DONE] = F_UNIT | F_INDEX,
-    [VTA_EV_POP] = F_WHICH,
-    [VTA_EV_PUSH] = F_WHICH,
-    [VTA_EV_RD_REQ] = F_WHICH | F_INDEX | F_ADDR | F_BYTES,
-    [VTA_EV_SRAM_WR] = F_WHICH | F_INDEX | F_BYTES | F_DATA,
-    [VTA_EV_OUT_RD] = F_INDEX,
-    [VTA_EV_WR_ADDR] = F_ADDR | F_BYTES,
-    [VTA_EV_WR_BEAT] = F_INDEX | F_ADDR | F_BYTES | F_DATA,
-    [VTA_EV_WR_ACK] = 0,
-    [VTA_EV_FINISH] = F_INDEX | F_ADDR,
-};
+uint64_t vta_event_digest_data(uint64_t h, const vta_event_t *e, uint32_t n) {
+  return e->kind == VTA_EV_WR_BEAT ? digest_beat(h, e, n) : digest_bytes(h, e->data, n);
+}
 
 /* Make room for `need` more pool bytes; 0, or -1 when out of memory.  The
  * source of the event being added may live in the old pool (copying from
@@ -131,23 +114,17 @@ static int pool_grow(vta_evlist_t *l, size_t need, uint8_t **old) {
   return 0;
 }
 
-vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
-  if (e->kind >= VTA_EV_NKINDS || (l->skip >> e->kind & 1)) return NULL;
+vta_event_t *vta_evlist_store(vta_evlist_t *l, const vta_event_t *e) {
+  assert(e->kind < VTA_EV_NKINDS && !l->digest);
   /* Copy the record before the array may move: e may point into it. */
-  unsigned f = kind_fields[e->kind];
+  unsigned f = vta_ev_fields(e->kind);
   vta_event_t c = {e->cycle, e->kind, 0, 0, 0, 0, 0, NULL};
-  if (f & F_UNIT) c.unit = e->unit;
-  if (f & F_WHICH) c.which = e->which;
-  if (f & F_INDEX) c.index = e->index;
-  if (f & F_ADDR) c.addr = e->addr;
-  if (f & F_BYTES) c.bytes = e->bytes;
-  const uint8_t *src = (f & F_DATA) && c.bytes ? e->data : NULL;
-  if (l->digest) {
-    l->sum += event_digest(&c, src);
-    l->n++;
-    l->scratch = c;
-    return &l->scratch;
-  }
+  if (f & VTA_EVF_UNIT) c.unit = e->unit;
+  if (f & VTA_EVF_WHICH) c.which = e->which;
+  if (f & VTA_EVF_INDEX) c.index = e->index;
+  if (f & VTA_EVF_ADDR) c.addr = e->addr;
+  if (f & VTA_EVF_BYTES) c.bytes = e->bytes;
+  const uint8_t *src = (f & VTA_EVF_DATA) && c.bytes ? e->data : NULL;
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 64;
     vta_event_t *ev = realloc(l->ev, (size_t)cap * sizeof *ev);

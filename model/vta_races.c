@@ -44,6 +44,7 @@ typedef struct races {
   uint64_t *seen[NBUF]; /* serial of the last instruction that touched the row */
   uint64_t serial;
   uint32_t *uop;        /* the uop buffer as LOAD UOP fills it */
+  uint32_t *uf;         /* its fields dst, src, wgt (3 per entry), as a GEMM/ALU decodes them */
   int ulsb[3], uw[3];
   vclock_t vc[3];       /* per unit */
   tokq_t q[4];          /* VTA_Q_* */
@@ -92,9 +93,9 @@ static int ordered(const races_t *R, const who_t *w, int unit) {
   return !w->epoch || w->unit == unit || w->epoch <= R->vc[unit].c[w->unit];
 }
 
-static int touch(races_t *R, int b, uint64_t row, int write, const who_t *me) {
-  if (row >= R->depth[b]) return 0; /* out of range: the engine reports it */
-  if (R->seen[b][row] == R->serial) return 0;
+/* The first access of an instruction to a row (the caller has checked that
+ * it is the first, R->seen). */
+static int touch_first(races_t *R, int b, uint64_t row, int write, const who_t *me) {
   R->seen[b][row] = R->serial;
   row_t *s = &R->rows[b][row];
   if (!ordered(R, &s->w, me->unit))
@@ -107,6 +108,14 @@ static int touch(races_t *R, int b, uint64_t row, int write, const who_t *me) {
     s->r[me->unit] = *me;
   }
   return 0;
+}
+
+/* Inline: a GEMM's micro-op loop touches the same rows again and again,
+ * and each repeat ends at the `seen` test. */
+static inline int touch(races_t *R, int b, uint64_t row, int write, const who_t *me) {
+  if (row >= R->depth[b]) return 0; /* out of range: the engine reports it */
+  if (R->seen[b][row] == R->serial) return 0;
+  return touch_first(R, b, row, write, me);
 }
 
 static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write,
@@ -140,11 +149,14 @@ static int accesses(races_t *R, const vta_insn_t *in, const who_t *me) {
   int gemm = in->opcode == VTA_OP_GEMM;
   if ((!gemm && in->opcode != VTA_OP_ALU) || (gemm && in->reset_reg)) return 0;
   if (in->uop_end > R->cfg->uop_depth) return 0; /* the engine reports it */
+  /* The micro-ops' fields, decoded once for all iterations. */
+  for (uint32_t u = in->uop_bgn; u < in->uop_end; u++)
+    for (int k = 0; k < 3; k++)
+      R->uf[3 * u + k] = (R->uop[u] >> R->ulsb[k]) & ((1u << R->uw[k]) - 1);
   for (uint32_t i = 0; i < in->iter_out; i++)
     for (uint32_t j = 0; j < in->iter_in; j++)
       for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
-        uint32_t word = R->uop[u], f[3];
-        for (int k = 0; k < 3; k++) f[k] = (word >> R->ulsb[k]) & ((1u << R->uw[k]) - 1);
+        const uint32_t *f = &R->uf[3 * u];
         uint64_t d = f[0] + (uint64_t)i * in->dst_factor_out + (uint64_t)j * in->dst_factor_in;
         if (gemm) {
           uint64_t x = f[1] + (uint64_t)i * in->src_factor_out + (uint64_t)j * in->src_factor_in;
@@ -305,7 +317,8 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
   vta_uop_layout(&p->cfg, R.ulsb, R.uw);
   uint32_t *phys = calloc(p->nruns ? (size_t)p->nruns : 1, sizeof *phys);
   R.uop = calloc(p->cfg.uop_depth, sizeof *R.uop);
-  int rc = phys && R.uop ? 0 : -1;
+  R.uf = calloc(3 * (size_t)p->cfg.uop_depth, sizeof *R.uf);
+  int rc = phys && R.uop && R.uf ? 0 : -1;
   for (int b = 0; b < NBUF && !rc; b++) {
     R.rows[b] = calloc(R.depth[b], sizeof *R.rows[b]);
     R.seen[b] = calloc(R.depth[b], sizeof *R.seen[b]);
@@ -331,6 +344,7 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
   }
   for (int q = 0; q < 4; q++) free(R.q[q].v);
   free(R.uop);
+  free(R.uf);
   free(phys);
   vta_session_free(s);
   return rc ? -1 : 0;

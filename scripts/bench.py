@@ -14,7 +14,10 @@ simulation alone for functional, model and rtl (the JSON report's
 host.wall_seconds); the whole process for cosim (its report has no timer),
 set against the whole process of rtl to give co-simulation's overhead.
 Bundle loading: the whole process of `vtasim run` on the GEMM tutorial,
-text and binary, minus its simulation, as bytes per second.  The GEMM
+text and binary, minus its simulation, as bytes per second; then the binary
+loader (host.load_seconds) on the tutorial and on a large bundle (a 4096 x
+4096 GEMM, about 17 MB) set against memcpy and read() of the same bytes in
+the same run (scripts/copy_speed.c): "close to memory speed".  The GEMM
 kernel: int8 MACs per second achieved by the model over the whole run,
 against the machine's measured peak (scripts/peak_mac.c).  CALLGRIND=1 adds
 the instructions executed per simulated cycle (whole process, functional
@@ -76,6 +79,22 @@ def run_json(binary, f, engine):
     return d
 
 
+def for_base(path):
+    """The bundle as the baseline reads it: a binary bundle is rewritten in
+    the baseline's own container version (one older than version 2 cannot
+    read today's), through the text form: new `dis`, then the baseline's
+    `asm`.  Text bundles and anything else are returned as they are."""
+    if not path.endswith(".vtb"):
+        return path
+    txt, bvtb = path[:-4] + ".base.vta", path[:-4] + ".base.vtb"
+    if not os.path.exists(bvtb) or os.path.getmtime(bvtb) < os.path.getmtime(path):
+        for cmd in ([vtasim, "dis", path, "-o", txt], [base, "asm", txt, "-o", bvtb]):
+            r = sh(cmd)
+            if r.returncode:
+                sys.exit("bench: %s failed: %s" % (" ".join(cmd), r.stderr))
+    return bvtb
+
+
 def process_seconds(cmd):
     t0 = time.perf_counter()
     r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -116,13 +135,21 @@ def callgrind(binary, f, engine):
     return int(m.group(1).replace(",", "")) if m else None
 
 
-def peak_macs():
-    exe = os.path.join(out, "peak_mac")
-    src = os.path.join(here, "peak_mac.c")
+def helper(name):
+    """scripts/NAME.c built into OUT_DIR (once), or None if it does not build."""
+    exe = os.path.join(out, name)
+    src = os.path.join(here, name + ".c")
     if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
         r = sh(["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-o", exe, src])
         if r.returncode:
-            return None, None
+            return None
+    return exe
+
+
+def peak_macs():
+    exe = helper("peak_mac")
+    if not exe:
+        return None, None
     level, rate = sh([exe]).stdout.split()
     return level, float(rate)
 
@@ -194,7 +221,7 @@ if not g.returncode and os.path.exists(net):
         def base_net():
             tot = 0.0
             for b in layers:
-                tot += run_json(base, b, engine)["host"]["wall_seconds"]
+                tot += run_json(base, for_base(b), engine)["host"]["wall_seconds"]
             return tot
         try:
             nw = min((new_net() for _ in range(reps)), key=lambda x: x[0])
@@ -218,11 +245,12 @@ print("\nbundle loading (%s; load: the reader alone, new build's report host.loa
       "process: `vtasim run` whole process):" % name)
 for path in (f, vtb):
     size = os.path.getsize(path)
-    proc = {side: best_of(lambda: process_seconds([b, "run", path, "--quiet"]))
-            for side, b in (("new", vtasim), ("base", base))}
+    bpath = for_base(path)
+    proc = {side: best_of(lambda: process_seconds([b, "run", p, "--quiet"]))
+            for side, b, p in (("new", vtasim, path), ("base", base, bpath))}
     load = best_of(lambda: run_json(vtasim, path, "functional")["host"]["load_seconds"])
     # The baseline reports no load time: its process minus its simulation.
-    bsim = best_of(lambda: run_json(base, path, "functional")["host"]["wall_seconds"])
+    bsim = best_of(lambda: run_json(base, bpath, "functional")["host"]["wall_seconds"])
     nsim = best_of(lambda: run_json(vtasim, path, "functional")["host"]["wall_seconds"])
     row = {"file": os.path.basename(path), "bytes": size, "load_s": load,
            "process_s": proc["new"], "base_process_s": proc["base"],
@@ -234,10 +262,47 @@ for path in (f, vtb):
 if CALLGRIND:  # instructions per input byte of the reader: the process minus a run of nothing
     for path in (f, vtb):
         size = os.path.getsize(path)
-        a, b = callgrind(vtasim, path, "functional"), callgrind(base, path, "functional")
+        a = callgrind(vtasim, path, "functional")
+        b = callgrind(base, for_base(path), "functional")
         print("  callgrind %-12s whole process on the functional engine: %.3g instructions "
               "(%.0f per input byte), baseline %.3g (%.0f per byte)" % (
                   os.path.basename(path), a or 0, (a or 0) / size, b or 0, (b or 0) / size))
+
+# The binary loader against memory speed: the loader alone (a fresh
+# `vtasim run`'s host.load_seconds: mapping the file, checking its XXH3-128,
+# decoding, copying each segment into the program, validating) beside
+# memcpy of the same bytes into fresh pages (the copy the loader cannot
+# avoid), into touched pages (memory bandwidth) and read() into fresh pages.
+copy_speed = helper("copy_speed")
+big = os.path.join(out, "gemm_1x4096x4096.vta")
+r = sh([vtasim, "gen", "gemm", "--batch", "1", "--in-channels", "4096", "--out-channels",
+        "4096", "-o", big])
+big_vtb = big[:-4] + ".vtb"
+if r.returncode or sh([vtasim, "asm", big, "-o", big_vtb]).returncode:
+    sys.exit("bench: cannot make the large bundle %s: %s" % (big_vtb, r.stderr))
+print("\nbinary loader against memory speed (best of %d; MB/s of the file's bytes; "
+      "memcpy and read() by scripts/copy_speed.c on the same file):" % REPEAT)
+print("  (loader/fresh, loader/warm: the loader's MB/s as a share of memcpy's into fresh pages, "
+      "as a new process gets them, and into touched ones, the memory bandwidth)")
+print("  %-26s %10s %10s %13s %13s %10s %13s %12s" % (
+    "file", "bytes", "loader", "memcpy fresh", "memcpy warm", "read()", "loader/fresh",
+    "loader/warm"))
+print("  %-26s %10s %10s %13s %13s %10s" % ("", "", "MB/s", "MB/s", "MB/s", "MB/s"))
+for path in (vtb, big_vtb):
+    size = os.path.getsize(path)
+    load = best_of(lambda: run_json(vtasim, path, "functional")["host"]["load_seconds"])
+    cs = json.loads(sh([copy_speed, path, str(max(REPEAT, 3))]).stdout) if copy_speed else None
+    mb = lambda s: size / max(s, 1e-9) / 1e6
+    row = {"file": os.path.basename(path), "bytes": size, "load_s": load, "copy": cs}
+    report.setdefault("loader_vs_memory", []).append(row)
+    if cs:
+        print("  %-26s %10d %10.0f %13.0f %13.0f %10.0f %12.0f%% %11.0f%%" % (
+            row["file"], size, mb(load), mb(cs["memcpy_fresh_s"]), mb(cs["memcpy_warm_s"]),
+            mb(cs["read_fresh_s"]), 100 * cs["memcpy_fresh_s"] / max(load, 1e-9),
+            100 * cs["memcpy_warm_s"] / max(load, 1e-9)))
+    else:
+        print("  %-26s %10d %10.0f   (scripts/copy_speed.c did not build)" % (
+            row["file"], size, mb(load)))
 report["peak"] = {"level": level, "macs_per_s": peak}
 with open(os.path.join(out, "bench.json"), "w") as fh:
     json.dump(report, fh, indent=1)

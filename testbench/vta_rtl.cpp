@@ -4,6 +4,7 @@
 // counters from the register port, writes the instruction trace (10) and
 // FST waveforms.  The only C++ in vtasim; everything it calls is C.
 
+#include <cassert>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +30,17 @@ template <typename T> void get_bytes(const T &v, uint8_t *out, size_t n) {
 }
 template <std::size_t W> void get_bytes(const VlWide<W> &v, uint8_t *out, size_t n) {
   memcpy(out, v.data(), n);
+}
+// The port's first n bytes, read in place where the port is a little-endian
+// array already (wide ports: scratchpad rows are read without a copy), else
+// through buf.
+template <typename T> const uint8_t *bytes_of(const T &v, uint8_t *buf, size_t n) {
+  get_bytes(v, buf, n);
+  return buf;
+}
+template <std::size_t W> const uint8_t *bytes_of(const VlWide<W> &v, uint8_t *, size_t n) {
+  assert(n <= W * sizeof(EData));
+  return reinterpret_cast<const uint8_t *>(v.data());
 }
 template <typename T> void set_bytes(T &v, const uint8_t *in, size_t n) {
   uint64_t x = 0;
@@ -401,18 +413,10 @@ static int fail(vta_rtl_t *r, vta_err *err) {
 }
 
 // One event of the cycle being stepped, stamped with that cycle.
-static void add(vta_evlist_t *out, uint64_t cycle, int kind, int unit, int which,
-                uint32_t index, uint64_t addr, uint32_t bytes, const uint8_t *data) {
-  vta_event_t e;
-  memset(&e, 0, sizeof e);
-  e.cycle = cycle;
-  e.kind = (uint8_t)kind;
-  e.unit = (uint8_t)unit;
-  e.which = (uint8_t)which;
-  e.index = index;
-  e.addr = addr;
-  e.bytes = bytes;
-  e.data = data;
+static inline void add(vta_evlist_t *out, uint64_t cycle, int kind, int unit, int which,
+                       uint32_t index, uint64_t addr, uint32_t bytes, const uint8_t *data) {
+  const vta_event_t e = {cycle, (uint8_t)kind, (uint8_t)unit, (uint8_t)which,
+                         index, addr, bytes, data};
   vta_evlist_add(out, &e);
 }
 
@@ -631,50 +635,48 @@ static void track_units(vta_rtl_t *r) {
   }
 }
 
+// A scratchpad write: entry idx of buffer mem := the port's bytes.
+template <typename T>
+static inline void sram_wr(vta_rtl_t *r, vta_evlist_t *out, int mem, uint32_t idx, const T &wdata) {
+  const uint8_t *b = bytes_of(wdata, r->buf, r->elem[mem]);
+  add(out, r->now, VTA_EV_SRAM_WR, 0, mem, idx, 0, r->elem[mem], b);
+}
+
 // The cycle's events (docs/microarch.md 8.2) from the ev_* outputs and the
-// handshakes, stamped with the harness's own cycle.
+// handshakes, stamped with the harness's own cycle.  Straight-line tests of
+// each output: co-simulation samples every active cycle, and most cycles
+// have one or two events.
 static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) {
   Vvta_top *t = r->top;
   const uint64_t now = r->now;
   if (t->ev_dispatch)
     add(out, now, VTA_EV_DISPATCH, t->ev_dispatch_unit, 0, t->ev_dispatch_idx, 0, 0, NULL);
-  const struct { int go, done; uint32_t idx; } u[3] = {
-      {t->ev_load_start, t->ev_load_done, t->ev_load_idx},
-      {t->ev_compute_start, t->ev_compute_done, t->ev_compute_idx},
-      {t->ev_store_start, t->ev_store_done, t->ev_store_idx}};
-  for (int k = 0; k < 3; k++) {
-    if (u[k].go) add(out, now, VTA_EV_START, k, 0, u[k].idx, 0, 0, NULL);
-    if (u[k].done) add(out, now, VTA_EV_DONE, k, 0, u[k].idx, 0, 0, NULL);
-  }
-  for (int q = 0; q < 4; q++) {
-    if (t->ev_pop >> q & 1) add(out, now, VTA_EV_POP, 0, q, 0, 0, 0, NULL);
-    if (t->ev_push >> q & 1) add(out, now, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
-  }
+  if (t->ev_load_start) add(out, now, VTA_EV_START, 0, 0, t->ev_load_idx, 0, 0, NULL);
+  if (t->ev_load_done) add(out, now, VTA_EV_DONE, 0, 0, t->ev_load_idx, 0, 0, NULL);
+  if (t->ev_compute_start) add(out, now, VTA_EV_START, 1, 0, t->ev_compute_idx, 0, 0, NULL);
+  if (t->ev_compute_done) add(out, now, VTA_EV_DONE, 1, 0, t->ev_compute_idx, 0, 0, NULL);
+  if (t->ev_store_start) add(out, now, VTA_EV_START, 2, 0, t->ev_store_idx, 0, 0, NULL);
+  if (t->ev_store_done) add(out, now, VTA_EV_DONE, 2, 0, t->ev_store_idx, 0, 0, NULL);
+  if (t->ev_pop | t->ev_push)
+    for (int q = 0; q < 4; q++) {
+      if (t->ev_pop >> q & 1) add(out, now, VTA_EV_POP, 0, q, 0, 0, 0, NULL);
+      if (t->ev_push >> q & 1) add(out, now, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
+    }
   if (io->ar) {
     const vta_rd_grant_t *g = vta_memsys_rd_granted(r->ms);
     add(out, now, VTA_EV_RD_REQ, 0, g->client, g->beats, g->addr, g->bytes, NULL);
   }
-  const struct { int we; uint32_t idx; int mem; } wr[4] = {
-      {t->ev_inp_we, t->ev_inp_idx, VTA_MEM_INP},
-      {t->ev_wgt_we, t->ev_wgt_idx, VTA_MEM_WGT},
-      {t->ev_acc_we, t->ev_acc_idx, VTA_MEM_ACC},
-      {t->ev_out_we, t->ev_out_idx, VTA_MEM_OUT}};
-  const int want_sram = !(out->skip >> VTA_EV_SRAM_WR & 1); // the profiler skips them
-  for (int k = 0; k < 4; k++) {
-    if (!wr[k].we || !want_sram) continue;
-    switch (wr[k].mem) {
-    case VTA_MEM_INP: get_bytes(t->ev_inp_wdata, r->buf, r->elem[VTA_MEM_INP]); break;
-    case VTA_MEM_WGT: get_bytes(t->ev_wgt_wdata, r->buf, r->elem[VTA_MEM_WGT]); break;
-    case VTA_MEM_ACC: get_bytes(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]); break;
-    default: get_bytes(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]); break;
+  if (!(out->skip >> VTA_EV_SRAM_WR & 1)) {  // the profiler skips them
+    if (t->ev_inp_we) sram_wr(r, out, VTA_MEM_INP, t->ev_inp_idx, t->ev_inp_wdata);
+    if (t->ev_wgt_we) sram_wr(r, out, VTA_MEM_WGT, t->ev_wgt_idx, t->ev_wgt_wdata);
+    if (t->ev_acc_we) sram_wr(r, out, VTA_MEM_ACC, t->ev_acc_idx, t->ev_acc_wdata);
+    if (t->ev_out_we) sram_wr(r, out, VTA_MEM_OUT, t->ev_out_idx, t->ev_out_wdata);
+    if (t->ev_uop_we) {
+      const uint8_t *b = bytes_of(t->ev_uop_wdata, r->buf, r->bus);
+      for (uint32_t k = 0; k < r->bus / 4; k++)
+        if (t->ev_uop_we >> k & 1)
+          add(out, now, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, t->ev_uop_idx + k, 0, 4, b + 4 * k);
     }
-    add(out, now, VTA_EV_SRAM_WR, 0, wr[k].mem, wr[k].idx, 0, r->elem[wr[k].mem], r->buf);
-  }
-  if (t->ev_uop_we && want_sram) {
-    get_bytes(t->ev_uop_wdata, r->buf, r->bus);
-    for (uint32_t k = 0; k < r->bus / 4; k++)
-      if (t->ev_uop_we >> k & 1)
-        add(out, now, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, t->ev_uop_idx + k, 0, 4, r->buf + 4 * k);
   }
   if (t->ev_out_rd) add(out, now, VTA_EV_OUT_RD, 0, 0, t->ev_out_rd_idx, 0, 0, NULL);
   if (io->aw) add(out, now, VTA_EV_WR_ADDR, 0, 0, 0, t->m_awaddr, io->aw_bytes, NULL);

@@ -157,6 +157,146 @@ static void test_evlist_canonical(void) {
   vta_evlist_free(&l);
 }
 
+/* The digest of some events, added in digest mode. */
+static uint64_t digest_of(const vta_event_t *ev, int n) {
+  vta_evlist_t l;
+  vta_evlist_digest(&l);
+  for (int i = 0; i < n; i++) CHECK(vta_evlist_add(&l, &ev[i]) != NULL);
+  CHECK_EQ(l.n, n);
+  CHECK(l.ev == NULL && l.pool_used == 0); /* nothing stored */
+  uint64_t sum = l.sum;
+  vta_evlist_free(&l);
+  return sum;
+}
+
+/* Co-simulation compares each window's digest (cosim.c): equal for the
+ * same events in any order and whatever the producers put in don't-care
+ * fields and bytes, different for any change of a field a kind uses or of
+ * a data bit, and the digest of events equals that of their stored copies. */
+static void test_evlist_digest(void) {
+  uint8_t row[64], beat[8] = {1, 2, 3, 4, 5, 6, 7, 8}, pad[8] = {9, 9, 9, 9, 0, 0, 0, 0};
+  for (int i = 0; i < 64; i++) row[i] = (uint8_t)(i * 37 + 11);
+  const vta_event_t ev[] = {
+      {100, VTA_EV_DISPATCH, VTA_UNIT_COMPUTE, 0, 7, 0, 0, NULL},
+      {100, VTA_EV_START, VTA_UNIT_LOAD, 0, 3, 0, 0, NULL},
+      {100, VTA_EV_DONE, VTA_UNIT_STORE, 0, 2, 0, 0, NULL},
+      {100, VTA_EV_POP, 0, VTA_Q_G2S, 0, 0, 0, NULL},
+      {101, VTA_EV_PUSH, 0, VTA_Q_L2G, 0, 0, 0, NULL},
+      {101, VTA_EV_RD_REQ, 0, VTA_RD_WGT, 32, 0x12345, 256, NULL},
+      {101, VTA_EV_SRAM_WR, 0, VTA_MEM_ACC, 12, 0, 64, row},
+      {102, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, 5, 0, 4, pad},
+      {102, VTA_EV_OUT_RD, 0, 0, 9, 0, 0, NULL},
+      {102, VTA_EV_WR_ADDR, 0, 0, 0, 0x20000, 16, NULL},
+      {103, VTA_EV_WR_BEAT, 0, 0, 0x3c, 0x20008, 8, beat},
+      {103, VTA_EV_WR_ACK, 0, 0, 0, 0, 0, NULL},
+      {104, VTA_EV_FINISH, 0, 0, 10, 104, 0, NULL},
+  };
+  const int n = (int)(sizeof ev / sizeof ev[0]);
+  const uint64_t want = digest_of(ev, n);
+  /* Any order: reversed, and each event moved to the front. */
+  vta_event_t w[sizeof ev / sizeof ev[0]];
+  for (int i = 0; i < n; i++) w[i] = ev[n - 1 - i];
+  CHECK_EQ(digest_of(w, n), want);
+  for (int k = 1; k < n; k++) {
+    memcpy(w, ev, sizeof w);
+    w[0] = ev[k];
+    w[k] = ev[0];
+    CHECK_EQ(digest_of(w, n), want);
+  }
+  /* The stored copies (canonical form) digest the same. */
+  vta_evlist_t stored;
+  vta_evlist_init(&stored);
+  for (int i = 0; i < n; i++) CHECK(vta_evlist_add(&stored, &ev[i]) != NULL);
+  CHECK_EQ(digest_of(stored.ev, stored.n), want);
+  vta_evlist_free(&stored);
+  /* Don't-care fields and bytes: every field a kind does not use set to
+   * junk, and the write beat's bytes outside the strobe changed. */
+  uint8_t beat2[8] = {0xaa, 0xbb, 3, 4, 5, 6, 0xcc, 0xdd};
+  memcpy(w, ev, sizeof w);
+  for (int i = 0; i < n; i++) {
+    vta_event_t *e = &w[i];
+    const int k = e->kind;
+    if (k != VTA_EV_DISPATCH && k != VTA_EV_START && k != VTA_EV_DONE) e->unit = 2;
+    if (k == VTA_EV_DISPATCH || k == VTA_EV_START || k == VTA_EV_DONE || k == VTA_EV_OUT_RD ||
+        k == VTA_EV_WR_ADDR || k == VTA_EV_WR_ACK || k == VTA_EV_FINISH)
+      e->which = 3;
+    if (k == VTA_EV_POP || k == VTA_EV_PUSH || k == VTA_EV_WR_ADDR || k == VTA_EV_WR_ACK)
+      e->index = 0xdead;
+    if (k != VTA_EV_RD_REQ && k != VTA_EV_WR_ADDR && k != VTA_EV_WR_BEAT && k != VTA_EV_FINISH)
+      e->addr = 0xbeef;
+    if (k != VTA_EV_RD_REQ && k != VTA_EV_SRAM_WR && k != VTA_EV_WR_ADDR &&
+        k != VTA_EV_WR_BEAT) {
+      e->bytes = 77;
+      e->data = row;
+    }
+    if (k == VTA_EV_WR_BEAT) e->data = beat2;
+  }
+  CHECK_EQ(digest_of(w, n), want);
+  /* Every used field, one bit at a time (each position of the narrow
+   * fields, a spread of the wide ones), changes the digest. */
+  for (int i = 0; i < n; i++) {
+    const int k = ev[i].kind;
+    for (int b = 0; b < 64; b++) {
+      for (int field = 0; field < 5; field++) {
+        memcpy(w, ev, sizeof w);
+        vta_event_t *e = &w[i];
+        int used;
+        switch (field) {
+        case 0: used = 1; e->cycle ^= 1ull << b; break;
+        case 1: used = b < 2 && (k == VTA_EV_DISPATCH || k == VTA_EV_START || k == VTA_EV_DONE);
+                e->unit ^= (uint8_t)(1u << (b & 7)); break;
+        case 2: used = b < 3 && (k == VTA_EV_POP || k == VTA_EV_PUSH || k == VTA_EV_RD_REQ ||
+                                 k == VTA_EV_SRAM_WR);
+                e->which ^= (uint8_t)(1u << (b & 7)); break;
+        case 3: used = b < 32 && k != VTA_EV_POP && k != VTA_EV_PUSH && k != VTA_EV_WR_ADDR &&
+                       k != VTA_EV_WR_ACK && (k != VTA_EV_WR_BEAT || b >= 8);
+                e->index ^= 1u << (b & 31); break;
+        default: used = k == VTA_EV_RD_REQ || k == VTA_EV_WR_ADDR || k == VTA_EV_WR_BEAT ||
+                        k == VTA_EV_FINISH;
+                 e->addr ^= 1ull << b; break;
+        }
+        if (used) CHECK_MSG(digest_of(w, n) != want, "event %d field %d bit %d", i, field, b);
+      }
+    }
+  }
+  /* Every data bit of the scratchpad row, the write beat's strobed bytes
+   * and the micro-op word; two lanes' sign bits at once; two lanes swapped;
+   * a row one word longer with zeros (the padding of the digest). */
+  const struct { int ev; uint8_t *d; int bytes; } data[] = {{6, row, 64}, {10, beat, 8}, {7, pad, 4}};
+  for (size_t t = 0; t < sizeof data / sizeof data[0]; t++)
+    for (int bit = 0; bit < 8 * data[t].bytes; bit++) {
+      if (t == 1 && !(0x3c >> (bit / 8) & 1)) continue; /* outside the strobe */
+      data[t].d[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+      CHECK_MSG(digest_of(ev, n) != want, "event %d data bit %d", data[t].ev, bit);
+      data[t].d[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    }
+  CHECK_EQ(digest_of(ev, n), want);
+  row[3] ^= 0x80;
+  row[63] ^= 0x80;
+  CHECK(digest_of(ev, n) != want);
+  row[3] ^= 0x80;
+  row[63] ^= 0x80;
+  uint8_t swapped[64];
+  memcpy(swapped, row, 64);
+  memcpy(swapped, row + 4, 4);
+  memcpy(swapped + 4, row, 4);
+  memcpy(w, ev, sizeof w);
+  w[6].data = swapped;
+  CHECK(digest_of(w, n) != want);
+  memcpy(swapped, row + 16, 16); /* two 16-byte blocks swapped */
+  memcpy(swapped + 16, row, 16);
+  memcpy(swapped + 32, row + 32, 32);
+  CHECK(digest_of(w, n) != want);
+  memcpy(w, ev, sizeof w);
+  w[7].bytes = 8; /* the uop word followed by four zero bytes */
+  CHECK(digest_of(w, n) != want);
+  /* One event fewer, or one twice. */
+  CHECK(digest_of(ev, n - 1) != want);
+  memcpy(w, ev, sizeof w);
+  w[n - 1] = ev[0];
+  CHECK(digest_of(w, n) != want);
+}
+
 static void test_sort_cmp(void) {
   vta_evlist_t l;
   vta_evlist_init(&l);
@@ -784,6 +924,7 @@ static void test_cosim_last(void) {
 int main(void) {
   RUN(test_evlist_pool);
   RUN(test_evlist_canonical);
+  RUN(test_evlist_digest);
   RUN(test_sort_cmp);
   RUN(test_format);
   RUN(test_events_gemm);

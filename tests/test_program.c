@@ -760,7 +760,10 @@ static int read_copy(const uint8_t *d, size_t n, vta_err *e) {
   return rc;
 }
 
-static void reseal(uint8_t *d, size_t n) { vta_sha256(d, n - 40, d + n - 32); }
+/* The END record of a current (version 2) container: 8 header bytes and
+ * the 16-byte XXH3-128 of everything before it. */
+#define END_BYTES 24
+static void reseal(uint8_t *d, size_t n) { vta_xxh128(d, n - END_BYTES, d + n - 16); }
 
 static void test_binary_layout(void) {
   size_t n;
@@ -770,13 +773,13 @@ static void test_binary_layout(void) {
     return;
   }
   CHECK(!memcmp(b, "VTASIMB\0", 8));
-  CHECK(b[8] == 1 && b[9] == 0 && b[10] == 0 && b[11] == 0);
+  CHECK(b[8] == 2 && b[9] == 0 && b[10] == 0 && b[11] == 0); /* version 2 */
   CHECK(b[12] == 1 && b[13] == 0); /* CONFIG first */
   CHECK(b[16] == 9 * 4 + 2 + 3 + 2 + 5 && b[20] == 3); /* its length; LOG_INP_WIDTH */
-  CHECK(b[n - 40] == 0 && b[n - 36] == 32); /* END, 32 bytes */
-  uint8_t sha[32];
-  vta_sha256(b, n - 40, sha);
-  CHECK(!memcmp(sha, b + n - 32, 32));
+  CHECK(b[n - 24] == 0 && b[n - 20] == 16); /* END, 16 bytes */
+  uint8_t sum[16];
+  vta_xxh128(b, n - 24, sum);
+  CHECK(!memcmp(sum, b + n - 16, 16));
   CHECK(vta_program_is_binary(b, n) && !vta_program_is_binary(b, 7));
   /* a zero-filled segment stores no bytes */
   vta_program_t p;
@@ -815,6 +818,38 @@ static void test_binary_load_file(void) {
   vta_program_free(&p);
   vta_program_free(&q);
   free(b);
+}
+
+/* A large segment (its buffer takes the huge-page path) comes back byte for
+ * byte through a file, and a flipped byte deep inside it is caught. */
+static void test_binary_large_segment(void) {
+  enum { SIZE = 5u << 20 };
+  uint8_t *d = malloc(SIZE);
+  CHECK(d != NULL);
+  if (!d) return;
+  for (uint32_t i = 0; i < SIZE; i++) d[i] = (uint8_t)(i * 2654435761u >> 24);
+  vta_program_t p, q;
+  vta_err e;
+  vta_program_init(&p);
+  vta_segment_t *seg = vta_program_add_segment(&p, "big", VTA_SEG_DATA, 0x1000, d, SIZE, &e);
+  CHECK_MSG(seg != NULL, "%s", e.msg);
+  size_t n;
+  uint8_t *b = binary_of(&p, &n);
+  CHECK(b != NULL && n > SIZE);
+  if (b) {
+    write_file("big.vtb", b, n);
+    CHECK_MSG(vta_program_load(&q, tmp_path("big.vtb"), &e) == 0, "%s", e.msg);
+    CHECK(q.nsegs == 1 && q.segs[0].size == SIZE && !memcmp(q.segs[0].data, d, SIZE));
+    vta_program_free(&q);
+    b[12 + SIZE / 2 + 100] ^= 0x04; /* inside the segment's bytes */
+    write_file("big.vtb", b, n);
+    CHECK(vta_program_load(&q, tmp_path("big.vtb"), &e) == -1);
+    CHECK_CONTAINS(e.msg, "big.vtb: byte offset ");
+    CHECK_CONTAINS(e.msg, ": checksum mismatch: the XXH3-128 in the END record");
+    free(b);
+  }
+  vta_program_free(&p);
+  free(d);
 }
 
 static void test_binary_truncated(void) {
@@ -883,7 +918,7 @@ static void test_binary_resealed(void) {
   static const uint8_t masks[] = {0x01, 0x02, 0x10, 0x80, 0xff};
   vta_err e;
   int bad = 0, ok = 0;
-  for (size_t i = 12; i < n - 40; i++)
+  for (size_t i = 12; i < n - END_BYTES; i++)
     for (size_t m = 0; m < sizeof masks; m++) {
       b[i] ^= masks[m];
       reseal(b, n);
@@ -898,7 +933,7 @@ static void test_binary_resealed(void) {
       }
     }
   CHECK(ok > 0 && bad > 0);
-  CHECK_EQ(ok + bad, (int)((n - 52) * sizeof masks));
+  CHECK_EQ(ok + bad, (int)((n - 12 - END_BYTES) * sizeof masks));
   reseal(b, n);
   CHECK(read_copy(b, n, &e) == 0);
   free(b);
@@ -933,12 +968,17 @@ static void mk_header(mk_t *m, uint32_t version) {
   mk_str(m, "0.0.2");
 }
 
-static void mk_end(mk_t *m) {
+/* An END record with a SHA-256 (v1) or an XXH3-128; mk_end: the one the
+ * header's version calls for. */
+static void mk_end_as(mk_t *m, int v1) {
   mk_u32(m, 0);
-  mk_u32(m, 32);
-  vta_sha256(m->d, m->n - 8, m->d + m->n);
-  m->n += 32;
+  mk_u32(m, v1 ? 32 : 16);
+  if (v1) vta_sha256(m->d, m->n - 8, m->d + m->n);
+  else vta_xxh128(m->d, m->n - 8, m->d + m->n);
+  m->n += v1 ? 32 : 16;
 }
+
+static void mk_end(mk_t *m) { mk_end_as(m, m->d[8] == 1); }
 
 static void bad_binary_(int at, const mk_t *m, const char *phrase) {
   vta_err e;
@@ -950,23 +990,42 @@ static void bad_binary_(int at, const mk_t *m, const char *phrase) {
 static void test_binary_crafted(void) {
   mk_t m;
   vta_err e;
-  mk_header(&m, 1);
-  mk_end(&m);
-  CHECK_MSG(read_copy(m.d, m.n, &e) == 0, "%s", e.msg); /* the empty program */
-
   mk_header(&m, 2);
   mk_end(&m);
-  BAD_BINARY(&m, "byte offset 8: format version 2 is not supported: this vtasim reads "
-                 "version 1 (a newer vtasim wrote it)");
+  CHECK_MSG(read_copy(m.d, m.n, &e) == 0, "%s", e.msg); /* the empty program */
+  m.d[m.n - 1] ^= 0x40;
+  BAD_BINARY(&m, "checksum mismatch: the XXH3-128 in the END record");
+
+  /* version 1 (SHA-256 in END) is still read */
+  mk_header(&m, 1);
+  mk_end(&m);
+  CHECK_MSG(read_copy(m.d, m.n, &e) == 0, "%s", e.msg);
+  CHECK(m.n == 12 + 8 + 48 + 40);
+  m.d[20] ^= 0x01; /* inside CONFIG: a changed LOG_INP_WIDTH */
+  BAD_BINARY(&m, "byte offset 76: checksum mismatch: the SHA-256 in the END record does not "
+                 "match the bytes before it (the file is corrupted)");
+  mk_header(&m, 1); /* a version 1 container with a version 2 END record */
+  mk_end_as(&m, 0);
+  BAD_BINARY(&m, "byte offset 72: the END record of a version 1 container must hold a "
+                 "32-byte SHA-256, not 16 bytes");
+  mk_header(&m, 2); /* and the other way round */
+  mk_end_as(&m, 1);
+  BAD_BINARY(&m, "the END record of a version 2 container must hold a 16-byte XXH3-128, "
+                 "not 32 bytes");
+
+  mk_header(&m, 3);
+  mk_end(&m);
+  BAD_BINARY(&m, "byte offset 8: format version 3 is not supported: this vtasim reads "
+                 "versions 1 to 2 (a newer vtasim wrote it)");
   mk_header(&m, 0);
   mk_end(&m);
   BAD_BINARY(&m, "format version 0");
 
-  mk_header(&m, 1);
+  mk_header(&m, 2);
   m.d[0] = 'X';
   BAD_BINARY(&m, "byte offset 0: expected the magic");
 
-  mk_header(&m, 1);
+  mk_header(&m, 2);
   size_t rec = m.n;
   mk_u32(&m, 9);
   mk_u32(&m, 0);
@@ -975,7 +1034,7 @@ static void test_binary_crafted(void) {
   snprintf(want, sizeof want, "byte offset %zu: unknown record type 9", rec);
   BAD_BINARY(&m, want);
 
-  mk_header(&m, 1);
+  mk_header(&m, 2);
   mk_end(&m);
   m.d[m.n++] = 0;
   BAD_BINARY(&m, "1 unexpected bytes after the END record");
@@ -983,17 +1042,17 @@ static void test_binary_crafted(void) {
   m.n = 0; /* no CONFIG first */
   memcpy(m.d, "VTASIMB", 8);
   m.n = 8;
-  mk_u32(&m, 1);
+  mk_u32(&m, 2);
   mk_end(&m);
   BAD_BINARY(&m, "expected the CONFIG record first, found END");
 
-  mk_header(&m, 1); /* two CONFIG records */
+  mk_header(&m, 2); /* two CONFIG records */
   memcpy(m.d + m.n, m.d + 12, 56);
   m.n += 56;
   mk_end(&m);
   BAD_BINARY(&m, "a second CONFIG record");
 
-  mk_header(&m, 1); /* a huge zero-filled segment is refused before allocation */
+  mk_header(&m, 2); /* a huge zero-filled segment is refused before allocation */
   mk_u32(&m, 3);
   mk_u32(&m, 16 + 3);
   mk_u32(&m, VTA_SEG_DATA);
@@ -1004,7 +1063,7 @@ static void test_binary_crafted(void) {
   mk_end(&m);
   BAD_BINARY(&m, "more than the 1 GiB limit");
 
-  mk_header(&m, 1); /* a segment claiming more bytes than its record holds */
+  mk_header(&m, 2); /* a segment claiming more bytes than its record holds */
   mk_u32(&m, 3);
   mk_u32(&m, 16 + 3 + 2);
   mk_u32(&m, VTA_SEG_DATA);
@@ -1017,7 +1076,7 @@ static void test_binary_crafted(void) {
   mk_end(&m);
   BAD_BINARY(&m, "the SEGMENT record ends before its segment bytes (expected 1000 bytes, 2 left)");
 
-  mk_header(&m, 1); /* a name longer than a record allows */
+  mk_header(&m, 2); /* a name longer than a record allows */
   mk_u32(&m, 4);
   mk_u32(&m, 4 + 2);
   mk_u32(&m, 0);
@@ -1026,7 +1085,7 @@ static void test_binary_crafted(void) {
   mk_end(&m);
   BAD_BINARY(&m, "run segment is 300 bytes, at most 63 allowed");
 
-  mk_header(&m, 1); /* unknown segment flags */
+  mk_header(&m, 2); /* unknown segment flags */
   mk_u32(&m, 3);
   mk_u32(&m, 16 + 3);
   mk_u32(&m, VTA_SEG_DATA);
@@ -1037,7 +1096,7 @@ static void test_binary_crafted(void) {
   mk_end(&m);
   BAD_BINARY(&m, "unknown segment flags 0x6");
 
-  mk_header(&m, 1); /* validation runs last: a run of a missing segment */
+  mk_header(&m, 2); /* validation runs last: a run of a missing segment */
   mk_u32(&m, 4);
   mk_u32(&m, 4 + 3);
   mk_u32(&m, 0);
@@ -1045,7 +1104,7 @@ static void test_binary_crafted(void) {
   mk_end(&m);
   BAD_BINARY(&m, "t.bin: run 1 names segment 'p', which is not defined");
 
-  mk_header(&m, 1); /* a bad configuration value */
+  mk_header(&m, 2); /* a bad configuration value */
   put_le(m.d + 20 + 16, 9, 4); /* LOG_BLOCK */
   mk_end(&m);
   BAD_BINARY(&m, "LOG_BLOCK = 9");
@@ -1120,14 +1179,44 @@ static void test_disasm(void) {
   free(out);
 }
 
-static void test_sha256(void) {
+static const char *hex_of(const uint8_t *d, size_t n) {
+  static char hex[2 * 64 + 1];
+  for (size_t i = 0; i < n; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
+  return hex;
+}
+
+/* Known answers: SHA-256 from FIPS 180-2 (appendix B: one block, two
+ * blocks, a million 'a'; and the empty message), XXH3-128 from xxHash's
+ * published sanity vectors (the canonical form `xxhsum -H2` prints). */
+static void test_digests(void) {
+  static const struct {
+    const char *msg;
+    const char *sha256;
+  } kat[] = {
+      {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+      {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+      {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+  };
   uint8_t d[32];
-  char hex[65];
-  vta_sha256("abc", 3, d);
-  for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
-  CHECK(!strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
-  vta_sha256("", 0, d);
-  CHECK(d[0] == 0xe3 && d[31] == 0x55);
+  for (size_t i = 0; i < sizeof kat / sizeof kat[0]; i++) {
+    vta_sha256(kat[i].msg, strlen(kat[i].msg), d);
+    CHECK_MSG(!strcmp(hex_of(d, 32), kat[i].sha256), "sha256(\"%s\") = %s", kat[i].msg,
+              hex_of(d, 32));
+  }
+  char *million = malloc(1000000);
+  CHECK(million != NULL);
+  if (million) {
+    memset(million, 'a', 1000000);
+    vta_sha256(million, 1000000, d);
+    CHECK(!strcmp(hex_of(d, 32),
+                  "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+    free(million);
+  }
+  vta_xxh128("", 0, d);
+  CHECK(!strcmp(hex_of(d, 16), "99aa06d3014798d86001c324468d497f"));
+  vta_xxh128("abc", 3, d);
+  CHECK(!strcmp(hex_of(d, 16), "06b05ab6733a618578af5f94892f3950"));
 }
 
 /* The example of docs/trace-format.md parses and round-trips. */
@@ -1189,12 +1278,13 @@ int main(void) {
   RUN(test_build_in_code);
   RUN(test_binary_layout);
   RUN(test_binary_load_file);
+  RUN(test_binary_large_segment);
   RUN(test_binary_truncated);
   RUN(test_binary_flipped);
   RUN(test_binary_resealed);
   RUN(test_binary_crafted);
   RUN(test_disasm);
-  RUN(test_sha256);
+  RUN(test_digests);
   RUN(test_doc_example);
   char cmd[300];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
