@@ -112,15 +112,23 @@ __attribute__((target("avx2"))) static inline void mac1_avx2(uint32_t batch, int
   }
 }
 
+/* A vector kernel over n jobs: the one-uop body `one` inlined with the
+ * default batch and widths as constants (no write-back branches), or with
+ * the shape's. */
+#define MAC_JOBS(one)                                                          \
+  do {                                                                         \
+    const uint32_t batch = sh->batch;                                          \
+    const int aw = sh->acc_width, ow = sh->out_width;                          \
+    const vta_mac_job_t *j = jobs, *end = jobs + n;                            \
+    if (batch == 1 && aw == 32 && ow == 8)                                     \
+      for (; j < end; j++) one(1, 32, 8, j->acc, j->out, j->x, j->w);          \
+    else                                                                       \
+      for (; j < end; j++) one(batch, aw, ow, j->acc, j->out, j->x, j->w);     \
+  } while (0)
+
 __attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, uint32_t n,
                                                      const vta_mac_job_t *jobs) {
-  const uint32_t batch = sh->batch;
-  const int aw = sh->acc_width, ow = sh->out_width;
-  const vta_mac_job_t *j = jobs, *end = jobs + n;
-  if (batch == 1 && aw == 32 && ow == 8) /* the default shape, its write-back known */
-    for (; j < end; j++) mac1_avx2(1, 32, 8, j->acc, j->out, j->x, j->w);
-  else
-    for (; j < end; j++) mac1_avx2(batch, aw, ow, j->acc, j->out, j->x, j->w);
+  MAC_JOBS(mac1_avx2);
 }
 
 #define AVX512 "avx512f,avx512bw,avx512vnni"
@@ -165,13 +173,7 @@ __attribute__((target(AVX512))) static inline void mac1_avx512(uint32_t batch, i
 
 __attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh, uint32_t n,
                                                        const vta_mac_job_t *jobs) {
-  const uint32_t batch = sh->batch;
-  const int aw = sh->acc_width, ow = sh->out_width;
-  const vta_mac_job_t *j = jobs, *end = jobs + n;
-  if (batch == 1 && aw == 32 && ow == 8) /* the default shape, its write-back known */
-    for (; j < end; j++) mac1_avx512(1, 32, 8, j->acc, j->out, j->x, j->w);
-  else
-    for (; j < end; j++) mac1_avx512(batch, aw, ow, j->acc, j->out, j->x, j->w);
+  MAC_JOBS(mac1_avx512);
 }
 #endif
 

@@ -374,40 +374,82 @@ module compute (
   // (with pipe_slip, P4 holds a result not yet written: the newest of all)
   wire [LOG_ACC_DEPTH-1:0] p4_row = p4_row_q[LOG_ACC_DEPTH-1:0];
   wire           p4_fly    = slip_q && p4_v_q;
-  wire [AWD-1:0] op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
-                             fwd(wb_v, cur_row, wb_res, p2_row,
-                                 fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
-  wire [AWD-1:0] op_use    = fwd(p4_fly, p4_row, p4_res_q, p3_row,
-                             fwd(wb_v, cur_row, wb_res, p3_row, op_q));
   // src operand (vector ALU): arrives in PB, held through P2, used in P3;
   // its row travels with it (the next uop's P1 overlaps this one's P2)
   reg  [RW-1:0]    pb_srow_q, p2_srow_q, p3_srow_q;
   wire [LOG_ACC_DEPTH-1:0] pb_srow = pb_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p2_srow = p2_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p3_srow = p3_srow_q[LOG_ACC_DEPTH-1:0];
-  wire [AWD-1:0] src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
-                                  fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
-  wire [AWD-1:0] src_p2     = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
-  wire [AWD-1:0] src_hold   = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
+  // Each operand is formed only in the stage that holds a uop (the same
+  // multiplexers; a simulator skips the 512-bit selections in the other
+  // cycles, and the registers keep their value while nothing uses them).
+  reg [AWD-1:0] op_arrive, op_use, src_arrive, src_p2, src_hold;
+  always @(*) begin
+    op_arrive  = op_q;
+    src_p2     = src_q;
+    src_arrive = src_q;
+    op_use     = op_q;
+    src_hold   = src_q;
+    if (p2_v_q) begin
+      op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
+                  fwd(wb_v, cur_row, wb_res, p2_row,
+                      fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
+      src_p2    = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
+    end
+    if (pb_v_q)
+      src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
+                       fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
+    if (p3_v_q) begin
+      op_use   = fwd(p4_fly, p4_row, p4_res_q, p3_row, fwd(wb_v, cur_row, wb_res, p3_row, op_q));
+      src_hold = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
+    end
+  end
 
-  // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs
+  // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs.
+  // Both operands are taken in offset binary, p = a + 2^(INP_WIDTH-1) and
+  // q = w + 2^(WGT_WIDTH-1) (each lane's sign bit flipped), non-negative
+  // numbers, so that (mod 2^ALU_W)
+  //   sum_k a_k*w_k = sum_k p_k*q_k - 2^(WGT_WIDTH-1)*sum_k p_k
+  //                   - 2^(INP_WIDTH-1)*sum_k q_k + BLOCK_IN*2^(INP_WIDTH+WGT_WIDTH-2):
+  // the same sums bit for bit from unsigned INP_WIDTH x WGT_WIDTH products,
+  // which Verilator emits as plain multiplications (part of them vectorised
+  // by the C++ compiler, AVX2) where a signed product costs two sign
+  // extensions each and stays scalar.  sum_k p_k is shared by the row's outputs.
+  localparam [INP_WIDTH-1:0] I_SIGN  = {1'b1, {(INP_WIDTH-1){1'b0}}};
+  localparam [WGT_WIDTH-1:0] W_SIGN  = {1'b1, {(WGT_WIDTH-1){1'b0}}};
+  localparam [ALU_W-1:0]     OB_BIAS = BLOCK_IN << (INP_WIDTH + WGT_WIDTH - 2);
+  localparam integer         P_SH = WGT_WIDTH - 1, Q_SH = INP_WIDTH - 1;
+  wire [WGT_ELEM_BYTES*8-1:0] wgt_ob = wgt_rdata ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
   reg [ALU_W*LANES-1:0] dot;
   integer b, o, k;
-  reg signed [ALU_W-1:0] sum;
+  reg [ALU_W-1:0] sum, psum, qsum;
+  reg [ALU_W*BLOCK_IN-1:0] p_x;     // the offset inputs of a row, ALU_W bits each
   // (only when a GEMM uop is in P2: the same hardware, and a simulator skips
   // the 256 multiplications in the other cycles)
   always @(*) begin
     dot = dot_q;
     sum = {ALU_W{1'b0}};
+    psum = sum; qsum = sum;
+    p_x = {(ALU_W*BLOCK_IN){1'b0}};
     if (p2_v_q && !alu_q) begin
-      for (b = 0; b < BATCH; b = b + 1)
-        for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-          sum = {ALU_W{1'b0}};
-          for (k = 0; k < BLOCK_IN; k = k + 1)
-            sum = sum + $signed(inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH])
-                      * $signed(wgt_rdata[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]);
-          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum;
+      for (b = 0; b < BATCH; b = b + 1) begin
+        psum = {ALU_W{1'b0}};
+        for (k = 0; k < BLOCK_IN; k = k + 1) begin
+          p_x[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){1'b0}},
+                                   inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH] ^ I_SIGN};
+          psum = psum + p_x[k*ALU_W +: ALU_W];
         end
+        for (o = 0; o < BLOCK_OUT; o = o + 1) begin
+          sum  = OB_BIAS - (psum << P_SH);
+          qsum = {ALU_W{1'b0}};
+          for (k = 0; k < BLOCK_IN; k = k + 1) begin
+            sum  = sum + p_x[k*ALU_W +: ALU_W]
+                       * {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
+            qsum = qsum + {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
+          end
+          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum - (qsum << Q_SH);
+        end
+      end
     end
   end
 
@@ -421,16 +463,22 @@ module compute (
     res = p4_res_q;
     res_out = p4_out_q;
     la = {ALU_W{1'b0}}; lb = la; lr = la; la_s = la; asr = la;
-    if (p3_v_q)                       // (as for the dot products)
-    for (l = 0; l < LANES; l = l + 1) begin
-      la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
-      lb = useimm_q ? imm_q
-         : {{(ALU_W-ACC_WIDTH){src_hold[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_hold[l*ACC_WIDTH +: ACC_WIDTH]};
-      la_s = la;
-      asr  = la_s >>> lb[SH_W-1:0];
-      if (!alu_q) begin
+    // (as for the dot products; and a GEMM uop forms none of the ALU's
+    // operands: one path per kind of uop, the same results)
+    if (p3_v_q && !alu_q) begin
+      for (l = 0; l < LANES; l = l + 1) begin
+        la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
         lr = reset_q ? {ALU_W{1'b0}} : la + dot_q[l*ALU_W +: ALU_W];
-      end else begin
+        res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
+        res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
+      end
+    end else if (p3_v_q) begin
+      for (l = 0; l < LANES; l = l + 1) begin
+        la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
+        lb = useimm_q ? imm_q
+           : {{(ALU_W-ACC_WIDTH){src_hold[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_hold[l*ACC_WIDTH +: ACC_WIDTH]};
+        la_s = la;
+        asr  = la_s >>> lb[SH_W-1:0];
         case (aop_q)
           ALU_MIN[ALU_OP_W-1:0]: lr = ($signed(la) < $signed(lb)) ? la : lb;
           ALU_MAX[ALU_OP_W-1:0]: lr = ($signed(la) > $signed(lb)) ? la : lb;
@@ -438,9 +486,9 @@ module compute (
           ALU_SHR[ALU_OP_W-1:0]: lr = lb[ALU_W-1] ? la << ((~lb[SH_W-1:0]) + SH_ONE) : asr;
           default:      lr = la;   // MUL is not part of the contract (spec 12.4)
         endcase
+        res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
+        res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
       end
-      res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
-      res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
     end
   end
   assign out_we    = wb_v && wb_wout;
@@ -475,17 +523,29 @@ module compute (
     p2_row_q <= pb_v_q ? pb_row_q : u_dst;
     p3_row_q <= p2_row_q;
     p4_row_q <= p3_row_q;
-    op_q     <= op_arrive;
-    src_q    <= pb_v_q ? src_arrive : src_p2;
-    dot_q    <= dot;
-    p4_res_q <= res;
-    p4_out_q <= res_out;
     p4_wout_q <= alu_q || !reset_q;
-    p5_row_q  <= p4_row_q;
-    p5_res_q  <= p4_res_q;
-    p5_out_q  <= p4_out_q;
-    p5_wout_q <= p4_wout_q;
-    h1_row_q  <= wb_row;
-    h1_data_q <= wb_res;
+  end
+
+  // The wide pipeline registers load only in the cycles their stage holds a
+  // uop: their value is used only in the next stage of that uop (op_q, src_q
+  // in P3, dot_q and the results in P3 and P4, h1 when h1_we_q).
+  always @(posedge clk) begin
+    if (p2_v_q) op_q <= op_arrive;
+    if (pb_v_q || p2_v_q) src_q <= pb_v_q ? src_arrive : src_p2;
+    if (p2_v_q && !alu_q) dot_q <= dot;
+    if (p3_v_q) begin
+      p4_res_q <= res;
+      p4_out_q <= res_out;
+    end
+    if (p4_v_q && slip_q) begin
+      p5_row_q  <= p4_row_q;
+      p5_res_q  <= p4_res_q;
+      p5_out_q  <= p4_out_q;
+      p5_wout_q <= p4_wout_q;
+    end
+    if (wb_v) begin
+      h1_row_q  <= wb_row;
+      h1_data_q <= wb_res;
+    end
   end
 endmodule

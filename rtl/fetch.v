@@ -149,17 +149,6 @@ module fetch (
       end
     end
     if (stop) state_d = S_DONE;
-    // Launch (cycle -1): latch the count and address, request the first chunk.
-    if (launch) begin
-      state_d = ~|insn_count ? S_DONE : S_REQ;
-      first_d = {QIDX_W{1'b0}};
-      n_d     = first_n;
-      disp_d  = {CW{1'b0}};
-      raddr_d = insn_addr;
-      rend_d  = insn_addr + ins_bytes(first_n);
-      pend_d  = {FW{1'b0}};
-      fill_d  = {FW{1'b0}};
-    end
   end
 
   always @(posedge clk) begin
@@ -170,6 +159,18 @@ module fetch (
       disp_q  <= {CW{1'b0}};
       raddr_q <= {WORD_W{1'b0}};
       rend_q  <= {WORD_W{1'b0}};
+      pend_q  <= {FW{1'b0}};
+      fill_q  <= {FW{1'b0}};
+    end else if (launch) begin
+      // Launch (cycle -1): latch the count and address, request the first
+      // chunk (here, not in the next-state logic: that logic then depends on
+      // no input of the core, docs/rtl.md 4)
+      state_q <= ~|insn_count ? S_DONE : S_REQ;
+      first_q <= {QIDX_W{1'b0}};
+      n_q     <= first_n;
+      disp_q  <= {CW{1'b0}};
+      raddr_q <= insn_addr;
+      rend_q  <= insn_addr + ins_bytes(first_n);
       pend_q  <= {FW{1'b0}};
       fill_q  <= {FW{1'b0}};
     end else begin

@@ -53,15 +53,15 @@ module insn_decode (
   assign x_pad_1   = insn[INSN_MEM_X_PAD_1_LSB +: PAD_W];
 
   // an index field, zero-extended to SRAM_IDX_W (the factor fields are as wide as
-  // the depth of the scratchpad they index; the two formats' sources differ)
-  function [SRAM_IDX_W-1:0] idx_field(input integer lsb, input integer width);
-    /* verilator lint_off UNUSEDSIGNAL */
-    reg [INSN_W-1:0] t;
-    /* verilator lint_on UNUSEDSIGNAL */
-    begin
-      t         = insn >> lsb;
-      idx_field = t[SRAM_IDX_W-1:0] & ~({SRAM_IDX_W{1'b1}} << width);
-    end
+  // the depth of the scratchpad they index; the two formats' sources differ).
+  // A constant part-select of the instruction padded with zeros above (bits
+  // past INSN_W read 0), not a shift of the whole 128-bit word: Verilator
+  // makes it a word extract instead of a wide shift in every evaluation.
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire [INSN_W+SRAM_IDX_W-1:0] insn_z = {{SRAM_IDX_W{1'b0}}, insn};   // (fields of some formats)
+  /* verilator lint_on UNUSEDSIGNAL */
+  function [SRAM_IDX_W-1:0] idx_mask(input integer width);
+    idx_mask = ~({SRAM_IDX_W{1'b1}} << width);
   endfunction
 
   wire is_alu = opcode == OP_ALU[OPCODE_BITS-1:0];
@@ -71,16 +71,24 @@ module insn_decode (
   assign uop_end        = insn[INSN_GEMM_UOP_END_LSB +: INSN_GEMM_UOP_END_W];
   assign iter_out       = insn[INSN_GEMM_ITER_OUT_LSB +: INSN_GEMM_ITER_OUT_W];
   assign iter_in        = insn[INSN_GEMM_ITER_IN_LSB +: INSN_GEMM_ITER_IN_W];
-  assign dst_factor_out = idx_field(INSN_GEMM_DST_FACTOR_OUT_LSB, INSN_GEMM_DST_FACTOR_OUT_W);
-  assign dst_factor_in  = idx_field(INSN_GEMM_DST_FACTOR_IN_LSB, INSN_GEMM_DST_FACTOR_IN_W);
+  assign dst_factor_out = (insn_z[INSN_GEMM_DST_FACTOR_OUT_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_GEMM_DST_FACTOR_OUT_W));
+  assign dst_factor_in  = (insn_z[INSN_GEMM_DST_FACTOR_IN_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_GEMM_DST_FACTOR_IN_W));
   assign src_factor_out = is_alu
-      ? idx_field(INSN_ALU_SRC_FACTOR_OUT_LSB, INSN_ALU_SRC_FACTOR_OUT_W)
-      : idx_field(INSN_GEMM_SRC_FACTOR_OUT_LSB, INSN_GEMM_SRC_FACTOR_OUT_W);
+      ? (insn_z[INSN_ALU_SRC_FACTOR_OUT_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_ALU_SRC_FACTOR_OUT_W))
+      : (insn_z[INSN_GEMM_SRC_FACTOR_OUT_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_GEMM_SRC_FACTOR_OUT_W));
   assign src_factor_in  = is_alu
-      ? idx_field(INSN_ALU_SRC_FACTOR_IN_LSB, INSN_ALU_SRC_FACTOR_IN_W)
-      : idx_field(INSN_GEMM_SRC_FACTOR_IN_LSB, INSN_GEMM_SRC_FACTOR_IN_W);
-  assign wgt_factor_out = idx_field(INSN_GEMM_WGT_FACTOR_OUT_LSB, INSN_GEMM_WGT_FACTOR_OUT_W);
-  assign wgt_factor_in  = idx_field(INSN_GEMM_WGT_FACTOR_IN_LSB, INSN_GEMM_WGT_FACTOR_IN_W);
+      ? (insn_z[INSN_ALU_SRC_FACTOR_IN_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_ALU_SRC_FACTOR_IN_W))
+      : (insn_z[INSN_GEMM_SRC_FACTOR_IN_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_GEMM_SRC_FACTOR_IN_W));
+  assign wgt_factor_out = (insn_z[INSN_GEMM_WGT_FACTOR_OUT_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_GEMM_WGT_FACTOR_OUT_W));
+  assign wgt_factor_in  = (insn_z[INSN_GEMM_WGT_FACTOR_IN_LSB +: SRAM_IDX_W]
+                          & idx_mask(INSN_GEMM_WGT_FACTOR_IN_W));
   assign alu_opcode     = insn[INSN_ALU_ALU_OPCODE_LSB +: ALU_OP_W];
   assign use_imm        = insn[INSN_ALU_USE_IMM_LSB];
   assign imm            = insn[INSN_ALU_IMM_LSB +: IMM_W];

@@ -146,23 +146,39 @@ module vcr (
       au_q <= inc(au_q, c_alu_uop);  as_q <= as_q + {{(WORD_W-ALU_SLOTS_W){1'b0}}, c_alu_slots};
       il_q <= inc(il_q, d_load);     ic_q <= inc(ic_q, d_compute);
       is_q <= inc(is_q, d_store);    if_q <= inc(if_q, d_fetch);
-      fb_q <= inc(fb_q, counting && cat_fetch == CAT_BUSY[CAT_W-1:0]);
-      fm_q <= inc(fm_q, counting && cat_fetch == CAT_MEM[CAT_W-1:0]);
-      fq_q <= inc(fq_q, counting && cat_fetch == CAT_QUEUE[CAT_W-1:0]);
-      fi_q <= inc(fi_q, counting && cat_fetch == CAT_IDLE[CAT_W-1:0]);
-      lb_q <= inc(lb_q, counting && cat_load == CAT_BUSY[CAT_W-1:0]);
-      lm_q <= inc(lm_q, counting && cat_load == CAT_MEM[CAT_W-1:0]);
-      ld_q <= inc(ld_q, counting && cat_load == CAT_DEP[CAT_W-1:0] + Q_G2L[CAT_W-1:0]);
-      li_q <= inc(li_q, counting && cat_load == CAT_IDLE[CAT_W-1:0]);
-      cb_q <= inc(cb_q, counting && cat_compute == CAT_BUSY[CAT_W-1:0]);
-      cm_q <= inc(cm_q, counting && cat_compute == CAT_MEM[CAT_W-1:0]);
-      cl_q <= inc(cl_q, counting && cat_compute == CAT_DEP[CAT_W-1:0] + Q_L2G[CAT_W-1:0]);
-      cs_q <= inc(cs_q, counting && cat_compute == CAT_DEP[CAT_W-1:0] + Q_S2G[CAT_W-1:0]);
-      ci_q <= inc(ci_q, counting && cat_compute == CAT_IDLE[CAT_W-1:0]);
-      sb_q <= inc(sb_q, counting && cat_store == CAT_BUSY[CAT_W-1:0]);
-      sm_q <= inc(sm_q, counting && cat_store == CAT_MEM[CAT_W-1:0]);
-      sd_q <= inc(sd_q, counting && cat_store == CAT_DEP[CAT_W-1:0] + Q_G2S[CAT_W-1:0]);
-      si_q <= inc(si_q, counting && cat_store == CAT_IDLE[CAT_W-1:0]);
+      // one category per unit and cycle: one counter of each unit counts
+      // (a case per unit, not a comparison per counter)
+      if (counting) begin
+        case (cat_fetch)
+          CAT_BUSY[CAT_W-1:0]:  fb_q <= fb_q + W_ONE;
+          CAT_MEM[CAT_W-1:0]:   fm_q <= fm_q + W_ONE;
+          CAT_QUEUE[CAT_W-1:0]: fq_q <= fq_q + W_ONE;
+          CAT_IDLE[CAT_W-1:0]:  fi_q <= fi_q + W_ONE;
+          default: ;
+        endcase
+        case (cat_load)
+          CAT_BUSY[CAT_W-1:0]:                      lb_q <= lb_q + W_ONE;
+          CAT_MEM[CAT_W-1:0]:                       lm_q <= lm_q + W_ONE;
+          CAT_DEP[CAT_W-1:0] + Q_G2L[CAT_W-1:0]:    ld_q <= ld_q + W_ONE;
+          CAT_IDLE[CAT_W-1:0]:                      li_q <= li_q + W_ONE;
+          default: ;
+        endcase
+        case (cat_compute)
+          CAT_BUSY[CAT_W-1:0]:                      cb_q <= cb_q + W_ONE;
+          CAT_MEM[CAT_W-1:0]:                       cm_q <= cm_q + W_ONE;
+          CAT_DEP[CAT_W-1:0] + Q_L2G[CAT_W-1:0]:    cl_q <= cl_q + W_ONE;
+          CAT_DEP[CAT_W-1:0] + Q_S2G[CAT_W-1:0]:    cs_q <= cs_q + W_ONE;
+          CAT_IDLE[CAT_W-1:0]:                      ci_q <= ci_q + W_ONE;
+          default: ;
+        endcase
+        case (cat_store)
+          CAT_BUSY[CAT_W-1:0]:                      sb_q <= sb_q + W_ONE;
+          CAT_MEM[CAT_W-1:0]:                       sm_q <= sm_q + W_ONE;
+          CAT_DEP[CAT_W-1:0] + Q_G2S[CAT_W-1:0]:    sd_q <= sd_q + W_ONE;
+          CAT_IDLE[CAT_W-1:0]:                      si_q <= si_q + W_ONE;
+          default: ;
+        endcase
+      end
     end
   end
 

@@ -14,7 +14,14 @@
 //    than MAX_OUTST bursts are in flight, so the memory never has to refuse.
 //    R: beats in order, always accepted (no RREADY).  AW/W/B: one burst at a
 //    time from store; B always accepted.  ev_ar_bytes is the exact byte
-//    length of the AR request (AXI carries only beats).
+//    length of the AR request (AXI carries only beats).  The port's inputs
+//    (m_arready, R, m_awready, m_wready, m_bvalid, m_rlast_soon) are sampled
+//    at the falling clock edge in the middle of their cycle and used from
+//    there to the rising edge that ends it: the same cycle-level behaviour
+//    as using them directly, for a memory that presents a cycle's inputs
+//    before that falling edge (testbench/vta_rtl.cpp does).  The rest of the
+//    core then depends on registers only, which Verilator evaluates once per
+//    cycle instead of twice (docs/rtl.md 4).
 //  * ev_*: the observable events of docs/microarch.md 8.2 of this cycle, for
 //    co-simulation (testbench/vta_rtl.cpp turns them into vta_event_t).
 module vta_top (
@@ -81,6 +88,23 @@ module vta_top (
                                              // fetch, store, compute, load (MSB first)
 );
 `include "vta_params.vh"
+
+  // ---- the memory port's inputs, sampled at the falling edge (see above) --------
+  reg                   m_arready_q, m_rvalid_q, m_rlast_q, m_rlast_soon_q;
+  reg                   m_awready_q, m_wready_q, m_bvalid_q;
+  reg [BUS_BYTES*8-1:0] m_rdata_q;
+  reg [RD_ID_W-1:0]     m_rid_q;
+  always @(negedge clk) begin
+    m_arready_q    <= m_arready;
+    m_rvalid_q     <= m_rvalid;
+    m_rdata_q      <= m_rdata;
+    m_rid_q        <= m_rid;
+    m_rlast_q      <= m_rlast;
+    m_rlast_soon_q <= m_rlast_soon;
+    m_awready_q    <= m_awready;
+    m_wready_q     <= m_wready;
+    m_bvalid_q     <= m_bvalid;
+  end
   localparam integer CW = $clog2(CMDQ + 1);
   localparam integer PW = CMDQ > 1 ? $clog2(CMDQ) : 1;
   localparam integer OW = $clog2(MAX_OUTST + 1);
@@ -128,8 +152,8 @@ module vta_top (
     .clk(clk), .rst(rst), .launch(launch), .stop(finish), .run(run), .insn_count(insn_count),
     .insn_addr(insn_addr), .win_mask(win_mask), .chunk(chunk),
     .req_valid(rq_valid[RD_FETCH]), .req_addr(rq_addr[RD_FETCH]), .req_bytes(rq_bytes[RD_FETCH]),
-    .req_beats(rq_beats[RD_FETCH]), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid), .m_rid(m_rid),
-    .m_rdata(m_rdata), .q_full(q_full), .q_push(q_push), .q_data(q_data),
+    .req_beats(rq_beats[RD_FETCH]), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid_q), .m_rid(m_rid_q),
+    .m_rdata(m_rdata_q), .q_full(q_full), .q_push(q_push), .q_data(q_data),
     .disp_unit(ev_dispatch_unit), .disp_idx(ev_dispatch_idx), .cat(cat_fetch));
   assign ev_dispatch = |q_push;
 
@@ -170,7 +194,7 @@ module vta_top (
   sram #(.DEPTH(OUT_DEPTH), .WIDTH(OUT_ELEM_BYTES*8), .AW(LOG_OUT_DEPTH)) u_out (
     .clk(clk), .we(out_we), .waddr(out_widx[LOG_OUT_DEPTH-1:0]), .wdata(out_wdata),
     .re(out_re), .raddr(out_ridx[LOG_OUT_DEPTH-1:0]), .rdata(out_rdata));
-  uop_sram u_uop (.clk(clk), .we(uop_we), .widx(uop_widx), .wdata(m_rdata), .re(uop_re),
+  uop_sram u_uop (.clk(clk), .we(uop_we), .widx(uop_widx), .wdata(m_rdata_q), .re(uop_re),
     .ridx(uop_ridx), .rdata(uop_rdata));
 
   // ---- the units -------------------------------------------------------------------------
@@ -187,7 +211,7 @@ module vta_top (
     .q_pop(q_pop[UNIT_LOAD]), .g2l_nz(tok_nz[Q_G2L]), .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]),
     .win_mask(win_mask), .req_valid(ld_req), .req_client(ld_client), .req_addr(ld_addr),
     .req_bytes(ld_bytes), .req_beats(ld_beats), .grant(grant[RD_INP] || grant[RD_WGT]),
-    .m_rvalid(m_rvalid), .m_rid(m_rid), .m_rdata(m_rdata), .inp_we(inp_we), .wgt_we(wgt_we),
+    .m_rvalid(m_rvalid_q), .m_rid(m_rid_q), .m_rdata(m_rdata_q), .inp_we(inp_we), .wgt_we(wgt_we),
     .wr_idx(ld_idx), .wr_data(ld_wdata), .ev_start(ev_load_start), .ev_done(ev_load_done),
     .ev_idx(ev_load_idx), .cat(cat_load), .st_inp(st_inp), .st_wgt(st_wgt));
 
@@ -197,8 +221,8 @@ module vta_top (
     .pop_l2g(pop[Q_L2G]), .pop_s2g(pop[Q_S2G]), .push_g2l(push[Q_G2L]),
     .push_g2s(push[Q_G2S]), .win_mask(win_mask), .req_valid(cp_req),
     .req_client(cp_client), .req_addr(cp_addr), .req_bytes(cp_bytes),
-    .req_beats(cp_beats), .grant(grant[RD_UOP] || grant[RD_ACC]), .m_rvalid(m_rvalid),
-    .m_rid(m_rid), .m_rdata(m_rdata), .uop_we(uop_we), .uop_widx(uop_widx),
+    .req_beats(cp_beats), .grant(grant[RD_UOP] || grant[RD_ACC]), .m_rvalid(m_rvalid_q),
+    .m_rid(m_rid_q), .m_rdata(m_rdata_q), .uop_we(uop_we), .uop_widx(uop_widx),
     .uop_re(uop_re), .uop_ridx(uop_ridx), .uop_rdata(uop_rdata), .sp_re(sp_re),
     .inp_ridx(inp_ridx), .wgt_ridx(wgt_ridx), .inp_rdata(inp_rdata), .wgt_rdata(wgt_rdata),
     .acc_re(acc_re), .acc_ridx(acc_ridx), .acc_rdata(acc_rdata), .acc_we(acc_we),
@@ -213,9 +237,9 @@ module vta_top (
     .clk(clk), .clr(clr), .run(run), .head(q_head[UNIT_STORE]), .q_empty(q_empty[UNIT_STORE]),
     .q_pop(q_pop[UNIT_STORE]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]), .push_s2g(push[Q_S2G]),
     .win_mask(win_mask), .out_re(out_re), .out_idx(out_ridx), .out_rdata(out_rdata),
-    .m_awvalid(m_awvalid), .m_awready(m_awready), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
-    .m_wvalid(m_wvalid), .m_wready(m_wready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
-    .m_wlast(m_wlast), .m_bvalid(m_bvalid), .ev_start(ev_store_start),
+    .m_awvalid(m_awvalid), .m_awready(m_awready_q), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
+    .m_wvalid(m_wvalid), .m_wready(m_wready_q), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
+    .m_wlast(m_wlast), .m_bvalid(m_bvalid_q), .ev_start(ev_store_start),
     .ev_done(ev_store_done), .ev_idx(ev_store_idx), .cat(cat_store), .st_out(st_out));
 
   // ---- the read arbiter: one request slot per client -------------------------------------
@@ -236,9 +260,9 @@ module vta_top (
                 rq_bytes[RD_FETCH]}),
     .req_beats({rq_beats[RD_ACC], rq_beats[RD_WGT], rq_beats[RD_INP], rq_beats[RD_UOP],
                 rq_beats[RD_FETCH]}),
-    .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready), .m_araddr(m_araddr),
-    .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid),
-    .m_rlast(m_rlast), .rlast_soon(m_rlast_soon));
+    .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready_q), .m_araddr(m_araddr),
+    .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid_q),
+    .m_rlast(m_rlast_q), .rlast_soon(m_rlast_soon_q));
 
   // ---- registers and counters -------------------------------------------------------------
   vcr u_vcr (
@@ -277,7 +301,7 @@ module vta_top (
   assign ev_out_wdata  = out_wdata;
   assign ev_uop_we     = uop_we;
   assign ev_uop_idx    = uop_widx;
-  assign ev_uop_wdata  = m_rdata;
+  assign ev_uop_wdata  = m_rdata_q;
   assign ev_out_rd     = out_re;
   assign ev_out_rd_idx = out_ridx;
   assign ev_finish     = finish;

@@ -102,11 +102,8 @@ if [ -x "$sc" ]; then
     printf '%-44s %10.4f %10.4f %8.2f\n' "model, quantum $q vs run --engine model" "$t" "$run_model" \
       "$(python3 -c "print($t / max($run_model, 1e-9))")"
   done
-  # the RTL row only where this build has the RTL engine (and ENGINES asks for it)
-  have_rtl=0
-  case " ${ENGINES:-rtl} " in *" rtl "*)
-    "$vtasim" run --help 2>/dev/null | grep -q -- '--engine rtl' && have_rtl=1 ;;
-  esac
+  have_rtl=0  # this build has --engine rtl
+  "$vtasim" run --help 2>&1 | grep -q -- '--engine rtl' && have_rtl=1
   if [ "$have_rtl" = 1 ]; then
     run_rtl=$(best_wall "$vtasim" run "$w" --engine rtl --no-attribution --no-windows)
     t=$(best_wall "$sc" "$w" --engine rtl)

@@ -110,7 +110,7 @@ struct vta_rtl {
   uint64_t cyc[3];
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
-  uint8_t cat[VTA_CY_NUNITS];       // the last stepped cycle's categories (VTA_CY_*)
+  uint16_t ev_cat;                  // the last stepped cycle's categories (ev_cat, VTA_CY_*)
 };
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -120,12 +120,20 @@ static void dump(vta_rtl_t *r, uint64_t t) {
     r->fst->dump(t);
 }
 
+// The clock: it falls in the evaluation that applies a cycle's inputs (the
+// core samples its memory port there, rtl/vta_top.v) and rises in edge(), at
+// the end of the cycle, and stays high until the next cycle's inputs: any
+// other evaluation (a register read) leaves the sampled inputs alone.
+static void fall(vta_rtl_t *r) {
+  r->top->clk = 0;
+  r->top->eval();
+}
+
 // The clock edge at the end of a cycle (inputs stay as they are).
 static void edge(vta_rtl_t *r) {
   r->top->clk = 1;
   r->top->eval();
   dump(r, r->wave_t + 5);
-  r->top->clk = 0;
   r->wave_t += 10;
 }
 
@@ -152,7 +160,7 @@ void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
   r->top->reg_wen = 1;
   r->top->reg_addr = (uint8_t)addr;
   r->top->reg_wdata = value;
-  r->top->eval();
+  fall(r);
   edge(r);
   r->top->reg_wen = 0;
   r->top->eval();
@@ -162,7 +170,7 @@ void vta_rtl_reset(vta_rtl_t *r) {
   idle_inputs(r->top);
   r->top->rst = 1;
   for (int i = 0; i < 4; i++) {
-    r->top->eval();
+    fall(r);
     edge(r);
   }
   r->top->rst = 0;
@@ -569,7 +577,7 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   // 4. the reference's R-last lookahead (mem_arbiter registers it): a last
   //    beat landing 4 cycles from now blocks the issue of the next cycle
   t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
-  t->eval();
+  fall(r);
   dump(r, r->wave_t);
   return 0;
 }
@@ -776,11 +784,12 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   *finished = 0;
   if (!r->launched) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
   axi_cycle io;
-  memset(&io, 0, sizeof io);
+  io.beat = NULL;  // (the data fields are filled when their flags are set)
+  io.ar = io.aw = io.w = io.bk = 0;
+  io.aw_bytes = io.strb_mask = 0;
   if (check_limit(r, err) || serve_axi(r, &io, err) || check_cycle(r, err)) return -1;
   const int fin = t->ev_finish, act = active(r, &io);
-  // every unit's category of this cycle (docs/microarch.md 8.1), for vta_rtl_cats
-  for (int u = 0; u < VTA_CY_NUNITS; u++) r->cat[u] = (uint8_t)(t->ev_cat >> (3 * u) & 7);
+  r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cats
   trace_cycle(r, &io);
   track_units(r);
   if (out && act) sample_events(r, &io, out);
@@ -821,7 +830,8 @@ const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
 void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]) {
-  memcpy(cat, r->cat, VTA_CY_NUNITS);
+  // docs/microarch.md 8.1: 3 bits per unit, VTA_CY_* order from the LSB
+  for (int u = 0; u < VTA_CY_NUNITS; u++) cat[u] = (uint8_t)(r->ev_cat >> (3 * u) & 7);
 }
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 

@@ -10,14 +10,16 @@
  * identical by construction.  One vta_rtl_step is one cycle:
  *
  *   R    vta_memsys_rd_beat()          -> m_rvalid, m_rdata, m_rid, m_rlast
- *   eval
  *   AR   m_arvalid -> vta_memsys_rd_request + rd_arbitrate -> m_arready
  *   W    m_awvalid -> wr_addr -> m_awready; m_wvalid -> wr_data -> m_wready;
  *        wr_ack -> m_bvalid
  *        vta_memsys_rd_last_at(now + 4) -> m_rlast_soon
- *   eval; collect the cycle's events (ev_* outputs and the handshakes)
+ *        (the AR, AW and W outputs depend on registers only: valid since
+ *        the last clock edge)
+ *   clock falls, eval (the core samples these inputs, rtl/vta_top.v);
+ *        collect the cycle's events (ev_* outputs and the handshakes)
  *   vta_memsys_tick() (not in the finish-pulse cycle: the run ends there)
- *   clock edge
+ *   clock rises, eval (the edge); the clock stays high until the next step
  *
  * Cycle 0 of a run is the first step after vta_rtl_launch (whose register
  * writes take clock cycles of their own, outside the run).
