@@ -397,6 +397,32 @@ static void skip_to(vta_model_t *m, uint64_t to) {
  * Returns the cycles run, or -1. */
 static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err);
 
+/* The next cycle a unit in closed form needs a step: the done cycle of a
+ * GEMM/ALU or of a STORE run that way, else UINT64_MAX. */
+static uint64_t closed_form_next_event(const vta_model_t *m) {
+  uint64_t d = vta_pipe_next_event(m), s = vta_store_next_event(m);
+  return s < d ? s : d;
+}
+
+/* How many of the n cycles a train could run it may run from now: short
+ * of `end` and of the next closed-form done cycle; 0 below 2 (a single
+ * cycle is the ordinary step's). */
+static uint64_t train_len(const vta_model_t *m, uint64_t n, uint64_t end) {
+  uint64_t now = m->cy->now, d = closed_form_next_event(m);
+  if (d < end) end = d; /* the train stops short of each */
+  if (end <= now) return 0;
+  if (end - now < n) n = end - now;
+  return n < 2 ? 0 : n;
+}
+
+/* After a train from cycle `from` that ran `done` cycles (rc < 0: and
+ * faulted in the next): the counters, as cycle_end would have counted
+ * them, including a faulting cycle; the cycles run, or -1. */
+static int64_t train_end(vta_model_t *m, uint64_t from, uint64_t done, int rc, vta_err *err) {
+  count_quiet(m, from, done + (rc < 0));
+  return rc < 0 ? fail(m, err) : (int64_t)done;
+}
+
 static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *ld = &cy->u[VTA_UNIT_LOAD];
@@ -416,18 +442,12 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   int full = vta_memsys_rd_inflight(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
   if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
-  uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), d = vta_pipe_next_event(m);
-  uint64_t sd = vta_store_next_event(m), from = cy->now;
-  if (sd < d) d = sd;
+  uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), from = cy->now;
   if (asks && vta_memsys_rd_head_left(cy->ms) < n) n = vta_memsys_rd_head_left(cy->ms);
-  if (d < end) end = d; /* the train stops short of each */
-  if (end <= cy->now) return 0;
-  if (end - cy->now < n) n = end - cy->now;
-  if (n < 2) return 0;
+  if (!(n = train_len(m, n, end))) return 0;
   uint64_t done;
   int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
-  count_quiet(m, from, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
-  return rc < 0 ? fail(m, err) : (int64_t)done;
+  return train_end(m, from, done, rc, err);
 }
 
 /* A train of fetch's beats: fetch waits for its chunk, a beat of it lands
@@ -447,18 +467,12 @@ static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
       (st->acted && !st->busy) || (cu->busy && !cu->pipe.lazy) || (st->busy && !st->wr.lazy) ||
       vta_memsys_rd_presented(cy->ms) || !vta_memsys_wr_idle(cy->ms))
     return 0;
-  uint64_t n = vta_memsys_rd_train(cy->ms, VTA_RD_FETCH), d = vta_pipe_next_event(m);
-  uint64_t sd = vta_store_next_event(m), from = cy->now;
-  if (sd < d) d = sd;
-  if (d < end) end = d;
-  if (end <= cy->now) return 0;
-  if (end - cy->now < n) n = end - cy->now;
-  if (n < 2) return 0;
+  uint64_t n = train_len(m, vta_memsys_rd_train(cy->ms, VTA_RD_FETCH), end), from = cy->now;
+  if (!n) return 0;
   uint64_t done;
   cy->f.cat = VTA_CAT_BUSY; /* a beat lands in every cycle of the train */
   int rc = vta_fetch_train(m, n, &done, err);
-  count_quiet(m, from, done + (rc < 0)); /* a faulting cycle is counted, as cycle_end does */
-  return rc < 0 ? fail(m, err) : (int64_t)done;
+  return train_end(m, from, done, rc, err);
 }
 
 /* A step that reports events (or evaluates every cycle) takes over a GEMM
@@ -525,11 +539,9 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       }
       continue;
     }
-    /* The next change: the memory system's, or the done cycle of a GEMM or
-     * ALU that runs in closed form meanwhile. */
-    uint64_t e = vta_memsys_next_event(cy->ms), d = vta_pipe_next_event(m);
-    if (d < e) e = d;
-    d = vta_store_next_event(m);
+    /* The next change: the memory system's, or the done cycle of a GEMM,
+     * ALU or STORE that runs in closed form meanwhile. */
+    uint64_t e = vta_memsys_next_event(cy->ms), d = closed_form_next_event(m);
     if (d < e) e = d;
     if (e == UINT64_MAX) { /* nothing will ever change */
       rc = stuck(m, err);
