@@ -383,6 +383,15 @@ static void count_busy(vta_memsys_t *ms, uint64_t n) {
   ms->st.cycles += n;
 }
 
+/* The end of a cycle for the write channel: a taken acknowledge frees it. */
+static void wr_end_cycle(vta_memsys_t *ms) {
+  if (ms->w_ack_taken) {
+    ms->w_state = W_IDLE;
+    ms->w_ack_taken = 0;
+  }
+  ms->w_event = 0;
+}
+
 int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
   count_busy(ms, 1);
   assert(ms->count <= ms->p.max_outst); /* bursts in flight within MAX_OUTST */
@@ -398,15 +407,11 @@ int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
       ms->next_beat = 0;
     }
   }
-  if (ms->w_ack_taken) {
-    ms->w_state = W_IDLE;
-    ms->w_ack_taken = 0;
-  }
+  wr_end_cycle(ms);
   memset(ms->want, 0, sizeof ms->want);
   ms->nwant = 0;
   ms->granted = 0;
   ms->held = 0;
-  ms->w_event = 0;
   ms->now++;
   prepare_beat(ms);
   if (ms->fault) {
@@ -546,13 +551,7 @@ void vta_memsys_wr_count(vta_memsys_t *ms, uint64_t requests, uint64_t bytes, ui
 
 void vta_memsys_wr_replay(vta_memsys_t *ms, uint64_t t) { ms->now = t; }
 
-void vta_memsys_wr_replay_tick(vta_memsys_t *ms) {
-  if (ms->w_ack_taken) {
-    ms->w_state = W_IDLE;
-    ms->w_ack_taken = 0;
-  }
-  ms->w_event = 0;
-}
+void vta_memsys_wr_replay_tick(vta_memsys_t *ms) { wr_end_cycle(ms); }
 
 void vta_memsys_wr_replay_done(vta_memsys_t *ms, uint64_t now,
                                const vta_memsys_client_stats_t *saved) {
