@@ -117,6 +117,7 @@ struct vta_model {
  * the flag must be 0 (spec 5.2 table).  Inline: the cycle engine asks
  * every cycle a unit waits for a token. */
 static inline int vta_dep_queue(vta_unit_t unit, int flag) {
+  /* rows are units, columns pop_prev, pop_next, push_prev, push_next */
   static const int8_t table[3][DEP_NFLAGS] = {
       [VTA_UNIT_LOAD] = {-1, VTA_Q_G2L, -1, VTA_Q_L2G},
       [VTA_UNIT_COMPUTE] = {VTA_Q_L2G, VTA_Q_S2G, VTA_Q_G2L, VTA_Q_G2S},

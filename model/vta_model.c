@@ -39,7 +39,6 @@ int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_e
   return vta_errf(err, VTA_EINPUT, "unknown counter '%s' (expected one of %s)", name, list);
 }
 
-/* Spec 5.2: rows are units, columns pop_prev, pop_next, push_prev, push_next. */
 int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,
                  const char *fmt, ...) {
   if (!err) return -1;
