@@ -153,6 +153,11 @@ VLT_OPT   := -O3 --x-assign fast --x-initial fast $(if $(VLT_MARCH),-CFLAGS $(VL
 VLT_FLAGS := --cc --trace-fst -DSIMULATION -DVTA_INJECT $(VLT_OPT)
 RTL_GEN   := $(BUILD)/vtasim-core config --verilog $(if $(RTL_CONFIG),--config $(RTL_CONFIG)) $(RTL_PARAMS)
 TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o
+# The Verilator harness's compile command (vta_rtl.cpp against the core's
+# headers in RTL_DIR, with FST waveforms): the build's, a variant's and the
+# PGO training CLI's.
+HARNESS_CXX = $(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel \
+              -Itestbench -DVM_TRACE=1 -DVM_TRACE_FST=1
 CXX       ?= g++
 CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new
 
@@ -201,8 +206,7 @@ $(RTL_LIB): $(RTL_SRC) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUILD)/testben
 	if [ "$(PGO)" = 1 ]; then \
 	  rm -rf $(PGO_DIR) && \
 	  $(MAKE) $(VLT_MAKE) -B OPT_FAST="$(PGO_GEN)" OPT_GLOBAL="$(PGO_GEN)" $(VLT_OUT) >>$$log 2>&1 && \
-	  $(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
-	    -DVM_TRACE=1 -DVM_TRACE_FST=1 -c testbench/vta_rtl.cpp -o $(PGO_TRAIN).o >>$$log 2>&1 && \
+	  $(HARNESS_CXX) -c testbench/vta_rtl.cpp -o $(PGO_TRAIN).o >>$$log 2>&1 && \
 	  $(CC) $(LDFLAGS) -fprofile-generate -o $(PGO_TRAIN) $(CLI_OBJ) $(PGO_TRAIN).o \
 	    $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/libvtasim-core.a \
 	    $(addprefix $(RTL_DIR)/obj/,$(VLT_OUT)) $(HOST_LIBS) >>$$log 2>&1 || { cat $$log; exit 1; }; \
@@ -218,8 +222,7 @@ $(VLT_RT): $(RTL_LIB)
 
 $(BUILD)/testbench/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
-	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP -c $< -o $@
+	$(HARNESS_CXX) -MMD -MP -c $< -o $@
 
 # The library of host programs: everything, the Verilated core's objects
 # copied in from Verilator's archive (one archive to link, in any order).
@@ -243,8 +246,7 @@ $(BUILD)/vtasim: $(CLI_OBJ) $(TB_RTL_OBJ) $(BUILD)/libvtasim-core.a $(RTL_LIB) $
 .PHONY: rtl-variant
 rtl-variant: $(RTL_DIR)/vtasim
 $(RTL_DIR)/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
-	$(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel -Itestbench \
-	  -DVM_TRACE=1 -DVM_TRACE_FST=1 -MMD -MP -c $< -o $@
+	$(HARNESS_CXX) -MMD -MP -c $< -o $@
 -include $(wildcard $(RTL_DIR)/vta_rtl.d)
 $(RTL_DIR)/vtasim: $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
