@@ -504,7 +504,7 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
   if (p->lazy && !p->alu && !in->reset_reg)
     for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
       const uop_t *op = &m->udec[u];
-      p->off[u - in->uop_bgn] = (struct uop_off){(size_t)op->dst * m->acc.lanes,
+      p->off[u - in->uop_bgn] = (vta_mac_off_t){(size_t)op->dst * m->acc.lanes,
                                                  (size_t)op->dst * m->out.lanes,
                                                  (size_t)op->src * m->inp.lanes,
                                                  (size_t)op->wgt * m->wgt.lanes};
@@ -688,25 +688,18 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     if (!p->alu && !in->reset_reg) {
       const int8_t *inp = m->inp.i8, *wgt = m->wgt.i8;
       const size_t il = m->inp.lanes, wl = m->wgt.lanes;
-      /* The (i, j) bases; the uop adds its own offsets (pipe_begin). */
-      int32_t *A = accb + ab * lanes;
-      int8_t *O = outb + ab * olanes;
-      const int8_t *X = inp + xb * il, *W = wgt + wbase * wl;
-      for (uint64_t left = fast; left; left--) {
-        const struct uop_off *o = &p->off[ui - ubgn];
-        vta_mac_job_t *jb = &q.job[q.n++];
-        jb->acc = A + o->acc;
-        jb->out = O + o->out;
-        jb->x = X + o->x;
-        jb->w = W + o->w;
-        if (q.n == MAC_BATCH) mac_flush(m, &q);
-        if (++ui == uend) {
+      /* The (i, j) bases; the uop adds its own offsets (pipe_begin): the
+       * kernel runs each stretch of uops up to the uop loop's end. */
+      vta_mac_job_t base = {accb + ab * lanes, outb + ab * olanes, inp + xb * il, wgt + wbase * wl};
+      for (uint64_t left = fast; left;) {
+        uint32_t run = left < uend - ui ? (uint32_t)left : uend - ui;
+        m->mac.run(&m->mac.shape, run, &base, &p->off[ui - ubgn]);
+        left -= run;
+        if ((ui += run) == uend) {
           ui = ubgn;
           next_iter(in, &ii, &jj, &ab, &xb, &wbase);
-          A = accb + ab * lanes;
-          O = outb + ab * olanes;
-          X = inp + xb * il;
-          W = wgt + wbase * wl;
+          base = (vta_mac_job_t){accb + ab * lanes, outb + ab * olanes, inp + xb * il,
+                                 wgt + wbase * wl};
         }
       }
     } else {

@@ -50,8 +50,18 @@ typedef struct vta_mac_job {
  * wrote): one call per batch of uops keeps the kernel's constants in
  * registers. */
 typedef void (*vta_mac_fn)(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *jobs);
+/* A uop's tile as lane offsets from a job's bases (acc, out, x, w): the n
+ * uops of one (iter_out, iter_in) iteration of a GEMM share the bases, so
+ * a run of them needs no job of its own per uop. */
+typedef struct vta_mac_off {
+  size_t acc, out, x, w;
+} vta_mac_off_t;
+/* Runs n uops in order, uop i's tile at base->acc + off[i].acc, etc. */
+typedef void (*vta_mac_run_fn)(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,
+                               const vta_mac_off_t *off);
 typedef struct vta_mac {
   vta_mac_fn fn;
+  vta_mac_run_fn run;
   vta_mac_shape_t shape;
   vta_isa_t isa;
 } vta_mac_t;

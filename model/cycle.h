@@ -108,7 +108,7 @@ typedef struct pipe {
   uint64_t o_lo, o_hi;             /* out rows written */
   /* A GEMM in closed form: each uop's lane offsets into acc, out, inp and
    * wgt, indexed by uop - uop_bgn (uop_depth of them allocated). */
-  struct uop_off { size_t acc, out, x, w; } *off;
+  vta_mac_off_t *off;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */

@@ -39,19 +39,25 @@ static inline int32_t dot(const int8_t *x, const int8_t *w, uint32_t n) {
   return s;
 }
 
-static void mac_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *jobs) {
+static void mac1_scalar(const vta_mac_shape_t *sh, int32_t *acc, int8_t *out, const int8_t *x,
+                        const int8_t *w) {
   uint32_t bi = sh->block_in, bo = sh->block_out;
-  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) {
-    int32_t *acc = j->acc;
-    int8_t *out = j->out;
-    const int8_t *x = j->x, *w = j->w;
-    for (uint32_t b = 0; b < sh->batch; b++, x += bi, acc += bo, out += bo)
-      for (uint32_t o = 0; o < bo; o++) {
-        /* The constant length lets the compiler unroll the default 16. */
-        int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + (size_t)o * bi, bi);
-        wb_scalar(&acc[o], &out[o], s, sh->acc_width, sh->out_width);
-      }
-  }
+  for (uint32_t b = 0; b < sh->batch; b++, x += bi, acc += bo, out += bo)
+    for (uint32_t o = 0; o < bo; o++) {
+      /* The constant length lets the compiler unroll the default 16. */
+      int32_t s = bi == 16 ? dot(x, w + o * 16, 16) : dot(x, w + (size_t)o * bi, bi);
+      wb_scalar(&acc[o], &out[o], s, sh->acc_width, sh->out_width);
+    }
+}
+
+static void mac_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *jobs) {
+  for (const vta_mac_job_t *j = jobs; j < jobs + n; j++) mac1_scalar(sh, j->acc, j->out, j->x, j->w);
+}
+
+static void run_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,
+                       const vta_mac_off_t *off) {
+  for (const vta_mac_off_t *o = off; o < off + n; o++)
+    mac1_scalar(sh, base->acc + o->acc, base->out + o->out, base->x + o->x, base->w + o->w);
 }
 
 #ifdef VTA_X86
@@ -126,9 +132,30 @@ __attribute__((target("avx2"))) static inline void mac1_avx2(uint32_t batch, int
       for (; j < end; j++) one(batch, aw, ow, j->acc, j->out, j->x, j->w);     \
   } while (0)
 
+/* The same over a run of uops given as offsets from shared bases. */
+#define MAC_RUN(one)                                                           \
+  do {                                                                         \
+    const uint32_t batch = sh->batch;                                          \
+    const int aw = sh->acc_width, ow = sh->out_width;                          \
+    int32_t *A = base->acc;                                                    \
+    int8_t *O = base->out;                                                     \
+    const int8_t *X = base->x, *W = base->w;                                   \
+    const vta_mac_off_t *o = off, *end = off + n;                              \
+    if (batch == 1 && aw == 32 && ow == 8)                                     \
+      for (; o < end; o++) one(1, 32, 8, A + o->acc, O + o->out, X + o->x, W + o->w); \
+    else                                                                       \
+      for (; o < end; o++) one(batch, aw, ow, A + o->acc, O + o->out, X + o->x, W + o->w); \
+  } while (0)
+
 __attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, uint32_t n,
                                                      const vta_mac_job_t *jobs) {
   MAC_JOBS(mac1_avx2);
+}
+
+__attribute__((target("avx2"))) static void run_avx2(const vta_mac_shape_t *sh, uint32_t n,
+                                                     const vta_mac_job_t *base,
+                                                     const vta_mac_off_t *off) {
+  MAC_RUN(mac1_avx2);
 }
 
 #define AVX512 "avx512f,avx512bw,avx512vnni"
@@ -175,6 +202,12 @@ __attribute__((target(AVX512))) static void mac_avx512(const vta_mac_shape_t *sh
                                                        const vta_mac_job_t *jobs) {
   MAC_JOBS(mac1_avx512);
 }
+
+__attribute__((target(AVX512))) static void run_avx512(const vta_mac_shape_t *sh, uint32_t n,
+                                                       const vta_mac_job_t *base,
+                                                       const vta_mac_off_t *off) {
+  MAC_RUN(mac1_avx512);
+}
 #endif
 
 static const char *const isa_names[VTA_ISA_N] = {"scalar", "avx2", "avx512vnni"};
@@ -208,14 +241,17 @@ void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap) {
   mac->shape = (vta_mac_shape_t){(uint32_t)cfg->batch, (uint32_t)cfg->block_in,
                                  (uint32_t)cfg->block_out, cfg->acc_width, cfg->out_width};
   mac->fn = mac_scalar;
+  mac->run = run_scalar;
   mac->isa = VTA_ISA_SCALAR;
 #ifdef VTA_X86
   if (cfg->block_in != 16 || cfg->block_out != 16) return;
   if (cap >= VTA_ISA_AVX512VNNI) {
     mac->fn = mac_avx512;
+    mac->run = run_avx512;
     mac->isa = VTA_ISA_AVX512VNNI;
   } else if (cap >= VTA_ISA_AVX2) {
     mac->fn = mac_avx2;
+    mac->run = run_avx2;
     mac->isa = VTA_ISA_AVX2;
   }
 #else

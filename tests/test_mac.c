@@ -4,7 +4,7 @@
  * in 64-bit arithmetic, on random tiles and on the extremes (-128 * -128
  * summed, acc wrapping at every ACC_WIDTH, out truncation at every
  * OUT_WIDTH), in batches whose later uops read acc rows earlier ones
- * wrote.  The model-level check (every committed trace and random programs
+ * wrote, both as jobs and as a run of offsets from shared bases.  The model-level check (every committed trace and random programs
  * with VTASIM_ISA forced to each level, bit for bit) is
  * tests/cli/test_isa_paths.sh.
  */
@@ -92,10 +92,24 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
         ref[at] = (int32_t)wrap((int64_t)ref[at] + s, sh->aw);
         rout[at] = (int8_t)wrap(ref[at], sh->ow);
       }
+  /* The same uops as offsets from shared bases, for the run form, on a
+   * copy of acc made before the kernel runs. */
+  int32_t *acc2 = malloc(ROWS * arow * sizeof *acc2);
+  int8_t *out2 = calloc(ROWS * arow, 1);
+  memcpy(acc2, acc, ROWS * arow * sizeof *acc);
+  vta_mac_off_t off[NJOB];
+  for (int j = 0; j < NJOB; j++)
+    off[j] = (vta_mac_off_t){ja[j] * arow, ja[j] * arow, jx[j] * xrow, jw[j] * wrow};
+  const vta_mac_job_t base = {acc2, out2, x, w};
   /* The kernel, in two batches (the split lands inside a dependency). */
   mac.fn(&mac.shape, NJOB / 2 + 1, jobs);
   mac.fn(&mac.shape, NJOB - (NJOB / 2 + 1), jobs + NJOB / 2 + 1);
-  int bad = memcmp(acc, ref, ROWS * arow * sizeof *acc) || memcmp(out, rout, ROWS * arow);
+  mac.run(&mac.shape, NJOB / 2 - 1, &base, off);
+  mac.run(&mac.shape, NJOB - (NJOB / 2 - 1), &base, off + NJOB / 2 - 1);
+  int bad = memcmp(acc, ref, ROWS * arow * sizeof *acc) || memcmp(out, rout, ROWS * arow) ||
+            memcmp(acc2, ref, ROWS * arow * sizeof *acc) || memcmp(out2, rout, ROWS * arow);
+  free(acc2);
+  free(out2);
   free(acc);
   free(ref);
   free(out);
