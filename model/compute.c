@@ -290,26 +290,30 @@ static int alu_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint6
     out[l] = (int8_t)vta_sext((uint32_t)v, ow);                                \
   }
 /* The same with the default widths (ACC 32, OUT 8) and b an immediate or
- * a row, each loop on its own so that it vectorises. */
+ * a row, each loop on its own so that it vectorises (ivdep: lane l reads
+ * only lane l of dst and src, which may be the same row, and out is
+ * another array). */
 #define ALU_ROW_32_8(expr)                                                     \
   do {                                                                         \
     if (src)                                                                   \
-      for (uint32_t l = 0; l < n; l++) {                                      \
+      _Pragma("GCC ivdep") for (uint32_t l = 0; l < n; l++) {                 \
         int32_t a = dst[l], b = src[l];                                        \
         int32_t v = (int32_t)(uint32_t)(expr);                                 \
         dst[l] = v;                                                            \
         out[l] = (int8_t)v;                                                    \
       }                                                                        \
     else                                                                       \
-      for (uint32_t l = 0; l < n; l++) {                                      \
+      _Pragma("GCC ivdep") for (uint32_t l = 0; l < n; l++) {                 \
         int32_t a = dst[l], b = imm;                                           \
         int32_t v = (int32_t)(uint32_t)(expr);                                 \
         dst[l] = v;                                                            \
         out[l] = (int8_t)v;                                                    \
       }                                                                        \
   } while (0)
-static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
-                    int aw, int ow, int8_t *out) {
+static inline __attribute__((always_inline)) void alu_row_n(uint32_t op, int32_t *dst,
+                                                             const int32_t *src, int32_t imm,
+                                                             uint32_t n, int aw, int ow,
+                                                             int8_t *out) {
   if (aw == 32 && ow == 8) {
     switch (op) {
     case VTA_ALU_MIN: ALU_ROW_32_8(a < b ? a : b); return;
@@ -332,6 +336,13 @@ static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, 
   }
 }
 #undef ALU_ROW
+
+/* The default 16 lanes as a constant: the loops then vectorise. */
+static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
+                    int aw, int ow, int8_t *out) {
+  if (n == 16) alu_row_n(op, dst, src, imm, 16, aw, ow, out);
+  else alu_row_n(op, dst, src, imm, n, aw, ow, out);
+}
 
 static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32_t *dst,
                      const int32_t *src, uint64_t srow, int8_t *out, vta_err *err) {
