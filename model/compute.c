@@ -797,11 +797,6 @@ uint64_t vta_pipe_next_event(const vta_model_t *m) {
 
 /* ---- cycle engine: the compute unit --------------------------------------- */
 
-int vta_compute_present(vta_model_t *m, vta_err *err) {
-  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
-  return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
-}
-
 int vta_compute_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_COMPUTE];

@@ -194,6 +194,7 @@ void vta_unit_complete(vta_model_t *m, unit_t *u) {
  * all of one instruction or none), their queue slots, fetch's dispatch. */
 HOT int commit(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
+  if (!(cy->u[0].done | cy->u[1].done | cy->u[2].done) && cy->f.pushed < 0) return 0;
   for (int id = 0; id < 3; id++) {
     unit_t *u = &cy->u[id];
     if (!u->done) continue;
@@ -251,8 +252,15 @@ static void count(vta_model_t *m, uint64_t from, uint64_t n) {
   cy->stats.unit[VTA_CY_FETCH].cat[cy->f.cat] += n;
 }
 
+/* The counters complete as of now: a store in closed form adds its own in
+ * bulk (vta_dma_wr_count), so whoever reads them mid-store settles first. */
+static void settle(vta_model_t *m) {
+  vta_dma_wr_settle(m, &m->cy->u[VTA_UNIT_STORE].wr);
+}
+
 static int fail(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
+  settle(m);
   vta_pipe_sync(m, cy->now); /* the scratchpads as far as the run got */
   vta_memsys_wr_apply(cy->ms, cy->now); /* and DRAM (this cycle's by the body) */
   cy->stats.mem = *vta_memsys_stats(cy->ms);
@@ -288,6 +296,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
 
 /* The max_cycles limit, checked at the start of every cycle. */
 static int limit_error(vta_model_t *m, vta_err *err) {
+  settle(m);
   vta_diag_snap_t s;
   vta_model_snapshot(m, &s);
   vta_diag_max_cycles(&s, m->cy->now, m->params.max_cycles, err);
@@ -313,7 +322,8 @@ HOT int cycle_body(vta_model_t *m, vta_err *err) {
   for (int u = 0; u < 3; u++) cy->u[u].acted = 0;
   cy->f.acted = 0;
   /* Requests follow from the state at the start of the cycle. */
-  if (vta_fetch_present(m, err) || vta_compute_present(m, err) || vta_load_present(m, err))
+  if (vta_fetch_present(m, err) || vta_dma_unit_present(m, VTA_UNIT_COMPUTE, err) ||
+      vta_dma_unit_present(m, VTA_UNIT_LOAD, err))
     return fail(m, err);
   if (vta_memsys_rd_arbitrate(cy->ms) >= 0 && (cy->trace || cy->ev)) {
     const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
@@ -347,6 +357,7 @@ HOT int cycle_end(vta_model_t *m, vta_err *err) {
 static int stuck(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   cy->now--; /* reported at the quiet cycle itself */
+  settle(m);
   vta_model_stuck(m, cy->now, err);
   return fail(m, err);
 }
@@ -354,6 +365,7 @@ static int stuck(vta_model_t *m, vta_err *err) {
 /* The finish pulse: the run is over and counted. */
 static void finish(vta_model_t *m) {
   cyc_t *cy = m->cy;
+  settle(m);
   vta_diag_trace_finish(cy->trace, cy->now, cy->run_ucnt);
   VTA_EMIT(m, VTA_EV_FINISH, 0, 0, (uint32_t)cy->run_ucnt, cy->now, 0, NULL);
   cy->stats.runs++;
@@ -561,6 +573,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
    * the step: the events of its cycles, all in this step's list. */
   if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
   if (!rc) vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
+  if (!rc) settle(m); /* and the counters */
   cy->ev = NULL;
   *advanced = cy->now - begin + (uint64_t)*finished;
   if (rc || *finished) {

@@ -64,9 +64,11 @@ typedef struct dma_wr {
   /* In closed form (docs/microarch.md 8.3): the schedule of 6.6 fixed at S,
    * the out rows read and the beats posted to the memory system then; the
    * unit's and the write channel's counters are counted cycle by cycle from
-   * the schedule (`acct`: the next cycle to count, through D = done_at). */
+   * the schedule (`acct`: the next cycle to count, through D = done_at),
+   * in bulk: the engine's count of cycles [acct, upto) is added when D is
+   * counted or the counters are read (vta_dma_wr_settle). */
   int lazy;
-  uint64_t start, done_at, acct;
+  uint64_t start, done_at, acct, upto;
   uint64_t ba, back, baddr_c, bbytes; /* a burst of the schedule: AW and ack cycles, bytes */
   uint32_t by;                        /* its row */
   struct wr_cum *cum;  /* counters of cycles [S, S + k) in cum[k], k <= WR_SCHED_MAX */
@@ -222,25 +224,35 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
 int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
 /* Count cycles [from, from + n) of a store in closed form (the unit's
  * categories and the write channel's statistics); it leaves closed form
- * once its D is counted. */
+ * once its D is counted.  The counters are added in bulk: at D, or by
+ * vta_dma_wr_settle, which whoever reads them mid-store calls first. */
 void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n);
+void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d);
 /* Go on cycle by cycle from now: the store's cycles since S are replayed
  * on the write channel, the posts after now dropped. */
 int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err);
 
 /* Each unit's cycle: its timing FSM next to its semantics. */
 int vta_fetch_start(vta_model_t *m, vta_err *err);
-int vta_fetch_present(vta_model_t *m, vta_err *err);
 int vta_fetch_cycle(vta_model_t *m, vta_err *err);
 /* A train of n beats of fetch's chunk landing in consecutive cycles from
  * now on, the rest of the machine quiet (cycle.c checks it); as
  * vta_dma_rd_train. */
 int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err);
-int vta_load_present(vta_model_t *m, vta_err *err);
 int vta_load_cycle(vta_model_t *m, vta_err *err);
-int vta_compute_present(vta_model_t *m, vta_err *err);
 int vta_compute_cycle(vta_model_t *m, vta_err *err);
 int vta_store_cycle(vta_model_t *m, vta_err *err);
+/* The read requests of a cycle, from the state at its start: fetch's for
+ * its chunk, load's and compute's for a DMA in flight (inline: they are
+ * asked every cycle and mostly have nothing to ask). */
+int vta_fetch_request(vta_model_t *m, vta_err *err);
+static inline int vta_fetch_present(vta_model_t *m, vta_err *err) {
+  return m->cy->f.state == F_REQ ? vta_fetch_request(m, err) : 0;
+}
+static inline int vta_dma_unit_present(vta_model_t *m, int unit, vta_err *err) {
+  unit_t *u = &m->cy->u[unit];
+  return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
+}
 /* The done cycle of a store in closed form, else UINT64_MAX. */
 uint64_t vta_store_next_event(const vta_model_t *m);
 

@@ -117,10 +117,10 @@ static int fetch_reset(vta_model_t *m) {
   return 0;
 }
 
-int vta_fetch_present(vta_model_t *m, vta_err *err) {
+int vta_fetch_request(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   fetch_t *f = &cy->f;
-  if (f->state != F_REQ) return 0;
+  assert(f->state == F_REQ);
   f->presented = vta_memsys_burst_bytes(vta_memsys_params(cy->ms), f->raddr,
                                         f->rend - f->raddr);
   return vta_memsys_rd_request(cy->ms, VTA_RD_FETCH, f->raddr, f->presented, 0, err);

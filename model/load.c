@@ -45,11 +45,6 @@ int vta_load_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* ---- cycle engine --------------------------------------------------------- */
 
-int vta_load_present(vta_model_t *m, vta_err *err) {
-  unit_t *u = &m->cy->u[VTA_UNIT_LOAD];
-  return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
-}
-
 int vta_load_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_LOAD];

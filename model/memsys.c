@@ -377,8 +377,9 @@ int vta_memsys_active(const vta_memsys_t *ms) {
 
 /* Per-cycle bookkeeping of the busy counters, for n identical cycles. */
 static void count_busy(vta_memsys_t *ms, uint64_t n) {
-  for (int c = 0; c < VTA_RD_NCLIENTS; c++)
-    if (ms->inflight[c]) ms->st.rd[c].busy += n;
+  if (ms->count) /* a client with bursts in flight */
+    for (int c = 0; c < VTA_RD_NCLIENTS; c++)
+      if (ms->inflight[c]) ms->st.rd[c].busy += n;
   if (ms->w_state != W_IDLE) ms->st.wr.busy += n;
   ms->st.cycles += n;
 }

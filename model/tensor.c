@@ -610,15 +610,21 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
     c[k].wbusy += c[k - 1].wbusy;
   }
   d->start = S;
-  d->acct = S;
+  d->acct = d->upto = S;
   d->lazy = 1;
   return 1;
 }
 
 void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
+  assert(d->lazy && from == d->upto); /* counted in order, each cycle once */
+  d->upto = from + n;
+  if (d->upto > d->done_at) vta_dma_wr_settle(m, d); /* D counted: closed form is over */
+}
+
+void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d) {
   cyc_t *cy = m->cy;
-  assert(d->lazy && from == d->acct); /* counted in order, each cycle once */
-  uint64_t to = from + n <= d->done_at ? from + n : d->done_at + 1;
+  if (!d->lazy || d->upto == d->acct) return;
+  uint64_t from = d->acct, to = d->upto <= d->done_at ? d->upto : d->done_at + 1;
   const struct wr_cum *a = &d->cum[from - d->start], *b = &d->cum[to - d->start];
   cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += b->busy - a->busy;
   cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += b->mem - a->mem;
@@ -633,6 +639,7 @@ int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vt
   cyc_t *cy = m->cy;
   if (!d->lazy) return 0;
   uint64_t now = cy->now, S = d->start;
+  vta_dma_wr_settle(m, d);
   assert(now > S && now <= d->done_at && d->acct == now); /* counted up to now */
   vta_memsys_wr_apply(cy->ms, now);
   vta_memsys_wr_drop(cy->ms);
