@@ -99,10 +99,14 @@ static int chunk_begin(vta_model_t *m, uint32_t first, vta_err *err) {
   f->pend_beats = 0;
   f->raddr = (uint64_t)m->insn_phys + (uint64_t)first * VTA_INS_BYTES;
   f->rend = f->raddr + (uint64_t)f->n * VTA_INS_BYTES;
-  for (uint32_t k = 0; k < f->n; k++) {
-    uint64_t phys = f->raddr + (uint64_t)k * VTA_INS_BYTES;
-    if (!vta_mem_mapped(m->mem, phys, VTA_INS_BYTES)) return not_mapped(first + k, phys, err);
-  }
+  /* The whole chunk in one allocation covers each instruction; else they
+   * are checked one by one (they may span allocations), to name the first
+   * one outside. */
+  if (!vta_mem_mapped(m->mem, f->raddr, f->rend - f->raddr))
+    for (uint32_t k = 0; k < f->n; k++) {
+      uint64_t phys = f->raddr + (uint64_t)k * VTA_INS_BYTES;
+      if (!vta_mem_mapped(m->mem, phys, VTA_INS_BYTES)) return not_mapped(first + k, phys, err);
+    }
   f->state = F_REQ;
   return 0;
 }
