@@ -503,6 +503,95 @@ static int leave_closed_form(vta_model_t *m, vta_err *err) {
   return 0;
 }
 
+/* After a quiet cycle (now is the next one): the cycle up to which the
+ * following ones are quiet too and may be skipped (now: the next cycle is
+ * evaluated), or -1 on a deadlock.  The next change is the memory
+ * system's next event or the done cycle of a GEMM, ALU or STORE that runs
+ * in closed form meanwhile; the max_cycles limit bounds the skip. */
+static int quiet_until(vta_model_t *m, uint64_t max, int may_skip, uint64_t *to, vta_err *err) {
+  cyc_t *cy = m->cy;
+  uint64_t e = vta_memsys_next_event(cy->ms), d = closed_form_next_event(m);
+  if (d < e) e = d;
+  if (e == UINT64_MAX) return stuck(m, err); /* nothing will ever change */
+  if (max && e > max) e = max; /* the limit is then the loop's to check */
+  *to = may_skip && e > cy->now ? e : cy->now;
+  /* Event skipping's preconditions: a quiet cycle (nothing acted, nothing
+   * completes or is dispatched) and the skip lands on the next event. */
+  assert(!cy->f.acted && cy->f.pushed < 0);
+  for (int u = 0; u < 3; u++) assert(!cy->u[u].acted && !cy->u[u].done);
+  return 0;
+}
+
+/* A store chain (docs/microarch.md 8.3): the store unit runs STOREs in
+ * closed form one after the other while fetch waits to dispatch a STORE
+ * into the full store queue, and nothing else can change: no read burst
+ * in flight or presented (fetch dispatches, load and compute run no DMA),
+ * the write channel free, load not busy, compute not busy or in a GEMM/ALU
+ * in closed form short of its done cycle.  Load's and compute's attempts
+ * to start then fail every cycle as in the last one evaluated (a queue or
+ * semaphore of theirs changes only when fetch dispatches to them or an
+ * instruction with pushes completes, which ends the chain), so such a
+ * cycle is evaluated for the store unit, fetch and the write channel
+ * alone: load and compute count one more cycle of their category.  Before
+ * evaluating cycle now: */
+static int chain_ready(const vta_model_t *m) {
+  const cyc_t *cy = m->cy;
+  const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
+               *st = &cy->u[VTA_UNIT_STORE];
+  return cy->lazy && !cy->ev && (!st->busy || st->wr.lazy) && cy->f.state == F_DISP && !ld->busy &&
+         (!cu->busy || ((cu->kind == K_GEMM || cu->kind == K_ALU) && cu->pipe.lazy &&
+                        cy->now < cu->pipe.done)) &&
+         !vta_memsys_busy(cy->ms) && !vta_memsys_rd_presented(cy->ms);
+}
+
+/* One cycle of a chain; 1 if something acted, 0 if quiet, -1 on a fault.
+ * *changed: load's or compute's queue or semaphores changed (a dispatch to
+ * them, or the pushes of a completed STORE): the chain ends there. */
+static int chain_cycle(vta_model_t *m, int *changed, vta_err *err) {
+  cyc_t *cy = m->cy;
+  unit_t *st = &cy->u[VTA_UNIT_STORE]; /* chain_ready(m) holds: checked just before */
+  for (int u = 0; u < 3; u++) cy->u[u].acted = 0;
+  cy->f.acted = 0;
+  /* No request to present or arbitrate (none was presented last cycle). */
+  vta_memsys_wr_apply(cy->ms, cy->now + 1);
+  if (vta_store_cycle(m, err)) return fail(m, err);
+  for (int id = VTA_UNIT_LOAD; id <= VTA_UNIT_COMPUTE; id++) {
+    unit_t *u = &cy->u[id]; /* try_start fails again, or the GEMM/ALU runs on */
+    if (!u->busy && u->cat >= VTA_CAT_DEP && u->cat < VTA_CAT_IDLE) u->dep++;
+  }
+  if (vta_fetch_cycle(m, err)) return fail(m, err);
+  *changed = (cy->f.pushed >= 0 && cy->f.pushed != VTA_UNIT_STORE) ||
+             (st->done && (st->cur.insn.push_prev || st->cur.insn.push_next));
+  if (commit(m, err)) return fail(m, err);
+  count(m, cy->now, 1);
+  int active = cy->f.acted || st->acted;
+  vta_memsys_skip(cy->ms, cy->now + 1); /* the memory idles: what its tick does then */
+  cy->now++;
+  return active;
+}
+
+/* Runs a chain from a quiet cycle whose next change is at `to`: skips to
+ * it, evaluates the chain's cycles, and so on while the chain holds, never
+ * reaching `stop`.  Leaves with the next cycle to evaluate at now (or a
+ * skip the step's budget cut short in skip_until); -1 on a fault. */
+static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max, vta_err *err) {
+  cyc_t *cy = m->cy;
+  for (;;) {
+    if (to > stop) { /* the main loop skips, up to the step's budget or the limit */
+      cy->skip_until = to;
+      return 0;
+    }
+    skip_to(m, to);
+    int active, changed = 0;
+    do {
+      if (cy->now >= stop || changed || !chain_ready(m) || (m->params.stop && *m->params.stop))
+        return 0;
+      if ((active = chain_cycle(m, &changed, err)) < 0) return -1;
+    } while (active);
+    if (quiet_until(m, max, 1, &to, err)) return -1;
+  }
+}
+
 /* The run loop.  A skip cut short by the budget is remembered (skip_until)
  * and finished by the next call, so that a run stepped in chunks counts
  * exactly what one uninterrupted run counts.  Without events and with
@@ -551,23 +640,17 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       }
       continue;
     }
-    /* The next change: the memory system's, or the done cycle of a GEMM,
-     * ALU or STORE that runs in closed form meanwhile. */
-    uint64_t e = vta_memsys_next_event(cy->ms), d = closed_form_next_event(m);
-    if (d < e) e = d;
-    if (e == UINT64_MAX) { /* nothing will ever change */
-      rc = stuck(m, err);
+    uint64_t to;
+    if (quiet_until(m, max, may_skip, &to, err)) {
+      rc = -1;
       break;
     }
-    if (!may_skip || e <= cy->now) continue;
-    if (max && e > max) e = max;
-    /* The limit is this very cycle: the loop's limit check stops the run. */
-    if (e <= cy->now) continue;
-    /* Event skipping's preconditions: a quiet cycle (nothing acted, nothing
-     * completes or is dispatched) and the skip lands on the next event. */
-    assert(e > cy->now && !cy->f.acted && cy->f.pushed < 0);
-    for (int u = 0; u < 3; u++) assert(!cy->u[u].acted && !cy->u[u].done);
-    cy->skip_until = e;
+    if (to <= cy->now) continue; /* evaluated (or the limit is this very cycle) */
+    if (!chain_ready(m)) cy->skip_until = to;
+    else if (store_chain(m, to, stop, max, err)) {
+      rc = -1;
+      break;
+    }
   }
   /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
    * the step: the events of its cycles, all in this step's list. */

@@ -142,11 +142,26 @@ static void fetch_land(fetch_t *f, const vta_rd_beat_t *b) {
 static void train_beat(void *ctx, const vta_rd_beat_t *b, uint64_t cycle) {
   (void)cycle;
   assert(b->client == VTA_RD_FETCH);
-  fetch_land(ctx, b);
+  fetch_land(&((vta_model_t *)ctx)->cy->f, b);
+}
+
+/* A burst's beats in one go: what landing each of them does. */
+static void train_run(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes,
+                      uint64_t cycle) {
+  (void)cycle;
+  vta_model_t *m = ctx;
+  fetch_t *f = &m->cy->f;
+  uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes;
+  uint64_t beats = (addr + bytes - 1) / bus - addr / bus + 1;
+  assert(f->pend_beats >= beats && f->fill + bytes <= (uint64_t)f->n * VTA_INS_BYTES);
+  memcpy(f->buf + f->fill, p, bytes);
+  f->fill += (uint32_t)bytes;
+  f->pend_beats -= beats;
+  if (f->state == F_WAIT && !f->pend_beats) f->state = F_DISP;
 }
 
 int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
-  return vta_rd_train(m, n, train_beat, NULL, &m->cy->f, done, err);
+  return vta_rd_train(m, n, train_beat, train_run, m, done, err);
 }
 
 int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
