@@ -25,6 +25,7 @@ struct vta_mem {
   size_t n, cap;
   const vta_mem_ops_t *ext; /* external memory, or NULL: the blocks above */
   void *ext_ctx;
+  size_t hint; /* by_phys index of the block the last look-up found (a guess: checked) */
 };
 
 #define SPACE_END ((uint64_t)1 << 32)
@@ -194,11 +195,20 @@ int vta_mem_release(vta_mem_t *m, void *host) {
 void *vta_mem_host(const vta_mem_t *m, uint64_t phys, uint64_t len) {
   /* One predictable branch on the engines' pointer path. */
   if (m->ext) return m->ext->direct(m->ext_ctx, phys, len, 1);
+  /* The engines look up the same few blocks over and over: the last one
+   * found first (ranges never overlap, so a block holding the range is the
+   * answer), then the search. */
+  if (m->hint < m->n) {
+    const block_t *h = m->by_phys[m->hint];
+    uint64_t off = phys - h->phys; /* huge when phys is below the block */
+    if (off <= h->span && len <= h->span - off) return h->host + off;
+  }
   size_t i = upper_phys(m, phys);
   if (i == 0) return NULL;
   const block_t *b = m->by_phys[i - 1];
   uint64_t off = phys - b->phys;
   if (off > b->span || len > b->span - off) return NULL;
+  ((vta_mem_t *)m)->hint = i - 1; /* a look-up cache, not the memory's state */
   return b->host + off;
 }
 
