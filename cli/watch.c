@@ -119,10 +119,8 @@ static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   w->retired_base = w->retired;
 }
 
-static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
-                    int fin) {
-  vtasim_watch_t *w = ctx;
-  if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
+/* Cycles shown (with their events, if any): progress and Ctrl-C. */
+static int shown(vtasim_watch_t *w, const vta_evlist_t *ev, uint64_t cycles) {
   w->cycles += cycles;
   if (ev) {
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
@@ -139,6 +137,19 @@ static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cy
   return got_sigint != 0 && !w->self_stop;
 }
 
+static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+                    int fin) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
+  return shown(w, ev, cycles);
+}
+
+static int ob_span(void *ctx, const vta_span_t *s) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof) vta_prof_span(w->prof, s);
+  return shown(w, s->ev, s->cycles);
+}
+
 static void ob_abort(void *ctx) {
   vtasim_watch_t *w = ctx;
   if (w->prof) vta_prof_abort(w->prof);
@@ -147,9 +158,10 @@ static void ob_abort(void *ctx) {
 void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {
   memset(o, 0, sizeof *o);
   o->events = events;
-  o->skip = VTA_PROF_SKIP; /* neither the profiler nor progress reads them */
+  o->skip = vta_prof_skip(w->prof); /* neither the profiler nor progress reads them */
   o->launch = ob_launch;
   o->cycle = ob_cycle;
+  o->span = ob_span;
   o->abort = ob_abort;
   o->ctx = w;
   w->t0 = w->last = now_s();
