@@ -116,12 +116,17 @@ static void show(vtasim_watch_t *w) {
 static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   vtasim_watch_t *w = ctx;
   if (w->prof) vta_prof_launch(w->prof, insn_phys, count);
+  if (w->windows) vtasim_windows_launch(w->windows);
+  w->run_now = 0;
   w->retired_base = w->retired;
 }
 
-/* Cycles shown (with their events, if any): progress and Ctrl-C. */
-static int shown(vtasim_watch_t *w, const vta_evlist_t *ev, uint64_t cycles) {
+/* Cycles shown (with the last one's events, if any): windows, progress
+ * and Ctrl-C. */
+static int shown(vtasim_watch_t *w, const vta_evlist_t *ev, uint64_t cycles, int fin) {
   w->cycles += cycles;
+  w->run_now += cycles;
+  if (w->windows && cycles) vtasim_windows_cycle(w->windows, w->run_now - 1, ev, fin);
   if (ev) {
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
   } else if (w->model && vta_model_cycle_stats(w->model)) {
@@ -141,13 +146,13 @@ static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cy
                     int fin) {
   vtasim_watch_t *w = ctx;
   if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
-  return shown(w, ev, cycles);
+  return shown(w, ev, cycles, fin);
 }
 
 static int ob_span(void *ctx, const vta_span_t *s) {
   vtasim_watch_t *w = ctx;
   if (w->prof) vta_prof_span(w->prof, s);
-  return shown(w, s->ev, s->cycles);
+  return shown(w, s->ev, s->cycles, s->finished);
 }
 
 static void ob_abort(void *ctx) {
@@ -158,7 +163,8 @@ static void ob_abort(void *ctx) {
 void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {
   memset(o, 0, sizeof *o);
   o->events = events;
-  o->skip = vta_prof_skip(w->prof); /* neither the profiler nor progress reads them */
+  /* what neither the profiler, the windows nor progress read */
+  o->skip = vta_prof_skip(w->prof) & ~(w->windows ? VTASIM_WINDOWS_EVENTS : 0u);
   o->launch = ob_launch;
   o->cycle = ob_cycle;
   o->span = ob_span;
