@@ -31,6 +31,7 @@ struct vtasim_windows {
   vta_memsys_params_t mp;
   vta_rd_sched_t rd;    /* where the run's read bursts land (run cycles) */
   uint64_t base, run_end; /* time axis: runs follow each other */
+  size_t run_first;     /* the current run's first stretch */
   uint64_t start[3];    /* run cycle each unit started its instruction */
   stretch_t *v;
   size_t n, cap;
@@ -51,6 +52,7 @@ void vtasim_windows_free(vtasim_windows_t *w) {
 
 void vtasim_windows_launch(vtasim_windows_t *w) {
   w->base = w->run_end;
+  w->run_first = w->n;
   memset(&w->rd, 0, sizeof w->rd);
 }
 
@@ -85,16 +87,24 @@ void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *e
       }
       break;
     case VTA_EV_WR_ADDR: {
-      /* the write beats follow the address phase back to back, one per CPB */
+      /* the write beats follow the address phase back to back, one per CPB;
+       * a store in closed form shows its address phases ahead, at its start
+       * (stamped with their own cycles) */
       uint64_t beats = vta_memsys_beats(&w->mp, e->addr, e->bytes);
-      add(w, W_WRITE, t, t + beats * w->mp.cpb - 1, beats);
+      add(w, W_WRITE, e->cycle, e->cycle + beats * w->mp.cpb - 1, beats);
       break;
     }
     default:
       break;
     }
   }
-  if (finished) w->run_end = w->base + t + 1;
+  if (!finished) return;
+  w->run_end = w->base + t + 1;
+  /* address phases shown ahead that the finish pulse cut off never were */
+  size_t k = w->run_first;
+  for (size_t i = w->run_first; i < w->n; i++)
+    if (w->v[i].k != W_WRITE || w->v[i].a < w->run_end) w->v[k++] = w->v[i];
+  w->n = k;
 }
 
 /* Add `amount` spread evenly over cycles [a, b] to the windows they cover. */

@@ -184,6 +184,10 @@ typedef struct cyc {
   } while (0)
 void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
               uint32_t bytes, const uint8_t *data);
+/* Someone listens for events of any of these kinds (bits 1 << VTA_EV_*). */
+static inline int vta_ev_wanted(const cyc_t *cy, uint32_t kinds) {
+  return cy->ev && (~cy->ev->skip & kinds) != 0;
+}
 /* SRAM_WR of entry `entry` of s (an inp, wgt, acc or out row), packed as in
  * DRAM; buffer is the VTA_MEM_* type. */
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);

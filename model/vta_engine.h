@@ -67,7 +67,12 @@ typedef struct vta_engine_ctx vta_engine_ctx_t;
 typedef struct vta_span {
   uint64_t cycles;       /* n >= 1: cycles [now, now + n) of the run */
   int finished;          /* the last cycle is the finish pulse */
-  vta_evlist_t *ev;      /* the last cycle's events (the others had none) */
+  vta_evlist_t *ev;      /* the last cycle's events (the others had none), each
+                            stamped with its cycle; but for one thing: the model's
+                            STORE in closed form (not reporting its reads and
+                            beats) shows the address phases of all its bursts
+                            (WR_ADDR, stamped with their later cycles) in the
+                            cycle it starts */
   const uint8_t *cat;    /* the last cycle's category of each unit (VTA_CY_*); exact
                             at least for a unit that started an instruction in it */
   /* Cycles each unit spent in each category over the span, as the counters

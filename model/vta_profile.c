@@ -735,7 +735,9 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
                  const uint64_t (*count)[VTA_NCAT]) {
   const uint64_t t = p->now, g = p->base + t;
   int n = ev ? ev->n : 0;
-  if (n > 1) vta_evlist_sort(ev); /* the canonical order: pops before pushes */
+  /* The canonical order (pops before pushes) matters to the timeline's
+   * token flows; attribution reads one DISPATCH, START, DONE per unit. */
+  if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
   int started[3] = {0, 0, 0}, done[3] = {0, 0, 0};
   uint32_t sidx[3] = {0, 0, 0};
