@@ -7,7 +7,8 @@
  * The per-instruction part and the timeline are computed from what every
  * cycle-accurate engine delivers when stepped: the events of one cycle
  * (docs/microarch.md 8.2, vta_events.h) and each unit's category of that
- * cycle (VTA_CAT_*, section 8.1).  The C model and the RTL deliver the same
+ * cycle (VTA_CAT_*, section 8.1), or a span of cycles (vta_engine.h's
+ * vta_span_t) that adds up to the same.  The C model and the RTL deliver the same
  * events and categories, so they get the same attribution and a
  * byte-identical timeline by construction.  docs/report-json.md defines the
  * JSON; README says how to open a timeline.
