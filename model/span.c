@@ -23,7 +23,8 @@ void vta_span_launch(vta_model_t *m) {
 
 /* Show cycles [span_from, upto): the counters' growth since the last span
  * less `minus` (the categories of a counted cycle not shown), ev the last
- * one's events. */
+ * one's events.  The counters must be complete as of upto: a unit that
+ * adds its own in bulk (a STORE in closed form) settles them first. */
 static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minus) {
   cyc_t *cy = m->cy;
   vta_span_t s;
