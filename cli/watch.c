@@ -163,8 +163,10 @@ static void ob_abort(void *ctx) {
 void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {
   memset(o, 0, sizeof *o);
   o->events = events;
-  /* what neither the profiler, the windows nor progress read */
-  o->skip = vta_prof_skip(w->prof) & ~(w->windows ? VTASIM_WINDOWS_EVENTS : 0u);
+  /* what neither the profiler, the windows nor progress (DONE) read */
+  const uint32_t want = (w->prof ? ~vta_prof_skip(w->prof) : 1u << VTA_EV_DONE) |
+                        (w->windows ? VTASIM_WINDOWS_EVENTS : 0u);
+  o->skip = ~want & ((1u << VTA_EV_NKINDS) - 1);
   o->launch = ob_launch;
   o->cycle = ob_cycle;
   o->span = ob_span;
