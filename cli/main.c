@@ -171,7 +171,7 @@ static const char run_help[] =
     "with exit status 2 rather than ignoring them):\n"
     "  --json                all: machine-readable report on stdout (vtasim-run/2),\n"
     "                        with per-window utilisation on model and rtl (docs/report.md)\n"
-    "  --no-windows          model, rtl: --json without it (no scratch trace: make bench)\n"
+    "  --no-windows          model, rtl: --json without it (fewer events watched: make bench)\n"
     "  --quiet               all: no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       all: after the run, write segment SEG's bytes to PATH\n"
     "                        (repeatable)\n"
@@ -349,7 +349,7 @@ static int cmd_run(int argc, char **argv) {
   vtasim_watch_t watch;
   memset(&watch, 0, sizeof watch);
   int interrupted = 0;
-  FILE *scratch = NULL; /* the JSON report's per-window utilisation reads a trace */
+  vtasim_windows_t *win = NULL; /* the JSON report's per-window utilisation */
   if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
   /* Races are a property of the program: found before any engine runs it. */
   if (races && vta_races_check(&p, stderr, NULL, &e)) {
@@ -370,9 +370,6 @@ static int cmd_run(int argc, char **argv) {
     if (vta_out_open(&trace, trace_path, "--trace", 0, &e)) { rc = fail(&e); goto out; }
     vta_out_keep_partial(&trace); /* Ctrl-C on a long run: the trace so far */
     params.trace = trace.f;
-  } else if (json && windows && params.engine != VTA_ENGINE_FUNCTIONAL) {
-    scratch = tmpfile();
-    params.trace = scratch;
   }
   if (wave && vta_out_open_named(&wave_out, wave, "--wave", &e)) { rc = fail(&e); goto out; }
   s = vta_session_new_mapped(&p, &e);
@@ -421,18 +418,28 @@ static int cmd_run(int argc, char **argv) {
     prof = vta_prof_new(&p.cfg, &params, vta_session_mem(s), popts, &e);
     if (!prof) { rc = fail(&e); goto out; }
   }
+  if (json && windows && cycle_engine) {
+    win = vtasim_windows_new(&params.mem);
+    if (!win) {
+      vta_errf(&e, VTA_ENOMEM, "windows: out of memory");
+      rc = fail(&e);
+      goto out;
+    }
+  }
   if (cycle_engine) vtasim_sigint_catch(); /* the model stops at params.stop */
   /* The model runs unwatched (with event skipping) unless something watches it;
    * the RTL is stepped anyway, and watched so that Ctrl-C stops it. */
-  if (attribute || want_progress || params.engine == VTA_ENGINE_RTL) {
+  if (attribute || win || want_progress || params.engine == VTA_ENGINE_RTL) {
     watch.prof = prof;
+    watch.windows = win;
     watch.model = vta_session_model(s);
     watch.self_stop = params.engine == VTA_ENGINE_MODEL;
     watch.progress = want_progress;
     watch.tty = tty;
     watch.total_insns = vtasim_program_insns(&p);
     vta_session_observer_t ob;
-    vtasim_watch_observer(&watch, attribute || (want_progress && params.engine == VTA_ENGINE_RTL),
+    vtasim_watch_observer(&watch, attribute || win ||
+                                      (want_progress && params.engine == VTA_ENGINE_RTL),
                           &ob);
     vta_session_observe(s, &ob);
   }
@@ -500,13 +507,8 @@ static int cmd_run(int argc, char **argv) {
   r.failed = failed;
   r.failures = report;
   if (json) {
-    /* the trace as written: --trace's temporary (read by name), or the scratch */
-    FILE *tw = trace.f ? trace.f : scratch;
-    const char *tw_name = trace.f ? (trace.tmp ? trace.tmp : trace_path) : NULL;
-    FILE *tr = tw && tw_name && !fflush(tw) ? fopen(tw_name, "r") : tw;
-    if (r.cycles && tr && ran && windows)
-      r.windows = vtasim_windows_json(tr, r.cycles->cycles, params.mem.cpb);
-    if (tr && tr != tw) fclose(tr);
+    if (r.cycles && win && ran)
+      r.windows = vtasim_windows_json(win, r.cycles->cycles, params.mem.cpb);
     cJSON *o = vta_report_json(&r, VTASIM_VERSION);
     char *txt = cJSON_Print(o);
     if (txt) puts(txt);
@@ -525,7 +527,7 @@ out:
   /* The trace and the waveform are kept even when the run failed: they
    * show how it failed.  Only a failed write discards them. */
   if (vta_out_close(&trace, 1, &e) && rc != EXIT_BAD) rc = fail(&e);
-  if (scratch) fclose(scratch);
+  vtasim_windows_free(win);
   if (vta_out_close(&wave_out, 1, &e) && rc != EXIT_BAD) rc = fail(&e);
   vta_program_free(&p);
   return rc;

@@ -116,14 +116,17 @@ static void show(vtasim_watch_t *w) {
 static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   vtasim_watch_t *w = ctx;
   if (w->prof) vta_prof_launch(w->prof, insn_phys, count);
+  if (w->windows) vtasim_windows_launch(w->windows);
+  w->run_now = 0;
   w->retired_base = w->retired;
 }
 
-static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
-                    int fin) {
-  vtasim_watch_t *w = ctx;
-  if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
+/* Cycles shown (with the last one's events, if any): windows, progress
+ * and Ctrl-C. */
+static int shown(vtasim_watch_t *w, const vta_evlist_t *ev, uint64_t cycles, int fin) {
   w->cycles += cycles;
+  w->run_now += cycles;
+  if (w->windows && cycles) vtasim_windows_cycle(w->windows, w->run_now - 1, ev, fin);
   if (ev) {
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
   } else if (w->model && vta_model_cycle_stats(w->model)) {
@@ -139,6 +142,19 @@ static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cy
   return got_sigint != 0 && !w->self_stop;
 }
 
+static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
+                    int fin) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
+  return shown(w, ev, cycles, fin);
+}
+
+static int ob_span(void *ctx, const vta_span_t *s) {
+  vtasim_watch_t *w = ctx;
+  if (w->prof) vta_prof_span(w->prof, s);
+  return shown(w, s->ev, s->cycles, s->finished);
+}
+
 static void ob_abort(void *ctx) {
   vtasim_watch_t *w = ctx;
   if (w->prof) vta_prof_abort(w->prof);
@@ -147,9 +163,13 @@ static void ob_abort(void *ctx) {
 void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t *o) {
   memset(o, 0, sizeof *o);
   o->events = events;
-  o->skip = VTA_PROF_SKIP; /* neither the profiler nor progress reads them */
+  /* what neither the profiler, the windows nor progress (DONE) read */
+  const uint32_t want = (w->prof ? ~vta_prof_skip(w->prof) : 1u << VTA_EV_DONE) |
+                        (w->windows ? VTASIM_WINDOWS_EVENTS : 0u);
+  o->skip = ~want & ((1u << VTA_EV_NKINDS) - 1);
   o->launch = ob_launch;
   o->cycle = ob_cycle;
+  o->span = ob_span;
   o->abort = ob_abort;
   o->ctx = w;
   w->t0 = w->last = now_s();

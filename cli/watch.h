@@ -14,11 +14,14 @@
 #include "vta_profile.h"
 #include "vta_program.h"
 #include "vta_session.h"
+#include "windows.h"
 
 #define VTASIM_EXIT_INTERRUPTED 130 /* 128 + SIGINT, as shells report it */
 
 typedef struct vtasim_watch {
   vta_prof_t *prof;          /* per-instruction attribution and timeline, or NULL */
+  vtasim_windows_t *windows; /* per-window utilisation, or NULL */
+  uint64_t run_now;          /* cycles of the current run shown so far */
   vta_model_t *model;        /* the session's model: live counters for progress */
   int progress;              /* progress lines on stderr */
   int tty;                   /* stderr is a terminal: one line rewritten in place */

@@ -1,13 +1,16 @@
 /*
  * windows.c - the compact per-window utilisation of a run (the "windows"
- * object of `vtasim run --json`, docs/report.md), read back from the
- * instruction trace of docs/microarch.md section 10, which the model and
- * the RTL engine write alike: per window of cycles, the share of cycles each
- * of load, compute and store was executing an instruction (start..done, mem
+ * object of `vtasim run --json`, docs/report.md), collected from the events
+ * of the watched run (docs/microarch.md 8.2), which the model and the RTL
+ * engine show alike: per window of cycles, the share of cycles each of
+ * load, compute and store was executing an instruction (start..done, mem
  * stalls included) and the read and write channels' beats against their
  * peak.  The HTML report draws its timeline minimap from it.
+ *
+ * The run is collected as a list of stretches (an instruction's start..done,
+ * a read burst's first..last beat, a write burst's beats after its address
+ * phase), since the window length depends on the total, known at the end.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +20,92 @@
 
 enum { W_LOAD, W_COMPUTE, W_STORE, W_READ, W_WRITE, W_N };
 static const char *const w_names[W_N] = {"load", "compute", "store", "read", "write"};
+
+/* `amount` spread evenly over cycles [a, b] of track k (time-axis cycles). */
+typedef struct stretch {
+  uint64_t a, b, amount;
+  int k;
+} stretch_t;
+
+struct vtasim_windows {
+  vta_memsys_params_t mp;
+  vta_rd_sched_t rd;    /* where the run's read bursts land (run cycles) */
+  uint64_t base, run_end; /* time axis: runs follow each other */
+  size_t run_first;     /* the current run's first stretch */
+  uint64_t start[3];    /* run cycle each unit started its instruction */
+  stretch_t *v;
+  size_t n, cap;
+  int oom;
+};
+
+vtasim_windows_t *vtasim_windows_new(const vta_memsys_params_t *mp) {
+  vtasim_windows_t *w = calloc(1, sizeof *w);
+  if (w) w->mp = *mp;
+  return w;
+}
+
+void vtasim_windows_free(vtasim_windows_t *w) {
+  if (!w) return;
+  free(w->v);
+  free(w);
+}
+
+void vtasim_windows_launch(vtasim_windows_t *w) {
+  w->base = w->run_end;
+  w->run_first = w->n;
+  memset(&w->rd, 0, sizeof w->rd);
+}
+
+static void add(vtasim_windows_t *w, int k, uint64_t a, uint64_t b, uint64_t amount) {
+  if (w->n == w->cap) {
+    size_t cap = w->cap ? 2 * w->cap : 1024;
+    stretch_t *v = realloc(w->v, cap * sizeof *v);
+    if (!v) {
+      w->oom = 1;
+      return;
+    }
+    w->v = v;
+    w->cap = cap;
+  }
+  w->v[w->n++] = (stretch_t){w->base + a, w->base + b, amount, k};
+}
+
+void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev, int finished) {
+  for (int i = 0; ev && i < ev->n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    switch (e->kind) {
+    case VTA_EV_START:
+      if (e->unit < 3) w->start[e->unit] = t;
+      break;
+    case VTA_EV_DONE:
+      if (e->unit < 3) add(w, W_LOAD + e->unit, w->start[e->unit], t, t - w->start[e->unit] + 1);
+      break;
+    case VTA_EV_RD_REQ:
+      if (e->index) {
+        uint64_t first = vta_rd_sched_place(&w->rd, &w->mp, t, e->index);
+        add(w, W_READ, first, w->rd.last, e->index);
+      }
+      break;
+    case VTA_EV_WR_ADDR: {
+      /* the write beats follow the address phase back to back, one per CPB;
+       * a store in closed form shows its address phases ahead, at its start
+       * (stamped with their own cycles) */
+      uint64_t beats = vta_memsys_beats(&w->mp, e->addr, e->bytes);
+      add(w, W_WRITE, e->cycle, e->cycle + beats * w->mp.cpb - 1, beats);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  if (!finished) return;
+  w->run_end = w->base + t + 1;
+  /* address phases shown ahead that the finish pulse cut off never were */
+  size_t k = w->run_first;
+  for (size_t i = w->run_first; i < w->n; i++)
+    if (w->v[i].k != W_WRITE || w->v[i].a < w->run_end) w->v[k++] = w->v[i];
+  w->n = k;
+}
 
 /* Add `amount` spread evenly over cycles [a, b] to the windows they cover. */
 static void spread(double *acc, uint64_t cpw, int nw, uint64_t a, uint64_t b, double amount) {
@@ -32,40 +121,16 @@ static void spread(double *acc, uint64_t cpw, int nw, uint64_t a, uint64_t b, do
   }
 }
 
-cJSON *vtasim_windows_json(FILE *trace, uint64_t total_cycles, unsigned cpb) {
-  if (!trace || !total_cycles) return cJSON_CreateNull();
+cJSON *vtasim_windows_json(const vtasim_windows_t *w, uint64_t total_cycles, unsigned cpb) {
+  if (!w || w->oom || !total_cycles) return cJSON_CreateNull();
   uint64_t cpw = (total_cycles + MAX_WINDOWS - 1) / MAX_WINDOWS;
   if (!cpw) cpw = 1;
   int nw = (int)((total_cycles + cpw - 1) / cpw);
   double *acc = calloc((size_t)nw * W_N, sizeof *acc);
   if (!acc) return cJSON_CreateNull();
-  char line[4096];
-  uint64_t base = 0, run_end = 0; /* runs follow each other: cycles restart at 0 */
-  rewind(trace);
-  while (fgets(line, sizeof line, trace)) {
-    unsigned long long c, q, s, d, beats, first, last;
-    char word[16], unit[16];
-    if (line[0] == '#' || sscanf(line, "%llu %15s", &c, word) != 2) continue;
-    if (!strcmp(word, "run")) {
-      base = run_end;
-    } else if (!strcmp(word, "finish")) {
-      run_end = base + c + 1;
-    } else if (!strcmp(word, "insn") &&
-               sscanf(line, "%*u insn %15s #%*u queued=%llu start=%llu done=%llu", unit, &q, &s,
-                      &d) == 4) {
-      int u = !strcmp(unit, "load") ? W_LOAD : !strcmp(unit, "compute") ? W_COMPUTE
-            : !strcmp(unit, "store") ? W_STORE : -1;
-      if (u >= 0) spread(acc + (size_t)u * nw, cpw, nw, base + s, base + d, (double)(d - s + 1));
-    } else if (!strcmp(word, "rd") &&
-               sscanf(line, "%*u rd %15s addr=%*s bytes=%*u beats=%llu first=%llu last=%llu", unit,
-                      &beats, &first, &last) == 4) {
-      spread(acc + (size_t)W_READ * nw, cpw, nw, base + first, base + last, (double)beats);
-    } else if (!strcmp(word, "aw") &&
-               sscanf(line, "%*u aw %15s addr=%*s bytes=%*u beats=%llu", unit, &beats) == 2) {
-      /* the write beats follow the address phase back to back, one per CPB */
-      spread(acc + (size_t)W_WRITE * nw, cpw, nw, base + c, base + c + beats * cpb - 1,
-             (double)beats);
-    }
+  for (size_t i = 0; i < w->n; i++) {
+    const stretch_t *s = &w->v[i];
+    spread(acc + (size_t)s->k * nw, cpw, nw, s->a, s->b, (double)s->amount);
   }
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "cycles_per_window", (double)cpw);
@@ -73,11 +138,11 @@ cJSON *vtasim_windows_json(FILE *trace, uint64_t total_cycles, unsigned cpb) {
   cJSON_AddStringToObject(o, "unit", "percent");
   for (int k = 0; k < W_N; k++) {
     cJSON *a = cJSON_AddArrayToObject(o, w_names[k]);
-    for (int w = 0; w < nw; w++) {
+    for (int i = 0; i < nw; i++) {
       /* the last window may be shorter */
-      uint64_t len = w == nw - 1 ? total_cycles - (uint64_t)w * cpw : cpw;
+      uint64_t len = i == nw - 1 ? total_cycles - (uint64_t)i * cpw : cpw;
       double full = k >= W_READ ? (double)len / (cpb ? cpb : 1) : (double)len;
-      double pct = 100.0 * acc[(size_t)k * nw + w] / full;
+      double pct = 100.0 * acc[(size_t)k * nw + i] / full;
       if (pct > 100) pct = 100;
       cJSON_AddItemToArray(a, cJSON_CreateNumber((double)(int)(pct + 0.5)));
     }

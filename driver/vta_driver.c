@@ -187,6 +187,10 @@ static int tl_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cy
   if (cat) vta_prof_cycle(ctx, ev, cat, finished);
   return 0;
 }
+static int tl_span(void *ctx, const vta_span_t *s) {
+  vta_prof_span(ctx, s);
+  return 0;
+}
 static void tl_abort(void *ctx) { vta_prof_abort(ctx); }
 
 /* The device's file: the path itself for the first device naming it, the
@@ -455,8 +459,9 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   double t0 = seconds_now();
   int rc;
   if (d->prof) {
-    vta_session_observer_t o = {.events = 1, .skip = VTA_PROF_SKIP, .launch = tl_launch,
-                                .cycle = tl_cycle, .abort = tl_abort, .ctx = d->prof};
+    vta_session_observer_t o = {.events = 1, .skip = vta_prof_skip(d->prof),
+                                .launch = tl_launch, .cycle = tl_cycle, .span = tl_span,
+                                .abort = tl_abort, .ctx = d->prof};
     rc = vta_engine_run_observed(d->eng, (uint32_t)addr, insn_count, &o, &err);
   } else {
     rc = vta_engine_run(d->eng, (uint32_t)addr, insn_count, &err);

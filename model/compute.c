@@ -592,7 +592,7 @@ static void pipe_retire(vta_model_t *m, pipe_t *p) {
   if (p->write_out[e])
     memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
            m->out.lanes);
-  if (cy->ev) { /* a reset GEMM writes acc only (spec 12.2) */
+  if (cy->ev && !(cy->ev->skip >> VTA_EV_SRAM_WR & 1)) { /* a reset GEMM writes acc only (spec 12.2) */
     vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
     if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
   }
@@ -645,7 +645,9 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   uint32_t lanes = m->acc.lanes, olanes = m->out.lanes;
   assert(p->lazy);
   if (upto > p->synced) p->synced = upto;
-  int emit = cy->ev != NULL; /* a digest list: events in their cycles, any order */
+  /* A digest list: events in their cycles, any order; a list that skips
+   * SRAM_WR (spans) wants none of them. */
+  int emit = cy->ev != NULL && !(cy->ev->skip >> VTA_EV_SRAM_WR & 1);
   while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
     uint32_t e = p->head;
     if (p->write_out[e])

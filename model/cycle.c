@@ -608,7 +608,9 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
                                                                      : UINT64_MAX;
   const uint64_t stop = max && max < end ? max : end; /* where a train must stop */
   int rc = 0;
-  cy->lazy = may_skip && (!out || out->digest); /* a digest takes events in any order */
+  /* A digest takes events in any order; spans want none of the ones the
+   * closed forms produce out of their cycles (may_skip says so). */
+  cy->lazy = may_skip && (!out || out->digest || cy->span_fn);
   if (!cy->lazy && leave_closed_form(m, err)) { /* before any events: its cycles were reported */
     cy->launched = 0;
     return -1;
@@ -626,6 +628,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     if (cy->finished) { /* the finish pulse: ECNT = this cycle */
       finish(m);
       *finished = 1;
+      if (cy->span_fn) vta_span_show(m, 1);
       break;
     }
     int active = cycle_end(m, err);
@@ -633,6 +636,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       rc = -1;
       break;
     }
+    if (cy->span_fn && vta_span_show(m, 0)) break; /* the watcher stops the run */
     if (active) {
       if (cy->lazy && train(m, stop, err) < 0) {
         rc = -1;
@@ -652,6 +656,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       break;
     }
   }
+  if (cy->span_fn && !*finished) vta_span_flush(m, rc < 0);
   /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
    * the step: the events of its cycles, all in this step's list. */
   if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
@@ -663,6 +668,19 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     cy->launched = 0;
     cy->skip_until = 0;
   }
+  return rc;
+}
+
+int vta_cycle_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                            int (*fn)(void *ctx, const struct vta_span *s), void *ctx,
+                            uint64_t *advanced, int *finished, vta_err *err) {
+  cyc_t *cy = m->cy;
+  cy->span_fn = fn;
+  cy->span_ctx = ctx;
+  int rc = vta_cycle_advance(m, max_cycles, out,
+                             !m->params.no_skip && (out->skip >> VTA_EV_SRAM_WR & 1),
+                             advanced, finished, err);
+  cy->span_fn = NULL;
   return rc;
 }
 
@@ -679,6 +697,7 @@ int vta_cycle_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_er
   m->cy->u[VTA_UNIT_COMPUTE].pipe.lazy = 0;
   if (launch(m, insn_phys, count_, err)) return -1;
   m->cy->launched = 1;
+  vta_span_launch(m);
   return 0;
 }
 

@@ -169,6 +169,12 @@ typedef struct cyc {
   int lazy;              /* GEMM/ALU may run in closed form (vta_cycle_run, skipping on) */
   uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
   uint8_t *evzero;       /* zeros of that size: the data of a pad write */
+  /* Spans (span.c): the watcher, the first cycle it has not been shown,
+   * and the counters as of that cycle. */
+  int (*span_fn)(void *ctx, const struct vta_span *s);
+  void *span_ctx;
+  uint64_t span_from;
+  vta_unit_cycles_t span_prev[VTA_CY_NUNITS];
 } cyc_t;
 
 /* Record an event of docs/microarch.md 8.2 in the current cycle.  The test
@@ -180,6 +186,10 @@ typedef struct cyc {
   } while (0)
 void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
               uint32_t bytes, const uint8_t *data);
+/* Someone listens for events of any of these kinds (bits 1 << VTA_EV_*). */
+static inline int vta_ev_wanted(const cyc_t *cy, uint32_t kinds) {
+  return cy->ev && (~cy->ev->skip & kinds) != 0;
+}
 /* SRAM_WR of entry `entry` of s (an inp, wgt, acc or out row), packed as in
  * DRAM; buffer is the VTA_MEM_* type. */
 void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
@@ -301,5 +311,19 @@ int vta_cycle_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *er
  * are then never requested).  *advanced counts the finish-pulse cycle. */
 int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out, int may_skip,
                       uint64_t *advanced, int *finished, vta_err *err);
+/* The same, showing the cycles to fn as spans (vta_model_advance_spans). */
+int vta_cycle_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                            int (*fn)(void *ctx, const struct vta_span *s), void *ctx,
+                            uint64_t *advanced, int *finished, vta_err *err);
+
+/* span.c: a run's cycles shown as spans.  At launch: nothing shown yet. */
+void vta_span_launch(vta_model_t *m);
+/* After a cycle's end (now is the next cycle), or in the finish pulse:
+ * show the cycles not yet shown, this one last, when it has events the
+ * watcher wants or is the finish pulse; non-zero when the watcher stops. */
+int vta_span_show(vta_model_t *m, int finished);
+/* The end of a step: show the cycles not yet shown (before a fault's
+ * cycle, which is not shown: `faulted`). */
+int vta_span_flush(vta_model_t *m, int faulted);
 
 #endif

@@ -75,6 +75,18 @@ void vta_engine_free(vta_engine_ctx_t *e) {
 
 const char *vta_engine_ctx_name(const vta_engine_ctx_t *e) { return e->ops->name; }
 
+int vta_engine_has_spans(const vta_engine_ctx_t *e) { return e->ops->spans != NULL; }
+
+int vta_engine_step_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                          vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err) {
+  res->cycles = 0;
+  res->finished = 0;
+  if (!e->ops->spans)
+    return vta_errf(err, VTA_EINPUT, "the %s engine shows one cycle per step, not spans",
+                    e->ops->name);
+  return e->ops->spans(e, max_cycles, events, fn, ctx, res, err);
+}
+
 /* ---- the register map (model/vta_vcr.h) --------------------------------------- */
 
 typedef struct vcr_row {
@@ -292,11 +304,22 @@ static void model_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
   vta_model_cats(ME(e)->m, cat);
 }
 
-#define MODEL_OPS(nm, cats)                                                               \
+static int model_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                       vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err) {
+  model_engine_t *x = ME(e);
+  int fin;
+  if (vta_model_advance_spans(x->m, max_cycles, events, fn, ctx, &res->cycles, &fin, err))
+    return -1;
+  res->finished = fin;
+  if (fin) x->rr.ctrl = 2;
+  return 0;
+}
+
+#define MODEL_OPS(nm, cats, spans)                                                        \
   {nm, model_launch, model_step, model_reg_read, model_reg_write, model_snapshot,         \
-   model_read_sram, model_reset, model_clear_stats, model_free, cats}
-static const vta_engine_ops_t cycle_ops = MODEL_OPS("model", model_cats);
-static const vta_engine_ops_t functional_ops = MODEL_OPS("functional", NULL);
+   model_read_sram, model_reset, model_clear_stats, model_free, cats, spans}
+static const vta_engine_ops_t cycle_ops = MODEL_OPS("model", model_cats, model_spans);
+static const vta_engine_ops_t functional_ops = MODEL_OPS("functional", NULL, NULL);
 
 vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
                                        const vta_model_params_t *params, vta_err *err) {

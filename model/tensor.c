@@ -538,7 +538,11 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
   const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
   const vta_insn_t *in = &d->in;
-  if (!cy->lazy || cy->ev || cy->trace || E % bus || ((uint64_t)p->max_burst * bus) % E)
+  /* Its reads and beats are not reported in their cycles: only for a
+   * listener that wants none of them (spans, vta_cycle_advance_spans). */
+  const uint32_t unseen = (1u << VTA_EV_OUT_RD) | (1u << VTA_EV_WR_BEAT) | (1u << VTA_EV_WR_ACK);
+  if (!cy->lazy || vta_ev_wanted(cy, unseen) || cy->trace || E % bus ||
+      ((uint64_t)p->max_burst * bus) % E)
     return 0;
   const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus, cpb = p->cpb;
   const uint64_t per = 1 + ob * cpb, S = cy->now;
@@ -612,6 +616,16 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   d->start = S;
   d->acct = d->upto = S;
   d->lazy = 1;
+  /* A span's listener wanting the address phases gets them now, each
+   * stamped with its own cycle (vta_span_t says so). */
+  if (vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR)) {
+    wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
+    do {
+      const vta_event_t e = {d->ba, VTA_EV_WR_ADDR, 0, 0, 0, d->baddr_c, (uint32_t)d->bbytes,
+                             NULL};
+      vta_evlist_add(cy->ev, &e);
+    } while (wr_burst_next(m, d));
+  }
   return 1;
 }
 

@@ -54,6 +54,34 @@ typedef struct vta_engine_snapshot {
 
 typedef struct vta_engine_ctx vta_engine_ctx_t;
 
+/*
+ * A span: consecutive cycles of a run shown at once to whoever watches it
+ * (the profiler, the timeline): in every cycle but the last nothing of
+ * what the watcher asked for happened (no event of a kind it did not put
+ * in its list's skip mask), so all it needs of them is how many cycles
+ * each unit spent in each category; the last cycle is shown in full.  An
+ * engine that evaluates every cycle shows spans of one cycle; the model
+ * shows quiet stretches, beat trains and GEMM/ALU in closed form as one
+ * span each.
+ */
+typedef struct vta_span {
+  uint64_t cycles;       /* n >= 1: cycles [now, now + n) of the run */
+  int finished;          /* the last cycle is the finish pulse */
+  vta_evlist_t *ev;      /* the last cycle's events (the others had none), each
+                            stamped with its cycle; but for one thing: the model's
+                            STORE in closed form (not reporting its reads and
+                            beats) shows the address phases of all its bursts
+                            (WR_ADDR, stamped with their later cycles) in the
+                            cycle it starts */
+  const uint8_t *cat;    /* the last cycle's category of each unit (VTA_CY_*); exact
+                            at least for a unit that started an instruction in it */
+  /* Cycles each unit spent in each category over the span, as the counters
+   * of docs/microarch.md 8.1 count them: the finish pulse is not counted. */
+  uint64_t count[VTA_CY_NUNITS][VTA_NCAT];
+} vta_span_t;
+/* Shown a span; non-zero stops the run (which then ends not finished). */
+typedef int (*vta_span_fn)(void *ctx, const vta_span_t *s);
+
 /* The table every implementation fills.  ctx is the engine itself. */
 typedef struct vta_engine_ops {
   const char *name; /* "functional", "model", "rtl", "cosim" */
@@ -90,6 +118,14 @@ typedef struct vta_engine_ops {
    * profiler and the timeline of model/vta_profile.h are computed from.
    * NULL for an engine without cycles (functional). */
   void (*cats)(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]);
+  /* Optional (NULL: the engine shows one cycle per step, with cats): step
+   * as `step` does with `events`, showing every cycle stepped to fn as
+   * spans (vta_span_t), the list cleared after each; the events of a kind
+   * in events->skip may then not be produced at all, so the engine can go
+   * on skipping quiet cycles and running units in closed form.  Stops
+   * early, not finished, when fn asks to. */
+  int (*spans)(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events, vta_span_fn fn,
+               void *ctx, vta_step_result_t *res, vta_err *err);
 } vta_engine_ops_t;
 
 /* Every engine starts with this header; the rest is the implementation's. */
@@ -131,6 +167,10 @@ void vta_engine_free(vta_engine_ctx_t *e);
  * engine that has none (the functional one). */
 int vta_engine_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS], vta_err *err);
 const char *vta_engine_ctx_name(const vta_engine_ctx_t *e);
+/* The engine shows spans (ops->spans); vta_engine_step_spans steps it so. */
+int vta_engine_has_spans(const vta_engine_ctx_t *e);
+int vta_engine_step_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                          vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err);
 
 /*
  * The register map answered from a snapshot and the run registers, shared

@@ -436,6 +436,15 @@ int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
                            advanced, finished, err);
 }
 
+int vta_model_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                            int (*fn)(void *ctx, const struct vta_span *s), void *ctx,
+                            uint64_t *advanced, int *finished, vta_err *err) {
+  *advanced = 0;
+  *finished = 0;
+  if (need_cycle(m, err)) return -1;
+  return vta_cycle_advance_spans(m, max_cycles, out, fn, ctx, advanced, finished, err);
+}
+
 int vta_model_running(const vta_model_t *m) { return m->cy && m->cy->launched; }
 
 uint64_t vta_model_run_ucnt(const vta_model_t *m) { return m->cy ? m->cy->run_ucnt : 0; }

@@ -138,6 +138,16 @@ uint64_t vta_model_now(const vta_model_t *m);
  * counts. */
 int vta_model_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
                       uint64_t *advanced, int *finished, vta_err *err);
+/* The same, showing the cycles to fn as spans (vta_engine.h's vta_span_t)
+ * instead of stepping one at a time: `out` receives the events of each
+ * span's last cycle and is cleared after fn saw them; with SRAM_WR in
+ * out->skip (nobody wants the scratchpad data) the model goes on skipping
+ * quiet cycles, running beat trains in bulk and GEMM/ALU in closed form
+ * (unless no_skip).  Stops early, not finished, when fn returns non-zero. */
+struct vta_span;
+int vta_model_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
+                            int (*fn)(void *ctx, const struct vta_span *s), void *ctx,
+                            uint64_t *advanced, int *finished, vta_err *err);
 /* A launched run is in progress (cycle model). */
 int vta_model_running(const vta_model_t *m);
 /* UCNT of the run so far (cycle model; the register counts it live). */

@@ -709,12 +709,35 @@ void vta_prof_abort(vta_prof_t *p) {
   run_end(p);
 }
 
-void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
-                    int finished) {
-  if (!p->in_run) return;
+/* Cycles a unit spent in each category, as attribution sees them. */
+typedef struct tally {
+  uint64_t busy, mem, dep[4];
+} tally_t;
+
+/* The tally of cycles in which unit u's instruction and queue head did not
+ * change hands: busy and mem_stall go to the executing instruction, dep_*
+ * to the head waiting for its token. */
+static void attribute(vta_prof_t *p, int u, const tally_t *c) {
+  if (p->cur_on[u]) {
+    p->cur[u].a.busy += c->busy;
+    p->cur[u].a.mem += c->mem;
+  }
+  pinsn_t *h = fifo_front(&p->q[u]);
+  if (h)
+    for (int q = 0; q < 4; q++) h->a.dep[q] += c->dep[q];
+}
+
+/* One cycle of the run at p->now: its events and categories; with
+ * `count`, the cycles of a span before it are accounted first (each unit's
+ * categories of the span, this cycle's included unless the unit starts an
+ * instruction in it: its category then goes to the new one). */
+static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS], int finished,
+                 const uint64_t (*count)[VTA_NCAT]) {
   const uint64_t t = p->now, g = p->base + t;
   int n = ev ? ev->n : 0;
-  if (n > 1) vta_evlist_sort(ev); /* the canonical order: pops before pushes */
+  /* The canonical order (pops before pushes) matters to the timeline's
+   * token flows; attribution reads one DISPATCH, START, DONE per unit. */
+  if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
   int started[3] = {0, 0, 0}, done[3] = {0, 0, 0};
   uint32_t sidx[3] = {0, 0, 0};
@@ -723,10 +746,23 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
     if (e->kind == VTA_EV_START && e->unit < 3) started[e->unit] = 1, sidx[e->unit] = e->index;
     if (e->kind == VTA_EV_DONE && e->unit < 3) done[e->unit] = 1;
   }
-  /* 1. starts (the pops happen now), 2. this cycle's category, 3. dones */
+  /* 0. a span's earlier cycles, 1. starts (the pops happen now), 2. this
+   * cycle's category, 3. dones */
   for (int u = 0; u < 3; u++) {
+    if (count) {
+      tally_t c = {count[u][VTA_CAT_BUSY], count[u][VTA_CAT_MEM],
+                   {count[u][VTA_CAT_DEP], count[u][VTA_CAT_DEP + 1], count[u][VTA_CAT_DEP + 2],
+                    count[u][VTA_CAT_DEP + 3]}};
+      if (started[u] && !finished) { /* this cycle's category is the new instruction's */
+        int k = cat[u];
+        if (k == VTA_CAT_BUSY) c.busy--;
+        else if (k == VTA_CAT_MEM) c.mem--;
+        else if (k >= VTA_CAT_DEP && k < VTA_CAT_IDLE) c.dep[k - VTA_CAT_DEP]--;
+      }
+      attribute(p, u, &c);
+    }
     if (started[u]) insn_start(p, u, sidx[u]);
-    if (!finished) {
+    if (!finished && (!count || started[u])) {
       int c = cat[u];
       if (c == VTA_CAT_BUSY || c == VTA_CAT_MEM) {
         if (p->cur_on[u]) *(c == VTA_CAT_BUSY ? &p->cur[u].a.busy : &p->cur[u].a.mem) += 1;
@@ -860,6 +896,24 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
     return;
   }
   p->now++;
+}
+
+void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
+                    int finished) {
+  if (p->in_run) walk(p, ev, cat, finished, NULL);
+}
+
+void vta_prof_span(vta_prof_t *p, const vta_span_t *s) {
+  if (!p->in_run || !s->cycles) return;
+  p->now += s->cycles - 1; /* the span's last cycle; nothing to show before it */
+  walk(p, s->ev, s->cat, s->finished, s->count);
+}
+
+uint32_t vta_prof_skip(const vta_prof_t *p) {
+  /* token counts, read bursts and write beats only feed the timeline */
+  return VTA_PROF_SKIP | (p && p->tl ? 0
+                          : (1u << VTA_EV_POP) | (1u << VTA_EV_PUSH) | (1u << VTA_EV_RD_REQ) |
+                            (1u << VTA_EV_WR_BEAT));
 }
 
 int vta_prof_close(vta_prof_t *p, vta_err *err) {

@@ -7,7 +7,8 @@
  * The per-instruction part and the timeline are computed from what every
  * cycle-accurate engine delivers when stepped: the events of one cycle
  * (docs/microarch.md 8.2, vta_events.h) and each unit's category of that
- * cycle (VTA_CAT_*, section 8.1).  The C model and the RTL deliver the same
+ * cycle (VTA_CAT_*, section 8.1), or a span of cycles (vta_engine.h's
+ * vta_span_t) that adds up to the same.  The C model and the RTL deliver the same
  * events and categories, so they get the same attribution and a
  * byte-identical timeline by construction.  docs/report-json.md defines the
  * JSON; README says how to open a timeline.
@@ -21,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "vta_config.h"
+#include "vta_engine.h"
 #include "vta_events.h"
 #include "vta_mem.h"
 #include "vta_model.h"
@@ -90,6 +92,13 @@ void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count);
  */
 void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
                     int finished);
+/* A span of the launched run (vta_engine.h): its cycles before the last
+ * by their categories, then the last one as vta_prof_cycle shows it; the
+ * same numbers and bytes as its cycles shown one by one. */
+void vta_prof_span(vta_prof_t *p, const vta_span_t *s);
+/* The event kinds this profiler does not read (VTA_PROF_SKIP, and without
+ * a timeline also tokens, read requests and write beats); p may be NULL. */
+uint32_t vta_prof_skip(const vta_prof_t *p);
 /* The run ended without a finish pulse (a fault, an interrupt): whatever
  * was executing is closed at the current cycle. */
 void vta_prof_abort(vta_prof_t *p);

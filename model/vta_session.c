@@ -98,8 +98,21 @@ const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
   return s->observed ? &s->obs : NULL;
 }
 
-/* One run on the engine, one cycle per step, every cycle shown to the
- * observer (vta_session_observer_t). */
+/* The observer's span callback, noting whether it stopped the run. */
+typedef struct span_watch {
+  const vta_session_observer_t *o;
+  int stopped;
+} span_watch_t;
+
+static int on_span(void *ctx, const vta_span_t *s) {
+  span_watch_t *w = ctx;
+  w->stopped = w->o->span(w->o->ctx, s) && !s->finished;
+  return w->stopped;
+}
+
+/* One run on the engine, every cycle shown to the observer
+ * (vta_session_observer_t): as spans when both can, else one cycle per
+ * step. */
 int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
                             const vta_session_observer_t *o, vta_err *err) {
   vta_evlist_t ev;
@@ -107,6 +120,20 @@ int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t co
   ev.skip = o->skip;
   int rc = vta_engine_launch(e, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
+  if (!rc && o->events && o->span && vta_engine_has_spans(e)) {
+    span_watch_t w = {o, 0};
+    vta_step_result_t res;
+    if (vta_engine_step_spans(e, 0, &ev, on_span, &w, &res, err)) {
+      rc = -1;
+      if (o->abort) o->abort(o->ctx);
+    } else if (!res.finished) { /* the observer stopped it */
+      if (o->abort) o->abort(o->ctx);
+      rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
+                    (unsigned long long)res.cycles, insn_phys);
+    }
+    vta_evlist_free(&ev);
+    return rc;
+  }
   for (uint64_t cycle = 0; !rc;) {
     vta_step_result_t res = {0, 0};
     uint8_t cat[VTA_CY_NUNITS];

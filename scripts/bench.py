@@ -9,7 +9,10 @@ run on the same machine.
 Per workload (GEMM and conv2d tutorials, ResNet-18 c2 and c8, the whole
 ResNet-18 when `vtasim gen resnet18` exists) and engine (functional, model,
 rtl, cosim): simulated cycles, wall seconds, simulated cycles per second and
-the ratio to the baseline's.  Wall time is the best of REPEAT runs: the
+the ratio to the baseline's.  The model is measured twice: as the plain run
+(--no-attribution --no-windows) and, as "model-rep", on the path of the
+default `vtasim run --json` report (per-instruction attribution and windows
+on), against the baseline's `--json` as it is.  Wall time is the best of REPEAT runs: the
 simulation alone for functional, model and rtl (the JSON report's
 host.wall_seconds); the whole process for cosim (its report has no timer),
 set against the whole process of rtl to give co-simulation's overhead.
@@ -65,11 +68,14 @@ def gen_workloads():
 QUIET_FLAGS = {}  # per binary: the flags that keep --json from profiling the run
 
 
-def run_json(binary, f, engine):
+def run_json(binary, f, engine, report_path=False):
+    """`run --json`, without the per-instruction attribution and windows
+    unless report_path (the default report: what `vtasim run --json` does)."""
     if binary not in QUIET_FLAGS:
         h = sh([binary, "run", "--help"]).stdout
         QUIET_FLAGS[binary] = [o for o in ("--no-attribution", "--no-windows") if o in h]
-    r = sh([binary, "run", f, "--engine", engine, "--json", *QUIET_FLAGS[binary]])
+    flags = [] if report_path else QUIET_FLAGS[binary]
+    r = sh([binary, "run", f, "--engine", engine, "--json", *flags])
     try:
         d = json.loads(r.stdout)
     except ValueError:
@@ -108,15 +114,21 @@ def best_of(fn):
     return min(fn() for _ in range(REPEAT))
 
 
+REPORT = "model-rep"  # the model on the default report's path (attribution, windows)
+
+
 def measure(binary, f, engine, cycles):
     """(wall seconds, whole-process seconds or None, report)."""
+    report_path = engine == REPORT
+    if report_path:
+        engine = "model"
     if engine == "cosim":
         return best_of(lambda: process_seconds([binary, "cosim", f, "--quiet"])), None, None
     d = None
 
     def one():
         nonlocal d
-        d = run_json(binary, f, engine)
+        d = run_json(binary, f, engine, report_path)
         return d["host"]["wall_seconds"]
 
     wall = best_of(one)
@@ -129,6 +141,7 @@ def measure(binary, f, engine, cycles):
 def callgrind(binary, f, engine):
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     cmd += [binary, "cosim", f, "--quiet"] if engine == "cosim" else \
+        [binary, "run", f, "--engine", "model", "--json"] if engine == REPORT else \
         [binary, "run", f, "--engine", engine, "--quiet"]
     r = sh(cmd)
     m = re.search(r"refs:\s+([\d,]+)", r.stderr)
@@ -156,11 +169,15 @@ def peak_macs():
 
 have_rtl = "rtl" in sh([vtasim, "run", "--help"]).stdout
 engines = [e for e in ENGINES if have_rtl or e not in ("rtl", "cosim")]
+if "model" in engines:  # the default report's path, right after the plain model
+    engines.insert(engines.index("model") + 1, REPORT)
 workloads = gen_workloads()
 level, peak = peak_macs()
 print("vtasim bench: best of %d runs; baseline %s" % (REPEAT, os.environ.get("BASELINE_NAME", base)))
 print("  model/functional/rtl: simulation only (host.wall_seconds); cosim: whole process, "
       "its overhead against rtl's whole process")
+print("  model: --no-attribution --no-windows; %s: the model on the default `vtasim run --json` "
+      "(per-instruction attribution and windows on; the baseline's --json as it is)" % REPORT)
 hdr = "%-16s %-10s %10s %9s %11s %9s %11s %7s" % (
     "workload", "engine", "cycles", "wall_s", "cycles/s", "base_s", "base_c/s", "ratio")
 if CALLGRIND:
@@ -188,7 +205,7 @@ for name, f in workloads:
         line = "%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
             name, engine, cycles, new_wall, cycles / new_wall, base_wall, cycles / base_wall,
             base_wall / new_wall)
-        if CALLGRIND and (engine in ("functional", "model") or CALLGRIND == "all"):
+        if CALLGRIND and (engine in ("functional", "model", REPORT) or CALLGRIND == "all"):
             a, b = callgrind(vtasim, f, engine), callgrind(base, f, engine)
             row.update(ir_per_cycle=a and a / cycles, base_ir_per_cycle=b and b / cycles)
             line += " %9.0f %9.0f" % (a / cycles if a else 0, b / cycles if b else 0)
@@ -212,7 +229,7 @@ if not g.returncode and os.path.exists(net):
     layers = [os.path.join(out, "resnet18", b) for b in layers]
     print("\nthe whole ResNet-18 (%d layers; wall: the sum of the layers' simulations; rtl once):"
           % len(layers))
-    for engine in [e for e in engines if e != "cosim"]:
+    for engine in [e for e in engines if e not in ("cosim", REPORT)]:
         reps = 1 if engine == "rtl" else REPEAT
         def new_net():
             r = sh([vtasim, "run", net, "--engine", engine, "--json"])

@@ -832,7 +832,7 @@ static void ls_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
 static const vta_engine_ops_t lockstep_ops = {"cosim",      ls_launch,    ls_step,
                                               ls_reg_read,  ls_reg_write, ls_snapshot,
                                               ls_read_sram, ls_reset,     ls_clear_stats,
-                                              ls_free,      ls_cats};
+                                              ls_free,      ls_cats,      NULL};
 
 vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_t *dut,
                                           vta_mem_t *dut_mem, vta_err *err) {

@@ -103,7 +103,7 @@ static void rtl_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) { vta_rtl_
 static const vta_engine_ops_t rtl_ops = {"rtl",         rtl_launch,    rtl_step,
                                          rtl_reg_read,  rtl_reg_write, rtl_snapshot,
                                          rtl_read_sram, rtl_reset,     rtl_clear_stats,
-                                         rtl_free,      rtl_cats};
+                                         rtl_free,      rtl_cats,      NULL};
 
 vta_engine_ctx_t *vta_engine_rtl_new(const vta_config_t *cfg, vta_mem_t *mem,
                                      const vta_model_params_t *params, vta_err *err) {

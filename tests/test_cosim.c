@@ -798,7 +798,7 @@ static void t_free(vta_engine_ctx_t *e) {
 static const vta_engine_ops_t tamper_ops = {"tampered", t_launch,    t_step,
                                             t_reg_read, t_reg_write, t_snapshot,
                                             t_read_sram, t_reset,    t_clear_stats,
-                                            t_free,      NULL};
+                                            t_free,      NULL,        NULL};
 
 static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, char **rep,
                         vta_err *e) {

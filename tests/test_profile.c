@@ -3,14 +3,18 @@
  * rule of docs/report-json.md at and around its threshold, the figures'
  * arithmetic, and the attribution of a hand-made event stream (dispatch,
  * a token wait, a start with its pop, memory stalls, the done with its
- * push) whose cycles are known by construction.  The programs whose bound
- * is known are run end to end by tests/cli/test_profile.sh.
+ * push) whose cycles are known by construction; the model's runs of the
+ * committed traces shown as spans against the same runs shown one cycle at
+ * a time.  The programs whose bound is known are run end to end by
+ * tests/cli/test_profile.sh.
  */
 #include <stdlib.h>
 
 #include "check.h"
 #include "vta_isa.h"
 #include "vta_profile.h"
+#include "vta_program.h"
+#include "vta_session.h"
 
 static vta_config_t cfg;
 static vta_model_params_t params;
@@ -214,11 +218,137 @@ static void test_attribution(void) {
   vta_mem_free(mem);
 }
 
+/* ---- spans: the model's run shown as spans, or one cycle per call ---------- */
+
+typedef struct watch {
+  vta_prof_t *p;
+  uint64_t calls, cycles;
+} watch_t;
+
+static void w_launch(void *c, uint32_t phys, uint32_t n) {
+  vta_prof_launch(((watch_t *)c)->p, phys, n);
+}
+static int w_cycle(void *c, vta_evlist_t *e, const uint8_t *cat, uint64_t n, int fin) {
+  watch_t *w = c;
+  w->calls++;
+  w->cycles += n;
+  vta_prof_cycle(w->p, e, cat, fin);
+  return 0;
+}
+static int w_span(void *c, const vta_span_t *sp) {
+  watch_t *w = c;
+  w->calls++;
+  w->cycles += sp->cycles;
+  vta_prof_span(w->p, sp);
+  return 0;
+}
+static void w_abort(void *c) { vta_prof_abort(((watch_t *)c)->p); }
+
+/* Everything the profiler writes about a run of prog (the timeline, the
+ * report's text and JSON, its exit), watched one cycle per call with every
+ * event kind the profiler may read, or as spans with only those it says it
+ * reads (vta_prof_skip). */
+static char *watched(const vta_program_t *prog, const vta_model_params_t *mp, int spans,
+                     int timeline, watch_t *w) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&buf, &len);
+  vta_err err = {0};
+  vta_session_t *s = vta_session_new(prog, mp, &err);
+  CHECK(s != NULL);
+  if (!s || !out) return NULL;
+  vta_prof_opts_t o;
+  vta_prof_opts_default(&o);
+  o.timeline = timeline ? out : NULL;
+  o.window = 64;
+  o.top = 50;
+  memset(w, 0, sizeof *w);
+  w->p = vta_prof_new(&prog->cfg, mp, vta_session_mem(s), &o, &err);
+  vta_session_observer_t ob = {.events = 1,
+                               .skip = spans ? vta_prof_skip(w->p) : VTA_PROF_SKIP,
+                               .launch = w_launch,
+                               .cycle = w_cycle,
+                               .span = spans ? w_span : NULL,
+                               .abort = w_abort,
+                               .ctx = w};
+  vta_session_observe(s, &ob);
+  int rc = vta_session_run(s, &err);
+  vta_prof_close(w->p, &err);
+  fprintf(out, "\nrc %d: %s\n", rc, rc ? err.msg : "");
+  vta_prof_summary_t v;
+  vta_prof_summarize(vta_model_cycle_stats(vta_session_model(s)), &prog->cfg, mp, 100, &v);
+  vta_prof_print(out, &v, w->p);
+  cJSON *j = vta_prof_json(&v, w->p);
+  char *js = cJSON_PrintUnformatted(j);
+  fputs(js ? js : "?", out);
+  free(js);
+  cJSON_Delete(j);
+  fprintf(out, "\ncycles %llu retired %llu\n", (unsigned long long)vta_prof_cycles(w->p),
+          (unsigned long long)vta_prof_retired(w->p));
+  vta_prof_free(w->p);
+  vta_session_free(s);
+  fclose(out);
+  return buf;
+}
+
+/* Every committed trace at several timings (faults and a max_cycles stop
+ * included), with and without the timeline: the same bytes either way,
+ * and the spans fewer than the cycles. */
+static void test_spans_as_cycles(void) {
+  static const char *const files[] = {
+      "traces/alu_demo.vta", "traces/gemm_demo.vta", "traces/small_conv_1x1_s2.vta",
+      "traces/small_conv_auto.vta", "traces/small_conv_pad.vta", "traces/small_conv_pad_vt2.vta",
+      "traces/small_conv_s2_bias.vta", "traces/small_gemm.vta", "traces/small_gemm_auto.vta",
+      "traces/small_gemm_vt2_bias.vta"};
+  uint64_t calls[2] = {0, 0};
+  int compared = 0;
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    vta_program_t prog;
+    vta_err err = {0};
+    if (vta_program_load(&prog, files[f], &err)) {
+      CHECK_MSG(0, "%s: %s (run from the repository root)", files[f], err.msg);
+      continue;
+    }
+    for (int k = 0; k < 7; k++) {
+      vta_model_params_t mp;
+      vta_model_params_default(&mp);
+      switch (k) {
+      case 1: mp.mem.rd_lat = 40; break;
+      case 2: mp.mem.cpb = 2; break;
+      case 3: mp.no_skip = 1; break;
+      case 4: mp.max_cycles = 300; break; /* stops mid-run: the abort path */
+      case 5: mp.mem.max_burst = 4, mp.mem.wr_ack = 9, mp.mem.max_outst = 2; break;
+      case 6: mp.token_queue_depth = 1; break; /* token overflow faults some */
+      default: break;
+      }
+      for (int tl = 0; tl < 2; tl++) {
+        watch_t a, b;
+        char *one = watched(&prog, &mp, 0, tl, &a), *span = watched(&prog, &mp, 1, tl, &b);
+        CHECK_MSG(one && span && !strcmp(one, span), "%s timing %d timeline %d: the spans' "
+                  "profile differs from the cycles'", files[f], k, tl);
+        CHECK_EQ(a.cycles, b.cycles);
+        CHECK_EQ(a.calls, a.cycles);
+        calls[0] += a.calls;
+        calls[1] += b.calls;
+        compared++;
+        free(one);
+        free(span);
+      }
+    }
+    vta_program_free(&prog);
+  }
+  CHECK_EQ(compared, 140);
+  /* a span covers several cycles (skipped, in trains, in closed form) */
+  CHECK_MSG(3 * calls[1] < calls[0], "%llu spans for %llu cycles", (unsigned long long)calls[1],
+            (unsigned long long)calls[0]);
+}
+
 int main(void) {
   vta_config_default(&cfg);
   vta_model_params_default(&params);
   RUN(test_verdict_rule);
   RUN(test_figures);
   RUN(test_attribution);
+  RUN(test_spans_as_cycles);
   return TEST_SUMMARY();
 }

@@ -297,7 +297,8 @@ expect profile-null-functional 0 '"profile":	null' -- "$V" run "$T/small_gemm.vt
 
 # --- Ctrl-C and progress ------------------------------------------------------------
 # A long run: one beat per RD_LAT = 65535 cycles (MAX_OUTST 1, MAX_BURST 1),
-# tens of millions of cycles, stepped (the timeline needs every cycle).
+# tens of millions of cycles, evaluated one by one with --no-skip (the model
+# would skip the waits, even watched: it shows them as spans).
 LONG=(--max-burst 1 --max-outst 1 --rd-lat 65535)
 # interrupt OUT ERR WATCH ARGS...: start vtasim ARGS, wait until the file WATCH
 # is not empty (the run is under way, its SIGINT handler installed), send
@@ -316,14 +317,15 @@ interrupt() {
   wait "$pid"; rc=$?
 }
 interrupt "$TMP/int.out" "$TMP/int.err" "$TMP/int.err" run "$T/small_gemm.vta" "${LONG[@]}" \
-  --timeline "$TMP/int.json" --trace "$TMP/int.trace" --progress
+  --no-skip --timeline "$TMP/int.json" --trace "$TMP/int.trace" --progress
 check sigint-exit-130 test "$rc" -eq 130
 check sigint-timeline-valid $CHECK "$TMP/int.json"
 check sigint-report-so-far grep -q 'INTERRUPTED after [0-9]* cycles' "$TMP/int.out"
 check sigint-trace-closed grep -q 'error .*interrupted' "$TMP/int.trace"
 check progress-on-stderr grep -q '^progress: cycle [0-9]*, [0-9]* of 62 instructions retired' "$TMP/int.err"
 check progress-not-on-stdout bash -c "! grep -q progress '$TMP/int.out'"
-interrupt "$TMP/intj.out" "$TMP/intj.err" "$TMP/intj.err" run "$T/small_gemm.vta" "${LONG[@]}" --json --progress
+interrupt "$TMP/intj.out" "$TMP/intj.err" "$TMP/intj.err" run "$T/small_gemm.vta" "${LONG[@]}" --no-skip \
+  --json --progress
 check sigint-json-exit-130 test "$rc" -eq 130
 check sigint-json-valid python3 -c '
 import json, sys; d = json.load(open(sys.argv[1]))

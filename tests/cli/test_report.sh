@@ -45,6 +45,80 @@ ok = c['windows'] == r['windows']
 print(('PASS' if ok else 'FAIL') + ' conv2d: per-window utilisation identical on the model and the RTL')
 PY
 
+# The windows against the rule of docs/report.md applied to the instruction
+# trace (docs/microarch.md section 10) of the same program, written for this
+# test: equal to the last percent, at several timings and over two runs.
+# The JSON comes from a run without the trace, which lets a STORE run in
+# closed form; cut.vta's second STORE does so and is cut short by FINISH
+# before its last address phase, and its second run follows on the time axis.
+{ cat "$ROOT/traces/small_gemm.vta"; grep '^\.run' "$ROOT/traces/small_gemm.vta"; } > two_runs.vta
+cat > cut.vta <<'X'
+.version 1
+.data buf 0x1000 zero 4096
+.uop k 0x4000 {
+  dst=0 src=0 wgt=0
+}
+.insn main 0x3000 {
+  LOAD UOP sram_base=0 dram_base=4096 y_size=1 x_size=1 x_stride=1
+  GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=30 iter_in=1 dst_factor_out=0 dst_factor_in=0 src_factor_out=0 src_factor_in=0 wgt_factor_out=0 wgt_factor_in=0
+  STORE OUT sram_base=100 dram_base=300 y_size=6 x_size=1 x_stride=1
+  STORE OUT sram_base=100 dram_base=260 y_size=2 x_size=1 x_stride=2
+  FINISH
+}
+.run main
+.run main
+X
+for t in "gemm.vta" "conv.vta --cpb 2" "conv.vta --rd-lat 40 --max-outst 2" "two_runs.vta --bus-bytes 16" \
+         "$ROOT/traces/small_conv_pad_vt2.vta --wr-ack 9 --max-burst 4" "cut.vta --wr-ack 2"; do
+  # shellcheck disable=SC2086
+  "$V" run $t --json > win.json 2>/dev/null
+  # shellcheck disable=SC2086
+  "$V" run $t --trace win.trace > /dev/null 2>&1
+  python3 - "$t" <<'PY'
+import json, re, sys
+d = json.load(open('win.json'))
+cpb, total = d['cycles']['params']['CPB'], d['cycles']['total']
+cpw = -(-total // 240)
+nw = -(-total // cpw)
+acc = {k: [0.0] * nw for k in ('load', 'compute', 'store', 'read', 'write')}
+def spread(k, a, b, amount):  # amount evenly over cycles [a, b]
+    per, c = amount / (b - a + 1), a
+    while c <= b and c // cpw < nw:
+        end = min((c // cpw + 1) * cpw - 1, b)
+        acc[k][c // cpw] += per * (end - c + 1)
+        c = end + 1
+base = run_end = 0
+for line in open('win.trace'):
+    f = line.split()
+    if line.startswith('#') or len(f) < 2 or not f[0].isdigit():
+        continue
+    c, kv = int(f[0]), dict(x.split('=', 1) for x in f if '=' in x)
+    if f[1] == 'run':
+        base = run_end
+    elif f[1] == 'finish':
+        run_end = base + c + 1
+    elif f[1] == 'insn' and f[2] in acc:
+        s, e = int(kv['start']), int(kv['done'])
+        spread(f[2], base + s, base + e, e - s + 1)
+    elif f[1] == 'rd':
+        spread('read', base + int(kv['first']), base + int(kv['last']), int(kv['beats']))
+    elif f[1] == 'aw':
+        b = int(kv['beats'])
+        spread('write', base + c, base + c + b * cpb - 1, b)
+want = {'cycles_per_window': cpw, 'count': nw, 'unit': 'percent'}
+for k, v in acc.items():
+    n = [(total - i * cpw if i == nw - 1 else cpw) for i in range(nw)]
+    want[k] = [min(100, int(100 * x / (n[i] / cpb if k in ('read', 'write') else n[i]) + 0.5))
+               for i, x in enumerate(v)]
+ok = d['windows'] == want
+print(('PASS' if ok else 'FAIL') + ' windows of %s as the trace gives them (%d windows)' % (sys.argv[1], nw))
+if not ok:
+    for k in acc:
+        if d['windows'][k] != want[k]:
+            print('    %s: got %s\n    want %s' % (k, d['windows'][k][:12], want[k][:12]))
+PY
+done
+
 expect "report of the two tutorials" 0 '^wrote tutorials\.html' -- \
   "$V" report gemm.json conv.json -o tutorials.html --title "GEMM and conv2d tutorials"
 expect "report with a baseline" 0 '^wrote baseline\.html' -- \

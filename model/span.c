@@ -1,0 +1,79 @@
+/*
+ * span.c - a cycle-model run shown to a watcher (the profiler, the
+ * timeline) as spans (vta_engine.h's vta_span_t) rather than one cycle
+ * per step: the cycles in which nothing the watcher wants happens are
+ * shown together, by how many cycles each unit spent in each category,
+ * which the engine counts anyway (docs/microarch.md 8.1), so skipped quiet
+ * cycles, beat trains and units in closed form cost the watcher nothing.
+ * A span ends with a cycle that has events the watcher wants (those of a
+ * kind outside its list's skip mask), with the finish pulse, or with the
+ * step.
+ */
+#include "cycle.h"
+
+#include <string.h>
+
+#include "vta_engine.h"
+
+void vta_span_launch(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  cy->span_from = cy->now;
+  memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
+}
+
+/* Show cycles [span_from, upto): the counters' growth since the last span
+ * less `minus` (the categories of a counted cycle not shown), ev the last
+ * one's events.  The counters must be complete as of upto: a unit that
+ * adds its own in bulk (a STORE in closed form) settles them first. */
+static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minus) {
+  cyc_t *cy = m->cy;
+  vta_span_t s;
+  vta_dma_wr_settle(m, &cy->u[VTA_UNIT_STORE].wr); /* a closed-form STORE's counters */
+  const uint8_t cat[VTA_CY_NUNITS] = {(uint8_t)cy->u[0].cat, (uint8_t)cy->u[1].cat,
+                                      (uint8_t)cy->u[2].cat, (uint8_t)cy->f.cat};
+  s.cycles = upto - cy->span_from;
+  s.finished = finished;
+  s.ev = cy->ev;
+  s.cat = cat;
+  /* two counters per vector (GCC's vector extension; -O2 leaves this loop
+   * scalar): a span is shown per cycle with events, this is its main cost */
+  typedef uint64_t v2 __attribute__((vector_size(16)));
+  _Static_assert(VTA_NCAT % 2 == 0, "categories in pairs");
+  for (int u = 0; u < VTA_CY_NUNITS; u++)
+    for (int k = 0; k < VTA_NCAT; k += 2) {
+      v2 a, b;
+      memcpy(&a, &cy->stats.unit[u].cat[k], sizeof a);
+      memcpy(&b, &cy->span_prev[u].cat[k], sizeof b);
+      a -= b;
+      memcpy(&s.count[u][k], &a, sizeof a);
+    }
+  if (minus)
+    for (int u = 0; u < VTA_CY_NUNITS; u++) s.count[u][minus[u]]--;
+  memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
+  if (minus)
+    for (int u = 0; u < VTA_CY_NUNITS; u++) cy->span_prev[u].cat[minus[u]]--;
+  cy->span_from = upto;
+  int stop = cy->span_fn(cy->span_ctx, &s);
+  vta_evlist_clear(cy->ev);
+  return stop;
+}
+
+int vta_span_show(vta_model_t *m, int finished) {
+  cyc_t *cy = m->cy;
+  if (!finished && !cy->ev->n) return 0; /* nothing to show yet: the span goes on */
+  return show(m, finished ? cy->now + 1 : cy->now, finished, NULL);
+}
+
+int vta_span_flush(vta_model_t *m, int faulted) {
+  cyc_t *cy = m->cy;
+  if (cy->now <= cy->span_from) return 0;
+  vta_evlist_clear(cy->ev); /* a faulting cycle's events are not shown */
+  /* A fault in a train or in the memory tick comes after its cycle was
+   * counted (cycle.c's train_end, cycle_end): not shown, so not counted. */
+  uint64_t counted = 0;
+  for (int k = 0; k < VTA_NCAT; k++)
+    counted += cy->stats.unit[VTA_CY_FETCH].cat[k] - cy->span_prev[VTA_CY_FETCH].cat[k];
+  const uint8_t cat[VTA_CY_NUNITS] = {(uint8_t)cy->u[0].cat, (uint8_t)cy->u[1].cat,
+                                      (uint8_t)cy->u[2].cat, (uint8_t)cy->f.cat};
+  return show(m, cy->now, 0, faulted && counted > cy->now - cy->span_from ? cat : NULL);
+}
