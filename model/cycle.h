@@ -184,8 +184,17 @@ void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
 /* The same for a row of lanes held elsewhere (`lanes`: int8 or int32 as s
  * holds them), stamped with `cycle`: a GEMM/ALU in closed form reports its
  * writes in their own cycles into a digest list (cosim.c). */
-void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
-                     uint32_t entry, const void *lanes);
+void vta_emit_row_packed(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                         uint32_t entry, const void *lanes);
+static inline void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                                   uint32_t entry, const void *lanes) {
+  /* lanes already in the DRAM layout (the default's int8 and 32-bit acc):
+   * the list copies or digests them as they are */
+  if (s->i8 ? s->width == 8 : s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    vta_evlist_add_sram(m->cy->ev, cycle, (unsigned)buffer, entry, s->elem_bytes, lanes);
+  else
+    vta_emit_row_packed(m, cycle, s, buffer, entry, lanes);
+}
 
 /* cycle.c: the skeleton shared by load, compute and store. */
 /* Start the head instruction if its pops are available (section 4); sets

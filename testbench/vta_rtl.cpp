@@ -412,8 +412,9 @@ static int fail(vta_rtl_t *r, vta_err *err) {
   return -1;
 }
 
-// One event of the cycle being stepped, stamped with that cycle.
-static inline void add(vta_evlist_t *out, uint64_t cycle, int kind, int unit, int which,
+// One event of the cycle being stepped, stamped with that cycle (inline at
+// every call: its constant kind folds the digest down to the fields it uses).
+__attribute__((always_inline)) static inline void add(vta_evlist_t *out, uint64_t cycle, int kind, int unit, int which,
                        uint32_t index, uint64_t addr, uint32_t bytes, const uint8_t *data) {
   const vta_event_t e = {cycle, (uint8_t)kind, (uint8_t)unit, (uint8_t)which,
                          index, addr, bytes, data};
@@ -639,7 +640,7 @@ static void track_units(vta_rtl_t *r) {
 template <typename T>
 static inline void sram_wr(vta_rtl_t *r, vta_evlist_t *out, int mem, uint32_t idx, const T &wdata) {
   const uint8_t *b = bytes_of(wdata, r->buf, r->elem[mem]);
-  add(out, r->now, VTA_EV_SRAM_WR, 0, mem, idx, 0, r->elem[mem], b);
+  vta_evlist_add_sram(out, r->now, (unsigned)mem, idx, r->elem[mem], b);
 }
 
 // The cycle's events (docs/microarch.md 8.2) from the ev_* outputs and the
@@ -675,7 +676,7 @@ static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) 
       const uint8_t *b = bytes_of(t->ev_uop_wdata, r->buf, r->bus);
       for (uint32_t k = 0; k < r->bus / 4; k++)
         if (t->ev_uop_we >> k & 1)
-          add(out, now, VTA_EV_SRAM_WR, 0, VTA_MEM_UOP, t->ev_uop_idx + k, 0, 4, b + 4 * k);
+          vta_evlist_add_sram(out, now, VTA_MEM_UOP, t->ev_uop_idx + k, 4, b + 4 * k);
     }
   }
   if (t->ev_out_rd) add(out, now, VTA_EV_OUT_RD, 0, 0, t->ev_out_rd_idx, 0, 0, NULL);
