@@ -186,11 +186,14 @@ void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
  * writes in their own cycles into a digest list (cosim.c). */
 void vta_emit_row_packed(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
                          uint32_t entry, const void *lanes);
+/* s's lanes are already in the DRAM layout (the default's int8 and 32-bit
+ * acc): an event's list copies or digests them as they are. */
+static inline int vta_row_raw(const sram_t *s) {
+  return s->i8 ? s->width == 8 : s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+}
 static inline void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
                                    uint32_t entry, const void *lanes) {
-  /* lanes already in the DRAM layout (the default's int8 and 32-bit acc):
-   * the list copies or digests them as they are */
-  if (s->i8 ? s->width == 8 : s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+  if (vta_row_raw(s))
     vta_evlist_add_sram(m->cy->ev, cycle, (unsigned)buffer, entry, s->elem_bytes, lanes);
   else
     vta_emit_row_packed(m, cycle, s, buffer, entry, lanes);

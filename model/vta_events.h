@@ -221,7 +221,7 @@ __attribute__((always_inline)) static inline vta_event_t *vta_evlist_add(vta_evl
 /* vta_evlist_add of an SRAM_WR (scratchpad `which` entry `index` := `bytes`
  * bytes of data), the hot path of both producers in co-simulation: into
  * a digest list it is one multiply and the data's digest. */
-static inline void vta_evlist_add_sram(vta_evlist_t *l, uint64_t cycle, unsigned which,
+__attribute__((always_inline)) static inline void vta_evlist_add_sram(vta_evlist_t *l, uint64_t cycle, unsigned which,
                                        uint32_t index, uint32_t bytes, const uint8_t *data) {
   if (__builtin_expect(l->digest && which <= 7 && bytes < (1u << 22) &&
                            !(l->skip >> VTA_EV_SRAM_WR & 1), 1)) {
