@@ -90,6 +90,8 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->u[VTA_UNIT_STORE].wr.sbuf);
   free(cy->u[VTA_UNIT_STORE].wr.wbeat);
   free(cy->u[VTA_UNIT_STORE].wr.cum);
+  free(cy->u[VTA_UNIT_STORE].wr.sev);
+  free(cy->u[VTA_UNIT_STORE].wr.sdat);
   free(cy->f.buf);
   free(cy->evrow);
   free(cy->evzero);
@@ -556,6 +558,8 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
    * the step: the events of its cycles, all in this step's list. */
   if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
+  /* ... and those of a STORE in closed form, the finish pulse's cycle included */
+  if (!rc) vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)*finished);
   if (!rc) vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
   cy->ev = NULL;
   *advanced = cy->now - begin + (uint64_t)*finished;

@@ -70,6 +70,12 @@ typedef struct dma_wr {
   uint64_t ba, back, baddr_c, bbytes; /* a burst of the schedule: AW and ack cycles, bytes */
   uint32_t by;                        /* its row */
   struct wr_cum *cum;  /* counters of cycles [S, S + k) in cum[k], k <= WR_SCHED_MAX */
+  /* Into a digest list: its events, laid out at S in cycle order with the
+   * beats' data, reported as the steps pass their cycles (`ksev`: the next
+   * one; vta_dma_wr_sync_events). */
+  vta_event_t *sev;
+  uint8_t *sdat;
+  uint32_t nsev, ksev;
 } dma_wr_t;
 #define WR_SCHED_MAX 4096 /* cycles of a store in closed form, at most */
 struct wr_cum {
@@ -232,6 +238,10 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
  * nothing can tell (no events, no trace, no compute write to its out rows
  * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so. */
 int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
+/* Report the events of a store in closed form (into a digest list) of the
+ * cycles before upto that are not reported yet: into the current list, or
+ * nowhere when nobody listens. */
+void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto);
 /* Count cycles [from, from + n) of a store in closed form (the unit's
  * categories and the write channel's statistics); it leaves closed form
  * once its D is counted. */

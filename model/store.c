@@ -46,6 +46,7 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
     int busy = 1, done = 1;
     if (u->wr.lazy) { /* closed form: only D needs a step (counted by the schedule) */
       if (cy->now < u->wr.done_at) return 0;
+      vta_dma_wr_sync_events(m, &u->wr, cy->now + 1); /* all of them: D is now */
       vta_unit_complete(m, u);
       u->cat = VTA_CAT_BUSY;
       return 0;
