@@ -273,7 +273,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   watch.progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
   watch.tty = tty;
   watch.total_insns = vtasim_program_insns(&p);
-  /* Digests (the model at full speed, 64 bits a window compared) unless
+  /* Digests (the model at full speed, 5 words a window compared) unless
    * the timeline needs every cycle's events; only if anything differs,
    * again event by event for the report. */
   opts.digest = watch.prof == NULL;

@@ -674,6 +674,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
   }
   int write_out = p->alu || !in->reset_reg;
+  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* vta_emit_row_at, hoisted */
   macq_t q;
   q.n = 0;
   /* The loop position in locals (the scratchpad writes below could alias
@@ -768,8 +769,16 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
              lanes * sizeof *acc);
     } else if (emit) { /* written now: the row as this uop left it */
       mac_flush(m, &q);
-      vta_emit_row_at(m, when, &m->acc, VTA_MEM_ACC, (uint32_t)a, acc);
-      if (write_out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, (uint32_t)a, out);
+      if (raw) {
+        vta_evlist_add_sram(cy->ev, when, VTA_MEM_ACC, (uint32_t)a, m->acc.elem_bytes,
+                            (const uint8_t *)acc);
+        if (write_out)
+          vta_evlist_add_sram(cy->ev, when, VTA_MEM_OUT, (uint32_t)a, m->out.elem_bytes,
+                              (const uint8_t *)out);
+      } else {
+        vta_emit_row_at(m, when, &m->acc, VTA_MEM_ACC, (uint32_t)a, acc);
+        if (write_out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, (uint32_t)a, out);
+      }
     }
     if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
       ui = ubgn;

@@ -90,6 +90,8 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->u[VTA_UNIT_STORE].wr.sbuf);
   free(cy->u[VTA_UNIT_STORE].wr.wbeat);
   free(cy->u[VTA_UNIT_STORE].wr.cum);
+  free(cy->u[VTA_UNIT_STORE].wr.sev);
+  free(cy->u[VTA_UNIT_STORE].wr.sdat);
   free(cy->f.buf);
   free(cy->evrow);
   free(cy->evzero);
@@ -120,25 +122,21 @@ void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) 
   vta_emit_row_at(m, m->cy->now, s, buffer, entry, lanes);
 }
 
-void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
-                     uint32_t entry, const void *lanes) {
+void vta_emit_row_packed(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                         uint32_t entry, const void *lanes) {
   if (m->cy->ev->skip >> VTA_EV_SRAM_WR & 1) return; /* nobody wants the packed row */
-  const uint8_t *row = m->cy->evrow; /* allocated for the widest element */
-  if (s->i8 ? s->width == 8 : s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
-    row = lanes; /* already the DRAM layout: the list copies or digests it as it is */
-  } else if (s->i8) {
+  uint8_t *row = m->cy->evrow; /* allocated for the widest element */
+  if (s->i8) {
     sram_t one = *s; /* the lanes given, as entry 0 of a scratchpad like s */
     one.i8 = (int8_t *)(uintptr_t)lanes;
-    vta_tensor_pack(&one, 0, m->cy->evrow);
+    vta_tensor_pack(&one, 0, row);
   } else { /* acc: ACC_WIDTH/8-byte little-endian lanes, as LOAD ACC reads them */
     uint32_t wb = (uint32_t)s->width / 8;
     const int32_t *v = lanes;
     for (uint32_t l = 0; l < s->lanes; l++)
-      for (uint32_t b = 0; b < wb; b++)
-        m->cy->evrow[l * wb + b] = (uint8_t)((uint32_t)v[l] >> (8 * b));
+      for (uint32_t b = 0; b < wb; b++) row[l * wb + b] = (uint8_t)((uint32_t)v[l] >> (8 * b));
   }
-  const vta_event_t e = {cycle, VTA_EV_SRAM_WR, 0, (uint8_t)buffer, entry, 0, s->elem_bytes, row};
-  vta_evlist_add(m->cy->ev, &e);
+  vta_evlist_add_sram(m->cy->ev, cycle, (unsigned)buffer, entry, s->elem_bytes, row);
 }
 
 /* ---- the unit skeleton (section 4) ------------------------------------------ */
@@ -660,6 +658,8 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
    * the step: the events of its cycles, all in this step's list. */
   if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
+  /* ... and those of a STORE in closed form, the finish pulse's cycle included */
+  if (!rc) vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)*finished);
   if (!rc) vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
   if (!rc) settle(m); /* and the counters */
   cy->ev = NULL;

@@ -72,6 +72,12 @@ typedef struct dma_wr {
   uint64_t ba, back, baddr_c, bbytes; /* a burst of the schedule: AW and ack cycles, bytes */
   uint32_t by;                        /* its row */
   struct wr_cum *cum;  /* counters of cycles [S, S + k) in cum[k], k <= WR_SCHED_MAX */
+  /* Into a digest list: its events, laid out at S in cycle order with the
+   * beats' data, reported as the steps pass their cycles (`ksev`: the next
+   * one; vta_dma_wr_sync_events). */
+  vta_event_t *sev;
+  uint8_t *sdat;
+  uint32_t nsev, ksev;
 } dma_wr_t;
 #define WR_SCHED_MAX 4096 /* cycles of a store in closed form, at most */
 struct wr_cum {
@@ -196,8 +202,20 @@ void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry);
 /* The same for a row of lanes held elsewhere (`lanes`: int8 or int32 as s
  * holds them), stamped with `cycle`: a GEMM/ALU in closed form reports its
  * writes in their own cycles into a digest list (cosim.c). */
-void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
-                     uint32_t entry, const void *lanes);
+void vta_emit_row_packed(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                         uint32_t entry, const void *lanes);
+/* s's lanes are already in the DRAM layout (the default's int8 and 32-bit
+ * acc): an event's list copies or digests them as they are. */
+static inline int vta_row_raw(const sram_t *s) {
+  return s->i8 ? s->width == 8 : s->width == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+}
+static inline void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
+                                   uint32_t entry, const void *lanes) {
+  if (vta_row_raw(s))
+    vta_evlist_add_sram(m->cy->ev, cycle, (unsigned)buffer, entry, s->elem_bytes, lanes);
+  else
+    vta_emit_row_packed(m, cycle, s, buffer, entry, lanes);
+}
 
 /* cycle.c: the skeleton shared by load, compute and store. */
 /* Start the head instruction if its pops are available (section 4); sets
@@ -232,6 +250,10 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
  * nothing can tell (no events, no trace, no compute write to its out rows
  * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so. */
 int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
+/* Report the events of a store in closed form (into a digest list) of the
+ * cycles before upto that are not reported yet: into the current list, or
+ * nowhere when nobody listens. */
+void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto);
 /* Count cycles [from, from + n) of a store in closed form (the unit's
  * categories and the write channel's statistics); it leaves closed form
  * once its D is counted.  The counters are added in bulk: at D, or by

@@ -47,6 +47,7 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
     if (u->wr.lazy) { /* closed form: only D needs a step (counted by the schedule) */
       if (cy->now < u->wr.done_at) return 0;
       vta_dma_wr_settle(m, &u->wr); /* its counters since S, for the commit */
+      vta_dma_wr_sync_events(m, &u->wr, cy->now + 1); /* all of its events: D is now */
       vta_unit_complete(m, u);
       u->cat = VTA_CAT_BUSY;
       return 0;

@@ -411,12 +411,15 @@ static void wr_row(dma_wr_t *d, uint32_t elem) {
 
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
   (void)err;
-  uint8_t *sbuf = d->sbuf, *wbeat = d->wbeat;
+  uint8_t *sbuf = d->sbuf, *wbeat = d->wbeat, *sdat = d->sdat;
   struct wr_cum *cum = d->cum;
+  vta_event_t *sev = d->sev;
   *d = (dma_wr_t){0};
   d->sbuf = sbuf;
   d->wbeat = wbeat;
   d->cum = cum;
+  d->sev = sev;
+  d->sdat = sdat;
   d->active = 1;
   d->in = c->insn;
   d->entry = c->insn.sram_base;
@@ -538,12 +541,34 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
   const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
   const vta_insn_t *in = &d->in;
-  /* Its reads and beats are not reported in their cycles: only for a
-   * listener that wants none of them (spans, vta_cycle_advance_spans). */
+  /* Its reads and beats are not reported in their cycles. A digest list
+   * (co-simulation) gets every event late, in any order (vta_dma_wr_sync_events);
+   * a span's listener (vta_cycle_advance_spans) must want none of them. */
   const uint32_t unseen = (1u << VTA_EV_OUT_RD) | (1u << VTA_EV_WR_BEAT) | (1u << VTA_EV_WR_ACK);
-  if (!cy->lazy || vta_ev_wanted(cy, unseen) || cy->trace || E % bus ||
+  const int digest = cy->ev && cy->ev->digest;
+  if (!cy->lazy || (!digest && vta_ev_wanted(cy, unseen)) || cy->trace || E % bus ||
       ((uint64_t)p->max_burst * bus) % E)
     return 0;
+  const int emit = digest;
+  if (emit && !d->sev) { /* at most 4 events a beat (its element's OUT_RD, AW, ack) */
+    d->sev = malloc(4 * (size_t)VTA_MEMSYS_POSTS * sizeof *d->sev);
+    d->sdat = malloc((size_t)VTA_MEMSYS_POSTS * bus);
+    if (!d->sev || !d->sdat) {
+      free(d->sev);
+      free(d->sdat);
+      d->sev = NULL;
+      d->sdat = NULL;
+      return 0;
+    }
+  }
+  /* the write beats' strobes: whole beats (elements are whole beats) */
+  const uint32_t strb = bus >= 32 ? 0xffffffffu : (1u << bus) - 1;
+  uint32_t nev = 0;
+#define WR_EV(cyc, kind, idx, addr, bytes, data)                              \
+  do {                                                                         \
+    if (emit)                                                                  \
+      d->sev[nev++] = (vta_event_t){(cyc), (kind), 0, 0, (idx), (addr), (bytes), (data)}; \
+  } while (0)
   const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus, cpb = p->cpb;
   const uint64_t per = 1 + ob * cpb, S = cy->now;
   /* The previous store's posts all preceded its D, so DRAM has them. */
@@ -587,17 +612,24 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
     for (uint64_t k = b0; k <= bk; k++) c[k].wbusy = 1;
     for (uint64_t k = b0 + T * per + 1; k < bk; k++) c[k].mem = 1; /* the ack's wait */
     c[bk].busy = 1;
+    WR_EV(d->ba, VTA_EV_WR_ADDR, 0, d->baddr_c, (uint32_t)d->bbytes, NULL);
     for (uint64_t i = 0; i < T; i++, entry++) {
       uint64_t read = d->ba + 1 + i * per;
       c[read - S + 1].busy = 1;
       vta_tensor_pack(&m->out, entry, d->sbuf);
+      WR_EV(read, VTA_EV_OUT_RD, entry, 0, 0, NULL);
+      uint8_t *data = emit ? d->sdat + (size_t)(entry - in->sram_base) * E : NULL;
+      if (emit) memcpy(data, d->sbuf, E);
       for (uint64_t j = 0; j < ob; j++) {
         uint64_t acc = read + (j + 1) * cpb;
         for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
         c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
         vta_memsys_wr_post(cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
+        WR_EV(acc, VTA_EV_WR_BEAT, strb, d->baddr_c + i * E + j * bus, bus,
+              emit ? data + j * bus : NULL);
       }
     }
+    WR_EV(d->back, VTA_EV_WR_ACK, 0, 0, 0, NULL);
     last_read = d->ba + 1 + (T - 1) * per;
   } while (wr_burst_next(m, d));
   if (last_read >= bound) {
@@ -616,9 +648,11 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   d->start = S;
   d->acct = d->upto = S;
   d->lazy = 1;
+  d->nsev = nev;
+  d->ksev = 0;
   /* A span's listener wanting the address phases gets them now, each
    * stamped with its own cycle (vta_span_t says so). */
-  if (vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR)) {
+  if (!digest && vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR)) {
     wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
     do {
       const vta_event_t e = {d->ba, VTA_EV_WR_ADDR, 0, 0, 0, d->baddr_c, (uint32_t)d->bbytes,
@@ -627,6 +661,12 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
     } while (wr_burst_next(m, d));
   }
   return 1;
+#undef WR_EV
+}
+
+void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
+  for (; d->ksev < d->nsev && d->sev[d->ksev].cycle < upto; d->ksev++)
+    if (m->cy->ev) vta_evlist_add(m->cy->ev, &d->sev[d->ksev]);
 }
 
 void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {

@@ -71,11 +71,14 @@ typedef struct vta_evlist {
    * profiler has no use for scratchpad data).  Never set for a comparison. */
   uint32_t skip;
   /* Digest mode (vta_evlist_digest): events are counted in n and folded
-   * into `sum`, an order-independent 64-bit digest of their canonical form
-   * (cycle and data included), instead of being stored: no copy of an
-   * event or of its data is made. */
+   * into `sum` (their fields) and `dsum` (their data, four 64-bit lanes),
+   * order-independent digests of their canonical form, instead of being
+   * stored: no copy of an event or of its data is made.  Two lists hold
+   * the same events when vta_evlist_digest_equal says so. */
   int digest;
   uint64_t sum;
+  uint64_t dsum[4];
+  void (*dfn)(uint64_t d[4], uint64_t h, const uint8_t *p, uint32_t n); /* vta_digest_path(1) */
   vta_event_t scratch;   /* what vta_evlist_add returns in digest mode (all 0) */
 } vta_evlist_t;
 
@@ -119,16 +122,28 @@ static inline unsigned vta_ev_fields(unsigned kind) {
 }
 
 /*
- * The digest of one event in canonical form: its fields and data through
- * 64x64->128-bit multiplies whose two halves are folded together (wyhash's
- * "mum"), chained so that every word reaches the result; a list sums them,
- * so the order in which a cycle's events arrive does not matter (the lazy
- * C model emits them out of order), as the comparator's sort makes it not
- * matter for stored events.  Unless a multiply's other operand is 0 (one
- * value in 2^64), a change of one field, data word or strobe changes the
- * product: it never cancels.  The fields a kind does not use are masked
- * on the fly: nothing is copied.  Co-simulation folds every event of both
- * sides (a million per side on a ResNet-18 layer): this is its inner loop.
+ * The digest of an event list (digest mode), in two parts that both only
+ * add up, so that the order in which a cycle's events arrive does not
+ * matter (the lazy C model emits them out of order), as the comparator's
+ * sort makes it not matter for stored events.  Co-simulation folds every
+ * event of both sides (a million per side on a ResNet-18 layer): this is
+ * its inner loop, kept to a few instructions per event and per 16 bytes.
+ *
+ * The fields: one 64x64->128-bit multiply whose two halves are folded
+ * together (wyhash's "mum") of the cycle and the packed kind, unit, which,
+ * index and (when it fits in 22 bits) bytes; a second one chains in the
+ * address and larger byte counts.  Unless a multiply's other operand is 0
+ * (one value in 2^64), a change of one field changes the product.  The
+ * fields a kind does not use are masked on the fly: nothing is copied.
+ *
+ * The data (SRAM_WR, WR_BEAT), zero-padded to 16-byte chunks: chunk c
+ * goes into lanes 2(c mod 2) and 2(c mod 2)+1 of `dsum`, each 64-bit word
+ * v = data ^ key, with a key made from the event's field digest and the
+ * chunk's position, as lo32(v) * hi32(v) + v with its halves swapped
+ * (xxh3's accumulator step; four lanes are one AVX2 operation).  The key
+ * binds the data to its event.  A change of one 32-bit half of one word
+ * changes its lane by (delta) * (other half + 1) or (delta) * (other half
+ * + 2^32), never 0 modulo 2^64: one changed word is always seen.
  */
 static inline uint64_t vta_digest_mum(uint64_t a, uint64_t b) {
 #ifdef __SIZEOF_INT128__
@@ -142,34 +157,84 @@ static inline uint64_t vta_digest_mum(uint64_t a, uint64_t b) {
   return ((ll & 0xffffffffu) | mid << 32) ^ (hh + (lh >> 32) + (hl >> 32) + (mid >> 32));
 #endif
 }
-/* The data part (SRAM_WR, WR_BEAT with bytes), given the fields' digest h. */
-uint64_t vta_event_digest_data(uint64_t h, const vta_event_t *e, uint32_t bytes);
 
-static inline uint64_t vta_event_digest(const vta_event_t *e) {
-  /* odd constants with well-mixed bits: SHA-512's initial hash words */
-  const uint64_t s0 = 0x6a09e667f3bcc909ull, s1 = 0xbb67ae8584caa73bull,
-                 s2 = 0x3c6ef372fe94f82bull, s3 = 0xa54ff53a5f1d36f1ull;
-  const unsigned f = vta_ev_fields(e->kind);
-  uint64_t kuwi = e->kind;
-  if (f & VTA_EVF_UNIT) kuwi |= (uint64_t)e->unit << 8;
-  if (f & VTA_EVF_WHICH) kuwi |= (uint64_t)e->which << 16;
-  if (f & VTA_EVF_INDEX) kuwi |= (uint64_t)e->index << 32;
-  const uint64_t addr = f & VTA_EVF_ADDR ? e->addr : 0;
-  const uint32_t bytes = f & VTA_EVF_BYTES ? e->bytes : 0;
-  uint64_t h = vta_digest_mum(e->cycle ^ s0, kuwi ^ s1);
-  h = vta_digest_mum(addr ^ s2, (uint64_t)bytes ^ s3 ^ h);
-  return (f & VTA_EVF_DATA) && bytes && e->data ? vta_event_digest_data(h, e, bytes) : h;
+/* The first multiply of the fields: the cycle and the packed kind, unit,
+ * which, bytes and index (below).  Odd constants with well-mixed bits:
+ * SHA-512's initial hash words. */
+static inline uint64_t vta_digest_key(uint64_t cycle, uint64_t packed) {
+  return vta_digest_mum(cycle ^ 0x6a09e667f3bcc909ull, packed ^ 0xbb67ae8584caa73bull);
 }
+
+/* The fields' digest of an event in canonical form. */
+static inline uint64_t vta_event_digest_fields(const vta_event_t *e) {
+  const unsigned f = vta_ev_fields(e->kind);
+  const uint64_t unit = f & VTA_EVF_UNIT ? e->unit : 0, which = f & VTA_EVF_WHICH ? e->which : 0;
+  const uint64_t index = f & VTA_EVF_INDEX ? e->index : 0;
+  const uint32_t bytes = f & VTA_EVF_BYTES ? e->bytes : 0;
+  /* kind: 4 bits, unit: 2, which: 3, bytes: 22 (bits 10..31), index: 32..63 */
+  const int chain = (f & VTA_EVF_ADDR) || bytes >= (1u << 22) || unit > 3 || which > 7;
+  uint64_t h = vta_digest_key(e->cycle, e->kind | unit << 4 | which << 6 |
+                                            (uint64_t)(chain ? 0 : bytes) << 10 | index << 32);
+  if (chain) { /* the address, a large count, codes out of range: a second multiply */
+    const uint64_t addr = f & VTA_EVF_ADDR ? e->addr : 0;
+    h = vta_digest_mum(addr ^ 0x3c6ef372fe94f82bull,
+                       ((uint64_t)bytes | unit << 32 | which << 40) ^ 0xa54ff53a5f1d36f1ull ^ h);
+  }
+  return h;
+}
+
+/* The data digest: p[0..n) into d, keyed by h (events.c).  The portable
+ * definition runs on any CPU; an AVX2 path computes the same four lanes,
+ * chosen once from the CPU (VTASIM_ISA=scalar forces the portable one,
+ * as for the MACs).  vta_digest_path(0): the portable one; (1): the best. */
+typedef void vta_digest_fn(uint64_t d[4], uint64_t h, const uint8_t *p, uint32_t n);
+vta_digest_fn *vta_digest_path(int best);
+/* A write beat's data: the bytes outside its strobe as 0 (events.c). */
+void vta_digest_beat(vta_evlist_t *l, uint64_t h, const vta_event_t *e, uint32_t n);
+
+/* Two digest lists hold the same events (count, fields and data). */
+static inline int vta_evlist_digest_equal(const vta_evlist_t *a, const vta_evlist_t *b) {
+  return a->n == b->n && a->sum == b->sum && a->dsum[0] == b->dsum[0] &&
+         a->dsum[1] == b->dsum[1] && a->dsum[2] == b->dsum[2] && a->dsum[3] == b->dsum[3];
+}
+/* The whole digest of a digest list in 64 bits (for messages and tests). */
+uint64_t vta_evlist_digest_value(const vta_evlist_t *l);
 
 /* The stored path of vta_evlist_add (not digest mode, kind not skipped). */
 vta_event_t *vta_evlist_store(vta_evlist_t *l, const vta_event_t *e);
 
-static inline vta_event_t *vta_evlist_add(vta_evlist_t *l, const vta_event_t *e) {
+/* Always inline: at a call site with a constant kind most of it folds away. */
+__attribute__((always_inline)) static inline vta_event_t *vta_evlist_add(vta_evlist_t *l,
+                                                                         const vta_event_t *e) {
   if (e->kind >= VTA_EV_NKINDS || (l->skip >> e->kind & 1)) return NULL;
   if (!l->digest) return vta_evlist_store(l, e);
-  l->sum += vta_event_digest(e);
+  const uint64_t h = vta_event_digest_fields(e);
+  l->sum += h;
   l->n++;
+  if ((vta_ev_fields(e->kind) & VTA_EVF_DATA) && e->bytes && e->data) {
+    if (e->kind == VTA_EV_WR_BEAT) vta_digest_beat(l, h, e, e->bytes);
+    else l->dfn(l->dsum, h, e->data, e->bytes);
+  }
   return &l->scratch;
+}
+
+/* vta_evlist_add of an SRAM_WR (scratchpad `which` entry `index` := `bytes`
+ * bytes of data), the hot path of both producers in co-simulation: into
+ * a digest list it is one multiply and the data's digest. */
+__attribute__((always_inline)) static inline void vta_evlist_add_sram(vta_evlist_t *l, uint64_t cycle, unsigned which,
+                                       uint32_t index, uint32_t bytes, const uint8_t *data) {
+  if (__builtin_expect(l->digest && which <= 7 && bytes < (1u << 22) &&
+                           !(l->skip >> VTA_EV_SRAM_WR & 1), 1)) {
+    /* = vta_event_digest_fields of the event below */
+    const uint64_t h = vta_digest_key(cycle, VTA_EV_SRAM_WR | (uint64_t)which << 6 |
+                                                 (uint64_t)bytes << 10 | (uint64_t)index << 32);
+    l->sum += h;
+    l->n++;
+    if (bytes && data) l->dfn(l->dsum, h, data, bytes);
+    return;
+  }
+  const vta_event_t e = {cycle, VTA_EV_SRAM_WR, 0, (uint8_t)which, index, 0, bytes, data};
+  vta_evlist_add(l, &e);
 }
 
 /* Canonical order: cycle, kind, unit, which, index, addr, bytes, data. */

@@ -153,18 +153,29 @@ static int accesses(races_t *R, const vta_insn_t *in, const who_t *me) {
   for (uint32_t u = in->uop_bgn; u < in->uop_end; u++)
     for (int k = 0; k < 3; k++)
       R->uf[3 * u + k] = (R->uop[u] >> R->ulsb[k]) & ((1u << R->uw[k]) - 1);
+  /* A stream (dst, src, wgt) whose factor of a loop is 0 touches in every
+   * later iteration of that loop the rows it touched in the first: repeats,
+   * which end at the `seen` test and change nothing, so they are skipped
+   * (the first touches, and so any race found, come in the same order). */
+  const uint32_t fo[3] = {in->dst_factor_out, in->src_factor_out, in->wgt_factor_out};
+  const uint32_t fi[3] = {in->dst_factor_in, in->src_factor_in, in->wgt_factor_in};
   for (uint32_t i = 0; i < in->iter_out; i++)
-    for (uint32_t j = 0; j < in->iter_in; j++)
+    for (uint32_t j = 0; j < in->iter_in; j++) {
+      int new_rows[3];
+      for (int k = 0; k < 3; k++) new_rows[k] = !(i && !fo[k]) && !(j && !fi[k]);
+      if (!gemm) new_rows[1] = new_rows[2] = 0; /* an ALU's src is in acc */
+      if (!new_rows[0] && !new_rows[1] && !new_rows[2]) continue;
+      const uint64_t d0 = (uint64_t)i * fo[0] + (uint64_t)j * fi[0];
+      const uint64_t x0 = (uint64_t)i * fo[1] + (uint64_t)j * fi[1];
+      const uint64_t w0 = (uint64_t)i * fo[2] + (uint64_t)j * fi[2];
       for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
         const uint32_t *f = &R->uf[3 * u];
-        uint64_t d = f[0] + (uint64_t)i * in->dst_factor_out + (uint64_t)j * in->dst_factor_in;
-        if (gemm) {
-          uint64_t x = f[1] + (uint64_t)i * in->src_factor_out + (uint64_t)j * in->src_factor_in;
-          uint64_t w = f[2] + (uint64_t)i * in->wgt_factor_out + (uint64_t)j * in->wgt_factor_in;
-          if (touch(R, B_INP, x, 0, me) || touch(R, B_WGT, w, 0, me)) return -1;
-        }
-        if (touch(R, B_OUT, d, 1, me)) return -1;
+        if ((new_rows[1] && touch(R, B_INP, f[1] + x0, 0, me)) ||
+            (new_rows[2] && touch(R, B_WGT, f[2] + w0, 0, me)) ||
+            (new_rows[0] && touch(R, B_OUT, f[0] + d0, 1, me)))
+          return -1;
       }
+    }
   return 0;
 }
 

@@ -521,8 +521,7 @@ static int one_run_digest(cmp_t *c, uint32_t insn_phys, uint32_t count,
         st->failed = 1;
     }
     if (c->st[0].failed || c->st[1].failed || res[0].cycles != res[1].cycles ||
-        res[0].finished != res[1].finished || dig[0].n != dig[1].n ||
-        dig[0].sum != dig[1].sum) {
+        res[0].finished != res[1].finished || !vta_evlist_digest_equal(&dig[0], &dig[1])) {
       if (o && o->abort) o->abort(o->ctx);
       break; /* the full comparison says what, where and why */
     }

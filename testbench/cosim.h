@@ -64,10 +64,10 @@ typedef struct vta_cosim_opts {
    * non-zero return stops the comparison (an interrupt) with VTA_EINTR.  [NULL] */
   const vta_session_observer_t *observe;
   /* Compare digests (without `observe`): each side steps VTA_COSIM_WINDOW
-   * cycles at a time into a digest list (vta_evlist_digest: every event,
-   * cycle and data bytes folded into 64 bits; the C model keeps its fast
-   * paths), and the two digests, event counts and cycle counts are compared
-   * per window.  Any difference, a fault or a differing run end returns
+   * cycles at a time into a digest list (vta_evlist_digest: every event's
+   * cycle and fields folded into 64 bits, its data into four more lanes;
+   * the C model keeps its fast paths), and the two digests, event counts
+   * and cycle counts are compared per window (vta_evlist_digest_equal).  Any difference, a fault or a differing run end returns
    * VTA_COSIM_RECHECK: the caller runs again on fresh sides without
    * `digest`, which finds the first differing cycle and builds the full
    * report. [0] */
