@@ -111,6 +111,11 @@ struct vta_rtl {
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
   uint16_t ev_cat;                  // the last stepped cycle's categories (ev_cat, VTA_CY_*)
+
+  // the memory's inputs of the current cycle, presented at the edge that
+  // began it (present_inputs): the read beat, the write channel's readies
+  const vta_rd_beat_t *beat;
+  int awready, wready, bvalid;
 };
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -120,17 +125,17 @@ static void dump(vta_rtl_t *r, uint64_t t) {
     r->fst->dump(t);
 }
 
-// The clock: it falls in the evaluation that applies a cycle's inputs (the
-// core samples its memory port there, rtl/vta_top.v) and rises in edge(), at
-// the end of the cycle, and stays high until the next cycle's inputs: any
-// other evaluation (a register read) leaves the sampled inputs alone.
-static void fall(vta_rtl_t *r) {
+// The clock edge at the end of a cycle, which begins the next one: the core
+// registers the next cycle's memory inputs, already applied, at this edge
+// (rtl/vta_top.v), so all of its logic is evaluated once per cycle, here.
+// The clock falls first in an evaluation of its own, which nothing in the
+// core is sensitive to (it costs the register port's logic only); the clock
+// stays high until then, so any other evaluation (a register read) changes
+// nothing either.
+static void edge(vta_rtl_t *r) {
   r->top->clk = 0;
   r->top->eval();
-}
-
-// The clock edge at the end of a cycle (inputs stay as they are).
-static void edge(vta_rtl_t *r) {
+  dump(r, r->wave_t);
   r->top->clk = 1;
   r->top->eval();
   dump(r, r->wave_t + 5);
@@ -149,30 +154,51 @@ static void idle_inputs(Vvta_top *t) {
   t->m_bvalid = 0;
 }
 
+// The memory's inputs of the next cycle, presented before the edge that
+// begins it (docs/rtl.md 3): the beat landing then, and the write channel's
+// readies, which the memory decides before it sees the cycle's valids
+// (vta_memsys_wr_ready); serve_axi checks that the calls of the cycle answer
+// the same.  AR is always ready: the core presents only what the memory's
+// rules grant (mem_arbiter.v), and serve_axi reports a refusal as its bug.
+static void present_inputs(vta_rtl_t *r) {
+  Vvta_top *t = r->top;
+  const vta_rd_beat_t *b = r->beat = vta_memsys_rd_beat(r->ms);
+  t->m_rvalid = b != NULL;
+  t->m_rid = b ? (uint8_t)b->client : 0;
+  t->m_rlast = b && b->last;
+  if (b) set_bytes(t->m_rdata, b->data, r->bus);
+  vta_memsys_wr_ready(r->ms, &r->awready, &r->wready, &r->bvalid);
+  t->m_arready = 1;
+  t->m_awready = r->awready;
+  t->m_wready = r->wready;
+  t->m_bvalid = r->bvalid;
+}
+
 uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr) {
   r->top->reg_addr = (uint8_t)addr;
   r->top->eval();
   return r->top->reg_rdata;
 }
 
-void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
-  idle_inputs(r->top);
+// A register write at the clock edge, with the memory inputs as they are.
+static void write_edge(vta_rtl_t *r, uint32_t addr, uint32_t value) {
   r->top->reg_wen = 1;
   r->top->reg_addr = (uint8_t)addr;
   r->top->reg_wdata = value;
-  fall(r);
   edge(r);
   r->top->reg_wen = 0;
   r->top->eval();
 }
 
+void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
+  idle_inputs(r->top);
+  write_edge(r, addr, value);
+}
+
 void vta_rtl_reset(vta_rtl_t *r) {
   idle_inputs(r->top);
   r->top->rst = 1;
-  for (int i = 0; i < 4; i++) {
-    fall(r);
-    edge(r);
-  }
+  for (int i = 0; i < 4; i++) edge(r);
   r->top->rst = 0;
   r->top->eval();
   r->launched = 0;
@@ -344,7 +370,11 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
   for (int i = 0; i < nregs; i++) r->snap[regs[i].off / 4] = vta_rtl_reg_read(r, regs[i].off);
   vta_memsys_reset(r->ms);
   r->now = 0;
-  vta_rtl_reg_write(r, VTA_VCR_CTRL, 1);  // its clock edge starts the run: cycle 0 is next
+  // its clock edge starts the run (cycle 0 is next) and registers the
+  // memory's inputs of cycle 0
+  idle_inputs(r->top);
+  present_inputs(r);
+  write_edge(r, VTA_VCR_CTRL, 1);
   r->now = 0;
   r->insn_phys = insn_phys;
   r->insn_count = count;
@@ -515,22 +545,15 @@ static int check_limit(vta_rtl_t *r, vta_err *err) {
   return fail(r, err);
 }
 
-// Serve the AXI port for the cycle and evaluate the core with its inputs.
-// The AR, AW and W outputs are functions of registered state only (the
-// core's requests are Moore outputs), so they are valid since the last
-// clock edge: the memory is served first and the cycle's inputs then
-// applied in one evaluation.
+// Serve the AXI port in the cycle, in the order of docs/microarch.md 5.4.
+// The core was evaluated at the edge that began the cycle with the cycle's
+// memory inputs (present_inputs): its requests (AR, AW, W: registered
+// state) and events are valid; the memory now takes the requests, and must
+// answer as it did in advance.
 static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   Vvta_top *t = r->top;
-  // 1. the read beat landing in this cycle
-  idle_inputs(t);
-  const vta_rd_beat_t *b = io->beat = vta_memsys_rd_beat(r->ms);
-  if (b) {
-    t->m_rvalid = 1;
-    t->m_rid = (uint8_t)b->client;
-    t->m_rlast = b->last;
-    set_bytes(t->m_rdata, b->data, r->bus);
-  }
+  // 1. the read beat landing in this cycle (presented at the edge)
+  io->beat = r->beat;
   // 2. the read request the core presents (it arbitrated and limits itself)
   if (t->m_arvalid) {
     if (vta_memsys_rd_request(r->ms, t->m_arid, t->m_araddr, t->ev_ar_bytes, 0, err)) {
@@ -543,7 +566,6 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
       vta_errf(err, VTA_EINPUT, "rtl: the memory granted a request the core did not present");
       return fail(r, err);
     }
-    t->m_arready = 1;
     io->ar = 1;
   } else if (t->m_arvalid) {
     vta_errf(err, VTA_EINPUT, "rtl: cycle %llu: the memory refused read request of client %s "
@@ -551,12 +573,13 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
              vta_rd_client_name(t->m_arid));
     return fail(r, err);
   }
-  // 3. the write channel's handshakes
+  // 3. the write channel's handshakes, as presented at the edge
   if (t->m_awvalid) {
     io->aw_bytes = (uint32_t)(t->m_awlen + 1) * r->bus - t->m_awaddr % r->bus;
     int k = vta_memsys_wr_addr(r->ms, t->m_awaddr, io->aw_bytes, err);
     if (k < 0) return fail(r, err);
-    t->m_awready = io->aw = k;
+    assert(k == r->awready);
+    io->aw = k;
   }
   if (t->m_wvalid) {
     uint8_t wstrb[256];
@@ -571,14 +594,15 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
     }
     int k = vta_memsys_wr_data(r->ms, io->wdata, full ? NULL : wstrb, err);
     if (k < 0) return fail(r, err);
-    t->m_wready = io->w = k;
+    assert(k == r->wready);
+    io->w = k;
   }
-  t->m_bvalid = io->bk = vta_memsys_wr_ack(r->ms);
-  // 4. the reference's R-last lookahead (mem_arbiter registers it): a last
-  //    beat landing 4 cycles from now blocks the issue of the next cycle
+  io->bk = vta_memsys_wr_ack(r->ms);
+  assert(io->bk == r->bvalid);
+  // 4. the reference's R-last lookahead: a last beat landing 4 cycles from
+  //    now blocks the issue of the next cycle (mem_arbiter registers it at
+  //    the edge that ends this cycle)
   t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
-  fall(r);
-  dump(r, r->wave_t);
   return 0;
 }
 
@@ -800,12 +824,15 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     if (out) add(out, r->now, VTA_EV_FINISH, 0, 0, ucnt, r->now, 0, NULL);
     vta_diag_trace_finish(r->trace, r->now, ucnt);
   }
-  // the end of the cycle: the memory (not after the finish pulse), the clock
+  // the end of the cycle: the memory (not after the finish pulse), the
+  // next cycle's memory inputs, the clock
   if (!fin && vta_memsys_tick(r->ms, err)) {
     edge(r);
     vta_err_prefix(err, "rtl: cycle %llu: ", (unsigned long long)r->now);
     return fail(r, err);
   }
+  if (fin) idle_inputs(t);
+  else present_inputs(r);
   edge(r);
   if (fin) {
     collect(r);
