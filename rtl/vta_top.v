@@ -22,7 +22,8 @@
 //    allows).  testbench/vta_rtl.cpp serves model/memsys.c that way.  The
 //    core then depends on registers only, so Verilator evaluates the whole
 //    core once per cycle, in the evaluation of the rising edge (docs/rtl.md
-//    4).  m_rlast_soon is the exception: it goes straight into
+//    4); nothing is sensitive to the falling edge (the testbench relies on
+//    it and need not evaluate that edge).  m_rlast_soon is the exception: it goes straight into
 //    mem_arbiter's register at the edge that ends its cycle, so the memory
 //    presents it with the next cycle's inputs.
 //  * ev_*: the observable events of docs/microarch.md 8.2 of this cycle, for
