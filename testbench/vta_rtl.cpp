@@ -621,12 +621,18 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   return 0;
 }
 
-// Anything happened in the cycle (for the quiet-cycle count).
+// The cycle's unit events: a dispatch, a start or a done (most cycles have
+// none, and then the checkers and the unit tracking have nothing to do).
+static int unit_events(const Vvta_top *t) {
+  return t->ev_dispatch | t->ev_load_start | t->ev_load_done | t->ev_compute_start |
+         t->ev_compute_done | t->ev_store_start | t->ev_store_done;
+}
+
+// Anything happened in the cycle (for the quiet-cycle count), besides the
+// unit events.
 static int active(const vta_rtl_t *r, const axi_cycle *io) {
   const Vvta_top *t = r->top;
-  return io->ar || io->beat || io->aw || io->w || io->bk || t->ev_dispatch ||
-         t->ev_load_start || t->ev_load_done || t->ev_compute_start || t->ev_compute_done ||
-         t->ev_store_start || t->ev_store_done || t->ev_inp_we || t->ev_wgt_we ||
+  return io->ar || io->beat || io->aw || io->w || io->bk || t->ev_inp_we || t->ev_wgt_we ||
          t->ev_acc_we || t->ev_out_we || t->ev_uop_we || t->ev_out_rd || t->ev_finish;
 }
 
@@ -826,11 +832,14 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   io.beat = NULL;  // (the data fields are filled when their flags are set)
   io.ar = io.aw = io.w = io.bk = 0;
   io.aw_bytes = io.strb_mask = 0;
-  if (check_limit(r, err) || serve_axi(r, &io, err) || check_cycle(r, err)) return -1;
-  const int fin = t->ev_finish, act = active(r, &io);
+  if (check_limit(r, err) || serve_axi(r, &io, err)) return -1;
+  const int uev = unit_events(t);
+  // (a push comes with a done: without unit events only a pending fault is checked)
+  if ((uev || r->pending) && check_cycle(r, err)) return -1;
+  const int fin = t->ev_finish, act = uev || active(r, &io);
   r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cats
   trace_cycle(r, &io);
-  track_units(r);
+  if (uev) track_units(r);
   if (out && act) sample_events(r, &io, out);
   if (io.aw) r->w_beat = t->m_awaddr / r->bus * r->bus;
   else if (io.w) r->w_beat += r->bus;
