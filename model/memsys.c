@@ -371,6 +371,13 @@ int vta_memsys_wr_ack(vta_memsys_t *ms) {
   return 1;
 }
 
+void vta_memsys_wr_ready(const vta_memsys_t *ms, int *aw, int *w, int *b) {
+  uint64_t since = ms->w_since == NONE ? ms->now : ms->w_since;
+  *aw = ms->w_state == W_IDLE;
+  *w = ms->w_state == W_OPEN && ms->now >= since + ms->p.cpb - 1;
+  *b = ms->w_state == W_ACK && ms->now >= ms->w_ack_at && !ms->w_ack_taken;
+}
+
 int vta_memsys_active(const vta_memsys_t *ms) {
   return ms->granted || ms->beat_valid || ms->w_event || ms->held;
 }

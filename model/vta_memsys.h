@@ -147,6 +147,13 @@ int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *str
 /* 1 in a cycle the write acknowledge is delivered (WR_ACK cycles after the
  * last beat); the channel is free from the next cycle. */
 int vta_memsys_wr_ack(vta_memsys_t *ms);
+/* The write channel's answers for the current cycle before it sees the
+ * cycle's valids (AXI lets a ready precede its valid): *aw = wr_addr would
+ * accept an address, *w = wr_data would accept a beat presented now (the
+ * channel open since an earlier cycle), *b = wr_ack delivers the
+ * acknowledge.  No side effect: the calls themselves follow, with the same
+ * answers (the RTL harness presents these one edge ahead, docs/rtl.md 3). */
+void vta_memsys_wr_ready(const vta_memsys_t *ms, int *aw, int *w, int *b);
 
 /* ---- time ------------------------------------------------------------- */
 

@@ -19,6 +19,14 @@
 // last write, D = 1 + max(S, last beat, last pad); uop in the cycle of its
 // last beat.  `act` says the engine did something this cycle (busy), else
 // the unit is waiting for the memory (mem_stall).
+//
+// Structure for simulation speed (docs/rtl.md 4): an idle engine does next
+// to nothing per cycle.  The instruction's quantities (with multipliers)
+// are formed only at S, the walkers' next state only while active, the uop
+// slots and pad entries only in their cycles, the element's write data
+// only in the cycle it is written (zero otherwise: it is used only then),
+// and the stage register takes each landing beat in place instead of being
+// copied every cycle.
 module dma_rd #(
   parameter integer EB   = 256,  // widest element in bytes (the stage register)
   parameter integer NS   = 2     // uop slots per beat: BUS_BYTES / UOP_ELEM_BYTES
@@ -103,7 +111,7 @@ module dma_rd #(
   reg [WORD_W-1:0] lptr_q, lptr_d;
   reg         lfirst_q, lfirst_d;
   reg [WORD_W-1:0] lrow_q, lrow_d;
-  reg [EB*8-1:0] stage_q, stage_d;
+  reg [EB*8-1:0] stage_q;
   // padding
   reg [PH_W-1:0]   pph_q, pph_d;
   reg              pfirst_q, pfirst_d;  // S+1: no pad yet (pads from S+2)
@@ -113,20 +121,37 @@ module dma_rd #(
   reg [WORD_W-1:0] top_q, bot_q, bstart_q, rowlen_q;
   reg [SIDE_W-1:0] side_q;
 
-  // ---- quantities of the instruction, at S -----------------------------------
-  wire [WORD_W-1:0] s_rowlen = wp(x_pad_0) + wx(x_size) + wp(x_pad_1);
-  wire [WORD_W-1:0] s_top    = s_rowlen * wp(y_pad_0);
-  wire [WORD_W-1:0] s_bot    = s_rowlen * wp(y_pad_1);
-  wire [YW-1:0]     s_ypy    = {{(YW-PAD_W){1'b0}}, y_pad_0} + y_size;   // (YW bits, as y_size)
-  wire              s_up     = pad_up && |y_pad_1 && |s_ypy;
-  wire [WORD_W-1:0] s_bstart = wb(sram_base) + s_top + s_rowlen * wy(y_size)
-                             - (s_up ? s_rowlen : W_ZERO);
-  wire [SIDE_W-1:0] s_side   = {1'b0, x_pad_0} + {1'b0, x_pad_1};
-  wire [WORD_W-1:0] s_addr   = dram_base << log_e;
-  wire [PH_W-1:0]   s_pph    = is_uop ? P_DONE
-                             : |s_top ? P_TOP
-                             : (|s_side && |y_size) ? P_SIDE
-                             : |s_bot ? P_BOT : P_DONE;
+  // ---- quantities of the instruction, at S (zero in other cycles: used only at S)
+  reg [WORD_W-1:0] s_rowlen, s_top, s_bot, s_bstart, s_addr;
+  reg [SIDE_W-1:0] s_side;
+  reg [PH_W-1:0]   s_pph;
+  reg [YW-1:0]     s_ypy;   // (YW bits, as y_size)
+  reg              s_up;
+  always @(*) begin
+    s_rowlen = W_ZERO;
+    s_top    = W_ZERO;
+    s_bot    = W_ZERO;
+    s_bstart = W_ZERO;
+    s_addr   = W_ZERO;
+    s_side   = SIDE_ZERO;
+    s_pph    = P_DONE;
+    s_ypy    = Y_ZERO;
+    s_up     = 1'b0;
+    if (start) begin
+      s_rowlen = wp(x_pad_0) + wx(x_size) + wp(x_pad_1);
+      s_top    = s_rowlen * wp(y_pad_0);
+      s_bot    = s_rowlen * wp(y_pad_1);
+      s_ypy    = {{(YW-PAD_W){1'b0}}, y_pad_0} + y_size;
+      s_up     = pad_up && |y_pad_1 && |s_ypy;
+      s_bstart = wb(sram_base) + s_top + s_rowlen * wy(y_size) - (s_up ? s_rowlen : W_ZERO);
+      s_side   = {1'b0, x_pad_0} + {1'b0, x_pad_1};
+      s_addr   = dram_base << log_e;
+      s_pph    = is_uop ? P_DONE
+               : |s_top ? P_TOP
+               : (|s_side && |y_size) ? P_SIDE
+               : |s_bot ? P_BOT : P_DONE;
+    end
+  end
 
   // ---- this cycle ---------------------------------------------------------------
   wire beat     = act_q && m_rvalid && m_rid == client_q;
@@ -143,28 +168,57 @@ module dma_rd #(
   assign req_valid = act_q && rleft_q && rwait_q == PAD_ZERO;
   assign req_addr  = raddr_q;
 
-  // uop beat: the first beat of a row may start mid-beat; the last may end early.
+  // uop beat: the first beat of a row may start mid-beat; the last may end
+  // early.  Formed only in the cycle of a uop beat (zero otherwise).
+  reg [XW-1:0]     u_cnt;
+  reg [NS-1:0]     u_we;
+  reg [WORD_W-1:0] u_idx;
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [WORD_W-1:0] u_boff = {{(WORD_W-LOG_BUS_BYTES){1'b0}}, lrow_q[LOG_BUS_BYTES-1:0]}
-                            >> LOG_UOP_SLOT;
+  reg [WORD_W-1:0] u_boff;   // at most NS - 1: SLOT_W bits
   /* verilator lint_on UNUSEDSIGNAL */
-  wire [SLOT_W-1:0] u_off  = lfirst_q ? u_boff[SLOT_W-1:0] : SLOT_ZERO;
-  wire [XW-1:0]     u_left = xs_q - lx_q;
-  wire [XW-1:0]     u_room = NS[XW-1:0] - {{(XW-SLOT_W){1'b0}}, u_off};
-  wire [XW-1:0]     u_cnt  = u_left < u_room ? u_left : u_room;
-  /* verilator lint_off UNUSEDSIGNAL */
-  wire [XW-1:0]     u_cnt_hi = u_cnt;      // at most NS: SLOT_W bits
-  /* verilator lint_on UNUSEDSIGNAL */
-  wire [NS-1:0] u_mask = ((ONE_NS << u_cnt_hi[SLOT_W-1:0]) - ONE_NS) << u_off;
-  assign uop_we  = (beat && uop_q) ? u_mask : {NS{1'b0}};
-  assign uop_idx = wb(base_q) + wx(lx_q) - {{(WORD_W-SLOT_W){1'b0}}, u_off};
+  reg [SLOT_W-1:0] u_off;
+  reg [XW-1:0]     u_left, u_room;
+  always @(*) begin
+    u_cnt  = X_ZERO;
+    u_we   = {NS{1'b0}};
+    u_idx  = W_ZERO;
+    u_boff = W_ZERO;
+    u_off  = SLOT_ZERO;
+    u_left = X_ZERO;
+    u_room = X_ZERO;
+    if (beat && uop_q) begin
+      u_boff = {{(WORD_W-LOG_BUS_BYTES){1'b0}}, lrow_q[LOG_BUS_BYTES-1:0]} >> LOG_UOP_SLOT;
+      u_off  = lfirst_q ? u_boff[SLOT_W-1:0] : SLOT_ZERO;
+      u_left = xs_q - lx_q;
+      u_room = NS[XW-1:0] - {{(XW-SLOT_W){1'b0}}, u_off};
+      u_cnt  = u_left < u_room ? u_left : u_room;         // at most NS: SLOT_W bits
+      u_we   = ((ONE_NS << u_cnt[SLOT_W-1:0]) - ONE_NS) << u_off;
+      u_idx  = wb(base_q) + wx(lx_q) - {{(WORD_W-SLOT_W){1'b0}}, u_off};
+    end
+  end
+  assign uop_we  = u_we;
+  assign uop_idx = u_idx;
 
-  wire [WORD_W-1:0] pad_entry = pph_q == P_SIDE
-      ? prow_q + {{(WORD_W-SIDE_W){1'b0}}, pc_q} + ((pc_q >= {1'b0, xp0_q}) ? wx(xs_q) : W_ZERO)
-      : pptr_q;
+  // a pad's entry (in a pad cycle) and an element's write data (in the cycle
+  // of its last beat: the staged beats and this one)
+  reg [WORD_W-1:0] pad_entry;
+  reg [EB*8-1:0]   elem_data;
+  always @(*) begin
+    pad_entry = pptr_q;
+    if (padw && pph_q == P_SIDE)
+      pad_entry = prow_q + {{(WORD_W-SIDE_W){1'b0}}, pc_q}
+                + ((pc_q >= {1'b0, xp0_q}) ? wx(xs_q) : W_ZERO);
+  end
+  always @(*) begin
+    elem_data = {EB*8{1'b0}};
+    if (elem) begin
+      elem_data = stage_q;
+      elem_data[bidx_q * BW +: BW] = m_rdata;
+    end
+  end
   assign wr_en   = elem || padw;
   assign wr_idx  = padw ? pad_entry : lptr_q;
-  assign wr_data = padw ? {EB*8{1'b0}} : stage_d;
+  assign wr_data = elem_data;
   assign done    = n_done || u_done;
   assign act     = n_done || grant || beat || padp;
 
@@ -182,7 +236,6 @@ module dma_rd #(
     lptr_d   = lptr_q;
     lfirst_d = lfirst_q;
     lrow_d   = lrow_q;
-    stage_d  = stage_q;
     pph_d    = pph_q;
     pfirst_d = 1'b0;
     pk_d     = pk_q;
@@ -190,83 +243,85 @@ module dma_rd #(
     prow_d   = prow_q;
     pc_d     = pc_q;
     py_d     = py_q;
-    if (act_q && rwait_q != PAD_ZERO) rwait_d = rwait_q - PAD_ONE;
-    // requests
-    if (grant) begin
-      raddr_d = raddr_q + req_bytes;
-      pend_d  = pend_d + {{(WORD_W-BEATS_W){1'b0}}, req_beats};
-      if (raddr_q + req_bytes == rend_q) begin
-        if (ry_q + Y_ONE < ys_q) begin
-          ry_d    = ry_q + Y_ONE;
-          rrow_d  = rrow_q + stride_b_q;
-          raddr_d = rrow_q + stride_b_q;
-          rend_d  = rrow_q + stride_b_q + row_b_q;
-        end else begin
-          rleft_d = 1'b0;
-        end
-      end
-    end
-    // landing
-    if (beat) begin
-      pend_d = pend_d - W_ONE;
-      if (uop_q) begin
-        if (lx_q + u_cnt == xs_q) begin
-          lx_d     = X_ZERO;
-          lfirst_d = 1'b1;
-          lrow_d   = lrow_q + stride_b_q;
-        end else begin
-          lx_d     = lx_q + u_cnt;
-          lfirst_d = 1'b0;
-        end
-      end else begin
-        stage_d[bidx_q * BW +: BW] = m_rdata;
-        if (elem) begin
-          bidx_d = BIDX_ZERO;
-          if (lx_q + X_ONE == xs_q) begin
-            lx_d   = X_ZERO;
-            lptr_d = lptr_q + W_ONE + wp(xp1_q) + wp(xp0_q);
+    // the walkers move only while active (grant, beat, pads and done imply it)
+    if (act_q) begin
+      if (rwait_q != PAD_ZERO) rwait_d = rwait_q - PAD_ONE;
+      // requests
+      if (grant) begin
+        raddr_d = raddr_q + req_bytes;
+        pend_d  = pend_d + {{(WORD_W-BEATS_W){1'b0}}, req_beats};
+        if (raddr_q + req_bytes == rend_q) begin
+          if (ry_q + Y_ONE < ys_q) begin
+            ry_d    = ry_q + Y_ONE;
+            rrow_d  = rrow_q + stride_b_q;
+            raddr_d = rrow_q + stride_b_q;
+            rend_d  = rrow_q + stride_b_q + row_b_q;
           end else begin
-            lx_d   = lx_q + X_ONE;
-            lptr_d = lptr_q + W_ONE;
+            rleft_d = 1'b0;
           end
-        end else begin
-          bidx_d = bidx_q + BIDX_ONE;
         end
       end
-    end
-    // padding
-    if (padw) begin
-      case (pph_q)
-        P_TOP: begin
-          pptr_d = pptr_q + W_ONE;
-          pk_d   = pk_q + W_ONE;
-          if (pk_q + W_ONE == top_q) begin
-            pk_d = W_ZERO;
-            if (side_q != SIDE_ZERO && ys_q != Y_ZERO) pph_d = P_SIDE;
-            else if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
-            else pph_d = P_DONE;
+      // landing
+      if (beat) begin
+        pend_d = pend_d - W_ONE;
+        if (uop_q) begin
+          if (lx_q + u_cnt == xs_q) begin
+            lx_d     = X_ZERO;
+            lfirst_d = 1'b1;
+            lrow_d   = lrow_q + stride_b_q;
+          end else begin
+            lx_d     = lx_q + u_cnt;
+            lfirst_d = 1'b0;
+          end
+        end else begin
+          if (elem) begin
+            bidx_d = BIDX_ZERO;
+            if (lx_q + X_ONE == xs_q) begin
+              lx_d   = X_ZERO;
+              lptr_d = lptr_q + W_ONE + wp(xp1_q) + wp(xp0_q);
+            end else begin
+              lx_d   = lx_q + X_ONE;
+              lptr_d = lptr_q + W_ONE;
+            end
+          end else begin
+            bidx_d = bidx_q + BIDX_ONE;
           end
         end
-        P_SIDE: begin
-          pc_d = pc_q + SIDE_ONE;
-          if (pc_q + SIDE_ONE == side_q) begin
-            pc_d   = SIDE_ZERO;
-            prow_d = prow_q + rowlen_q;
-            py_d   = py_q + Y_ONE;
-            if (py_q + Y_ONE == ys_q) begin
-              if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
+      end
+      // padding
+      if (padw) begin
+        case (pph_q)
+          P_TOP: begin
+            pptr_d = pptr_q + W_ONE;
+            pk_d   = pk_q + W_ONE;
+            if (pk_q + W_ONE == top_q) begin
+              pk_d = W_ZERO;
+              if (side_q != SIDE_ZERO && ys_q != Y_ZERO) pph_d = P_SIDE;
+              else if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
               else pph_d = P_DONE;
             end
           end
-        end
-        default: begin // P_BOT
-          pptr_d = pptr_q + W_ONE;
-          pk_d   = pk_q + W_ONE;
-          if (pk_q + W_ONE == bot_q) pph_d = P_DONE;
-        end
-      endcase
+          P_SIDE: begin
+            pc_d = pc_q + SIDE_ONE;
+            if (pc_q + SIDE_ONE == side_q) begin
+              pc_d   = SIDE_ZERO;
+              prow_d = prow_q + rowlen_q;
+              py_d   = py_q + Y_ONE;
+              if (py_q + Y_ONE == ys_q) begin
+                if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
+                else pph_d = P_DONE;
+              end
+            end
+          end
+          default: begin // P_BOT
+            pptr_d = pptr_q + W_ONE;
+            pk_d   = pk_q + W_ONE;
+            if (pk_q + W_ONE == bot_q) pph_d = P_DONE;
+          end
+        endcase
+      end
+      if (done) act_d = 1'b0;
     end
-    if (done) act_d = 1'b0;
     // S: set the walkers up
     if (start) begin
       act_d    = 1'b1;
@@ -297,27 +352,31 @@ module dma_rd #(
     else     act_q <= act_d;
   end
 
+  // the walkers' registers change only while active or at S (pfirst_q is
+  // read only while active, and S sets it)
   always @(posedge clk) begin
-    rwait_q  <= rwait_d;
-    rleft_q  <= rleft_d;
-    ry_q     <= ry_d;
-    rrow_q   <= rrow_d;
-    raddr_q  <= raddr_d;
-    rend_q   <= rend_d;
-    pend_q   <= pend_d;
-    bidx_q   <= bidx_d;
-    lx_q     <= lx_d;
-    lptr_q   <= lptr_d;
-    lfirst_q <= lfirst_d;
-    lrow_q   <= lrow_d;
-    stage_q  <= stage_d;
-    pph_q    <= pph_d;
-    pfirst_q <= pfirst_d;
-    pk_q     <= pk_d;
-    pptr_q   <= pptr_d;
-    prow_q   <= prow_d;
-    pc_q     <= pc_d;
-    py_q     <= py_d;
+    if (act_q || start) begin
+      rwait_q  <= rwait_d;
+      rleft_q  <= rleft_d;
+      ry_q     <= ry_d;
+      rrow_q   <= rrow_d;
+      raddr_q  <= raddr_d;
+      rend_q   <= rend_d;
+      pend_q   <= pend_d;
+      bidx_q   <= bidx_d;
+      lx_q     <= lx_d;
+      lptr_q   <= lptr_d;
+      lfirst_q <= lfirst_d;
+      lrow_q   <= lrow_d;
+      pph_q    <= pph_d;
+      pfirst_q <= pfirst_d;
+      pk_q     <= pk_d;
+      pptr_q   <= pptr_d;
+      prow_q   <= prow_d;
+      pc_q     <= pc_d;
+      py_q     <= py_d;
+    end
+    if (beat && !uop_q) stage_q[bidx_q * BW +: BW] <= m_rdata;
     if (start) begin
       uop_q      <= is_uop;
       client_q   <= client;

@@ -152,16 +152,20 @@ module dma_wr (
     else     st_q <= st_d;
   end
 
+  // the walker's registers change only while it works or at S (for
+  // simulation speed: an idle store DMA copies nothing)
   always @(posedge clk) begin
-    y_q     <= y_d;
-    entry_q <= entry_d;
-    rrow_q  <= rrow_d;
-    rend_q  <= rend_d;
-    baddr_q <= baddr_d;
-    bend_q  <= bend_d;
-    beat_q  <= beat_d;
-    left_q  <= left_d;
-    bidx_q  <= bidx_d;
+    if (st_q != W_IDLE || start) begin
+      y_q     <= y_d;
+      entry_q <= entry_d;
+      rrow_q  <= rrow_d;
+      rend_q  <= rend_d;
+      baddr_q <= baddr_d;
+      bend_q  <= bend_d;
+      beat_q  <= beat_d;
+      left_q  <= left_d;
+      bidx_q  <= bidx_d;
+    end
     if (start) begin
       ys_q       <= y_size;
       stride_b_q <= {{(WORD_W-INSN_MEM_X_STRIDE_W){1'b0}}, x_stride} << LOG_OUT_ELEM_BYTES;

@@ -123,9 +123,38 @@ module vcr (
     end
   end
 
-  function [WORD_W-1:0] inc(input [WORD_W-1:0] v, input c);
-    inc = v + (c ? W_ONE : W_ZERO);
-  endfunction
+  // The counters are plain sums, one add each per cycle and no condition:
+  // the simulator then updates each register in place (a conditional or
+  // function-made update costs Verilator a shadow copy per counter and
+  // cycle).
+  // z_*: each counter's step, zero-extended (category counters: the cycles
+  // 0..ECNT-1 only).
+  localparam integer PAD1 = WORD_W - 1;
+  wire [WORD_W-1:0] z_gu = {{PAD1{1'b0}}, c_gemm_uop};
+  wire [WORD_W-1:0] z_gr = {{PAD1{1'b0}}, c_gemm_reset};
+  wire [WORD_W-1:0] z_au = {{PAD1{1'b0}}, c_alu_uop};
+  wire [WORD_W-1:0] z_as = {{(WORD_W-ALU_SLOTS_W){1'b0}}, c_alu_slots};
+  wire [WORD_W-1:0] z_il = {{PAD1{1'b0}}, d_load};
+  wire [WORD_W-1:0] z_ic = {{PAD1{1'b0}}, d_compute};
+  wire [WORD_W-1:0] z_is = {{PAD1{1'b0}}, d_store};
+  wire [WORD_W-1:0] z_if = {{PAD1{1'b0}}, d_fetch};
+  wire [WORD_W-1:0] z_fb = {{PAD1{1'b0}}, counting && cat_fetch == CAT_BUSY[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_fm = {{PAD1{1'b0}}, counting && cat_fetch == CAT_MEM[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_fq = {{PAD1{1'b0}}, counting && cat_fetch == CAT_QUEUE[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_fi = {{PAD1{1'b0}}, counting && cat_fetch == CAT_IDLE[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_lb = {{PAD1{1'b0}}, counting && cat_load == CAT_BUSY[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_lm = {{PAD1{1'b0}}, counting && cat_load == CAT_MEM[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_ld = {{PAD1{1'b0}}, counting && cat_load == CAT_DEP[CAT_W-1:0] + Q_G2L[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_li = {{PAD1{1'b0}}, counting && cat_load == CAT_IDLE[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_cb = {{PAD1{1'b0}}, counting && cat_compute == CAT_BUSY[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_cm = {{PAD1{1'b0}}, counting && cat_compute == CAT_MEM[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_cl = {{PAD1{1'b0}}, counting && cat_compute == CAT_DEP[CAT_W-1:0] + Q_L2G[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_cs = {{PAD1{1'b0}}, counting && cat_compute == CAT_DEP[CAT_W-1:0] + Q_S2G[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_ci = {{PAD1{1'b0}}, counting && cat_compute == CAT_IDLE[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_sb = {{PAD1{1'b0}}, counting && cat_store == CAT_BUSY[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_sm = {{PAD1{1'b0}}, counting && cat_store == CAT_MEM[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_sd = {{PAD1{1'b0}}, counting && cat_store == CAT_DEP[CAT_W-1:0] + Q_G2S[CAT_W-1:0]};
+  wire [WORD_W-1:0] z_si = {{PAD1{1'b0}}, counting && cat_store == CAT_IDLE[CAT_W-1:0]};
 
   always @(posedge clk) begin
     if (rst) begin
@@ -142,43 +171,13 @@ module vcr (
       s_acc_q <= s_acc_q + st_acc;   s_uop_q <= s_uop_q + st_uop;
       s_out_q <= s_out_q + st_out;   s_gemm_q <= s_gemm_q + st_gemm;
       s_alu_q <= s_alu_q + st_alu;
-      gu_q <= inc(gu_q, c_gemm_uop); gr_q <= inc(gr_q, c_gemm_reset);
-      au_q <= inc(au_q, c_alu_uop);  as_q <= as_q + {{(WORD_W-ALU_SLOTS_W){1'b0}}, c_alu_slots};
-      il_q <= inc(il_q, d_load);     ic_q <= inc(ic_q, d_compute);
-      is_q <= inc(is_q, d_store);    if_q <= inc(if_q, d_fetch);
-      // one category per unit and cycle: one counter of each unit counts
-      // (a case per unit, not a comparison per counter)
-      if (counting) begin
-        case (cat_fetch)
-          CAT_BUSY[CAT_W-1:0]:  fb_q <= fb_q + W_ONE;
-          CAT_MEM[CAT_W-1:0]:   fm_q <= fm_q + W_ONE;
-          CAT_QUEUE[CAT_W-1:0]: fq_q <= fq_q + W_ONE;
-          CAT_IDLE[CAT_W-1:0]:  fi_q <= fi_q + W_ONE;
-          default: ;
-        endcase
-        case (cat_load)
-          CAT_BUSY[CAT_W-1:0]:                      lb_q <= lb_q + W_ONE;
-          CAT_MEM[CAT_W-1:0]:                       lm_q <= lm_q + W_ONE;
-          CAT_DEP[CAT_W-1:0] + Q_G2L[CAT_W-1:0]:    ld_q <= ld_q + W_ONE;
-          CAT_IDLE[CAT_W-1:0]:                      li_q <= li_q + W_ONE;
-          default: ;
-        endcase
-        case (cat_compute)
-          CAT_BUSY[CAT_W-1:0]:                      cb_q <= cb_q + W_ONE;
-          CAT_MEM[CAT_W-1:0]:                       cm_q <= cm_q + W_ONE;
-          CAT_DEP[CAT_W-1:0] + Q_L2G[CAT_W-1:0]:    cl_q <= cl_q + W_ONE;
-          CAT_DEP[CAT_W-1:0] + Q_S2G[CAT_W-1:0]:    cs_q <= cs_q + W_ONE;
-          CAT_IDLE[CAT_W-1:0]:                      ci_q <= ci_q + W_ONE;
-          default: ;
-        endcase
-        case (cat_store)
-          CAT_BUSY[CAT_W-1:0]:                      sb_q <= sb_q + W_ONE;
-          CAT_MEM[CAT_W-1:0]:                       sm_q <= sm_q + W_ONE;
-          CAT_DEP[CAT_W-1:0] + Q_G2S[CAT_W-1:0]:    sd_q <= sd_q + W_ONE;
-          CAT_IDLE[CAT_W-1:0]:                      si_q <= si_q + W_ONE;
-          default: ;
-        endcase
-      end
+      gu_q <= gu_q + z_gu;  gr_q <= gr_q + z_gr;  au_q <= au_q + z_au;  as_q <= as_q + z_as;
+      il_q <= il_q + z_il;  ic_q <= ic_q + z_ic;  is_q <= is_q + z_is;  if_q <= if_q + z_if;
+      fb_q <= fb_q + z_fb;  fm_q <= fm_q + z_fm;  fq_q <= fq_q + z_fq;  fi_q <= fi_q + z_fi;
+      lb_q <= lb_q + z_lb;  lm_q <= lm_q + z_lm;  ld_q <= ld_q + z_ld;  li_q <= li_q + z_li;
+      cb_q <= cb_q + z_cb;  cm_q <= cm_q + z_cm;  cl_q <= cl_q + z_cl;  cs_q <= cs_q + z_cs;
+      ci_q <= ci_q + z_ci;
+      sb_q <= sb_q + z_sb;  sm_q <= sm_q + z_sm;  sd_q <= sd_q + z_sd;  si_q <= si_q + z_si;
     end
   end
 

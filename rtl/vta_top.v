@@ -15,13 +15,17 @@
 //    R: beats in order, always accepted (no RREADY).  AW/W/B: one burst at a
 //    time from store; B always accepted.  ev_ar_bytes is the exact byte
 //    length of the AR request (AXI carries only beats).  The port's inputs
-//    (m_arready, R, m_awready, m_wready, m_bvalid, m_rlast_soon) are sampled
-//    at the falling clock edge in the middle of their cycle and used from
-//    there to the rising edge that ends it: the same cycle-level behaviour
-//    as using them directly, for a memory that presents a cycle's inputs
-//    before that falling edge (testbench/vta_rtl.cpp does).  The rest of the
-//    core then depends on registers only, which Verilator evaluates once per
-//    cycle instead of twice (docs/rtl.md 4).
+//    of a cycle (m_arready, R, m_awready, m_wready, m_bvalid) are presented
+//    before the rising clock edge that begins that cycle and registered at
+//    it: a memory whose responses come from its own registers one cycle
+//    ahead (its readies decided before it sees the cycle's valids, as AXI
+//    allows).  testbench/vta_rtl.cpp serves model/memsys.c that way.  The
+//    core then depends on registers only, so Verilator evaluates the whole
+//    core once per cycle, in the evaluation of the rising edge (docs/rtl.md
+//    4); nothing is sensitive to the falling edge (the testbench relies on
+//    it and need not evaluate that edge).  m_rlast_soon is the exception: it goes straight into
+//    mem_arbiter's register at the edge that ends its cycle, so the memory
+//    presents it with the next cycle's inputs.
 //  * ev_*: the observable events of docs/microarch.md 8.2 of this cycle, for
 //    co-simulation (testbench/vta_rtl.cpp turns them into vta_event_t).
 module vta_top (
@@ -89,21 +93,20 @@ module vta_top (
 );
 `include "vta_params.vh"
 
-  // ---- the memory port's inputs, sampled at the falling edge (see above) --------
-  reg                   m_arready_q, m_rvalid_q, m_rlast_q, m_rlast_soon_q;
+  // ---- the memory port's inputs of this cycle, registered at its rising edge (see above)
+  reg                   m_arready_q, m_rvalid_q, m_rlast_q;
   reg                   m_awready_q, m_wready_q, m_bvalid_q;
   reg [BUS_BYTES*8-1:0] m_rdata_q;
   reg [RD_ID_W-1:0]     m_rid_q;
-  always @(negedge clk) begin
-    m_arready_q    <= m_arready;
-    m_rvalid_q     <= m_rvalid;
-    m_rdata_q      <= m_rdata;
-    m_rid_q        <= m_rid;
-    m_rlast_q      <= m_rlast;
-    m_rlast_soon_q <= m_rlast_soon;
-    m_awready_q    <= m_awready;
-    m_wready_q     <= m_wready;
-    m_bvalid_q     <= m_bvalid;
+  always @(posedge clk) begin
+    m_arready_q <= m_arready;
+    m_rvalid_q  <= m_rvalid;
+    m_rdata_q   <= m_rdata;
+    m_rid_q     <= m_rid;
+    m_rlast_q   <= m_rlast;
+    m_awready_q <= m_awready;
+    m_wready_q  <= m_wready;
+    m_bvalid_q  <= m_bvalid;
   end
   localparam integer CW = $clog2(CMDQ + 1);
   localparam integer PW = CMDQ > 1 ? $clog2(CMDQ) : 1;
@@ -262,7 +265,7 @@ module vta_top (
                 rq_beats[RD_FETCH]}),
     .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready_q), .m_araddr(m_araddr),
     .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid_q),
-    .m_rlast(m_rlast_q), .rlast_soon(m_rlast_soon_q));
+    .m_rlast(m_rlast_q), .rlast_soon(m_rlast_soon));
 
   // ---- registers and counters -------------------------------------------------------------
   vcr u_vcr (

@@ -12,6 +12,7 @@
 #include <deque>
 
 #include "Vvta_top.h"
+#include "Vvta_top___024root.h"
 #include "verilated.h"
 #include "verilated_fst_c.h"
 
@@ -111,6 +112,11 @@ struct vta_rtl {
   uint64_t start[3], qd[3], prev_done[3], mem0[3];
   uint8_t *buf;                     // scratch for event data
   uint16_t ev_cat;                  // the last stepped cycle's categories (ev_cat, VTA_CY_*)
+
+  // the memory's inputs of the current cycle, presented at the edge that
+  // began it (present_inputs): the read beat, the write channel's readies
+  const vta_rd_beat_t *beat;
+  int awready, wready, bvalid;
 };
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -120,17 +126,31 @@ static void dump(vta_rtl_t *r, uint64_t t) {
     r->fst->dump(t);
 }
 
-// The clock: it falls in the evaluation that applies a cycle's inputs (the
-// core samples its memory port there, rtl/vta_top.v) and rises in edge(), at
-// the end of the cycle, and stays high until the next cycle's inputs: any
-// other evaluation (a register read) leaves the sampled inputs alone.
-static void fall(vta_rtl_t *r) {
+// The clock edge at the end of a cycle, which begins the next one: the core
+// registers the next cycle's memory inputs, already applied, at this edge
+// (rtl/vta_top.v), so all of its logic is evaluated once per cycle, here.
+// The clock stays high between edges, so any other evaluation (a register
+// read) changes nothing.  Nothing in the core is sensitive to the falling
+// edge: with Verilator 5.006 (the version this was measured with) the
+// harness lowers the clock where the model keeps its value at the previous
+// evaluation, which is what the model compares the clock with to find a
+// rising edge (rootp->__Vtrigrprev__TOP__clk), instead of in an evaluation
+// of its own (200-250 instructions per cycle); with another version, or
+// with a waveform (which shows the falling edge), the clock falls in an
+// evaluation that only the register port's logic runs in.
+static void edge(vta_rtl_t *r) {
+#if VERILATOR_VERSION_INTEGER >= 5006000 && VERILATOR_VERSION_INTEGER < 5007000
+  if (!r->fst) {
+    r->top->rootp->__Vtrigrprev__TOP__clk = 0;
+    r->top->clk = 1;
+    r->top->eval();
+    r->wave_t += 10;
+    return;
+  }
+#endif
   r->top->clk = 0;
   r->top->eval();
-}
-
-// The clock edge at the end of a cycle (inputs stay as they are).
-static void edge(vta_rtl_t *r) {
+  dump(r, r->wave_t);
   r->top->clk = 1;
   r->top->eval();
   dump(r, r->wave_t + 5);
@@ -149,30 +169,51 @@ static void idle_inputs(Vvta_top *t) {
   t->m_bvalid = 0;
 }
 
+// The memory's inputs of the next cycle, presented before the edge that
+// begins it (docs/rtl.md 3): the beat landing then, and the write channel's
+// readies, which the memory decides before it sees the cycle's valids
+// (vta_memsys_wr_ready); serve_axi checks that the calls of the cycle answer
+// the same.  AR is always ready: the core presents only what the memory's
+// rules grant (mem_arbiter.v), and serve_axi reports a refusal as its bug.
+static void present_inputs(vta_rtl_t *r) {
+  Vvta_top *t = r->top;
+  const vta_rd_beat_t *b = r->beat = vta_memsys_rd_beat(r->ms);
+  t->m_rvalid = b != NULL;
+  t->m_rid = b ? (uint8_t)b->client : 0;
+  t->m_rlast = b && b->last;
+  if (b) set_bytes(t->m_rdata, b->data, r->bus);
+  vta_memsys_wr_ready(r->ms, &r->awready, &r->wready, &r->bvalid);
+  t->m_arready = 1;
+  t->m_awready = r->awready;
+  t->m_wready = r->wready;
+  t->m_bvalid = r->bvalid;
+}
+
 uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr) {
   r->top->reg_addr = (uint8_t)addr;
   r->top->eval();
   return r->top->reg_rdata;
 }
 
-void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
-  idle_inputs(r->top);
+// A register write at the clock edge, with the memory inputs as they are.
+static void write_edge(vta_rtl_t *r, uint32_t addr, uint32_t value) {
   r->top->reg_wen = 1;
   r->top->reg_addr = (uint8_t)addr;
   r->top->reg_wdata = value;
-  fall(r);
   edge(r);
   r->top->reg_wen = 0;
   r->top->eval();
 }
 
+void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value) {
+  idle_inputs(r->top);
+  write_edge(r, addr, value);
+}
+
 void vta_rtl_reset(vta_rtl_t *r) {
   idle_inputs(r->top);
   r->top->rst = 1;
-  for (int i = 0; i < 4; i++) {
-    fall(r);
-    edge(r);
-  }
+  for (int i = 0; i < 4; i++) edge(r);
   r->top->rst = 0;
   r->top->eval();
   r->launched = 0;
@@ -344,7 +385,11 @@ int vta_rtl_launch(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *er
   for (int i = 0; i < nregs; i++) r->snap[regs[i].off / 4] = vta_rtl_reg_read(r, regs[i].off);
   vta_memsys_reset(r->ms);
   r->now = 0;
-  vta_rtl_reg_write(r, VTA_VCR_CTRL, 1);  // its clock edge starts the run: cycle 0 is next
+  // its clock edge starts the run (cycle 0 is next) and registers the
+  // memory's inputs of cycle 0
+  idle_inputs(r->top);
+  present_inputs(r);
+  write_edge(r, VTA_VCR_CTRL, 1);
   r->now = 0;
   r->insn_phys = insn_phys;
   r->insn_count = count;
@@ -516,22 +561,15 @@ static int check_limit(vta_rtl_t *r, vta_err *err) {
   return fail(r, err);
 }
 
-// Serve the AXI port for the cycle and evaluate the core with its inputs.
-// The AR, AW and W outputs are functions of registered state only (the
-// core's requests are Moore outputs), so they are valid since the last
-// clock edge: the memory is served first and the cycle's inputs then
-// applied in one evaluation.
+// Serve the AXI port in the cycle, in the order of docs/microarch.md 5.4.
+// The core was evaluated at the edge that began the cycle with the cycle's
+// memory inputs (present_inputs): its requests (AR, AW, W: registered
+// state) and events are valid; the memory now takes the requests, and must
+// answer as it did in advance.
 static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   Vvta_top *t = r->top;
-  // 1. the read beat landing in this cycle
-  idle_inputs(t);
-  const vta_rd_beat_t *b = io->beat = vta_memsys_rd_beat(r->ms);
-  if (b) {
-    t->m_rvalid = 1;
-    t->m_rid = (uint8_t)b->client;
-    t->m_rlast = b->last;
-    set_bytes(t->m_rdata, b->data, r->bus);
-  }
+  // 1. the read beat landing in this cycle (presented at the edge)
+  io->beat = r->beat;
   // 2. the read request the core presents (it arbitrated and limits itself)
   if (t->m_arvalid) {
     if (vta_memsys_rd_request(r->ms, t->m_arid, t->m_araddr, t->ev_ar_bytes, 0, err)) {
@@ -544,7 +582,6 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
       vta_errf(err, VTA_EINPUT, "rtl: the memory granted a request the core did not present");
       return fail(r, err);
     }
-    t->m_arready = 1;
     io->ar = 1;
   } else if (t->m_arvalid) {
     vta_errf(err, VTA_EINPUT, "rtl: cycle %llu: the memory refused read request of client %s "
@@ -552,12 +589,13 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
              vta_rd_client_name(t->m_arid));
     return fail(r, err);
   }
-  // 3. the write channel's handshakes
+  // 3. the write channel's handshakes, as presented at the edge
   if (t->m_awvalid) {
     io->aw_bytes = (uint32_t)(t->m_awlen + 1) * r->bus - t->m_awaddr % r->bus;
     int k = vta_memsys_wr_addr(r->ms, t->m_awaddr, io->aw_bytes, err);
     if (k < 0) return fail(r, err);
-    t->m_awready = io->aw = k;
+    assert(k == r->awready);
+    io->aw = k;
   }
   if (t->m_wvalid) {
     uint8_t wstrb[256];
@@ -572,23 +610,30 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
     }
     int k = vta_memsys_wr_data(r->ms, io->wdata, full ? NULL : wstrb, err);
     if (k < 0) return fail(r, err);
-    t->m_wready = io->w = k;
+    assert(k == r->wready);
+    io->w = k;
   }
-  t->m_bvalid = io->bk = vta_memsys_wr_ack(r->ms);
-  // 4. the reference's R-last lookahead (mem_arbiter registers it): a last
-  //    beat landing 4 cycles from now blocks the issue of the next cycle
+  io->bk = vta_memsys_wr_ack(r->ms);
+  assert(io->bk == r->bvalid);
+  // 4. the reference's R-last lookahead: a last beat landing 4 cycles from
+  //    now blocks the issue of the next cycle (mem_arbiter registers it at
+  //    the edge that ends this cycle)
   t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
-  fall(r);
-  dump(r, r->wave_t);
   return 0;
 }
 
-// Anything happened in the cycle (for the quiet-cycle count).
+// The cycle's unit events: a dispatch, a start or a done (most cycles have
+// none, and then the checkers and the unit tracking have nothing to do).
+static int unit_events(const Vvta_top *t) {
+  return t->ev_dispatch | t->ev_load_start | t->ev_load_done | t->ev_compute_start |
+         t->ev_compute_done | t->ev_store_start | t->ev_store_done;
+}
+
+// Anything happened in the cycle (for the quiet-cycle count), besides the
+// unit events.
 static int active(const vta_rtl_t *r, const axi_cycle *io) {
   const Vvta_top *t = r->top;
-  return io->ar || io->beat || io->aw || io->w || io->bk || t->ev_dispatch ||
-         t->ev_load_start || t->ev_load_done || t->ev_compute_start || t->ev_compute_done ||
-         t->ev_store_start || t->ev_store_done || t->ev_inp_we || t->ev_wgt_we ||
+  return io->ar || io->beat || io->aw || io->w || io->bk || t->ev_inp_we || t->ev_wgt_we ||
          t->ev_acc_we || t->ev_out_we || t->ev_uop_we || t->ev_out_rd || t->ev_finish;
 }
 
@@ -797,11 +842,14 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   io.beat = NULL;  // (the data fields are filled when their flags are set)
   io.ar = io.aw = io.w = io.bk = 0;
   io.aw_bytes = io.strb_mask = 0;
-  if (check_limit(r, err) || serve_axi(r, &io, err) || check_cycle(r, err)) return -1;
-  const int fin = t->ev_finish, act = active(r, &io);
+  if (check_limit(r, err) || serve_axi(r, &io, err)) return -1;
+  const int uev = unit_events(t);
+  // (a push comes with a done: without unit events only a pending fault is checked)
+  if ((uev || r->pending) && check_cycle(r, err)) return -1;
+  const int fin = t->ev_finish, act = uev || active(r, &io);
   r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cats
   trace_cycle(r, &io);
-  track_units(r);
+  if (uev) track_units(r);
   if (out && act) sample_events(r, &io, out);
   if (io.aw) r->w_beat = t->m_awaddr / r->bus * r->bus;
   else if (io.w) r->w_beat += r->bus;
@@ -810,12 +858,15 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
     if (out) add(out, r->now, VTA_EV_FINISH, 0, 0, ucnt, r->now, 0, NULL);
     vta_diag_trace_finish(r->trace, r->now, ucnt);
   }
-  // the end of the cycle: the memory (not after the finish pulse), the clock
+  // the end of the cycle: the memory (not after the finish pulse), the
+  // next cycle's memory inputs, the clock
   if (!fin && vta_memsys_tick(r->ms, err)) {
     edge(r);
     vta_err_prefix(err, "rtl: cycle %llu: ", (unsigned long long)r->now);
     return fail(r, err);
   }
+  if (fin) idle_inputs(t);
+  else present_inputs(r);
   edge(r);
   if (fin) {
     collect(r);
