@@ -362,11 +362,6 @@ module compute (
   // of the memory's R channel).
   wire [LOG_ACC_DEPTH-1:0] cur_row = wb_row[LOG_ACC_DEPTH-1:0];
 
-  function [AWD-1:0] fwd(input we, input [LOG_ACC_DEPTH-1:0] wrow, input [AWD-1:0] wdata,
-                         input [LOG_ACC_DEPTH-1:0] row, input [AWD-1:0] v);
-    fwd = (we && wrow == row) ? wdata : v;
-  endfunction
-
   wire [LOG_ACC_DEPTH-1:0] h1_row = h1_row_q[LOG_ACC_DEPTH-1:0];
   // dst operand: arrives in P2 (read in the previous cycle), used in P3
   wire [LOG_ACC_DEPTH-1:0] p2_row = p2_row_q[LOG_ACC_DEPTH-1:0];
@@ -380,78 +375,51 @@ module compute (
   wire [LOG_ACC_DEPTH-1:0] pb_srow = pb_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p2_srow = p2_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p3_srow = p3_srow_q[LOG_ACC_DEPTH-1:0];
-  // Each operand is formed only in the stage that holds a uop (the same
-  // multiplexers; a simulator skips the 512-bit selections in the other
-  // cycles, and the registers keep their value while nothing uses them).
-  reg [AWD-1:0] op_arrive, op_use, src_arrive, src_p2, src_hold;
+  // The forwarding decisions: is the newest value of an operand's row the
+  // in-flight P4 result (pipe_slip), the current write-back or the previous
+  // cycle's (h1)?  One-bit selects, newest first; each 512-bit operand is
+  // then one selection, formed only in the stage that holds a uop (a
+  // simulator copies one source, and nothing in the other cycles; the
+  // registers keep their value while nothing uses them).
+  wire p2_f4 = p4_fly  && p4_row  == p2_row;
+  wire p2_fw = wb_v    && cur_row == p2_row;
+  wire p2_fh = h1_we_q && h1_row  == p2_row;
+  wire p2_sw = wb_v    && cur_row == p2_srow;
+  wire pb_sw = wb_v    && cur_row == pb_srow;
+  wire pb_sh = h1_we_q && h1_row  == pb_srow;
+  wire p3_f4 = p4_fly  && p4_row  == p3_row;
+  wire p3_fw = wb_v    && cur_row == p3_row;
+  wire p3_sw = wb_v    && cur_row == p3_srow;
+  reg [AWD-1:0] op_d, src_d, op_use, src_use;
   always @(*) begin
-    op_arrive  = op_q;
-    src_p2     = src_q;
-    src_arrive = src_q;
-    op_use     = op_q;
-    src_hold   = src_q;
+    op_d    = op_q;
+    src_d   = src_q;
+    op_use  = op_q;
+    src_use = src_q;
     if (p2_v_q) begin
-      op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
-                  fwd(wb_v, cur_row, wb_res, p2_row,
-                      fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
-      src_p2    = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
+      if (p2_f4)      op_d = p4_res_q;
+      else if (p2_fw) op_d = wb_res;
+      else if (p2_fh) op_d = h1_data_q;
+      else            op_d = acc_rdata;
+      if (p2_sw)      src_d = wb_res;
     end
-    if (pb_v_q)
-      src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
-                       fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
+    if (pb_v_q) begin
+      if (pb_sw)      src_d = wb_res;
+      else if (pb_sh) src_d = h1_data_q;
+      else            src_d = acc_rdata;
+    end
     if (p3_v_q) begin
-      op_use   = fwd(p4_fly, p4_row, p4_res_q, p3_row, fwd(wb_v, cur_row, wb_res, p3_row, op_q));
-      src_hold = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
+      if (p3_f4)      op_use = p4_res_q;
+      else if (p3_fw) op_use = wb_res;
+      if (p3_sw)      src_use = wb_res;
     end
   end
 
-  // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs.
-  // Both operands are taken in offset binary, p = a + 2^(INP_WIDTH-1) and
-  // q = w + 2^(WGT_WIDTH-1) (each lane's sign bit flipped), non-negative
-  // numbers, so that (mod 2^ALU_W)
-  //   sum_k a_k*w_k = sum_k p_k*q_k - 2^(WGT_WIDTH-1)*sum_k p_k
-  //                   - 2^(INP_WIDTH-1)*sum_k q_k + BLOCK_IN*2^(INP_WIDTH+WGT_WIDTH-2):
-  // the same sums bit for bit from unsigned INP_WIDTH x WGT_WIDTH products,
-  // which Verilator emits as plain multiplications (part of them vectorised
-  // by the C++ compiler, AVX2) where a signed product costs two sign
-  // extensions each and stays scalar.  sum_k p_k is shared by the row's outputs.
-  localparam [INP_WIDTH-1:0] I_SIGN  = {1'b1, {(INP_WIDTH-1){1'b0}}};
-  localparam [WGT_WIDTH-1:0] W_SIGN  = {1'b1, {(WGT_WIDTH-1){1'b0}}};
-  localparam [ALU_W-1:0]     OB_BIAS = BLOCK_IN << (INP_WIDTH + WGT_WIDTH - 2);
-  localparam integer         P_SH = WGT_WIDTH - 1, Q_SH = INP_WIDTH - 1;
-  wire [WGT_ELEM_BYTES*8-1:0] wgt_ob = wgt_rdata ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
-  reg [ALU_W*LANES-1:0] dot;
-  integer b, o, k;
-  reg [ALU_W-1:0] sum, psum, qsum;
-  reg [ALU_W*BLOCK_IN-1:0] p_x;     // the offset inputs of a row, ALU_W bits each
-  // (only when a GEMM uop is in P2: the same hardware, and a simulator skips
-  // the 256 multiplications in the other cycles)
-  always @(*) begin
-    dot = dot_q;
-    sum = {ALU_W{1'b0}};
-    psum = sum; qsum = sum;
-    p_x = {(ALU_W*BLOCK_IN){1'b0}};
-    if (p2_v_q && !alu_q) begin
-      for (b = 0; b < BATCH; b = b + 1) begin
-        psum = {ALU_W{1'b0}};
-        for (k = 0; k < BLOCK_IN; k = k + 1) begin
-          p_x[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){1'b0}},
-                                   inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH] ^ I_SIGN};
-          psum = psum + p_x[k*ALU_W +: ALU_W];
-        end
-        for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-          sum  = OB_BIAS - (psum << P_SH);
-          qsum = {ALU_W{1'b0}};
-          for (k = 0; k < BLOCK_IN; k = k + 1) begin
-            sum  = sum + p_x[k*ALU_W +: ALU_W]
-                       * {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
-            qsum = qsum + {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
-          end
-          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum - (qsum << Q_SH);
-        end
-      end
-    end
-  end
+  // P2: the dot products (mac_array.v), only when a GEMM uop is in P2 (the
+  // same hardware; a simulator skips the multiplications in other cycles).
+  // The weight tile comes in the weight scratchpad's order (wgt_tile.vh).
+  wire [ALU_W*LANES-1:0] dot;
+  mac_array u_mac (.en(p2_v_q && !alu_q), .inp(inp_rdata), .wgt(wgt_rdata), .dot(dot));
 
   // P3: the results, lane by lane
   reg [AWD-1:0] res;
@@ -465,10 +433,13 @@ module compute (
     la = {ALU_W{1'b0}}; lb = la; lr = la; la_s = la; asr = la;
     // (as for the dot products; and a GEMM uop forms none of the ALU's
     // operands: one path per kind of uop, the same results)
-    if (p3_v_q && !alu_q) begin
+    if (p3_v_q && !alu_q && reset_q) begin
+      res     = {AWD{1'b0}};
+      res_out = {OWD{1'b0}};
+    end else if (p3_v_q && !alu_q) begin
       for (l = 0; l < LANES; l = l + 1) begin
         la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
-        lr = reset_q ? {ALU_W{1'b0}} : la + dot_q[l*ALU_W +: ALU_W];
+        lr = la + dot_q[l*ALU_W +: ALU_W];
         res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
         res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
       end
@@ -476,7 +447,7 @@ module compute (
       for (l = 0; l < LANES; l = l + 1) begin
         la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
         lb = useimm_q ? imm_q
-           : {{(ALU_W-ACC_WIDTH){src_hold[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_hold[l*ACC_WIDTH +: ACC_WIDTH]};
+           : {{(ALU_W-ACC_WIDTH){src_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_use[l*ACC_WIDTH +: ACC_WIDTH]};
         la_s = la;
         asr  = la_s >>> lb[SH_W-1:0];
         case (aop_q)
@@ -530,8 +501,8 @@ module compute (
   // uop: their value is used only in the next stage of that uop (op_q, src_q
   // in P3, dot_q and the results in P3 and P4, h1 when h1_we_q).
   always @(posedge clk) begin
-    if (p2_v_q) op_q <= op_arrive;
-    if (pb_v_q || p2_v_q) src_q <= pb_v_q ? src_arrive : src_p2;
+    if (p2_v_q) op_q <= op_d;
+    if (pb_v_q || p2_v_q) src_q <= src_d;
     if (p2_v_q && !alu_q) dot_q <= dot;
     if (p3_v_q) begin
       p4_res_q <= res;
