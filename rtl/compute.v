@@ -155,16 +155,6 @@ module compute (
     uops = {{(N_W-LOOP_W){1'b0}}, iout} * {{(N_W-LOOP_W){1'b0}}, iin}
          * (nd > bgn ? {{(N_W-UOP_IDX_W){1'b0}}, nd - bgn} : {N_W{1'b0}});
   endfunction
-  wire [N_W-1:0]       h_n    = uops(h_iout, h_iin, h_ubgn, h_uend);
-  // planted bug uop_bound: the uop loop ends at uop_end - 1 (N' uops)
-  wire                 b_ub   = inject == INJECT_UOP_BOUND[INJECT_W-1:0] && |h_n;
-  wire [UOP_IDX_W-1:0] e_uend = b_ub ? h_uend - U_ONE : h_uend;
-  wire [N_W-1:0]       e_n    = uops(h_iout, h_iin, h_ubgn, e_uend);
-  /* verilator lint_off UNUSEDSIGNAL */
-  // rows wrap at the scratchpad depth, as in hardware
-  wire unused_ok = &{1'b0, h1_row_q[RW-1:LOG_ACC_DEPTH], p3_srow_q[RW-1:LOG_ACC_DEPTH],
-                     h_n[N_W-1:WORD_W]};
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- skeleton ------------------------------------------------------------------
   reg [KIND_W-1:0] kind_q;
@@ -185,12 +175,35 @@ module compute (
   assign finish   = done && kind_q == K_FINISH;
   assign ev_start = start;
   assign ev_done  = done;
-  wire [WORD_W-1:0] xy = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size}
-                       * {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
+  // The head's uop counts (and xy, LOAD UOP/ACC's elements) are used only in
+  // its start cycle (S): formed only then (the same values where they are
+  // used; a simulator skips the multiplications in the other cycles).
+  reg [N_W-1:0]       h_n, e_n;
+  reg [UOP_IDX_W-1:0] e_uend;
+  reg [WORD_W-1:0]    xy;
+  always @(*) begin
+    h_n    = {N_W{1'b0}};
+    e_n    = h_n;
+    e_uend = h_uend;
+    xy     = {WORD_W{1'b0}};
+    if (start) begin
+      h_n    = uops(h_iout, h_iin, h_ubgn, h_uend);
+      // planted bug uop_bound: the uop loop ends at uop_end - 1 (N' uops)
+      if (inject == INJECT_UOP_BOUND[INJECT_W-1:0] && |h_n) e_uend = h_uend - U_ONE;
+      e_n    = uops(h_iout, h_iin, h_ubgn, e_uend);
+      xy     = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size}
+             * {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
+    end
+  end
   assign st_uop   = (start && ld_uop) ? xy << LOG_UOP_ELEM_BYTES : {WORD_W{1'b0}};
   assign st_acc   = (start && ld_acc) ? xy << LOG_ACC_ELEM_BYTES : {WORD_W{1'b0}};
   assign st_gemm  = (start && is_gemm && !h_reset) ? h_n[WORD_W-1:0] : {WORD_W{1'b0}};
   assign st_alu   = (start && is_alu) ? h_n[WORD_W-1:0] : {WORD_W{1'b0}};
+  /* verilator lint_off UNUSEDSIGNAL */
+  // rows wrap at the scratchpad depth, as in hardware
+  wire unused_ok = &{1'b0, h1_row_q[RW-1:LOG_ACC_DEPTH], p3_srow_q[RW-1:LOG_ACC_DEPTH],
+                     h_n[N_W-1:WORD_W]};
+  /* verilator lint_on UNUSEDSIGNAL */
 
   always @(posedge clk) begin
     if (start) kind_q <= kind;
@@ -390,7 +403,12 @@ module compute (
   wire p3_f4 = p4_fly  && p4_row  == p3_row;
   wire p3_fw = wb_v    && cur_row == p3_row;
   wire p3_sw = wb_v    && cur_row == p3_srow;
-  reg [AWD-1:0] op_d, src_d, op_use, src_use;
+  reg [AWD-1:0] op_d, src_d;
+  /*verilator tracing_off*/
+  // (P3's operands and lane temporaries are locals of a simulator's
+  // evaluation, not traced state: waves show op_q, src_q and the results)
+  reg [AWD-1:0] op_use, src_use;
+  /*verilator tracing_on*/
   always @(*) begin
     op_d    = op_q;
     src_d   = src_q;
@@ -424,9 +442,11 @@ module compute (
   // P3: the results, lane by lane
   reg [AWD-1:0] res;
   reg [OWD-1:0] res_out;
+  /*verilator tracing_off*/
   integer l;
   reg [ALU_W-1:0] la, lb, lr;
   reg signed [ALU_W-1:0] la_s, asr;    // kept apart: inside ?: an unsigned arm makes >>> logical
+  /*verilator tracing_on*/
   always @(*) begin
     res = p4_res_q;
     res_out = p4_out_q;
