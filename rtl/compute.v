@@ -348,7 +348,10 @@ module compute (
   wire [RW-1:0] u_dst = {{(RW-UOP_DST_W){1'b0}}, uop_rdata[UOP_DST_LSB +: UOP_DST_W]} + p1_do_q;
   wire [RW-1:0] u_src = {{(RW-UOP_SRC_W){1'b0}}, uop_rdata[UOP_SRC_LSB +: UOP_SRC_W]} + p1_so_q;
   wire [RW-1:0] u_wgt = {{(RW-UOP_WGT_W){1'b0}}, uop_rdata[UOP_WGT_LSB +: UOP_WGT_W]} + p1_wo_q;
-  assign sp_re    = p1_v_q && !alu_q;
+  // (a GEMM with reset_reg writes zeros: it reads no inp/wgt and forms no
+  // dot products)
+  wire   mac_uop  = !alu_q && !reset_q;
+  assign sp_re    = p1_v_q && mac_uop;
   assign inp_ridx = widx(u_src);
   assign wgt_ridx = widx(u_wgt);
   assign acc_re   = p1_v_q || pb_v_q;
@@ -433,11 +436,12 @@ module compute (
     end
   end
 
-  // P2: the dot products (mac_array.v), only when a GEMM uop is in P2 (the
-  // same hardware; a simulator skips the multiplications in other cycles).
+  // P2: the dot products (mac_array.v), only when an accumulating GEMM uop
+  // (not reset_reg) is in P2 (the same hardware; a simulator skips the
+  // multiplications in other cycles).
   // The weight tile comes in the weight scratchpad's order (wgt_tile.vh).
   wire [ALU_W*LANES-1:0] dot;
-  mac_array u_mac (.en(p2_v_q && !alu_q), .inp(inp_rdata), .wgt(wgt_rdata), .dot(dot));
+  mac_array u_mac (.en(p2_v_q && mac_uop), .inp(inp_rdata), .wgt(wgt_rdata), .dot(dot));
 
   // P3: the results, lane by lane
   reg [AWD-1:0] res;
@@ -457,12 +461,15 @@ module compute (
       res     = {AWD{1'b0}};
       res_out = {OWD{1'b0}};
     end else if (p3_v_q && !alu_q) begin
+      // the lanes' sums, then their low OUT_WIDTH bits (two passes: a
+      // simulator adds the lanes as one vector)
       for (l = 0; l < LANES; l = l + 1) begin
         la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
         lr = la + dot_q[l*ALU_W +: ALU_W];
-        res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
-        res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
+        res[l*ACC_WIDTH +: ACC_WIDTH] = lr[ACC_WIDTH-1:0];
       end
+      for (l = 0; l < LANES; l = l + 1)
+        res_out[l*OUT_WIDTH +: OUT_WIDTH] = res[l*ACC_WIDTH +: OUT_WIDTH];
     end else if (p3_v_q) begin
       for (l = 0; l < LANES; l = l + 1) begin
         la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
@@ -523,7 +530,7 @@ module compute (
   always @(posedge clk) begin
     if (p2_v_q) op_q <= op_d;
     if (pb_v_q || p2_v_q) src_q <= src_d;
-    if (p2_v_q && !alu_q) dot_q <= dot;
+    if (p2_v_q && mac_uop) dot_q <= dot;
     if (p3_v_q) begin
       p4_res_q <= res;
       p4_out_q <= res_out;
