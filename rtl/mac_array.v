@@ -4,7 +4,8 @@
 // WGT_WIDTH-bit ints, as the weight scratchpad keeps it: wgt_tile.vh), each
 // ALU_W bits (mod 2^ALU_W, spec 6.4).  Combinational; zero unless `en`.
 //
-// The weights arrive in offset binary, q = w + 2^(WGT_WIDTH-1) >= 0, so that
+// The weights are taken in offset binary, q = w + 2^(WGT_WIDTH-1) >= 0 (the
+// sign bit of each flipped: one XOR over the tile's words), so that
 //   sum_k a_k*w_k = sum_k a_k*q_k - 2^(WGT_WIDTH-1) * sum_k a_k   (mod 2^ALU_W):
 // signed-by-unsigned products and one correction per input row, shared by
 // its BLOCK_OUT outputs (hardware: the multipliers see an unsigned weight;
@@ -30,6 +31,9 @@ module mac_array (
   localparam [ALU_W-1:0]     I_OFF  = {{(ALU_W-INP_WIDTH){1'b0}}, I_SIGN};
   localparam integer         Q_SH   = WGT_WIDTH - 1;
 
+  localparam [WGT_WIDTH-1:0] W_SIGN = {1'b1, {(WGT_WIDTH-1){1'b0}}};
+
+  reg [WGT_ELEM_BYTES*8-1:0] q;     // the tile in offset binary
   reg [ALU_W*BLOCK_IN-1:0] a;       // the row's inputs, sign-extended to ALU_W bits
   reg [ALU_W-1:0]          asum, t;
   integer b, o, k;
@@ -38,7 +42,9 @@ module mac_array (
     a    = {(ALU_W*BLOCK_IN){1'b0}};
     asum = {ALU_W{1'b0}};
     t    = asum;
+    q    = {(WGT_ELEM_BYTES*8){1'b0}};
     if (en) begin
+      q = wgt ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
       for (b = 0; b < BATCH; b = b + 1) begin
         asum = {ALU_W{1'b0}};
         for (k = 0; k < BLOCK_IN; k = k + 1) begin
@@ -50,7 +56,7 @@ module mac_array (
           t = {ALU_W{1'b0}} - (asum << Q_SH);
           for (k = 0; k < BLOCK_IN; k = k + 1)
             t = t + a[k*ALU_W +: ALU_W]
-                  * {{(ALU_W-WGT_WIDTH){1'b0}}, wgt[wgt_slot(o, k)*WGT_WIDTH +: WGT_WIDTH]};
+                  * {{(ALU_W-WGT_WIDTH){1'b0}}, q[wgt_slot(o, k)*WGT_WIDTH +: WGT_WIDTH]};
           dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = t;
         end
       end

@@ -1,7 +1,7 @@
 // wgt_sram.v - the weight scratchpad: WGT_DEPTH tiles, one write port (LOAD
 // WGT, a tile in DRAM order) and a registered read-before-write read port
 // (GEMM), the timing of sram.v (docs/microarch.md 3).  A tile is stored in
-// the order of wgt_tile.vh (column groups, offset binary), which the MAC
+// the order of wgt_tile.vh (column groups), which the MAC
 // array reads: pure wiring on the write port, invisible outside the core
 // (the write port's event carries the DRAM-order data before it).  The
 // reordering is inside the write enable so that a simulator forms it only
@@ -19,7 +19,6 @@ module wgt_sram (
 `include "vta_params.vh"
 `include "wgt_tile.vh"
   localparam integer WW = WGT_ELEM_BYTES * 8;
-  localparam [WGT_WIDTH-1:0] W_SIGN = {1'b1, {(WGT_WIDTH-1){1'b0}}};
 
   function [WW-1:0] tile_order(input [WW-1:0] w);
     integer o, k;
@@ -28,7 +27,7 @@ module wgt_sram (
       for (o = 0; o < BLOCK_OUT; o = o + 1)
         for (k = 0; k < BLOCK_IN; k = k + 1)
           tile_order[wgt_slot(o, k)*WGT_WIDTH +: WGT_WIDTH] =
-            w[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH] ^ W_SIGN;
+            w[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH];
     end
   endfunction
 

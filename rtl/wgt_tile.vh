@@ -5,9 +5,9 @@
 // A tile is BLOCK_OUT rows o of BLOCK_IN weights k, row-major in DRAM (spec
 // 2.1).  The scratchpad keeps it as BLOCK_IN/WT_G column groups c, each of
 // BLOCK_OUT slices of WT_G weights (k = c*WT_G + s, s < WT_G), slice (c, o)
-// holding weights k = c*WT_G .. c*WT_G+WT_G-1 of row o, and every weight in
-// offset binary q = w + 2^(WGT_WIDTH-1) (its sign bit flipped: non-negative).
-// With WT_G*WGT_WIDTH = ALU_W a slice is one ALU_W-bit word, so for each
+// holding weights k = c*WT_G .. c*WT_G+WT_G-1 of row o, each weight as it
+// is (a row never written reads as zeros, as in the C model).  With
+// WT_G*WGT_WIDTH = ALU_W a slice is one ALU_W-bit word, so for each
 // (c, s) the weights of all BLOCK_OUT outputs sit at the same bit of
 // consecutive words: in hardware this is wiring on the write port; in a
 // simulator the products of one input with a column of the tile are one
