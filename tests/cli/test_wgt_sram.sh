@@ -72,3 +72,7 @@ prog gaps 5 2 2,2,2,2,2,2,2,2 1 120
 same gaps
 prog gaps2 6 2,2,1 2,1,2,1,2,1,2,1,2,1 2 60
 same gaps2
+# a row never written (scratchpads start at zero, as the C model's): zero
+# weights, whatever order the scratchpad keeps them in
+prog unwritten 7 7,2,9 2 3 2
+same unwritten
