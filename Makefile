@@ -134,6 +134,10 @@ $(BUILD)/libvtasim-core.a: $(LIB_OBJ)
 RTL_DIR   := build/rtl
 RTL_ABS   := $(abspath $(RTL_DIR))
 RTL_SRC   := $(wildcard rtl/*.v)
+# rtl/*.vh: included by modules of rtl/ (wgt_tile.vh), beside the generated
+# package of RTL_DIR
+RTL_HDR   := $(wildcard rtl/*.vh)
+RTL_INC   := -I$(RTL_ABS) -I$(abspath rtl)
 RTL_VH    := $(RTL_DIR)/vta_params.vh
 RTL_LIB   := $(RTL_DIR)/obj/Vvta_top__ALL.a
 VLT_RT    := $(addprefix $(RTL_DIR)/obj/,verilated.o verilated_threads.o verilated_fst_c.o)
@@ -199,12 +203,12 @@ PGO_DIR   := $(RTL_ABS)/pgo
 PGO_GEN   := -O3 -fprofile-generate -fprofile-update=single -fprofile-dir=$(PGO_DIR)
 PGO_USE   := -O3 -fprofile-use -fprofile-partial-training -fprofile-dir=$(PGO_DIR) -Wno-missing-profile
 PGO_TRAIN := $(RTL_DIR)/pgo-train
-$(RTL_LIB): $(RTL_SRC) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUILD)/testbench/vta_rtl_engine.o \
+$(RTL_LIB): $(RTL_SRC) $(RTL_HDR) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUILD)/testbench/vta_rtl_engine.o \
             $(BUILD)/libvtasim-core.a
 	@mkdir -p $(RTL_DIR)/obj
 	@echo "verilating rtl/ (top vta_top) into $(RTL_DIR)/obj$(if $(filter 1,$(PGO)), (PGO: compiled twice around a training run))"
 	@t0=$$(date +%s%N); log=$(RTL_DIR)/verilator.log; \
-	verilator $(VLT_FLAGS) -I$(RTL_ABS) \
+	verilator $(VLT_FLAGS) $(RTL_INC) \
 	  --top-module vta_top --Mdir $(RTL_ABS)/obj $(abspath $(RTL_SRC)) >$$log 2>&1 \
 	  || { cat $$log; exit 1; }; \
 	if [ "$(PGO)" = 1 ]; then \
@@ -259,9 +263,9 @@ $(RTL_DIR)/vtasim: $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_en
 # Verilator's lint, then the width rule (scripts/rtl_widths.sh): every width
 # of rtl/ from a named parameter of the generated package, none typed.
 lint: $(RTL_VH)
-	verilator --lint-only -Wall -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
-	verilator --lint-only -Wall -DSIMULATION -DVTA_INJECT -I$(RTL_DIR) --top-module vta_top $(RTL_SRC)
-	@scripts/rtl_widths.sh $(RTL_SRC)
+	verilator --lint-only -Wall $(RTL_INC) --top-module vta_top $(RTL_SRC)
+	verilator --lint-only -Wall -DSIMULATION -DVTA_INJECT $(RTL_INC) --top-module vta_top $(RTL_SRC)
+	@scripts/rtl_widths.sh $(RTL_SRC) $(RTL_HDR)
 	@echo "lint: clean"
 
 synth: $(RTL_VH)

@@ -155,16 +155,6 @@ module compute (
     uops = {{(N_W-LOOP_W){1'b0}}, iout} * {{(N_W-LOOP_W){1'b0}}, iin}
          * (nd > bgn ? {{(N_W-UOP_IDX_W){1'b0}}, nd - bgn} : {N_W{1'b0}});
   endfunction
-  wire [N_W-1:0]       h_n    = uops(h_iout, h_iin, h_ubgn, h_uend);
-  // planted bug uop_bound: the uop loop ends at uop_end - 1 (N' uops)
-  wire                 b_ub   = inject == INJECT_UOP_BOUND[INJECT_W-1:0] && |h_n;
-  wire [UOP_IDX_W-1:0] e_uend = b_ub ? h_uend - U_ONE : h_uend;
-  wire [N_W-1:0]       e_n    = uops(h_iout, h_iin, h_ubgn, e_uend);
-  /* verilator lint_off UNUSEDSIGNAL */
-  // rows wrap at the scratchpad depth, as in hardware
-  wire unused_ok = &{1'b0, h1_row_q[RW-1:LOG_ACC_DEPTH], p3_srow_q[RW-1:LOG_ACC_DEPTH],
-                     h_n[N_W-1:WORD_W]};
-  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---- skeleton ------------------------------------------------------------------
   reg [KIND_W-1:0] kind_q;
@@ -185,12 +175,35 @@ module compute (
   assign finish   = done && kind_q == K_FINISH;
   assign ev_start = start;
   assign ev_done  = done;
-  wire [WORD_W-1:0] xy = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size}
-                       * {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
+  // The head's uop counts (and xy, LOAD UOP/ACC's elements) are used only in
+  // its start cycle (S): formed only then (the same values where they are
+  // used; a simulator skips the multiplications in the other cycles).
+  reg [N_W-1:0]       h_n, e_n;
+  reg [UOP_IDX_W-1:0] e_uend;
+  reg [WORD_W-1:0]    xy;
+  always @(*) begin
+    h_n    = {N_W{1'b0}};
+    e_n    = h_n;
+    e_uend = h_uend;
+    xy     = {WORD_W{1'b0}};
+    if (start) begin
+      h_n    = uops(h_iout, h_iin, h_ubgn, h_uend);
+      // planted bug uop_bound: the uop loop ends at uop_end - 1 (N' uops)
+      if (inject == INJECT_UOP_BOUND[INJECT_W-1:0] && |h_n) e_uend = h_uend - U_ONE;
+      e_n    = uops(h_iout, h_iin, h_ubgn, e_uend);
+      xy     = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size}
+             * {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
+    end
+  end
   assign st_uop   = (start && ld_uop) ? xy << LOG_UOP_ELEM_BYTES : {WORD_W{1'b0}};
   assign st_acc   = (start && ld_acc) ? xy << LOG_ACC_ELEM_BYTES : {WORD_W{1'b0}};
   assign st_gemm  = (start && is_gemm && !h_reset) ? h_n[WORD_W-1:0] : {WORD_W{1'b0}};
   assign st_alu   = (start && is_alu) ? h_n[WORD_W-1:0] : {WORD_W{1'b0}};
+  /* verilator lint_off UNUSEDSIGNAL */
+  // rows wrap at the scratchpad depth, as in hardware
+  wire unused_ok = &{1'b0, h1_row_q[RW-1:LOG_ACC_DEPTH], p3_srow_q[RW-1:LOG_ACC_DEPTH],
+                     h_n[N_W-1:WORD_W]};
+  /* verilator lint_on UNUSEDSIGNAL */
 
   always @(posedge clk) begin
     if (start) kind_q <= kind;
@@ -335,7 +348,10 @@ module compute (
   wire [RW-1:0] u_dst = {{(RW-UOP_DST_W){1'b0}}, uop_rdata[UOP_DST_LSB +: UOP_DST_W]} + p1_do_q;
   wire [RW-1:0] u_src = {{(RW-UOP_SRC_W){1'b0}}, uop_rdata[UOP_SRC_LSB +: UOP_SRC_W]} + p1_so_q;
   wire [RW-1:0] u_wgt = {{(RW-UOP_WGT_W){1'b0}}, uop_rdata[UOP_WGT_LSB +: UOP_WGT_W]} + p1_wo_q;
-  assign sp_re    = p1_v_q && !alu_q;
+  // (a GEMM with reset_reg writes zeros: it reads no inp/wgt and forms no
+  // dot products)
+  wire   mac_uop  = !alu_q && !reset_q;
+  assign sp_re    = p1_v_q && mac_uop;
   assign inp_ridx = widx(u_src);
   assign wgt_ridx = widx(u_wgt);
   assign acc_re   = p1_v_q || pb_v_q;
@@ -362,11 +378,6 @@ module compute (
   // of the memory's R channel).
   wire [LOG_ACC_DEPTH-1:0] cur_row = wb_row[LOG_ACC_DEPTH-1:0];
 
-  function [AWD-1:0] fwd(input we, input [LOG_ACC_DEPTH-1:0] wrow, input [AWD-1:0] wdata,
-                         input [LOG_ACC_DEPTH-1:0] row, input [AWD-1:0] v);
-    fwd = (we && wrow == row) ? wdata : v;
-  endfunction
-
   wire [LOG_ACC_DEPTH-1:0] h1_row = h1_row_q[LOG_ACC_DEPTH-1:0];
   // dst operand: arrives in P2 (read in the previous cycle), used in P3
   wire [LOG_ACC_DEPTH-1:0] p2_row = p2_row_q[LOG_ACC_DEPTH-1:0];
@@ -380,103 +391,90 @@ module compute (
   wire [LOG_ACC_DEPTH-1:0] pb_srow = pb_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p2_srow = p2_srow_q[LOG_ACC_DEPTH-1:0];
   wire [LOG_ACC_DEPTH-1:0] p3_srow = p3_srow_q[LOG_ACC_DEPTH-1:0];
-  // Each operand is formed only in the stage that holds a uop (the same
-  // multiplexers; a simulator skips the 512-bit selections in the other
-  // cycles, and the registers keep their value while nothing uses them).
-  reg [AWD-1:0] op_arrive, op_use, src_arrive, src_p2, src_hold;
+  // The forwarding decisions: is the newest value of an operand's row the
+  // in-flight P4 result (pipe_slip), the current write-back or the previous
+  // cycle's (h1)?  One-bit selects, newest first; each 512-bit operand is
+  // then one selection, formed only in the stage that holds a uop (a
+  // simulator copies one source, and nothing in the other cycles; the
+  // registers keep their value while nothing uses them).
+  wire p2_f4 = p4_fly  && p4_row  == p2_row;
+  wire p2_fw = wb_v    && cur_row == p2_row;
+  wire p2_fh = h1_we_q && h1_row  == p2_row;
+  wire p2_sw = wb_v    && cur_row == p2_srow;
+  wire pb_sw = wb_v    && cur_row == pb_srow;
+  wire pb_sh = h1_we_q && h1_row  == pb_srow;
+  wire p3_f4 = p4_fly  && p4_row  == p3_row;
+  wire p3_fw = wb_v    && cur_row == p3_row;
+  wire p3_sw = wb_v    && cur_row == p3_srow;
+  reg [AWD-1:0] op_d, src_d;
+  /*verilator tracing_off*/
+  // (P3's operands and lane temporaries are locals of a simulator's
+  // evaluation, not traced state: waves show op_q, src_q and the results)
+  reg [AWD-1:0] op_use, src_use;
+  /*verilator tracing_on*/
   always @(*) begin
-    op_arrive  = op_q;
-    src_p2     = src_q;
-    src_arrive = src_q;
-    op_use     = op_q;
-    src_hold   = src_q;
+    op_d    = op_q;
+    src_d   = src_q;
+    op_use  = op_q;
+    src_use = src_q;
     if (p2_v_q) begin
-      op_arrive = fwd(p4_fly, p4_row, p4_res_q, p2_row,
-                  fwd(wb_v, cur_row, wb_res, p2_row,
-                      fwd(h1_we_q, h1_row, h1_data_q, p2_row, acc_rdata)));
-      src_p2    = fwd(wb_v, cur_row, wb_res, p2_srow, src_q);
+      if (p2_f4)      op_d = p4_res_q;
+      else if (p2_fw) op_d = wb_res;
+      else if (p2_fh) op_d = h1_data_q;
+      else            op_d = acc_rdata;
+      if (p2_sw)      src_d = wb_res;
     end
-    if (pb_v_q)
-      src_arrive = fwd(wb_v, cur_row, wb_res, pb_srow,
-                       fwd(h1_we_q, h1_row, h1_data_q, pb_srow, acc_rdata));
+    if (pb_v_q) begin
+      if (pb_sw)      src_d = wb_res;
+      else if (pb_sh) src_d = h1_data_q;
+      else            src_d = acc_rdata;
+    end
     if (p3_v_q) begin
-      op_use   = fwd(p4_fly, p4_row, p4_res_q, p3_row, fwd(wb_v, cur_row, wb_res, p3_row, op_q));
-      src_hold = fwd(wb_v, cur_row, wb_res, p3_srow, src_q);
+      if (p3_f4)      op_use = p4_res_q;
+      else if (p3_fw) op_use = wb_res;
+      if (p3_sw)      src_use = wb_res;
     end
   end
 
-  // P2: the dot products of BATCH x BLOCK_OUT rows of BLOCK_IN int pairs.
-  // Both operands are taken in offset binary, p = a + 2^(INP_WIDTH-1) and
-  // q = w + 2^(WGT_WIDTH-1) (each lane's sign bit flipped), non-negative
-  // numbers, so that (mod 2^ALU_W)
-  //   sum_k a_k*w_k = sum_k p_k*q_k - 2^(WGT_WIDTH-1)*sum_k p_k
-  //                   - 2^(INP_WIDTH-1)*sum_k q_k + BLOCK_IN*2^(INP_WIDTH+WGT_WIDTH-2):
-  // the same sums bit for bit from unsigned INP_WIDTH x WGT_WIDTH products,
-  // which Verilator emits as plain multiplications (part of them vectorised
-  // by the C++ compiler, AVX2) where a signed product costs two sign
-  // extensions each and stays scalar.  sum_k p_k is shared by the row's outputs.
-  localparam [INP_WIDTH-1:0] I_SIGN  = {1'b1, {(INP_WIDTH-1){1'b0}}};
-  localparam [WGT_WIDTH-1:0] W_SIGN  = {1'b1, {(WGT_WIDTH-1){1'b0}}};
-  localparam [ALU_W-1:0]     OB_BIAS = BLOCK_IN << (INP_WIDTH + WGT_WIDTH - 2);
-  localparam integer         P_SH = WGT_WIDTH - 1, Q_SH = INP_WIDTH - 1;
-  wire [WGT_ELEM_BYTES*8-1:0] wgt_ob = wgt_rdata ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
-  reg [ALU_W*LANES-1:0] dot;
-  integer b, o, k;
-  reg [ALU_W-1:0] sum, psum, qsum;
-  reg [ALU_W*BLOCK_IN-1:0] p_x;     // the offset inputs of a row, ALU_W bits each
-  // (only when a GEMM uop is in P2: the same hardware, and a simulator skips
-  // the 256 multiplications in the other cycles)
-  always @(*) begin
-    dot = dot_q;
-    sum = {ALU_W{1'b0}};
-    psum = sum; qsum = sum;
-    p_x = {(ALU_W*BLOCK_IN){1'b0}};
-    if (p2_v_q && !alu_q) begin
-      for (b = 0; b < BATCH; b = b + 1) begin
-        psum = {ALU_W{1'b0}};
-        for (k = 0; k < BLOCK_IN; k = k + 1) begin
-          p_x[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){1'b0}},
-                                   inp_rdata[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH] ^ I_SIGN};
-          psum = psum + p_x[k*ALU_W +: ALU_W];
-        end
-        for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-          sum  = OB_BIAS - (psum << P_SH);
-          qsum = {ALU_W{1'b0}};
-          for (k = 0; k < BLOCK_IN; k = k + 1) begin
-            sum  = sum + p_x[k*ALU_W +: ALU_W]
-                       * {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
-            qsum = qsum + {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_ob[(o*BLOCK_IN+k)*WGT_WIDTH +: WGT_WIDTH]};
-          end
-          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum - (qsum << Q_SH);
-        end
-      end
-    end
-  end
+  // P2: the dot products (mac_array.v), only when an accumulating GEMM uop
+  // (not reset_reg) is in P2 (the same hardware; a simulator skips the
+  // multiplications in other cycles).
+  // The weight tile comes in the weight scratchpad's order (wgt_tile.vh).
+  wire [ALU_W*LANES-1:0] dot;
+  mac_array u_mac (.en(p2_v_q && mac_uop), .inp(inp_rdata), .wgt(wgt_rdata), .dot(dot));
 
   // P3: the results, lane by lane
   reg [AWD-1:0] res;
   reg [OWD-1:0] res_out;
+  /*verilator tracing_off*/
   integer l;
   reg [ALU_W-1:0] la, lb, lr;
   reg signed [ALU_W-1:0] la_s, asr;    // kept apart: inside ?: an unsigned arm makes >>> logical
+  /*verilator tracing_on*/
   always @(*) begin
     res = p4_res_q;
     res_out = p4_out_q;
     la = {ALU_W{1'b0}}; lb = la; lr = la; la_s = la; asr = la;
     // (as for the dot products; and a GEMM uop forms none of the ALU's
     // operands: one path per kind of uop, the same results)
-    if (p3_v_q && !alu_q) begin
+    if (p3_v_q && !alu_q && reset_q) begin
+      res     = {AWD{1'b0}};
+      res_out = {OWD{1'b0}};
+    end else if (p3_v_q && !alu_q) begin
+      // the lanes' sums, then their low OUT_WIDTH bits (two passes: a
+      // simulator adds the lanes as one vector)
       for (l = 0; l < LANES; l = l + 1) begin
         la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
-        lr = reset_q ? {ALU_W{1'b0}} : la + dot_q[l*ALU_W +: ALU_W];
-        res[l*ACC_WIDTH +: ACC_WIDTH]     = lr[ACC_WIDTH-1:0];
-        res_out[l*OUT_WIDTH +: OUT_WIDTH] = lr[OUT_WIDTH-1:0];
+        lr = la + dot_q[l*ALU_W +: ALU_W];
+        res[l*ACC_WIDTH +: ACC_WIDTH] = lr[ACC_WIDTH-1:0];
       end
+      for (l = 0; l < LANES; l = l + 1)
+        res_out[l*OUT_WIDTH +: OUT_WIDTH] = res[l*ACC_WIDTH +: OUT_WIDTH];
     end else if (p3_v_q) begin
       for (l = 0; l < LANES; l = l + 1) begin
         la = {{(ALU_W-ACC_WIDTH){op_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, op_use[l*ACC_WIDTH +: ACC_WIDTH]};
         lb = useimm_q ? imm_q
-           : {{(ALU_W-ACC_WIDTH){src_hold[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_hold[l*ACC_WIDTH +: ACC_WIDTH]};
+           : {{(ALU_W-ACC_WIDTH){src_use[l*ACC_WIDTH+ACC_WIDTH-1]}}, src_use[l*ACC_WIDTH +: ACC_WIDTH]};
         la_s = la;
         asr  = la_s >>> lb[SH_W-1:0];
         case (aop_q)
@@ -530,9 +528,9 @@ module compute (
   // uop: their value is used only in the next stage of that uop (op_q, src_q
   // in P3, dot_q and the results in P3 and P4, h1 when h1_we_q).
   always @(posedge clk) begin
-    if (p2_v_q) op_q <= op_arrive;
-    if (pb_v_q || p2_v_q) src_q <= pb_v_q ? src_arrive : src_p2;
-    if (p2_v_q && !alu_q) dot_q <= dot;
+    if (p2_v_q) op_q <= op_d;
+    if (pb_v_q || p2_v_q) src_q <= src_d;
+    if (p2_v_q && mac_uop) dot_q <= dot;
     if (p3_v_q) begin
       p4_res_q <= res;
       p4_out_q <= res_out;

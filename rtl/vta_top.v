@@ -188,8 +188,8 @@ module vta_top (
     .clk(clk), .we(inp_we), .waddr(ld_idx[LOG_INP_DEPTH-1:0]),
     .wdata(ld_wdata[INP_ELEM_BYTES*8-1:0]), .re(sp_re), .raddr(inp_ridx[LOG_INP_DEPTH-1:0]),
     .rdata(inp_rdata));
-  sram #(.DEPTH(WGT_DEPTH), .WIDTH(WGT_ELEM_BYTES*8), .AW(LOG_WGT_DEPTH)) u_wgt (
-    .clk(clk), .we(wgt_we), .waddr(ld_idx[LOG_WGT_DEPTH-1:0]), .wdata(ld_wdata),
+  wgt_sram u_wgt (
+    .clk(clk), .rst(rst), .we(wgt_we), .waddr(ld_idx[LOG_WGT_DEPTH-1:0]), .wdata(ld_wdata),
     .re(sp_re), .raddr(wgt_ridx[LOG_WGT_DEPTH-1:0]), .rdata(wgt_rdata));
   sram #(.DEPTH(ACC_DEPTH), .WIDTH(ACC_ELEM_BYTES*8), .AW(LOG_ACC_DEPTH)) u_acc (
     .clk(clk), .we(acc_we), .waddr(acc_widx[LOG_ACC_DEPTH-1:0]), .wdata(acc_wdata),

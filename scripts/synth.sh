@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 log=$dir/synth.log
 t0=$(date +%s)
 yosys -q -l "$log" -p "
-  read_verilog -I$dir $root/rtl/*.v
+  read_verilog -I$dir -I$root/rtl $root/rtl/*.v
   hierarchy -check -top vta_top
   synth -top vta_top -run begin:fine
   select -assert-none t:\$dlatch t:\$adlatch t:\$sr t:\$dlatchsr

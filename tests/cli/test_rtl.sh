@@ -11,7 +11,7 @@ T=$ROOT/traces
 
 # --- lint -------------------------------------------------------------------------
 if command -v verilator >/dev/null && [ -f "$ROOT/build/rtl/vta_params.vh" ]; then
-  check rtl-lint verilator --lint-only -Wall -I"$ROOT/build/rtl" --top-module vta_top "$ROOT"/rtl/*.v
+  check rtl-lint verilator --lint-only -Wall -I"$ROOT/build/rtl" -I"$ROOT/rtl" --top-module vta_top "$ROOT"/rtl/*.v
 else
   echo "FAIL rtl-lint"; echo "  verilator or build/rtl/vta_params.vh missing (run make)"
 fi
