@@ -549,7 +549,10 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   if (!cy->lazy || (!digest && vta_ev_wanted(cy, unseen)) || cy->trace || E % bus ||
       ((uint64_t)p->max_burst * bus) % E)
     return 0;
-  const int emit = digest;
+  /* Its events are laid out below: for a digest list, which takes each
+   * one as the steps pass its cycle, and for a span's listener that wants
+   * the address phases, which gets them at once (vta_span_t says so). */
+  const int emit = digest || vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR);
   if (emit && !d->sev) { /* at most 4 events a beat (its element's OUT_RD, AW, ack) */
     d->sev = malloc(4 * (size_t)VTA_MEMSYS_POSTS * sizeof *d->sev);
     d->sdat = malloc((size_t)VTA_MEMSYS_POSTS * bus);
@@ -650,16 +653,7 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   d->lazy = 1;
   d->nsev = nev;
   d->ksev = 0;
-  /* A span's listener wanting the address phases gets them now, each
-   * stamped with its own cycle (vta_span_t says so). */
-  if (!digest && vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR)) {
-    wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
-    do {
-      const vta_event_t e = {d->ba, VTA_EV_WR_ADDR, 0, 0, 0, d->baddr_c, (uint32_t)d->bbytes,
-                             NULL};
-      vta_evlist_add(cy->ev, &e);
-    } while (wr_burst_next(m, d));
-  }
+  if (emit && !digest) vta_dma_wr_sync_events(m, d, UINT64_MAX); /* the span's: now */
   return 1;
 #undef WR_EV
 }
