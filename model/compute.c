@@ -592,7 +592,7 @@ static void pipe_retire(vta_model_t *m, pipe_t *p) {
   if (p->write_out[e])
     memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
            m->out.lanes);
-  if (cy->ev && !(cy->ev->skip >> VTA_EV_SRAM_WR & 1)) { /* a reset GEMM writes acc only (spec 12.2) */
+  if (vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR)) { /* a reset GEMM writes acc only (spec 12.2) */
     vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
     if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
   }
@@ -647,7 +647,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   if (upto > p->synced) p->synced = upto;
   /* A digest list: events in their cycles, any order; a list that skips
    * SRAM_WR (spans) wants none of them. */
-  int emit = cy->ev != NULL && !(cy->ev->skip >> VTA_EV_SRAM_WR & 1);
+  int emit = vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR);
   while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
     uint32_t e = p->head;
     if (p->write_out[e])

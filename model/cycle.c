@@ -124,7 +124,7 @@ void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) 
 
 void vta_emit_row_packed(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
                          uint32_t entry, const void *lanes) {
-  if (m->cy->ev->skip >> VTA_EV_SRAM_WR & 1) return; /* nobody wants the packed row */
+  if (!vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR)) return; /* nobody wants the packed row */
   uint8_t *row = m->cy->evrow; /* allocated for the widest element */
   if (s->i8) {
     sram_t one = *s; /* the lanes given, as entry 0 of a scratchpad like s */
@@ -250,15 +250,13 @@ static void count(vta_model_t *m, uint64_t from, uint64_t n) {
   cy->stats.unit[VTA_CY_FETCH].cat[cy->f.cat] += n;
 }
 
-/* The counters complete as of now: a store in closed form adds its own in
- * bulk (vta_dma_wr_count), so whoever reads them mid-store settles first. */
-static void settle(vta_model_t *m) {
+void vta_cycle_settle(vta_model_t *m) {
   vta_dma_wr_settle(m, &m->cy->u[VTA_UNIT_STORE].wr);
 }
 
 static int fail(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
-  settle(m);
+  vta_cycle_settle(m);
   vta_pipe_sync(m, cy->now); /* the scratchpads as far as the run got */
   vta_memsys_wr_apply(cy->ms, cy->now); /* and DRAM (this cycle's by the body) */
   cy->stats.mem = *vta_memsys_stats(cy->ms);
@@ -294,7 +292,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
 
 /* The max_cycles limit, checked at the start of every cycle. */
 static int limit_error(vta_model_t *m, vta_err *err) {
-  settle(m);
+  vta_cycle_settle(m);
   vta_diag_snap_t s;
   vta_model_snapshot(m, &s);
   vta_diag_max_cycles(&s, m->cy->now, m->params.max_cycles, err);
@@ -355,7 +353,7 @@ HOT int cycle_end(vta_model_t *m, vta_err *err) {
 static int stuck(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   cy->now--; /* reported at the quiet cycle itself */
-  settle(m);
+  vta_cycle_settle(m);
   vta_model_stuck(m, cy->now, err);
   return fail(m, err);
 }
@@ -363,7 +361,7 @@ static int stuck(vta_model_t *m, vta_err *err) {
 /* The finish pulse: the run is over and counted. */
 static void finish(vta_model_t *m) {
   cyc_t *cy = m->cy;
-  settle(m);
+  vta_cycle_settle(m);
   vta_diag_trace_finish(cy->trace, cy->now, cy->run_ucnt);
   VTA_EMIT(m, VTA_EV_FINISH, 0, 0, (uint32_t)cy->run_ucnt, cy->now, 0, NULL);
   cy->stats.runs++;
@@ -655,13 +653,15 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
     }
   }
   if (cy->span_fn && !*finished) vta_span_flush(m, rc < 0);
-  /* A digest gets the writes of a GEMM/ALU in closed form up to the end of
-   * the step: the events of its cycles, all in this step's list. */
-  if (!rc && out && cy->lazy) vta_pipe_sync(m, cy->now);
-  /* ... and those of a STORE in closed form, the finish pulse's cycle included */
-  if (!rc) vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)*finished);
-  if (!rc) vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
-  if (!rc) settle(m); /* and the counters */
+  if (!rc) {
+    /* A digest gets the writes of a GEMM/ALU in closed form up to the end
+     * of the step: the events of its cycles, all in this step's list. */
+    if (out && cy->lazy) vta_pipe_sync(m, cy->now);
+    /* ... and those of a STORE in closed form, the finish pulse's cycle included */
+    vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)*finished);
+    vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
+    vta_cycle_settle(m);                  /* and the counters */
+  }
   cy->ev = NULL;
   *advanced = cy->now - begin + (uint64_t)*finished;
   if (rc || *finished) {

@@ -260,6 +260,10 @@ void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto);
  * vta_dma_wr_settle, which whoever reads them mid-store calls first. */
 void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n);
 void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d);
+/* The counters complete as of now: a STORE in closed form adds its own in
+ * bulk, so whoever reads them mid-store (a fault, the limit, the finish,
+ * the end of a step, a span) settles them first. */
+void vta_cycle_settle(vta_model_t *m);
 /* Go on cycle by cycle from now: the store's cycles since S are replayed
  * on the write channel, the posts after now dropped. */
 int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err);

@@ -28,7 +28,7 @@ void vta_span_launch(vta_model_t *m) {
 static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minus) {
   cyc_t *cy = m->cy;
   vta_span_t s;
-  vta_dma_wr_settle(m, &cy->u[VTA_UNIT_STORE].wr); /* a closed-form STORE's counters */
+  vta_cycle_settle(m);
   const uint8_t cat[VTA_CY_NUNITS] = {(uint8_t)cy->u[0].cat, (uint8_t)cy->u[1].cat,
                                       (uint8_t)cy->u[2].cat, (uint8_t)cy->f.cat};
   s.cycles = upto - cy->span_from;
