@@ -98,16 +98,20 @@ const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
   return s->observed ? &s->obs : NULL;
 }
 
-/* The observer's span callback, noting whether it stopped the run. */
-typedef struct span_watch {
-  const vta_session_observer_t *o;
-  int stopped;
-} span_watch_t;
-
+/* The observer's span callback: a stop at the finish pulse is no stop. */
 static int on_span(void *ctx, const vta_span_t *s) {
-  span_watch_t *w = ctx;
-  w->stopped = w->o->span(w->o->ctx, s) && !s->finished;
-  return w->stopped;
+  const vta_session_observer_t *o = ctx;
+  return o->span(o->ctx, s) && !s->finished;
+}
+
+/* The run ended without its finish pulse: a fault (already in err), or the
+ * observer stopped it at `cycle`. */
+static int run_cut(const vta_session_observer_t *o, int fault, uint64_t cycle,
+                   uint32_t insn_phys, vta_err *err) {
+  if (o->abort) o->abort(o->ctx);
+  if (fault) return -1;
+  return vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
+                  (unsigned long long)cycle, insn_phys);
 }
 
 /* One run on the engine, every cycle shown to the observer
@@ -121,16 +125,11 @@ int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t co
   int rc = vta_engine_launch(e, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
   if (!rc && o->events && o->span && vta_engine_has_spans(e)) {
-    span_watch_t w = {o, 0};
     vta_step_result_t res;
-    if (vta_engine_step_spans(e, 0, &ev, on_span, &w, &res, err)) {
-      rc = -1;
-      if (o->abort) o->abort(o->ctx);
-    } else if (!res.finished) { /* the observer stopped it */
-      if (o->abort) o->abort(o->ctx);
-      rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
-                    (unsigned long long)res.cycles, insn_phys);
-    }
+    if (vta_engine_step_spans(e, 0, &ev, on_span, (void *)o, &res, err))
+      rc = run_cut(o, 1, 0, insn_phys, err);
+    else if (!res.finished) /* the observer stopped it */
+      rc = run_cut(o, 0, res.cycles, insn_phys, err);
     vta_evlist_free(&ev);
     return rc;
   }
@@ -141,16 +140,13 @@ int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t co
     if (vta_engine_step(e, o->events ? 1 : VTA_SESSION_CHUNK, o->events ? &ev : NULL,
                         &res, err) ||
         (o->events && vta_engine_cats(e, cat, err))) {
-      rc = -1;
-      if (o->abort) o->abort(o->ctx);
+      rc = run_cut(o, 1, cycle, insn_phys, err);
       break;
     }
     cycle += res.cycles;
     if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, o->events ? cat : NULL,
                              res.cycles, res.finished) && !res.finished) {
-      if (o->abort) o->abort(o->ctx);
-      rc = vta_errf(err, VTA_EINTR, "interrupted at cycle %llu of the run at 0x%08x",
-                    (unsigned long long)cycle, insn_phys);
+      rc = run_cut(o, 0, cycle, insn_phys, err);
       break;
     }
     if (res.finished) break;
