@@ -303,6 +303,20 @@ const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms) {
 
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms) { return ms->count; }
 
+/* The write channel's readies in the current cycle (AXI lets a ready
+ * precede its valid): one definition for the handshakes below and for
+ * vta_memsys_wr_ready, which the RTL harness presents ahead of them.  A
+ * beat is taken CPB - 1 cycles after the one it was first presented in
+ * (w_since; the current cycle when none is waiting). */
+static int aw_ready(const vta_memsys_t *ms) { return ms->w_state == W_IDLE; }
+static int w_ready(const vta_memsys_t *ms) {
+  const uint64_t since = ms->w_since == NONE ? ms->now : ms->w_since;
+  return ms->w_state == W_OPEN && ms->now >= since + ms->p.cpb - 1;
+}
+static int b_valid(const vta_memsys_t *ms) {
+  return ms->w_state == W_ACK && ms->now >= ms->w_ack_at && !ms->w_ack_taken;
+}
+
 int vta_memsys_wr_addr(vta_memsys_t *ms, uint64_t addr, uint32_t bytes, vta_err *err) {
   uint32_t beats = vta_memsys_beats(&ms->p, addr, bytes);
   if (!bytes || beats > ms->p.max_burst ||
@@ -313,7 +327,7 @@ int vta_memsys_wr_addr(vta_memsys_t *ms, uint64_t addr, uint32_t bytes, vta_err 
                     (unsigned long long)addr, bytes, ms->p.max_burst,
                     ms->p.max_burst * ms->p.bus_bytes);
   /* The acknowledge frees the channel from the next cycle on. */
-  if (ms->w_state != W_IDLE) return 0;
+  if (!aw_ready(ms)) return 0;
   ms->w_state = W_OPEN;
   ms->w_addr = addr;
   ms->w_bytes = bytes;
@@ -332,7 +346,7 @@ int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *str
     return vta_errf(err, VTA_EINPUT, "memory: write beat in cycle %llu without an open "
                     "burst", (unsigned long long)ms->now);
   if (ms->w_since == NONE) ms->w_since = ms->now;
-  if (ms->now < ms->w_since + ms->p.cpb - 1) return 0;
+  if (!w_ready(ms)) return 0;
   uint32_t bus = ms->p.bus_bytes;
   uint64_t a = ms->w_addr / bus * bus + (uint64_t)ms->w_next * bus;
   uint64_t lo = ms->w_addr > a ? ms->w_addr : a, end = ms->w_addr + ms->w_bytes;
@@ -365,17 +379,16 @@ int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *str
 }
 
 int vta_memsys_wr_ack(vta_memsys_t *ms) {
-  if (ms->w_state != W_ACK || ms->now < ms->w_ack_at || ms->w_ack_taken) return 0;
+  if (!b_valid(ms)) return 0;
   ms->w_ack_taken = 1; /* the channel frees at the end of this cycle */
   ms->w_event = 1;
   return 1;
 }
 
 void vta_memsys_wr_ready(const vta_memsys_t *ms, int *aw, int *w, int *b) {
-  uint64_t since = ms->w_since == NONE ? ms->now : ms->w_since;
-  *aw = ms->w_state == W_IDLE;
-  *w = ms->w_state == W_OPEN && ms->now >= since + ms->p.cpb - 1;
-  *b = ms->w_state == W_ACK && ms->now >= ms->w_ack_at && !ms->w_ack_taken;
+  *aw = aw_ready(ms);
+  *w = w_ready(ms);
+  *b = b_valid(ms);
 }
 
 int vta_memsys_active(const vta_memsys_t *ms) {
