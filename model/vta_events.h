@@ -165,16 +165,22 @@ static inline uint64_t vta_digest_key(uint64_t cycle, uint64_t packed) {
   return vta_digest_mum(cycle ^ 0x6a09e667f3bcc909ull, packed ^ 0xbb67ae8584caa73bull);
 }
 
+/* The packed word of the first multiply: kind 4 bits, unit 2, which 3,
+ * bytes 22 (bits 10..31), index 32..63 (the callers check the ranges). */
+static inline uint64_t vta_digest_packed(uint64_t kind, uint64_t unit, uint64_t which,
+                                         uint64_t bytes, uint64_t index) {
+  return kind | unit << 4 | which << 6 | bytes << 10 | index << 32;
+}
+
 /* The fields' digest of an event in canonical form. */
 static inline uint64_t vta_event_digest_fields(const vta_event_t *e) {
   const unsigned f = vta_ev_fields(e->kind);
   const uint64_t unit = f & VTA_EVF_UNIT ? e->unit : 0, which = f & VTA_EVF_WHICH ? e->which : 0;
   const uint64_t index = f & VTA_EVF_INDEX ? e->index : 0;
   const uint32_t bytes = f & VTA_EVF_BYTES ? e->bytes : 0;
-  /* kind: 4 bits, unit: 2, which: 3, bytes: 22 (bits 10..31), index: 32..63 */
   const int chain = (f & VTA_EVF_ADDR) || bytes >= (1u << 22) || unit > 3 || which > 7;
-  uint64_t h = vta_digest_key(e->cycle, e->kind | unit << 4 | which << 6 |
-                                            (uint64_t)(chain ? 0 : bytes) << 10 | index << 32);
+  uint64_t h = vta_digest_key(e->cycle,
+                              vta_digest_packed(e->kind, unit, which, chain ? 0 : bytes, index));
   if (chain) { /* the address, a large count, codes out of range: a second multiply */
     const uint64_t addr = f & VTA_EVF_ADDR ? e->addr : 0;
     h = vta_digest_mum(addr ^ 0x3c6ef372fe94f82bull,
@@ -226,8 +232,8 @@ __attribute__((always_inline)) static inline void vta_evlist_add_sram(vta_evlist
   if (__builtin_expect(l->digest && which <= 7 && bytes < (1u << 22) &&
                            !(l->skip >> VTA_EV_SRAM_WR & 1), 1)) {
     /* = vta_event_digest_fields of the event below */
-    const uint64_t h = vta_digest_key(cycle, VTA_EV_SRAM_WR | (uint64_t)which << 6 |
-                                                 (uint64_t)bytes << 10 | (uint64_t)index << 32);
+    const uint64_t h =
+        vta_digest_key(cycle, vta_digest_packed(VTA_EV_SRAM_WR, 0, which, bytes, index));
     l->sum += h;
     l->n++;
     if (bytes && data) l->dfn(l->dsum, h, data, bytes);

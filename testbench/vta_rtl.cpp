@@ -697,8 +697,7 @@ static inline void sram_wr(vta_rtl_t *r, vta_evlist_t *out, int mem, uint32_t id
 __attribute__((noinline)) static void sample_events(vta_rtl_t *r, const axi_cycle *io, vta_evlist_t *out) {
   Vvta_top *t = r->top;
   const uint64_t now = r->now;
-  if (t->ev_dispatch | t->ev_load_start | t->ev_load_done | t->ev_compute_start |
-      t->ev_compute_done | t->ev_store_start | t->ev_store_done | t->ev_pop | t->ev_push) {
+  if (unit_events(t) | t->ev_pop | t->ev_push) {
     if (t->ev_dispatch)
       add(out, now, VTA_EV_DISPATCH, t->ev_dispatch_unit, 0, t->ev_dispatch_idx, 0, 0, NULL);
     if (t->ev_load_start) add(out, now, VTA_EV_START, 0, 0, t->ev_load_idx, 0, 0, NULL);
