@@ -648,6 +648,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   /* A digest list: events in their cycles, any order; a list that skips
    * SRAM_WR (spans) wants none of them. */
   int emit = vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR);
+  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* vta_emit_row_at, hoisted */
   while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
     uint32_t e = p->head;
     if (p->write_out[e])
@@ -674,7 +675,6 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
     if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
   }
   int write_out = p->alu || !in->reset_reg;
-  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* vta_emit_row_at, hoisted */
   macq_t q;
   q.n = 0;
   /* The loop position in locals (the scratchpad writes below could alias
@@ -688,9 +688,13 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   uint64_t direct = 0; /* results written straight to out: UCNT */
   uint64_t next = p->next;
   /* Uops written back before upto with nobody listening: straight to acc
-   * and out, in a loop that does nothing else (the hot path of a GEMM). */
+   * and out, in a loop that does nothing else (the hot path of a GEMM).
+   * When SRAM_WR is wanted (co-simulation), a GEMM's rows in the DRAM
+   * layout take that loop too, its kernel reporting each uop's rows as it
+   * writes them (mac.c's fold); the rest report uop by uop below. */
+  const int fold = emit && !p->alu && !in->reset_reg && raw;
   uint64_t fast = 0;
-  if (!emit && upto > p->first + p->wb) {
+  if ((!emit || fold) && upto > p->first + p->wb) {
     fast = (upto - p->first - p->wb + k - 1) / k; /* uops i with first + k i + wb < upto */
     fast = fast < end ? fast : end;
     fast = fast > next ? fast - next : 0;
@@ -705,9 +709,19 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
       /* The (i, j) bases; the uop adds its own offsets (pipe_begin): the
        * kernel runs each stretch of uops up to the uop loop's end. */
       vta_mac_job_t base = {accb + ab * lanes, outb + ab * olanes, inp + xb * il, wgt + wbase * wl};
+      /* uop `next` is written back in first + next + wb (k = 1) */
+      vta_mac_fold_t f = {cy->ev, p->first + next + p->wb, ab, NULL, m->acc.elem_bytes,
+                          m->out.elem_bytes};
+      assert(k == 1);
       for (uint64_t left = fast; left;) {
         uint32_t run = left < uend - ui ? (uint32_t)left : uend - ui;
-        m->mac.run(&m->mac.shape, run, &base, &p->off[ui - ubgn]);
+        if (fold) {
+          f.row = ab;
+          f.uop = &ud[ui];
+          m->mac.fold(&m->mac.shape, run, &base, &p->off[ui - ubgn], &f);
+        } else {
+          m->mac.run(&m->mac.shape, run, &base, &p->off[ui - ubgn]);
+        }
         left -= run;
         if ((ui += run) == uend) {
           ui = ubgn;

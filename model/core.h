@@ -32,6 +32,12 @@ typedef struct sram {
   int32_t *i32;
 } sram_t;
 
+/* A micro-op's fields, decoded once when it is written (the GEMM/ALU loops
+ * read each many times). */
+typedef struct vta_uop_dec {
+  uint32_t dst, src, wgt;
+} vta_uop_dec_t;
+
 /* mac.c: the GEMM micro-op kernel, chosen once per model from the CPU's
  * features (capped by VTASIM_ISA); every choice gives identical results. */
 typedef enum { VTA_ISA_SCALAR = 0, VTA_ISA_AVX2, VTA_ISA_AVX512VNNI, VTA_ISA_N } vta_isa_t;
@@ -59,9 +65,26 @@ typedef struct vta_mac_off {
 /* Runs n uops in order, uop i's tile at base->acc + off[i].acc, etc. */
 typedef void (*vta_mac_run_fn)(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,
                                const vta_mac_off_t *off);
+/* A run whose uops' writes are reported as they happen (co-simulation
+ * in closed form, compute.c): uop i writes its acc and out rows, row +
+ * uop[i].dst, in cycle `cycle` + i (GEMM write-backs are one a cycle),
+ * and both rows go into ev as SRAM_WR events of acc_bytes and out_bytes
+ * right after that uop computed them, as they are in the scratchpads
+ * (rows held in the DRAM layout, vta_row_raw).  `cycle` is left at the
+ * next uop's. */
+typedef struct vta_mac_fold {
+  vta_evlist_t *ev;
+  uint64_t cycle;
+  uint64_t row;
+  const vta_uop_dec_t *uop;
+  uint32_t acc_bytes, out_bytes;
+} vta_mac_fold_t;
+typedef void (*vta_mac_fold_fn)(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,
+                                const vta_mac_off_t *off, vta_mac_fold_t *f);
 typedef struct vta_mac {
   vta_mac_fn fn;
   vta_mac_run_fn run;
+  vta_mac_fold_fn fold;
   vta_mac_shape_t shape;
   vta_isa_t isa;
 } vta_mac_t;
@@ -72,12 +95,6 @@ const char *vta_isa_name(vta_isa_t isa);
 /* The kernel for cfg at level cap or below (the vector kernels need 16x16
  * blocks; other shapes run the scalar one). */
 void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap);
-
-/* A micro-op's fields, decoded once when it is written (the GEMM/ALU loops
- * read each many times). */
-typedef struct vta_uop_dec {
-  uint32_t dst, src, wgt;
-} vta_uop_dec_t;
 
 /* One instruction in a unit's command queue, with its index in the run. */
 typedef struct cmd {

@@ -65,11 +65,13 @@ static inline uint64_t load64(const uint8_t *p) {
 
 /* Per lane of dsum: the keys of chunks 0 and 1 (xored with the event's
  * field digest) and their step from one 32-byte block to the next
- * (SHA-512's round constants). */
-static const uint64_t KEY[4] = {0x428a2f98d728ae22ull, 0x7137449123ef65cdull,
-                                0xb5c0fbcfec4d3b2full, 0xe9b5dba58189dbbcull};
-static const uint64_t STEP[4] = {0x3956c25bf348b538ull, 0x59f111f1b605d019ull,
-                                 0x923f82a4af194f9bull, 0xab1c5ed5da6d8118ull};
+ * (SHA-512's round constants); vta_events.h shares them with mac.c. */
+const uint64_t vta_digest_lane_key[4] = {0x428a2f98d728ae22ull, 0x7137449123ef65cdull,
+                                         0xb5c0fbcfec4d3b2full, 0xe9b5dba58189dbbcull};
+#define KEY vta_digest_lane_key
+const uint64_t vta_digest_lane_step[4] = {0x3956c25bf348b538ull, 0x59f111f1b605d019ull,
+                                          0x923f82a4af194f9bull, 0xab1c5ed5da6d8118ull};
+#define STEP vta_digest_lane_step
 
 /* 16-byte chunks, the last zero-padded; chunk c into lanes 2 (c mod 2) and
  * 2 (c mod 2) + 1, the keys stepping every second chunk. */

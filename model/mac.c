@@ -15,6 +15,14 @@
  * falls back to the best one below it).  Integer arithmetic is exact in
  * every path: the products and their 16-term sums fit int32, and the sum
  * wraps into acc modulo 2^ACC_WIDTH exactly as the scalar code's does.
+ *
+ * Each level also has a fold kernel (vta_mac_fold_t): a run whose acc and
+ * out rows go into an event list as each uop writes them, for
+ * co-simulation, which folds every write-back into a digest list.  The
+ * vector ones fold the default shape's rows (batch 1, 64-byte acc, 16-byte
+ * out) straight from the registers that computed them, the data digest's
+ * lanes of events.c done the same way; anything else takes the rows from
+ * the scratchpad through vta_evlist_add_sram, as the scalar kernel does.
  */
 #include "core.h"
 
@@ -60,6 +68,26 @@ static void run_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_
     mac1_scalar(sh, base->acc + o->acc, base->out + o->out, base->x + o->x, base->w + o->w);
 }
 
+/* Uop i's rows, as its write-back left them, into f's list: the events of
+ * compute.c's uop-by-uop path. */
+static inline void fold_rows(vta_mac_fold_t *f, uint32_t i, const int32_t *acc,
+                             const int8_t *out) {
+  const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
+  vta_evlist_add_sram(f->ev, f->cycle, VTA_MEM_ACC, row, f->acc_bytes, (const uint8_t *)acc);
+  vta_evlist_add_sram(f->ev, f->cycle, VTA_MEM_OUT, row, f->out_bytes, (const uint8_t *)out);
+  f->cycle++;
+}
+
+static void fold_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,
+                        const vta_mac_off_t *off, vta_mac_fold_t *f) {
+  for (uint32_t i = 0; i < n; i++) {
+    int32_t *acc = base->acc + off[i].acc;
+    int8_t *out = base->out + off[i].out;
+    mac1_scalar(sh, acc, out, base->x + off[i].x, base->w + off[i].w);
+    fold_rows(f, i, acc, out);
+  }
+}
+
 #ifdef VTA_X86
 
 /* Both vector kernels need BLOCK_IN = BLOCK_OUT = 16 (the default and the
@@ -100,19 +128,26 @@ __attribute__((target("avx2"))) static inline __m256i group4_avx2(const int8_t *
                _mm256_madd_epi16(w3, xv));
 }
 
+/* The 16 sums of one batch row x: outputs 0..7 in *lo, 8..15 in *hi. */
+__attribute__((target("avx2"))) static inline void sums_avx2(const int8_t *x, const int8_t *w,
+                                                             __m256i *lo, __m256i *hi) {
+  __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
+  __m256i h0 = group4_avx2(w, xv), h1 = group4_avx2(w + 64, xv);
+  __m256i h2 = group4_avx2(w + 128, xv), h3 = group4_avx2(w + 192, xv);
+  /* Add each one's two 128-bit halves: outputs 0..7, then 8..15. */
+  *lo = _mm256_add_epi32(_mm256_permute2x128_si256(h0, h1, 0x20),
+                         _mm256_permute2x128_si256(h0, h1, 0x31));
+  *hi = _mm256_add_epi32(_mm256_permute2x128_si256(h2, h3, 0x20),
+                         _mm256_permute2x128_si256(h2, h3, 0x31));
+}
+
 __attribute__((target("avx2"))) static inline void mac1_avx2(uint32_t batch, int aw, int ow,
                                                               int32_t *acc, int8_t *out,
                                                               const int8_t *x,
                                                               const int8_t *w) {
   for (uint32_t b = 0; b < batch; b++, x += 16, acc += 16, out += 16) {
-    __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
-    __m256i h0 = group4_avx2(w, xv), h1 = group4_avx2(w + 64, xv);
-    __m256i h2 = group4_avx2(w + 128, xv), h3 = group4_avx2(w + 192, xv);
-    /* Add each one's two 128-bit halves: outputs 0..7, then 8..15. */
-    __m256i lo = _mm256_add_epi32(_mm256_permute2x128_si256(h0, h1, 0x20),
-                                  _mm256_permute2x128_si256(h0, h1, 0x31));
-    __m256i hi = _mm256_add_epi32(_mm256_permute2x128_si256(h2, h3, 0x20),
-                                  _mm256_permute2x128_si256(h2, h3, 0x31));
+    __m256i lo, hi;
+    sums_avx2(x, w, &lo, &hi);
     wb8_avx2(acc, out, lo, aw, ow);
     wb8_avx2(acc + 8, out + 8, hi, aw, ow);
   }
@@ -158,6 +193,119 @@ __attribute__((target("avx2"))) static void run_avx2(const vta_mac_shape_t *sh, 
   MAC_RUN(mac1_avx2);
 }
 
+/* ---- fold kernels: the default shape's rows digested from registers ---- */
+
+/* Whether a fold can digest in registers: the default shape (batch 1,
+ * ACC 32 and OUT 8 bits: a 64-byte acc row, a 16-byte out row) into a
+ * digest list that keeps SRAM_WR, which vta_evlist_add_sram would fold
+ * the same way. */
+static int fold_in_registers(const vta_mac_shape_t *sh, const vta_mac_fold_t *f) {
+  const vta_evlist_t *l = f->ev;
+  return sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8 && f->acc_bytes == 64 &&
+         f->out_bytes == 16 && l->digest && !(l->skip >> VTA_EV_SRAM_WR & 1);
+}
+
+/* The data digest's lane step (events.c's lane_step) on 4 and 2 lanes. */
+__attribute__((target("avx2"))) static inline __m256i lanes4(__m256i v) {
+  return _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_srli_epi64(v, 32)),
+                          _mm256_shuffle_epi32(v, 0xb1));
+}
+__attribute__((target("avx2"))) static inline __m128i lanes2(__m128i v) {
+  return _mm_add_epi64(_mm_mul_epu32(v, _mm_srli_epi64(v, 32)), _mm_shuffle_epi32(v, 0xb1));
+}
+
+/* What a digest run adds up: the data lanes of the acc rows (two 32-byte
+ * blocks each) and of the out rows (one 16-byte chunk, lanes 0 and 1),
+ * the field digests, and the constants. */
+typedef struct {
+  __m256i d, key, step;
+  __m128i d2, key2;
+  uint64_t sum;
+} fold_sum_t;
+
+__attribute__((target("avx2"))) static inline void fold_begin(fold_sum_t *s) {
+  s->d = _mm256_setzero_si256();
+  s->d2 = _mm_setzero_si128();
+  s->key = _mm256_loadu_si256((const __m256i *)vta_digest_lane_key);
+  s->key2 = _mm_loadu_si128((const __m128i *)vta_digest_lane_key);
+  s->step = _mm256_loadu_si256((const __m256i *)vta_digest_lane_step);
+  s->sum = 0;
+}
+
+/* One uop's two SRAM_WR events in cycle f->cycle, its acc row a0 (lanes
+ * 0..7), a1 (8..15) and its out row o: vta_evlist_add_sram of each. */
+__attribute__((target("avx2"))) static inline void fold_one(fold_sum_t *s, vta_mac_fold_t *f,
+                                                            uint32_t i, __m256i a0, __m256i a1,
+                                                            __m128i o) {
+  const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
+  const uint64_t ha = vta_digest_key(f->cycle, vta_digest_packed(VTA_EV_SRAM_WR, 0, VTA_MEM_ACC,
+                                                                 64, row));
+  const uint64_t ho = vta_digest_key(f->cycle, vta_digest_packed(VTA_EV_SRAM_WR, 0, VTA_MEM_OUT,
+                                                                 16, row));
+  f->cycle++;
+  s->sum += ha + ho;
+  const __m256i ka = _mm256_xor_si256(_mm256_set1_epi64x((long long)ha), s->key);
+  s->d = _mm256_add_epi64(s->d, lanes4(_mm256_xor_si256(a0, ka)));
+  s->d = _mm256_add_epi64(s->d, lanes4(_mm256_xor_si256(a1, _mm256_add_epi64(ka, s->step))));
+  const __m128i ko = _mm_xor_si128(_mm_set1_epi64x((long long)ho), s->key2);
+  s->d2 = _mm_add_epi64(s->d2, lanes2(_mm_xor_si128(o, ko)));
+}
+
+/* n uops' events into the list at once (every part only adds up). */
+__attribute__((target("avx2"))) static inline void fold_end(const fold_sum_t *s, uint32_t n,
+                                                            vta_evlist_t *l) {
+  l->n += 2 * (int)n;
+  l->sum += s->sum;
+  __m256i d = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)l->dsum), s->d);
+  _mm256_storeu_si256((__m256i *)l->dsum, d);
+  __m128i d2 = _mm_add_epi64(_mm_loadu_si128((const __m128i *)l->dsum), s->d2);
+  _mm_storeu_si128((__m128i *)l->dsum, d2);
+}
+
+/* A fold run of `one` (a MAC body of MAC_RUN's form), each uop's rows
+ * taken from the scratchpad: the shapes the register path does not do. */
+#define FOLD_ROWS(one)                                                         \
+  do {                                                                         \
+    for (uint32_t i = 0; i < n; i++) {                                         \
+      int32_t *acc = base->acc + off[i].acc;                                   \
+      int8_t *out = base->out + off[i].out;                                    \
+      one(sh->batch, sh->acc_width, sh->out_width, acc, out, base->x + off[i].x, \
+          base->w + off[i].w);                                                 \
+      fold_rows(f, i, acc, out);                                               \
+    }                                                                          \
+  } while (0)
+
+/* mac1_avx2 for batch 1 with ACC 32 and OUT 8 bits, its acc and out rows
+ * also left in f's list through the registers that hold them. */
+__attribute__((target("avx2"))) static void fold_avx2(const vta_mac_shape_t *sh, uint32_t n,
+                                                      const vta_mac_job_t *base,
+                                                      const vta_mac_off_t *off,
+                                                      vta_mac_fold_t *f) {
+  if (!fold_in_registers(sh, f)) {
+    FOLD_ROWS(mac1_avx2);
+    return;
+  }
+  fold_sum_t s;
+  fold_begin(&s);
+  for (uint32_t i = 0; i < n; i++) {
+    int32_t *acc = base->acc + off[i].acc;
+    __m256i lo, hi;
+    sums_avx2(base->x + off[i].x, base->w + off[i].w, &lo, &hi);
+    const __m256i a0 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)acc), lo);
+    const __m256i a1 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(acc + 8)), hi);
+    _mm256_storeu_si256((__m256i *)acc, a0);
+    _mm256_storeu_si256((__m256i *)(acc + 8), a1);
+    /* out = the low 8 bits, within int8: the packs do not saturate */
+    const __m256i o0 = sext256(a0, 8), o1 = sext256(a1, 8);
+    const __m128i o = _mm_packs_epi16(
+        _mm_packs_epi32(_mm256_castsi256_si128(o0), _mm256_extracti128_si256(o0, 1)),
+        _mm_packs_epi32(_mm256_castsi256_si128(o1), _mm256_extracti128_si256(o1, 1)));
+    _mm_storeu_si128((__m128i *)(base->out + off[i].out), o);
+    fold_one(&s, f, i, a0, a1, o);
+  }
+  fold_end(&s, n, f->ev);
+}
+
 #define AVX512 "avx512f,avx512bw,avx512vnni"
 
 __attribute__((target(AVX512))) static inline __m512i sext512(__m512i v, int w) {
@@ -170,29 +318,41 @@ __attribute__((target(AVX512))) static inline __m512i sext512(__m512i v, int w) 
  * correction starts each accumulator, computed by the same instruction on
  * a vector of 128s.  Lane j of r[q] is then the exact partial sum of
  * output 4q + j/4 over inputs 4(j%4)..4(j%4)+3. */
+/* The 16 sums of one batch row x, lane o for output o. */
+__attribute__((target(AVX512))) static inline __m512i sums_avx512(const __m512i wu[4],
+                                                                  const int8_t *x) {
+  const __m512i bias = _mm512_set1_epi8((char)0x80);
+  /* Lane 4b + q of the reduced vector holds output 4q + b. */
+  const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  __m512i xb = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)x));
+  __m512i neg = _mm512_sub_epi32(_mm512_setzero_si512(),
+                                 _mm512_dpbusd_epi32(_mm512_setzero_si512(), bias, xb));
+  __m512i r0 = _mm512_dpbusd_epi32(neg, wu[0], xb), r1 = _mm512_dpbusd_epi32(neg, wu[1], xb);
+  __m512i r2 = _mm512_dpbusd_epi32(neg, wu[2], xb), r3 = _mm512_dpbusd_epi32(neg, wu[3], xb);
+  /* Sum the 4 lanes of every 128-bit block (one output each). */
+  __m512i s01 = _mm512_add_epi32(_mm512_unpacklo_epi32(r0, r1), _mm512_unpackhi_epi32(r0, r1));
+  __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(r2, r3), _mm512_unpackhi_epi32(r2, r3));
+  __m512i t = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
+  return _mm512_permutexvar_epi32(tr, t);
+}
+
+/* The weights biased for vpdpbusd, 64 bytes (4 outputs) a vector. */
+__attribute__((target(AVX512))) static inline void wgt_avx512(const int8_t *w, __m512i wu[4]) {
+  const __m512i bias = _mm512_set1_epi8((char)0x80);
+#pragma GCC unroll 4
+  for (int q = 0; q < 4; q++)
+    wu[q] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(w + 64 * q)), bias);
+}
+
 __attribute__((target(AVX512))) static inline void mac1_avx512(uint32_t batch, int aw, int ow,
                                                                 int32_t *acc, int8_t *out,
                                                                 const int8_t *x,
                                                                 const int8_t *w) {
-  const __m512i bias = _mm512_set1_epi8((char)0x80);
-  /* Lane 4b + q of the reduced vector holds output 4q + b. */
-  const __m512i tr = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
   __m512i wu[4];
-#pragma GCC unroll 4
-  for (int q = 0; q < 4; q++)
-    wu[q] = _mm512_xor_si512(_mm512_loadu_si512((const void *)(w + 64 * q)), bias);
+  wgt_avx512(w, wu);
   for (uint32_t b = 0; b < batch; b++, x += 16, acc += 16, out += 16) {
-    __m512i xb = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)x));
-    __m512i neg = _mm512_sub_epi32(_mm512_setzero_si512(),
-                                   _mm512_dpbusd_epi32(_mm512_setzero_si512(), bias, xb));
-    __m512i r0 = _mm512_dpbusd_epi32(neg, wu[0], xb), r1 = _mm512_dpbusd_epi32(neg, wu[1], xb);
-    __m512i r2 = _mm512_dpbusd_epi32(neg, wu[2], xb), r3 = _mm512_dpbusd_epi32(neg, wu[3], xb);
-    /* Sum the 4 lanes of every 128-bit block (one output each). */
-    __m512i s01 = _mm512_add_epi32(_mm512_unpacklo_epi32(r0, r1), _mm512_unpackhi_epi32(r0, r1));
-    __m512i s23 = _mm512_add_epi32(_mm512_unpacklo_epi32(r2, r3), _mm512_unpackhi_epi32(r2, r3));
-    __m512i t = _mm512_add_epi32(_mm512_unpacklo_epi64(s01, s23), _mm512_unpackhi_epi64(s01, s23));
-    __m512i s = _mm512_permutexvar_epi32(tr, t);
-    __m512i v = sext512(_mm512_add_epi32(_mm512_loadu_si512((const void *)acc), s), aw);
+    __m512i v = sext512(_mm512_add_epi32(_mm512_loadu_si512((const void *)acc),
+                                         sums_avx512(wu, x)), aw);
     _mm512_storeu_si512((void *)acc, v);
     _mm_storeu_si128((__m128i *)out, _mm512_cvtepi32_epi8(sext512(v, ow)));
   }
@@ -207,6 +367,31 @@ __attribute__((target(AVX512))) static void run_avx512(const vta_mac_shape_t *sh
                                                        const vta_mac_job_t *base,
                                                        const vta_mac_off_t *off) {
   MAC_RUN(mac1_avx512);
+}
+
+/* fold_avx2 with mac1_avx512's arithmetic. */
+__attribute__((target(AVX512))) static void fold_avx512(const vta_mac_shape_t *sh, uint32_t n,
+                                                        const vta_mac_job_t *base,
+                                                        const vta_mac_off_t *off,
+                                                        vta_mac_fold_t *f) {
+  if (!fold_in_registers(sh, f)) {
+    FOLD_ROWS(mac1_avx512);
+    return;
+  }
+  fold_sum_t s;
+  fold_begin(&s);
+  for (uint32_t i = 0; i < n; i++) {
+    int32_t *acc = base->acc + off[i].acc;
+    __m512i wu[4];
+    wgt_avx512(base->w + off[i].w, wu);
+    const __m512i v = _mm512_add_epi32(_mm512_loadu_si512((const void *)acc),
+                                       sums_avx512(wu, base->x + off[i].x));
+    _mm512_storeu_si512((void *)acc, v);
+    const __m128i o = _mm512_cvtepi32_epi8(v); /* the low 8 bits (OUT 8) */
+    _mm_storeu_si128((__m128i *)(base->out + off[i].out), o);
+    fold_one(&s, f, i, _mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1), o);
+  }
+  fold_end(&s, n, f->ev);
 }
 #endif
 
@@ -242,16 +427,19 @@ void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap) {
                                  (uint32_t)cfg->block_out, cfg->acc_width, cfg->out_width};
   mac->fn = mac_scalar;
   mac->run = run_scalar;
+  mac->fold = fold_scalar;
   mac->isa = VTA_ISA_SCALAR;
 #ifdef VTA_X86
   if (cfg->block_in != 16 || cfg->block_out != 16) return;
   if (cap >= VTA_ISA_AVX512VNNI) {
     mac->fn = mac_avx512;
     mac->run = run_avx512;
+    mac->fold = fold_avx512;
     mac->isa = VTA_ISA_AVX512VNNI;
   } else if (cap >= VTA_ISA_AVX2) {
     mac->fn = mac_avx2;
     mac->run = run_avx2;
+    mac->fold = fold_avx2;
     mac->isa = VTA_ISA_AVX2;
   }
 #else

@@ -195,6 +195,10 @@ static inline uint64_t vta_event_digest_fields(const vta_event_t *e) {
  * as for the MACs).  vta_digest_path(0): the portable one; (1): the best. */
 typedef void vta_digest_fn(uint64_t d[4], uint64_t h, const uint8_t *p, uint32_t n);
 vta_digest_fn *vta_digest_path(int best);
+/* The data digest's per-lane keys of chunks 0 and 1 and their step from
+ * one 32-byte block to the next (events.c), for a producer that folds rows
+ * it still holds in vector registers (mac.c's GEMM with its write-backs). */
+extern const uint64_t vta_digest_lane_key[4], vta_digest_lane_step[4];
 /* A write beat's data: the bytes outside its strobe as 0 (events.c). */
 void vta_digest_beat(vta_evlist_t *l, uint64_t h, const vta_event_t *e, uint32_t n);
 

@@ -4,7 +4,11 @@
  * in 64-bit arithmetic, on random tiles and on the extremes (-128 * -128
  * summed, acc wrapping at every ACC_WIDTH, out truncation at every
  * OUT_WIDTH), in batches whose later uops read acc rows earlier ones
- * wrote, both as jobs and as a run of offsets from shared bases.  The model-level check (every committed trace and random programs
+ * wrote, both as jobs and as a run of offsets from shared bases, and as
+ * a fold run whose SRAM_WR events (each uop's acc and out rows as it left
+ * them) must equal, into a digest list and into a stored one, the events
+ * of the reference's rows folded here with the portable digest.  The
+ * model-level check (every committed trace and random programs
  * with VTASIM_ISA forced to each level, bit for bit) is
  * tests/cli/test_isa_paths.sh.
  */
@@ -70,6 +74,8 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
     ref[i] = (int32_t)wrap((int32_t)(rnd() ^ (rnd() << 16)), sh->aw);
     acc[i] = ref[i];
   }
+  int32_t *ref0 = malloc(ROWS * arow * sizeof *ref0); /* acc before any uop */
+  memcpy(ref0, acc, ROWS * arow * sizeof *ref0);
   for (size_t i = 0; i < XROWS * xrow; i++) x[i] = lane8(mode);
   for (size_t i = 0; i < WROWS * wrow; i++) w[i] = lane8(mode);
   vta_mac_job_t jobs[NJOB];
@@ -81,8 +87,16 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
     jobs[j] = (vta_mac_job_t){acc + ja[j] * arow, out + ja[j] * arow, x + jx[j] * xrow,
                               w + jw[j] * wrow};
   }
-  /* Reference: one uop after the other. */
-  for (int j = 0; j < NJOB; j++)
+  /* Reference: one uop after the other; its rows' events, uop j's in
+   * cycle C0 + j, into a digest list with the portable data digest and
+   * into a stored list. */
+  enum { C0 = 1000 };
+  const uint32_t abytes = (uint32_t)(arow * sizeof *acc), obytes = (uint32_t)arow;
+  vta_evlist_t want, want_st;
+  vta_evlist_digest(&want);
+  want.dfn = vta_digest_path(0);
+  vta_evlist_init(&want_st);
+  for (int j = 0; j < NJOB; j++) {
     for (uint32_t b = 0; b < sh->batch; b++)
       for (uint32_t o = 0; o < sh->bo; o++) {
         int64_t s = 0;
@@ -92,6 +106,14 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
         ref[at] = (int32_t)wrap((int64_t)ref[at] + s, sh->aw);
         rout[at] = (int8_t)wrap(ref[at], sh->ow);
       }
+    for (int st = 0; st < 2; st++) {
+      vta_evlist_t *l = st ? &want_st : &want;
+      vta_evlist_add_sram(l, C0 + (uint64_t)j, VTA_MEM_ACC, ja[j], abytes,
+                          (const uint8_t *)(ref + ja[j] * arow));
+      vta_evlist_add_sram(l, C0 + (uint64_t)j, VTA_MEM_OUT, ja[j], obytes,
+                          (const uint8_t *)(rout + ja[j] * arow));
+    }
+  }
   /* The same uops as offsets from shared bases, for the run form, on a
    * copy of acc made before the kernel runs. */
   int32_t *acc2 = malloc(ROWS * arow * sizeof *acc2);
@@ -106,8 +128,43 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
   mac.fn(&mac.shape, NJOB - (NJOB / 2 + 1), jobs + NJOB / 2 + 1);
   mac.run(&mac.shape, NJOB / 2 - 1, &base, off);
   mac.run(&mac.shape, NJOB - (NJOB / 2 - 1), &base, off + NJOB / 2 - 1);
+  /* The fold kernel, into a digest list (with the best data digest) and
+   * into a stored one, on more copies, again in two runs. */
+  vta_uop_dec_t uops[NJOB];
+  for (int j = 0; j < NJOB; j++) uops[j] = (vta_uop_dec_t){ja[j], jx[j], jw[j]};
+  int fold_bad = 0;
+  for (int st = 0; st < 2; st++) {
+    int32_t *acc3 = malloc(ROWS * arow * sizeof *acc3);
+    int8_t *out3 = calloc(ROWS * arow, 1);
+    memcpy(acc3, ref0, ROWS * arow * sizeof *acc3);
+    vta_evlist_t got;
+    if (st) vta_evlist_init(&got);
+    else vta_evlist_digest(&got);
+    const vta_mac_job_t base3 = {acc3, out3, x, w};
+    vta_mac_fold_t f = {&got, C0, 0, uops, abytes, obytes};
+    const uint32_t split = NJOB / 2 + 3;
+    mac.fold(&mac.shape, split, &base3, off, &f);
+    f.uop = uops + split;
+    mac.fold(&mac.shape, NJOB - split, &base3, off + split, &f);
+    fold_bad |= f.cycle != C0 + NJOB || memcmp(acc3, ref, ROWS * arow * sizeof *acc3) ||
+                memcmp(out3, rout, ROWS * arow);
+    if (st) {
+      fold_bad |= got.n != want_st.n;
+      for (int i = 0; !fold_bad && i < got.n; i++)
+        fold_bad |= vta_event_cmp(&got.ev[i], &want_st.ev[i]) != 0;
+    } else {
+      fold_bad |= !vta_evlist_digest_equal(&got, &want) || got.n != 2 * NJOB;
+    }
+    vta_evlist_free(&got);
+    free(acc3);
+    free(out3);
+  }
+  vta_evlist_free(&want);
+  vta_evlist_free(&want_st);
   int bad = memcmp(acc, ref, ROWS * arow * sizeof *acc) || memcmp(out, rout, ROWS * arow) ||
-            memcmp(acc2, ref, ROWS * arow * sizeof *acc) || memcmp(out2, rout, ROWS * arow);
+            memcmp(acc2, ref, ROWS * arow * sizeof *acc) || memcmp(out2, rout, ROWS * arow) ||
+            fold_bad;
+  free(ref0);
   free(acc2);
   free(out2);
   free(acc);
