@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core.h" /* vta_isa_cap */
+#include "digest_avx2.h"
 #include "vta_diag.h"
 #include "vta_isa.h"
 #include "vta_memsys.h"
@@ -93,9 +94,7 @@ static void data_scalar(uint64_t d[4], uint64_t h, const uint8_t *p, uint32_t n)
   }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define VTA_DIGEST_X86 1
-#include <immintrin.h>
+#ifdef VTA_DIGEST_AVX2
 /* The same lanes, a 32-byte block (two chunks) per step in one register;
  * a 16-byte row (out, in the default configuration) in half of one. */
 __attribute__((target("avx2"))) static void data_avx2(uint64_t d[4], uint64_t h,
@@ -104,8 +103,7 @@ __attribute__((target("avx2"))) static void data_avx2(uint64_t d[4], uint64_t h,
     const __m128i k = _mm_xor_si128(_mm_set1_epi64x((long long)h),
                                     _mm_loadu_si128((const __m128i *)KEY));
     const __m128i v = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), k);
-    const __m128i s = _mm_add_epi64(_mm_mul_epu32(v, _mm_srli_epi64(v, 32)),
-                                    _mm_shuffle_epi32(v, 0xb1));
+    const __m128i s = vta_lanes2(v);
     _mm_storeu_si128((__m128i *)d, _mm_add_epi64(_mm_loadu_si128((const __m128i *)d), s));
     return;
   }
@@ -115,16 +113,14 @@ __attribute__((target("avx2"))) static void data_avx2(uint64_t d[4], uint64_t h,
   const __m256i step = _mm256_loadu_si256((const __m256i *)STEP);
   for (; n >= 32; p += 32, n -= 32) {
     const __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)p), k);
-    acc = _mm256_add_epi64(acc, _mm256_mul_epu32(v, _mm256_srli_epi64(v, 32)));
-    acc = _mm256_add_epi64(acc, _mm256_shuffle_epi32(v, 0xb1));
+    acc = _mm256_add_epi64(acc, vta_lanes4(v));
     k = _mm256_add_epi64(k, step);
   }
   if (n) { /* one or two chunks, the last zero-padded; lanes 2, 3 only for two */
     uint8_t tail[32] = {0};
     memcpy(tail, p, n);
     const __m256i v = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)tail), k);
-    __m256i s = _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_srli_epi64(v, 32)),
-                                 _mm256_shuffle_epi32(v, 0xb1));
+    __m256i s = vta_lanes4(v);
     if (n <= 16) s = _mm256_blend_epi32(s, _mm256_setzero_si256(), 0xf0);
     acc = _mm256_add_epi64(acc, s);
   }
@@ -133,7 +129,7 @@ __attribute__((target("avx2"))) static void data_avx2(uint64_t d[4], uint64_t h,
 #endif
 
 vta_digest_fn *vta_digest_path(int best) {
-#ifdef VTA_DIGEST_X86
+#ifdef VTA_DIGEST_AVX2
   if (best && vta_isa_cap() >= VTA_ISA_AVX2) return data_avx2;
 #else
   (void)best;
@@ -151,6 +147,10 @@ static uint64_t strobe_bytes(uint32_t s) {
 
 /* `index` holds the strobes of bytes 0..31; the rest count as they are. */
 void vta_digest_beat(vta_evlist_t *l, uint64_t h, const vta_event_t *e, uint32_t n) {
+  if (e->index == (n >= 32 ? 0xffffffffu : (1u << n) - 1)) { /* every byte strobed: as it is */
+    l->dfn(l->dsum, h, e->data, n);
+    return;
+  }
   uint8_t stack[256];
   uint8_t *b = n <= sizeof stack ? stack : malloc(n);
   if (!b) { /* out of memory: the comparator sees a difference */
@@ -167,6 +167,41 @@ void vta_digest_beat(vta_evlist_t *l, uint64_t h, const vta_event_t *e, uint32_t
   }
   l->dfn(l->dsum, h, b, n);
   if (b != stack) free(b);
+}
+
+#ifdef VTA_DIGEST_AVX2
+__attribute__((target("avx2"), noinline)) static void wb_avx2(vta_evlist_t *l, uint64_t cycle,
+                                                    uint32_t arow, const uint8_t *acc,
+                                                    uint32_t orow, const uint8_t *out) {
+  vta_wb_digest_t s;
+  vta_wb_begin(&s);
+  vta_wb_fold(&s, cycle, arow, orow, _mm256_loadu_si256((const __m256i *)acc),
+              _mm256_loadu_si256((const __m256i *)(acc + 32)),
+              _mm_loadu_si128((const __m128i *)out));
+  vta_wb_end(&s, l);
+}
+#endif
+
+/* Out of line, as wb_avx2: vta_evlist_add_wb only chooses (no frame of
+ * its own, a call per GEMM uop of the RTL). */
+__attribute__((noinline)) static void wb_each(vta_evlist_t *l, uint64_t cycle, uint32_t arow,
+                                              uint32_t abytes, const uint8_t *acc, uint32_t orow,
+                                              uint32_t obytes, const uint8_t *out) {
+  vta_evlist_add_sram(l, cycle, VTA_MEM_ACC, arow, abytes, acc);
+  vta_evlist_add_sram(l, cycle, VTA_MEM_OUT, orow, obytes, out);
+}
+
+void vta_evlist_add_wb(vta_evlist_t *l, uint64_t cycle, uint32_t arow, uint32_t abytes,
+                       const uint8_t *acc, uint32_t orow, uint32_t obytes, const uint8_t *out) {
+#ifdef VTA_DIGEST_AVX2
+  /* the default rows into a digest list with the AVX2 data digest */
+  if (l->dfn == data_avx2 && abytes == 64 && obytes == 16 && l->digest &&
+      !(l->skip >> VTA_EV_SRAM_WR & 1)) {
+    wb_avx2(l, cycle, arow, acc, orow, out);
+    return;
+  }
+#endif
+  wb_each(l, cycle, arow, abytes, acc, orow, obytes, out);
 }
 
 uint64_t vta_evlist_digest_value(const vta_evlist_t *l) {

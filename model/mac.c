@@ -20,11 +20,12 @@
  * out rows go into an event list as each uop writes them, for
  * co-simulation, which folds every write-back into a digest list.  The
  * vector ones fold the default shape's rows (batch 1, 64-byte acc, 16-byte
- * out) straight from the registers that computed them, the data digest's
- * lanes of events.c done the same way; anything else takes the rows from
- * the scratchpad through vta_evlist_add_sram, as the scalar kernel does.
+ * out) straight from the registers that computed them (digest_avx2.h);
+ * anything else takes the rows from the scratchpad through
+ * vta_evlist_add_sram, as the scalar kernel does.
  */
 #include "core.h"
+#include "digest_avx2.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -205,63 +206,6 @@ static int fold_in_registers(const vta_mac_shape_t *sh, const vta_mac_fold_t *f)
          f->out_bytes == 16 && l->digest && !(l->skip >> VTA_EV_SRAM_WR & 1);
 }
 
-/* The data digest's lane step (events.c's lane_step) on 4 and 2 lanes. */
-__attribute__((target("avx2"))) static inline __m256i lanes4(__m256i v) {
-  return _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_srli_epi64(v, 32)),
-                          _mm256_shuffle_epi32(v, 0xb1));
-}
-__attribute__((target("avx2"))) static inline __m128i lanes2(__m128i v) {
-  return _mm_add_epi64(_mm_mul_epu32(v, _mm_srli_epi64(v, 32)), _mm_shuffle_epi32(v, 0xb1));
-}
-
-/* What a digest run adds up: the data lanes of the acc rows (two 32-byte
- * blocks each) and of the out rows (one 16-byte chunk, lanes 0 and 1),
- * the field digests, and the constants. */
-typedef struct {
-  __m256i d, key, step;
-  __m128i d2, key2;
-  uint64_t sum;
-} fold_sum_t;
-
-__attribute__((target("avx2"))) static inline void fold_begin(fold_sum_t *s) {
-  s->d = _mm256_setzero_si256();
-  s->d2 = _mm_setzero_si128();
-  s->key = _mm256_loadu_si256((const __m256i *)vta_digest_lane_key);
-  s->key2 = _mm_loadu_si128((const __m128i *)vta_digest_lane_key);
-  s->step = _mm256_loadu_si256((const __m256i *)vta_digest_lane_step);
-  s->sum = 0;
-}
-
-/* One uop's two SRAM_WR events in cycle f->cycle, its acc row a0 (lanes
- * 0..7), a1 (8..15) and its out row o: vta_evlist_add_sram of each. */
-__attribute__((target("avx2"))) static inline void fold_one(fold_sum_t *s, vta_mac_fold_t *f,
-                                                            uint32_t i, __m256i a0, __m256i a1,
-                                                            __m128i o) {
-  const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
-  const uint64_t ha = vta_digest_key(f->cycle, vta_digest_packed(VTA_EV_SRAM_WR, 0, VTA_MEM_ACC,
-                                                                 64, row));
-  const uint64_t ho = vta_digest_key(f->cycle, vta_digest_packed(VTA_EV_SRAM_WR, 0, VTA_MEM_OUT,
-                                                                 16, row));
-  f->cycle++;
-  s->sum += ha + ho;
-  const __m256i ka = _mm256_xor_si256(_mm256_set1_epi64x((long long)ha), s->key);
-  s->d = _mm256_add_epi64(s->d, lanes4(_mm256_xor_si256(a0, ka)));
-  s->d = _mm256_add_epi64(s->d, lanes4(_mm256_xor_si256(a1, _mm256_add_epi64(ka, s->step))));
-  const __m128i ko = _mm_xor_si128(_mm_set1_epi64x((long long)ho), s->key2);
-  s->d2 = _mm_add_epi64(s->d2, lanes2(_mm_xor_si128(o, ko)));
-}
-
-/* n uops' events into the list at once (every part only adds up). */
-__attribute__((target("avx2"))) static inline void fold_end(const fold_sum_t *s, uint32_t n,
-                                                            vta_evlist_t *l) {
-  l->n += 2 * (int)n;
-  l->sum += s->sum;
-  __m256i d = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)l->dsum), s->d);
-  _mm256_storeu_si256((__m256i *)l->dsum, d);
-  __m128i d2 = _mm_add_epi64(_mm_loadu_si128((const __m128i *)l->dsum), s->d2);
-  _mm_storeu_si128((__m128i *)l->dsum, d2);
-}
-
 /* A fold run of `one` (a MAC body of MAC_RUN's form), each uop's rows
  * taken from the scratchpad: the shapes the register path does not do. */
 #define FOLD_ROWS(one)                                                         \
@@ -285,8 +229,8 @@ __attribute__((target("avx2"))) static void fold_avx2(const vta_mac_shape_t *sh,
     FOLD_ROWS(mac1_avx2);
     return;
   }
-  fold_sum_t s;
-  fold_begin(&s);
+  vta_wb_digest_t s;
+  vta_wb_begin(&s);
   for (uint32_t i = 0; i < n; i++) {
     int32_t *acc = base->acc + off[i].acc;
     __m256i lo, hi;
@@ -301,9 +245,10 @@ __attribute__((target("avx2"))) static void fold_avx2(const vta_mac_shape_t *sh,
         _mm_packs_epi32(_mm256_castsi256_si128(o0), _mm256_extracti128_si256(o0, 1)),
         _mm_packs_epi32(_mm256_castsi256_si128(o1), _mm256_extracti128_si256(o1, 1)));
     _mm_storeu_si128((__m128i *)(base->out + off[i].out), o);
-    fold_one(&s, f, i, a0, a1, o);
+    const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
+    vta_wb_fold(&s, f->cycle++, row, row, a0, a1, o);
   }
-  fold_end(&s, n, f->ev);
+  vta_wb_end(&s, f->ev);
 }
 
 #define AVX512 "avx512f,avx512bw,avx512vnni"
@@ -378,8 +323,8 @@ __attribute__((target(AVX512))) static void fold_avx512(const vta_mac_shape_t *s
     FOLD_ROWS(mac1_avx512);
     return;
   }
-  fold_sum_t s;
-  fold_begin(&s);
+  vta_wb_digest_t s;
+  vta_wb_begin(&s);
   for (uint32_t i = 0; i < n; i++) {
     int32_t *acc = base->acc + off[i].acc;
     __m512i wu[4];
@@ -389,9 +334,11 @@ __attribute__((target(AVX512))) static void fold_avx512(const vta_mac_shape_t *s
     _mm512_storeu_si512((void *)acc, v);
     const __m128i o = _mm512_cvtepi32_epi8(v); /* the low 8 bits (OUT 8) */
     _mm_storeu_si128((__m128i *)(base->out + off[i].out), o);
-    fold_one(&s, f, i, _mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1), o);
+    const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
+    vta_wb_fold(&s, f->cycle++, row, row, _mm512_castsi512_si256(v),
+                _mm512_extracti64x4_epi64(v, 1), o);
   }
-  fold_end(&s, n, f->ev);
+  vta_wb_end(&s, f->ev);
 }
 #endif
 

@@ -247,6 +247,13 @@ __attribute__((always_inline)) static inline void vta_evlist_add_sram(vta_evlist
   vta_evlist_add(l, &e);
 }
 
+/* The SRAM_WR events of a write-back in `cycle`: acc entry arow := abytes
+ * bytes of acc, out entry orow := obytes bytes of out.  The same as two
+ * vta_evlist_add_sram, the default rows (64 and 16 bytes) folded into a
+ * digest list in one step (the RTL's write ports, every GEMM uop). */
+void vta_evlist_add_wb(vta_evlist_t *l, uint64_t cycle, uint32_t arow, uint32_t abytes,
+                       const uint8_t *acc, uint32_t orow, uint32_t obytes, const uint8_t *out);
+
 /* Canonical order: cycle, kind, unit, which, index, addr, bytes, data. */
 void vta_evlist_sort(vta_evlist_t *l);
 /* 0 when equal (same fields and same data bytes). */

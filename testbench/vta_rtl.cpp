@@ -721,8 +721,18 @@ __attribute__((noinline)) static void sample_events(vta_rtl_t *r, const axi_cycl
       if (t->ev_inp_we) sram_wr(r, out, VTA_MEM_INP, t->ev_inp_idx, t->ev_inp_wdata);
       if (t->ev_wgt_we) sram_wr(r, out, VTA_MEM_WGT, t->ev_wgt_idx, t->ev_wgt_wdata);
     }
-    if (t->ev_acc_we) sram_wr(r, out, VTA_MEM_ACC, t->ev_acc_idx, t->ev_acc_wdata);
-    if (t->ev_out_we) sram_wr(r, out, VTA_MEM_OUT, t->ev_out_idx, t->ev_out_wdata);
+    // a GEMM's or ALU's write-back: both rows at once; rows wider than 64
+    // bits are Verilator arrays seen in place (bytes_of), so neither
+    // overwrites the other in r->buf
+    if ((t->ev_acc_we & t->ev_out_we) && r->elem[VTA_MEM_ACC] > 8 && r->elem[VTA_MEM_OUT] > 8) {
+      vta_evlist_add_wb(out, now, t->ev_acc_idx, r->elem[VTA_MEM_ACC],
+                        bytes_of(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]), t->ev_out_idx,
+                        r->elem[VTA_MEM_OUT],
+                        bytes_of(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]));
+    } else {
+      if (t->ev_acc_we) sram_wr(r, out, VTA_MEM_ACC, t->ev_acc_idx, t->ev_acc_wdata);
+      if (t->ev_out_we) sram_wr(r, out, VTA_MEM_OUT, t->ev_out_idx, t->ev_out_wdata);
+    }
     if (t->ev_uop_we) {
       const uint8_t *b = bytes_of(t->ev_uop_wdata, r->buf, r->bus);
       for (uint32_t k = 0; k < r->bus / 4; k++)

@@ -204,6 +204,57 @@ static void test_digest_paths(void) {
   CHECK(!bad);
 }
 
+/* vta_evlist_add_wb (the RTL's write-back ports: the default rows folded
+ * in one AVX2 step) folds exactly the two SRAM_WR events that
+ * vta_evlist_add_sram makes with the portable data digest, for the
+ * default sizes and for others; a changed bit of either row changes the
+ * digest; into a stored list it stores those two events. */
+static void test_evlist_add_wb(void) {
+  static const uint32_t sizes[][2] = {{64, 16}, {32, 8}, {128, 32}, {64, 8}};
+  uint8_t acc[128], out[32];
+  unsigned seed = 11;
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int k = 0; k < 20; k++) {
+      for (size_t i = 0; i < sizeof acc; i++) acc[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+      for (size_t i = 0; i < sizeof out; i++) out[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+      const uint64_t cycle = 1000 + seed % 100000;
+      const uint32_t arow = seed >> 20, orow = k & 1 ? arow : arow + 3;
+      const uint32_t ab = sizes[s][0], ob = sizes[s][1];
+      vta_evlist_t got, want, st;
+      vta_evlist_digest(&got);
+      vta_evlist_digest(&want);
+      want.dfn = vta_digest_path(0);
+      vta_evlist_init(&st);
+      for (int r = 0; r < 2; r++) /* two write-backs into the same lists */
+        vta_evlist_add_wb(&got, cycle + r, arow, ab, acc, orow, ob, out);
+      for (int r = 0; r < 2; r++) {
+        vta_evlist_add_sram(&want, cycle + r, VTA_MEM_ACC, arow, ab, acc);
+        vta_evlist_add_sram(&want, cycle + r, VTA_MEM_OUT, orow, ob, out);
+      }
+      CHECK_MSG(vta_evlist_digest_equal(&got, &want) && got.n == 4,
+                "rows of %u and %u bytes: add_wb digest %016llx (%d events), add_sram %016llx",
+                ab, ob, (unsigned long long)vta_evlist_digest_value(&got), got.n,
+                (unsigned long long)vta_evlist_digest_value(&want));
+      /* one flipped bit, in the acc row or in the out row */
+      uint8_t *flip = k & 2 ? &out[(seed >> 8) % ob] : &acc[(seed >> 8) % ab];
+      *flip ^= (uint8_t)(1u << (k % 8));
+      vta_evlist_add_wb(&got, cycle, arow, ab, acc, orow, ob, out);
+      *flip ^= (uint8_t)(1u << (k % 8));
+      vta_evlist_add_sram(&want, cycle, VTA_MEM_ACC, arow, ab, acc);
+      vta_evlist_add_sram(&want, cycle, VTA_MEM_OUT, orow, ob, out);
+      CHECK(!vta_evlist_digest_equal(&got, &want));
+      vta_evlist_add_wb(&st, cycle, arow, ab, acc, orow, ob, out);
+      CHECK(st.n == 2 && st.ev[0].kind == VTA_EV_SRAM_WR && st.ev[0].which == VTA_MEM_ACC &&
+            st.ev[0].index == arow && st.ev[0].bytes == ab && st.ev[0].cycle == cycle &&
+            !memcmp(st.ev[0].data, acc, ab) && st.ev[1].which == VTA_MEM_OUT &&
+            st.ev[1].index == orow && st.ev[1].bytes == ob && st.ev[1].cycle == cycle &&
+            !memcmp(st.ev[1].data, out, ob));
+      vta_evlist_free(&got);
+      vta_evlist_free(&want);
+      vta_evlist_free(&st);
+    }
+}
+
 /* Co-simulation compares each window's digest (cosim.c): equal for the
  * same events in any order and whatever the producers put in don't-care
  * fields and bytes, different for any change of a field a kind uses or of
@@ -961,6 +1012,7 @@ int main(void) {
   RUN(test_evlist_canonical);
   RUN(test_evlist_digest);
   RUN(test_digest_paths);
+  RUN(test_evlist_add_wb);
   RUN(test_sort_cmp);
   RUN(test_format);
   RUN(test_events_gemm);
