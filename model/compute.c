@@ -637,6 +637,20 @@ static inline void next_iter(const vta_insn_t *in, uint32_t *i, uint32_t *j, uin
   *wb = (uint64_t)*i * in->wgt_factor_out + (uint64_t)*j * in->wgt_factor_in;
 }
 
+/* The SRAM_WR events of a uop's write-back in `when`: acc row a and, but
+ * for a reset GEMM (out NULL: acc only, spec 12.2), out row a, as the uop
+ * left them; `raw`: both rows are in the DRAM layout (vta_row_raw). */
+static inline void emit_wb(vta_model_t *m, uint64_t when, uint32_t a, const int32_t *acc,
+                           const int8_t *out, int raw) {
+  if (out && raw) {
+    vta_evlist_add_wb(m->cy->ev, when, a, m->acc.elem_bytes, (const uint8_t *)acc, a,
+                      m->out.elem_bytes, (const uint8_t *)out);
+    return;
+  }
+  vta_emit_row_at(m, when, &m->acc, VTA_MEM_ACC, a, acc);
+  if (out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, a, out);
+}
+
 void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
   pipe_t *p = &u->pipe;
@@ -648,16 +662,14 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   /* A digest list: events in their cycles, any order; a list that skips
    * SRAM_WR (spans) wants none of them. */
   int emit = vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR);
-  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* vta_emit_row_at, hoisted */
+  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* the rows as events hold them */
   while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
     uint32_t e = p->head;
     if (p->write_out[e])
       memcpy(m->out.i8 + (size_t)p->row[e] * olanes, p->out + (size_t)e * olanes, olanes);
-    if (emit) {
-      vta_emit_row_at(m, p->when[e], &m->acc, VTA_MEM_ACC, p->row[e], p->acc + (size_t)e * lanes);
-      if (p->write_out[e])
-        vta_emit_row_at(m, p->when[e], &m->out, VTA_MEM_OUT, p->row[e], p->out + (size_t)e * olanes);
-    }
+    if (emit)
+      emit_wb(m, p->when[e], p->row[e], p->acc + (size_t)e * lanes,
+              p->write_out[e] ? p->out + (size_t)e * olanes : NULL, raw);
     cy->run_ucnt++;
     p->head = (p->head + 1) % PIPE_DEPTH;
     p->count--;
@@ -689,12 +701,12 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
   uint64_t next = p->next;
   /* Uops written back before upto with nobody listening: straight to acc
    * and out, in a loop that does nothing else (the hot path of a GEMM).
-   * When SRAM_WR is wanted (co-simulation), a GEMM's rows in the DRAM
-   * layout take that loop too, its kernel reporting each uop's rows as it
-   * writes them (mac.c's fold); the rest report uop by uop below. */
-  const int fold = emit && !p->alu && !in->reset_reg && raw;
+   * When SRAM_WR is wanted (co-simulation), each uop's rows are reported
+   * right after it computed them: a GEMM's by its kernel (mac.c's fold)
+   * when they are in the DRAM layout, else uop by uop in the slow loop. */
+  const int loop_ok = !emit || p->alu || in->reset_reg || raw;
   uint64_t fast = 0;
-  if ((!emit || fold) && upto > p->first + p->wb) {
+  if (loop_ok && upto > p->first + p->wb) {
     fast = (upto - p->first - p->wb + k - 1) / k; /* uops i with first + k i + wb < upto */
     fast = fast < end ? fast : end;
     fast = fast > next ? fast - next : 0;
@@ -715,7 +727,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
       assert(k == 1);
       for (uint64_t left = fast; left;) {
         uint32_t run = left < uend - ui ? (uint32_t)left : uend - ui;
-        if (fold) {
+        if (emit) {
           f.row = ab;
           f.uop = &ud[ui];
           m->mac.fold(&m->mac.shape, run, &base, &p->off[ui - ubgn], &f);
@@ -731,16 +743,19 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
         }
       }
     } else {
-      for (uint64_t left = fast; left; left--) {
+      uint64_t when = p->first + k * next + p->wb; /* uop next's write-back */
+      for (uint64_t left = fast; left; left--, when += k) {
         const uop_t *op = &ud[ui];
         uint64_t a = op->dst + ab;
+        int32_t *acc = accb + a * lanes;
+        int8_t *out = outb + a * olanes;
         if (p->alu) {
           const int32_t *src = in->use_imm ? NULL : accb + (op->src + xb) * lanes;
-          alu_row(in->alu_opcode, accb + a * lanes, src, in->imm, lanes, m->acc.width,
-                  m->out.width, outb + a * olanes);
+          alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
         } else {
-          memset(accb + a * lanes, 0, lanes * sizeof *accb);
+          memset(acc, 0, lanes * sizeof *acc);
         }
+        if (emit) emit_wb(m, when, (uint32_t)a, acc, write_out ? out : NULL, raw);
         if (++ui == uend) {
           ui = ubgn;
           next_iter(in, &ii, &jj, &ab, &xb, &wbase);
@@ -783,16 +798,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
              lanes * sizeof *acc);
     } else if (emit) { /* written now: the row as this uop left it */
       mac_flush(m, &q);
-      if (raw) {
-        vta_evlist_add_sram(cy->ev, when, VTA_MEM_ACC, (uint32_t)a, m->acc.elem_bytes,
-                            (const uint8_t *)acc);
-        if (write_out)
-          vta_evlist_add_sram(cy->ev, when, VTA_MEM_OUT, (uint32_t)a, m->out.elem_bytes,
-                              (const uint8_t *)out);
-      } else {
-        vta_emit_row_at(m, when, &m->acc, VTA_MEM_ACC, (uint32_t)a, acc);
-        if (write_out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, (uint32_t)a, out);
-      }
+      emit_wb(m, when, (uint32_t)a, acc, write_out ? out : NULL, raw);
     }
     if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
       ui = ubgn;
