@@ -688,6 +688,28 @@ static inline void sram_wr(vta_rtl_t *r, vta_evlist_t *out, int mem, uint32_t id
   vta_evlist_add_sram(out, r->now, (unsigned)mem, idx, r->elem[mem], b);
 }
 
+// A GEMM's or ALU's write-back: its acc and out rows in one step.  Rows
+// wider than 64 bits are Verilator arrays seen in place (bytes_of), so
+// neither overwrites the other in r->buf; narrower ones go one by one.
+static inline int wb_in_one(const vta_rtl_t *r, const Vvta_top *t) {
+  return (t->ev_acc_we & t->ev_out_we) && r->elem[VTA_MEM_ACC] > 8 && r->elem[VTA_MEM_OUT] > 8;
+}
+static inline void sample_wb(vta_rtl_t *r, vta_evlist_t *out) {
+  const Vvta_top *t = r->top;
+  vta_evlist_add_wb(out, r->now, t->ev_acc_idx, r->elem[VTA_MEM_ACC],
+                    bytes_of(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]), t->ev_out_idx,
+                    r->elem[VTA_MEM_OUT], bytes_of(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]));
+}
+
+// Whether the cycle's only events are a write-back's (most active cycles
+// of a layer: one GEMM uop a cycle), taken without sample_events' frame.
+static inline int wb_alone(const vta_rtl_t *r, const axi_cycle *io, const vta_evlist_t *out) {
+  const Vvta_top *t = r->top;
+  return wb_in_one(r, t) && !(out->skip >> VTA_EV_SRAM_WR & 1) &&
+         !(t->ev_pop | t->ev_push | io->ar | t->ev_inp_we | t->ev_wgt_we | t->ev_uop_we |
+           t->ev_out_rd | io->aw | io->w | io->bk);
+}
+
 // The cycle's events (docs/microarch.md 8.2) from the ev_* outputs and the
 // handshakes, stamped with the harness's own cycle.  Co-simulation samples
 // every active cycle, and most cycles have one or two events (a GEMM's acc
@@ -721,14 +743,8 @@ __attribute__((noinline)) static void sample_events(vta_rtl_t *r, const axi_cycl
       if (t->ev_inp_we) sram_wr(r, out, VTA_MEM_INP, t->ev_inp_idx, t->ev_inp_wdata);
       if (t->ev_wgt_we) sram_wr(r, out, VTA_MEM_WGT, t->ev_wgt_idx, t->ev_wgt_wdata);
     }
-    // a GEMM's or ALU's write-back: both rows at once; rows wider than 64
-    // bits are Verilator arrays seen in place (bytes_of), so neither
-    // overwrites the other in r->buf
-    if ((t->ev_acc_we & t->ev_out_we) && r->elem[VTA_MEM_ACC] > 8 && r->elem[VTA_MEM_OUT] > 8) {
-      vta_evlist_add_wb(out, now, t->ev_acc_idx, r->elem[VTA_MEM_ACC],
-                        bytes_of(t->ev_acc_wdata, r->buf, r->elem[VTA_MEM_ACC]), t->ev_out_idx,
-                        r->elem[VTA_MEM_OUT],
-                        bytes_of(t->ev_out_wdata, r->buf, r->elem[VTA_MEM_OUT]));
+    if (wb_in_one(r, t)) {
+      sample_wb(r, out);
     } else {
       if (t->ev_acc_we) sram_wr(r, out, VTA_MEM_ACC, t->ev_acc_idx, t->ev_acc_wdata);
       if (t->ev_out_we) sram_wr(r, out, VTA_MEM_OUT, t->ev_out_idx, t->ev_out_wdata);
@@ -859,7 +875,10 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cats
   trace_cycle(r, &io);
   if (uev) track_units(r);
-  if (out && act) sample_events(r, &io, out);
+  if (out && act) {
+    if (!uev && wb_alone(r, &io, out)) sample_wb(r, out);
+    else sample_events(r, &io, out);
+  }
   if (io.aw) r->w_beat = t->m_awaddr / r->bus * r->bus;
   else if (io.w) r->w_beat += r->bus;
   if (fin) {
