@@ -66,7 +66,8 @@ static inline uint64_t load64(const uint8_t *p) {
 
 /* Per lane of dsum: the keys of chunks 0 and 1 (xored with the event's
  * field digest) and their step from one 32-byte block to the next
- * (SHA-512's round constants); vta_events.h shares them with mac.c. */
+ * (SHA-512's round constants); shared through vta_events.h with
+ * digest_avx2.h, which folds rows held in registers. */
 const uint64_t vta_digest_lane_key[4] = {0x428a2f98d728ae22ull, 0x7137449123ef65cdull,
                                          0xb5c0fbcfec4d3b2full, 0xe9b5dba58189dbbcull};
 #define KEY vta_digest_lane_key
@@ -170,9 +171,10 @@ void vta_digest_beat(vta_evlist_t *l, uint64_t h, const vta_event_t *e, uint32_t
 }
 
 #ifdef VTA_DIGEST_AVX2
+/* vta_evlist_add_wb's default rows into a digest list (digest_avx2.h). */
 __attribute__((target("avx2"), noinline)) static void wb_avx2(vta_evlist_t *l, uint64_t cycle,
-                                                    uint32_t arow, const uint8_t *acc,
-                                                    uint32_t orow, const uint8_t *out) {
+                                                              uint32_t arow, const uint8_t *acc,
+                                                              uint32_t orow, const uint8_t *out) {
   vta_wb_digest_t s;
   vta_wb_begin(&s);
   vta_wb_fold(&s, cycle, arow, orow, _mm256_loadu_si256((const __m256i *)acc),
