@@ -4,6 +4,7 @@
  */
 #include "vta_races.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +21,11 @@ typedef struct who {
   int unit;
 } who_t;
 
-/* The shadow of one row: the last write, and the last read of each unit. */
+/* The shadow of one row: the last write, and the last read of each unit, as
+ * indices into races_t.who (0: none).  Small, so that the shadow of every
+ * row stays in the cache. */
 typedef struct row {
-  who_t w, r[3];
+  uint32_t w, r[3];
 } row_t;
 
 typedef struct vclock {
@@ -35,19 +38,42 @@ typedef struct tokq {
   size_t head, n, cap;
 } tokq_t;
 
+/*
+ * The rows a GEMM or ALU of one shape touches, each once, in the order of
+ * its first touch.  The programs of a network repeat a few shapes (uop
+ * range, iteration counts, factors) over the same micro-ops a great many
+ * times, and their loops touch the same rows again and again: the walk is
+ * done once per shape and micro-op contents, and every instruction of that
+ * shape checks its distinct rows only.  The order matters: the first row
+ * that races is the one reported.
+ */
+enum { KEY_N = 11, NSHAPE = 64, NWAY = 4 };
+typedef struct shape {
+  uint32_t key[KEY_N]; /* gemm, uop_bgn, uop_end, iter_out, iter_in, factors */
+  int valid;
+  uint64_t used;       /* races_t.clock when last used */
+  uint32_t *rows;      /* global rows (races_t.base) */
+  size_t n, cap;
+} shape_t;
+
 typedef struct races {
   const vta_program_t *p;
   const vta_config_t *cfg;
   vta_mem_t *mem;
   uint32_t depth[NBUF];
-  row_t *rows[NBUF];
-  uint64_t *seen[NBUF]; /* serial of the last instruction that touched the row */
-  uint64_t serial;
-  uint32_t *uop;        /* the uop buffer as LOAD UOP fills it */
-  uint32_t *uf;         /* its fields dst, src, wgt (3 per entry), as a GEMM/ALU decodes them */
+  uint32_t base[NBUF + 1]; /* the buffers' rows one after another in rows[] */
+  row_t *rows;
+  uint64_t *mark;          /* stamp of the shape walk that last listed the row */
+  uint64_t stamp;
+  who_t *who;              /* every executed instruction, [0] unused */
+  uint32_t nwho, capwho;
+  uint32_t *uop;           /* the uop buffer as LOAD UOP fills it */
+  uint32_t *uf;            /* its fields dst, src, wgt (3 per entry), for a shape walk */
   int ulsb[3], uw[3];
-  vclock_t vc[3];       /* per unit */
-  tokq_t q[4];          /* VTA_Q_* */
+  shape_t shape[NSHAPE];   /* NWAY-way sets chosen by a hash of the key */
+  uint64_t clock;          /* counts shape look-ups, for the least recently used */
+  vclock_t vc[3];          /* per unit */
+  tokq_t q[4];             /* VTA_Q_* */
   const uint32_t *run_phys; /* instruction address of every run, for messages */
   uint32_t run;
   vta_err *err;
@@ -76,87 +102,100 @@ static void describe(const races_t *R, const who_t *w, char *buf, size_t len) {
            run, dis, where);
 }
 
-static int race(races_t *R, int b, uint64_t row, const who_t *first, const char *did,
-                const who_t *then, const char *does) {
+/* On global row g: instruction `first` did, then `then` does. */
+static int race(races_t *R, uint32_t g, uint32_t first, const char *did, uint32_t then,
+                const char *does) {
+  int b = g >= R->base[B_OUT] ? B_OUT : g >= R->base[B_WGT] ? B_WGT : B_INP;
   char a[1200], c[1200];
-  describe(R, first, a, sizeof a);
-  describe(R, then, c, sizeof c);
+  describe(R, &R->who[first], a, sizeof a);
+  describe(R, &R->who[then], c, sizeof c);
   return vta_errf(R->err, VTA_ERACE, "race on %s row %llu in run %u: %s %s it, then %s %s "
                   "it, and no chain of token pushes and pops orders the two (--check-races)",
-                  buf_name[b], (unsigned long long)row, R->run, a, did, c, does);
+                  buf_name[b], (unsigned long long)(g - R->base[b]), R->run, a, did, c, does);
 }
 
 /* ---- the shadow ------------------------------------------------------------- */
 
-/* `me` was ordered after `w` iff its unit's clock covers w's epoch. */
-static int ordered(const races_t *R, const who_t *w, int unit) {
-  return !w->epoch || w->unit == unit || w->epoch <= R->vc[unit].c[w->unit];
+/* `unit`, now, is ordered after instruction w iff its clock covers w's epoch. */
+static inline int ordered(const races_t *R, uint32_t w, int unit) {
+  if (!w) return 1;
+  const who_t *x = &R->who[w];
+  return x->unit == unit || x->epoch <= R->vc[unit].c[x->unit];
 }
 
-/* The first access of an instruction to a row (the caller has checked that
- * it is the first, R->seen). */
-static int touch_first(races_t *R, int b, uint64_t row, int write, const who_t *me) {
-  R->seen[b][row] = R->serial;
-  row_t *s = &R->rows[b][row];
-  if (!ordered(R, &s->w, me->unit))
-    return race(R, b, row, &s->w, "writes", me, write ? "writes" : "reads");
+/* Instruction `me` of `unit` accesses global row g, for the first time in
+ * this instruction.  The check reads the row's shadow only, and the update
+ * writes it only: rows are checked independently of one another. */
+static inline int touch(races_t *R, uint32_t g, int write, uint32_t me, int unit) {
+  row_t *s = &R->rows[g];
+  if (!ordered(R, s->w, unit)) return race(R, g, s->w, "writes", me, write ? "writes" : "reads");
   if (write) {
     for (int v = 0; v < 3; v++)
-      if (!ordered(R, &s->r[v], me->unit)) return race(R, b, row, &s->r[v], "reads", me, "writes");
-    s->w = *me;
+      if (!ordered(R, s->r[v], unit)) return race(R, g, s->r[v], "reads", me, "writes");
+    s->w = me;
   } else {
-    s->r[me->unit] = *me;
+    s->r[unit] = me;
   }
   return 0;
 }
 
-/* Inline: a GEMM's micro-op loop touches the same rows again and again,
- * and each repeat ends at the `seen` test. */
-static inline int touch(races_t *R, int b, uint64_t row, int write, const who_t *me) {
-  if (row >= R->depth[b]) return 0; /* out of range: the engine reports it */
-  if (R->seen[b][row] == R->serial) return 0;
-  return touch_first(R, b, row, write, me);
-}
-
-static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write,
-                       const who_t *me) {
-  for (uint64_t k = 0; k < n; k++)
-    if (touch(R, b, from + k, write, me)) return -1;
+/* Rows from, from+1, ... of buffer b (distinct: no repeats to skip). */
+static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write, uint32_t me,
+                       int unit) {
+  for (uint64_t k = 0; k < n && from + k < R->depth[b]; k++) /* beyond: the engine reports it */
+    if (touch(R, R->base[b] + (uint32_t)(from + k), write, me, unit)) return -1;
   return 0;
 }
 
-/* The rows one instruction reads and writes in the shared buffers. */
-static int accesses(races_t *R, const vta_insn_t *in, const who_t *me) {
-  if (in->opcode == VTA_OP_LOAD && me->unit == VTA_UNIT_LOAD && in->x_size &&
-      (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT)) {
-    uint64_t total = ((uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1) *
-                     ((uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1);
-    return touch_range(R, in->mem_type == VTA_MEM_INP ? B_INP : B_WGT, in->sram_base, total, 1,
-                       me);
+/* LOAD UOP: the buffer's new contents; a shape walked over a changed entry
+ * is walked again. */
+static void load_uops(races_t *R, const vta_insn_t *in) {
+  uint32_t lo = UINT32_MAX, hi = 0; /* the changed entries */
+  for (uint32_t k = 0; k < in->x_size; k++) { /* 1-D (spec 6.2) */
+    const uint8_t *w = vta_mem_host(R->mem, ((uint64_t)in->dram_base + k) * VTA_UOP_BYTES,
+                                    VTA_UOP_BYTES);
+    if (!w || (uint64_t)in->sram_base + k >= R->cfg->uop_depth) continue;
+    uint32_t v = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 |
+                 (uint32_t)w[3] << 24, e = in->sram_base + k;
+    if (R->uop[e] == v) continue;
+    R->uop[e] = v;
+    if (e < lo) lo = e;
+    if (e > hi) hi = e;
   }
-  if (in->opcode == VTA_OP_LOAD && in->mem_type == VTA_MEM_UOP && in->x_size) {
-    for (uint32_t k = 0; k < in->x_size; k++) { /* 1-D (spec 6.2) */
-      const uint8_t *w = vta_mem_host(R->mem, ((uint64_t)in->dram_base + k) * VTA_UOP_BYTES,
-                                      VTA_UOP_BYTES);
-      if (w && (uint64_t)in->sram_base + k < R->cfg->uop_depth)
-        R->uop[in->sram_base + k] = (uint32_t)w[0] | (uint32_t)w[1] << 8 |
-                                    (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
-    }
-    return 0;
+  if (lo > hi) return;
+  for (int h = 0; h < NSHAPE; h++) {
+    shape_t *S = &R->shape[h];
+    if (S->valid && S->key[1] <= hi && S->key[2] > lo) S->valid = 0; /* [bgn, end) meets it */
   }
-  if (in->opcode == VTA_OP_STORE && in->x_size && in->mem_type == VTA_MEM_OUT)
-    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, me);
-  int gemm = in->opcode == VTA_OP_GEMM;
-  if ((!gemm && in->opcode != VTA_OP_ALU) || (gemm && in->reset_reg)) return 0;
-  if (in->uop_end > R->cfg->uop_depth) return 0; /* the engine reports it */
+}
+
+static void shape_add(races_t *R, shape_t *S, int b, uint64_t row) {
+  if (row >= R->depth[b]) return; /* out of range: the engine reports it */
+  uint32_t g = R->base[b] + (uint32_t)row;
+  if (R->mark[g] == R->stamp) return; /* touched before in this walk */
+  R->mark[g] = R->stamp;
+  assert(S->n < S->cap); /* each row once: cap is every row */
+  S->rows[S->n++] = g;
+}
+
+/* Walk the micro-op loops of `in` and list the rows of S in the order of
+ * their first touch.  Per micro-op: inp, wgt, then out. */
+static int shape_walk(races_t *R, const vta_insn_t *in, shape_t *S) {
+  if (!S->rows) {
+    S->cap = R->base[NBUF];
+    S->rows = malloc(S->cap * sizeof *S->rows);
+    if (!S->rows) return vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+  }
+  S->n = 0;
+  R->stamp++;
+  const int gemm = in->opcode == VTA_OP_GEMM;
   /* The micro-ops' fields, decoded once for all iterations. */
   for (uint32_t u = in->uop_bgn; u < in->uop_end; u++)
     for (int k = 0; k < 3; k++)
       R->uf[3 * u + k] = (R->uop[u] >> R->ulsb[k]) & ((1u << R->uw[k]) - 1);
   /* A stream (dst, src, wgt) whose factor of a loop is 0 touches in every
    * later iteration of that loop the rows it touched in the first: repeats,
-   * which end at the `seen` test and change nothing, so they are skipped
-   * (the first touches, and so any race found, come in the same order). */
+   * skipped at once. */
   const uint32_t fo[3] = {in->dst_factor_out, in->src_factor_out, in->wgt_factor_out};
   const uint32_t fi[3] = {in->dst_factor_in, in->src_factor_in, in->wgt_factor_in};
   for (uint32_t i = 0; i < in->iter_out; i++)
@@ -170,12 +209,64 @@ static int accesses(races_t *R, const vta_insn_t *in, const who_t *me) {
       const uint64_t w0 = (uint64_t)i * fo[2] + (uint64_t)j * fi[2];
       for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
         const uint32_t *f = &R->uf[3 * u];
-        if ((new_rows[1] && touch(R, B_INP, f[1] + x0, 0, me)) ||
-            (new_rows[2] && touch(R, B_WGT, f[2] + w0, 0, me)) ||
-            (new_rows[0] && touch(R, B_OUT, f[0] + d0, 1, me)))
-          return -1;
+        if (new_rows[1]) shape_add(R, S, B_INP, f[1] + x0);
+        if (new_rows[2]) shape_add(R, S, B_WGT, f[2] + w0);
+        if (new_rows[0]) shape_add(R, S, B_OUT, f[0] + d0);
       }
     }
+  S->valid = 1;
+  return 0;
+}
+
+/* The rows of a GEMM or ALU, from the walk of its shape: a cache of
+ * NSHAPE walks in sets of NWAY (a program alternates a few shapes). */
+static const shape_t *shape_of(races_t *R, const vta_insn_t *in) {
+  const uint32_t key[KEY_N] = {in->opcode == VTA_OP_GEMM, in->uop_bgn, in->uop_end,
+                               in->iter_out, in->iter_in, in->dst_factor_out,
+                               in->dst_factor_in, in->src_factor_out, in->src_factor_in,
+                               in->wgt_factor_out, in->wgt_factor_in};
+  uint32_t h = 2166136261u; /* FNV-1a over the words */
+  for (int k = 0; k < KEY_N; k++) h = (h ^ key[k]) * 16777619u;
+  shape_t *set = &R->shape[(h ^ h >> 16) % (NSHAPE / NWAY) * NWAY], *S = set;
+  for (int k = 0; k < NWAY; k++) {
+    if (set[k].valid && !memcmp(set[k].key, key, sizeof key)) {
+      set[k].used = ++R->clock;
+      return &set[k];
+    }
+    if (!set[k].valid || (S->valid && set[k].used < S->used)) S = &set[k]; /* the victim */
+  }
+  memcpy(S->key, key, sizeof key);
+  S->used = ++R->clock;
+  return shape_walk(R, in, S) ? NULL : S;
+}
+
+/* The rows one instruction reads and writes in the shared buffers, each
+ * checked at its first touch in the instruction: in the order of the
+ * engines' loops, so that the first race found is the first they meet. */
+static int accesses(races_t *R, const vta_insn_t *in, uint32_t me) {
+  const int unit = R->who[me].unit;
+  if (in->opcode == VTA_OP_LOAD && unit == VTA_UNIT_LOAD && in->x_size &&
+      (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT)) {
+    uint64_t total = ((uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1) *
+                     ((uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1);
+    return touch_range(R, in->mem_type == VTA_MEM_INP ? B_INP : B_WGT, in->sram_base, total, 1,
+                       me, unit);
+  }
+  if (in->opcode == VTA_OP_LOAD && in->mem_type == VTA_MEM_UOP && in->x_size) {
+    load_uops(R, in);
+    return 0;
+  }
+  if (in->opcode == VTA_OP_STORE && in->x_size && in->mem_type == VTA_MEM_OUT)
+    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, me,
+                       unit);
+  int gemm = in->opcode == VTA_OP_GEMM;
+  if ((!gemm && in->opcode != VTA_OP_ALU) || (gemm && in->reset_reg)) return 0;
+  if (in->uop_end > R->cfg->uop_depth) return 0; /* the engine reports it */
+  const shape_t *S = shape_of(R, in);
+  if (!S) return -1;
+  /* inp and wgt are read, out written (GEMM, ALU). */
+  for (size_t k = 0; k < S->n; k++)
+    if (touch(R, S->rows[k], S->rows[k] >= R->base[B_OUT], me, unit)) return -1;
   return 0;
 }
 
@@ -229,9 +320,12 @@ static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int 
     rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
     goto out;
   }
+  /* The run's instructions in one look-up when they are mapped together. */
+  const uint8_t *all = vta_mem_host(R->mem, phys, (uint64_t)count * VTA_INS_BYTES);
   for (uint32_t k = 0; k < count; k++) {
-    const uint8_t *raw = vta_mem_host(R->mem, (uint64_t)phys + (uint64_t)k * VTA_INS_BYTES,
-                                      VTA_INS_BYTES);
+    const uint8_t *raw = all ? all + (size_t)k * VTA_INS_BYTES
+                             : vta_mem_host(R->mem, (uint64_t)phys + (uint64_t)k * VTA_INS_BYTES,
+                                            VTA_INS_BYTES);
     if (!raw || vta_insn_decode(R->cfg, raw, &it[k].in, NULL)) goto out;
     int u = (int)vta_insn_unit(&it[k].in);
     it[k].who = (who_t){0, R->run, k, u};
@@ -257,8 +351,18 @@ static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int 
       q->n--;
     }
     x->who.epoch = ++R->vc[u].c[u];
-    R->serial++;
-    if (accesses(R, &x->in, &x->who)) {
+    if (R->nwho >= R->capwho) { /* the shadow names it from now on */
+      uint32_t cap = R->capwho ? 2 * R->capwho : 1024;
+      who_t *nw = cap > R->capwho ? realloc(R->who, (size_t)cap * sizeof *nw) : NULL;
+      if (!nw) {
+        rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+        goto out;
+      }
+      R->who = nw;
+      R->capwho = cap;
+    }
+    R->who[R->nwho] = x->who;
+    if (accesses(R, &x->in, R->nwho++)) {
       rc = -1;
       goto out;
     }
@@ -311,10 +415,7 @@ out:
 
 int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err) {
   if (nwarn) *nwarn = 0;
-  vta_model_params_t params;
-  vta_model_params_default(&params);
-  params.engine = VTA_ENGINE_FUNCTIONAL;
-  vta_session_t *s = vta_session_new(p, &params, err); /* the DRAM image */
+  vta_session_t *s = vta_session_new_mapped(p, err); /* the DRAM image; no engine needed */
   if (!s) return -1;
   races_t R;
   memset(&R, 0, sizeof R);
@@ -325,16 +426,16 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
   R.depth[B_INP] = p->cfg.inp_depth;
   R.depth[B_WGT] = p->cfg.wgt_depth;
   R.depth[B_OUT] = p->cfg.out_depth;
+  for (int b = 0; b < NBUF; b++) R.base[b + 1] = R.base[b] + R.depth[b];
+  assert(R.base[NBUF] >= R.depth[B_OUT]); /* the rows are numbered in 32 bits */
   vta_uop_layout(&p->cfg, R.ulsb, R.uw);
   uint32_t *phys = calloc(p->nruns ? (size_t)p->nruns : 1, sizeof *phys);
   R.uop = calloc(p->cfg.uop_depth, sizeof *R.uop);
   R.uf = calloc(3 * (size_t)p->cfg.uop_depth, sizeof *R.uf);
-  int rc = phys && R.uop && R.uf ? 0 : -1;
-  for (int b = 0; b < NBUF && !rc; b++) {
-    R.rows[b] = calloc(R.depth[b], sizeof *R.rows[b]);
-    R.seen[b] = calloc(R.depth[b], sizeof *R.seen[b]);
-    if (!R.rows[b] || !R.seen[b]) rc = -1;
-  }
+  R.rows = calloc(R.base[NBUF] ? R.base[NBUF] : 1, sizeof *R.rows);
+  R.mark = calloc(R.base[NBUF] ? R.base[NBUF] : 1, sizeof *R.mark);
+  R.nwho = 1; /* who[0] is "nobody" */
+  int rc = phys && R.uop && R.uf && R.rows && R.mark ? 0 : -1;
   if (rc) vta_errf(err, VTA_ENOMEM, "--check-races: out of memory");
   R.run_phys = phys;
   for (int r = 0; r < p->nruns && !rc; r++) {
@@ -349,11 +450,11 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
       break;
     }
   }
-  for (int b = 0; b < NBUF; b++) {
-    free(R.rows[b]);
-    free(R.seen[b]);
-  }
+  for (int h = 0; h < NSHAPE; h++) free(R.shape[h].rows);
   for (int q = 0; q < 4; q++) free(R.q[q].v);
+  free(R.rows);
+  free(R.mark);
+  free(R.who);
   free(R.uop);
   free(R.uf);
   free(phys);
