@@ -5,6 +5,7 @@
 #include "vta_races.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,17 @@ typedef struct who {
   int unit;
 } who_t;
 
-/* The shadow of one row: the last write, and the last read of each unit, as
- * indices into races_t.who (0: none).  Small, so that the shadow of every
- * row stays in the cache. */
+/*
+ * The shadow of one row: the last write, as epoch << 2 | unit, and the last
+ * read of each unit v, as its epoch (0: none).  An instruction is named by
+ * its unit and epoch: a unit's epochs are 1, 2, 3... (only the unit itself
+ * advances its own clock component; the clocks it joins carry earlier
+ * values of it), so races_t.at finds it for a message, and `unit` is
+ * ordered after it iff vc[unit].c[its unit] >= its epoch: that holds for
+ * unit's own instructions too, and for none (epoch 0).
+ */
 typedef struct row {
-  uint32_t w, r[3];
+  uint64_t w, r[3];
 } row_t;
 
 typedef struct vclock {
@@ -65,8 +72,8 @@ typedef struct races {
   row_t *rows;
   uint64_t *mark;          /* stamp of the shape walk that last listed the row */
   uint64_t stamp;
-  who_t *who;              /* every executed instruction, [0] unused */
-  uint32_t nwho, capwho;
+  who_t *at[3];            /* per unit, the instruction of every epoch ([0] unused) */
+  uint64_t nat[3], capat[3];
   uint32_t *uop;           /* the uop buffer as LOAD UOP fills it */
   uint32_t *uf;            /* its fields dst, src, wgt (3 per entry), for a shape walk */
   int ulsb[3], uw[3];
@@ -102,13 +109,15 @@ static void describe(const races_t *R, const who_t *w, char *buf, size_t len) {
            run, dis, where);
 }
 
-/* On global row g: instruction `first` did, then `then` does. */
-static int race(races_t *R, uint32_t g, uint32_t first, const char *did, uint32_t then,
-                const char *does) {
+/* On global row g: the instruction of epoch e1 of unit u1 did, then the
+ * one of epoch e2 of unit u2 does. */
+static int race(races_t *R, uint32_t g, int u1, uint64_t e1, const char *did, int u2,
+                uint64_t e2, const char *does) {
   int b = g >= R->base[B_OUT] ? B_OUT : g >= R->base[B_WGT] ? B_WGT : B_INP;
+  assert(e1 && e1 < R->nat[u1] && e2 && e2 < R->nat[u2]);
   char a[1200], c[1200];
-  describe(R, &R->who[first], a, sizeof a);
-  describe(R, &R->who[then], c, sizeof c);
+  describe(R, &R->at[u1][e1], a, sizeof a);
+  describe(R, &R->at[u2][e2], c, sizeof c);
   return vta_errf(R->err, VTA_ERACE, "race on %s row %llu in run %u: %s %s it, then %s %s "
                   "it, and no chain of token pushes and pops orders the two (--check-races)",
                   buf_name[b], (unsigned long long)(g - R->base[b]), R->run, a, did, c, does);
@@ -116,23 +125,19 @@ static int race(races_t *R, uint32_t g, uint32_t first, const char *did, uint32_
 
 /* ---- the shadow ------------------------------------------------------------- */
 
-/* `unit`, now, is ordered after instruction w iff its clock covers w's epoch. */
-static inline int ordered(const races_t *R, uint32_t w, int unit) {
-  if (!w) return 1;
-  const who_t *x = &R->who[w];
-  return x->unit == unit || x->epoch <= R->vc[unit].c[x->unit];
-}
-
-/* Instruction `me` of `unit` accesses global row g, for the first time in
- * this instruction.  The check reads the row's shadow only, and the update
- * writes it only: rows are checked independently of one another. */
-static inline int touch(races_t *R, uint32_t g, int write, uint32_t me, int unit) {
+/* The instruction of epoch `me` of `unit` accesses global row g, for the
+ * first time in this instruction.  The check reads the row's shadow only,
+ * and the update writes it only: rows are checked independently of one
+ * another. */
+static inline int touch(races_t *R, uint32_t g, int write, int unit, uint64_t me) {
   row_t *s = &R->rows[g];
-  if (!ordered(R, s->w, unit)) return race(R, g, s->w, "writes", me, write ? "writes" : "reads");
+  const uint64_t *c = R->vc[unit].c;
+  if (s->w >> 2 > c[s->w & 3])
+    return race(R, g, (int)(s->w & 3), s->w >> 2, "writes", unit, me, write ? "writes" : "reads");
   if (write) {
     for (int v = 0; v < 3; v++)
-      if (!ordered(R, s->r[v], unit)) return race(R, g, s->r[v], "reads", me, "writes");
-    s->w = me;
+      if (s->r[v] > c[v]) return race(R, g, v, s->r[v], "reads", unit, me, "writes");
+    s->w = me << 2 | (uint64_t)unit;
   } else {
     s->r[unit] = me;
   }
@@ -140,10 +145,10 @@ static inline int touch(races_t *R, uint32_t g, int write, uint32_t me, int unit
 }
 
 /* Rows from, from+1, ... of buffer b (distinct: no repeats to skip). */
-static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write, uint32_t me,
-                       int unit) {
+static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write, int unit,
+                       uint64_t me) {
   for (uint64_t k = 0; k < n && from + k < R->depth[b]; k++) /* beyond: the engine reports it */
-    if (touch(R, R->base[b] + (uint32_t)(from + k), write, me, unit)) return -1;
+    if (touch(R, R->base[b] + (uint32_t)(from + k), write, unit, me)) return -1;
   return 0;
 }
 
@@ -243,22 +248,21 @@ static const shape_t *shape_of(races_t *R, const vta_insn_t *in) {
 /* The rows one instruction reads and writes in the shared buffers, each
  * checked at its first touch in the instruction: in the order of the
  * engines' loops, so that the first race found is the first they meet. */
-static int accesses(races_t *R, const vta_insn_t *in, uint32_t me) {
-  const int unit = R->who[me].unit;
+static int accesses(races_t *R, const vta_insn_t *in, int unit, uint64_t me) {
   if (in->opcode == VTA_OP_LOAD && unit == VTA_UNIT_LOAD && in->x_size &&
       (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT)) {
     uint64_t total = ((uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1) *
                      ((uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1);
     return touch_range(R, in->mem_type == VTA_MEM_INP ? B_INP : B_WGT, in->sram_base, total, 1,
-                       me, unit);
+                       unit, me);
   }
   if (in->opcode == VTA_OP_LOAD && in->mem_type == VTA_MEM_UOP && in->x_size) {
     load_uops(R, in);
     return 0;
   }
   if (in->opcode == VTA_OP_STORE && in->x_size && in->mem_type == VTA_MEM_OUT)
-    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, me,
-                       unit);
+    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, unit,
+                       me);
   int gemm = in->opcode == VTA_OP_GEMM;
   if ((!gemm && in->opcode != VTA_OP_ALU) || (gemm && in->reset_reg)) return 0;
   if (in->uop_end > R->cfg->uop_depth) return 0; /* the engine reports it */
@@ -266,7 +270,7 @@ static int accesses(races_t *R, const vta_insn_t *in, uint32_t me) {
   if (!S) return -1;
   /* inp and wgt are read, out written (GEMM, ALU). */
   for (size_t k = 0; k < S->n; k++)
-    if (touch(R, S->rows[k], S->rows[k] >= R->base[B_OUT], me, unit)) return -1;
+    if (touch(R, S->rows[k], S->rows[k] >= R->base[B_OUT], unit, me)) return -1;
   return 0;
 }
 
@@ -351,18 +355,20 @@ static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int 
       q->n--;
     }
     x->who.epoch = ++R->vc[u].c[u];
-    if (R->nwho >= R->capwho) { /* the shadow names it from now on */
-      uint32_t cap = R->capwho ? 2 * R->capwho : 1024;
-      who_t *nw = cap > R->capwho ? realloc(R->who, (size_t)cap * sizeof *nw) : NULL;
-      if (!nw) {
+    assert(x->who.epoch == (R->nat[u] ? R->nat[u] : 1) && x->who.epoch < (uint64_t)1 << 62);
+    if (!R->nat[u]) R->nat[u] = 1; /* epoch 0 is nobody */
+    if (R->nat[u] >= R->capat[u]) { /* the shadow names it by its epoch from now on */
+      uint64_t cap = R->capat[u] ? 2 * R->capat[u] : 1024;
+      who_t *na = cap <= SIZE_MAX / sizeof *na ? realloc(R->at[u], cap * sizeof *na) : NULL;
+      if (!na) {
         rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
         goto out;
       }
-      R->who = nw;
-      R->capwho = cap;
+      R->at[u] = na;
+      R->capat[u] = cap;
     }
-    R->who[R->nwho] = x->who;
-    if (accesses(R, &x->in, R->nwho++)) {
+    R->at[u][R->nat[u]++] = x->who;
+    if (accesses(R, &x->in, u, x->who.epoch)) {
       rc = -1;
       goto out;
     }
@@ -434,7 +440,6 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
   R.uf = calloc(3 * (size_t)p->cfg.uop_depth, sizeof *R.uf);
   R.rows = calloc(R.base[NBUF] ? R.base[NBUF] : 1, sizeof *R.rows);
   R.mark = calloc(R.base[NBUF] ? R.base[NBUF] : 1, sizeof *R.mark);
-  R.nwho = 1; /* who[0] is "nobody" */
   int rc = phys && R.uop && R.uf && R.rows && R.mark ? 0 : -1;
   if (rc) vta_errf(err, VTA_ENOMEM, "--check-races: out of memory");
   R.run_phys = phys;
@@ -454,7 +459,7 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
   for (int q = 0; q < 4; q++) free(R.q[q].v);
   free(R.rows);
   free(R.mark);
-  free(R.who);
+  for (int u = 0; u < 3; u++) free(R.at[u]);
   free(R.uop);
   free(R.uf);
   free(phys);
