@@ -125,30 +125,54 @@ static int race(races_t *R, uint32_t g, int u1, uint64_t e1, const char *did, in
 
 /* ---- the shadow ------------------------------------------------------------- */
 
-/* The instruction of epoch `me` of `unit` accesses global row g, for the
- * first time in this instruction.  The check reads the row's shadow only,
- * and the update writes it only: rows are checked independently of one
- * another. */
-static inline int touch(races_t *R, uint32_t g, int write, int unit, uint64_t me) {
+/* The instruction that accesses rows now: its unit, its epoch `me`, and a
+ * copy of its unit's clock (the shadow's stores cannot change a local copy,
+ * so the checks need not reload it). */
+typedef struct acc {
+  uint64_t c[4]; /* c[3]: unused, for the index w & 3 */
+  uint64_t me, wme; /* the epoch, and the shadow's word of a write */
+  int unit;
+} acc_t;
+
+/* The race of a row that failed the check: the last write first, then the
+ * reads of each unit, the order of the messages. */
+static int conflict(races_t *R, uint32_t g, int write, const acc_t *a) {
+  const row_t *s = &R->rows[g];
+  if (s->w >> 2 > a->c[s->w & 3])
+    return race(R, g, (int)(s->w & 3), s->w >> 2, "writes", a->unit, a->me,
+                write ? "writes" : "reads");
+  for (int v = 0; v < 3; v++)
+    if (s->r[v] > a->c[v]) return race(R, g, v, s->r[v], "reads", a->unit, a->me, "writes");
+  assert(!"conflict() on a row without one");
+  return -1;
+}
+
+/* The instruction `a` accesses global row g, for the first time in this
+ * instruction.  The check reads the row's shadow only, and the update
+ * writes it only: rows are checked independently of one another. */
+static inline int touch(races_t *R, uint32_t g, int write, const acc_t *a) {
   row_t *s = &R->rows[g];
-  const uint64_t *c = R->vc[unit].c;
-  if (s->w >> 2 > c[s->w & 3])
-    return race(R, g, (int)(s->w & 3), s->w >> 2, "writes", unit, me, write ? "writes" : "reads");
+  const uint64_t w = s->w;
   if (write) {
-    for (int v = 0; v < 3; v++)
-      if (s->r[v] > c[v]) return race(R, g, v, s->r[v], "reads", unit, me, "writes");
-    s->w = me << 2 | (uint64_t)unit;
+    if ((w >> 2 > a->c[w & 3]) | (s->r[0] > a->c[0]) | (s->r[1] > a->c[1]) |
+        (s->r[2] > a->c[2]))
+      return conflict(R, g, write, a);
+    s->w = a->wme;
   } else {
-    s->r[unit] = me;
+    if (w >> 2 > a->c[w & 3]) return conflict(R, g, write, a);
+    s->r[a->unit] = a->me;
   }
   return 0;
 }
 
 /* Rows from, from+1, ... of buffer b (distinct: no repeats to skip). */
-static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write, int unit,
-                       uint64_t me) {
-  for (uint64_t k = 0; k < n && from + k < R->depth[b]; k++) /* beyond: the engine reports it */
-    if (touch(R, R->base[b] + (uint32_t)(from + k), write, unit, me)) return -1;
+static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write,
+                       const acc_t *a) {
+  if (from >= R->depth[b]) return 0;
+  if (n > R->depth[b] - from) n = R->depth[b] - from; /* beyond: the engine reports it */
+  const uint32_t g0 = R->base[b] + (uint32_t)from;
+  for (uint32_t k = 0; k < n; k++)
+    if (touch(R, g0 + k, write, a)) return -1;
   return 0;
 }
 
@@ -249,28 +273,30 @@ static const shape_t *shape_of(races_t *R, const vta_insn_t *in) {
  * checked at its first touch in the instruction: in the order of the
  * engines' loops, so that the first race found is the first they meet. */
 static int accesses(races_t *R, const vta_insn_t *in, int unit, uint64_t me) {
+  acc_t a = {{R->vc[unit].c[0], R->vc[unit].c[1], R->vc[unit].c[2], 0}, me,
+             me << 2 | (uint64_t)unit, unit};
   if (in->opcode == VTA_OP_LOAD && unit == VTA_UNIT_LOAD && in->x_size &&
       (in->mem_type == VTA_MEM_INP || in->mem_type == VTA_MEM_WGT)) {
     uint64_t total = ((uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1) *
                      ((uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1);
     return touch_range(R, in->mem_type == VTA_MEM_INP ? B_INP : B_WGT, in->sram_base, total, 1,
-                       unit, me);
+                       &a);
   }
   if (in->opcode == VTA_OP_LOAD && in->mem_type == VTA_MEM_UOP && in->x_size) {
     load_uops(R, in);
     return 0;
   }
   if (in->opcode == VTA_OP_STORE && in->x_size && in->mem_type == VTA_MEM_OUT)
-    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, unit,
-                       me);
+    return touch_range(R, B_OUT, in->sram_base, (uint64_t)in->y_size * in->x_size, 0, &a);
   int gemm = in->opcode == VTA_OP_GEMM;
   if ((!gemm && in->opcode != VTA_OP_ALU) || (gemm && in->reset_reg)) return 0;
   if (in->uop_end > R->cfg->uop_depth) return 0; /* the engine reports it */
   const shape_t *S = shape_of(R, in);
   if (!S) return -1;
   /* inp and wgt are read, out written (GEMM, ALU). */
+  const uint32_t out = R->base[B_OUT];
   for (size_t k = 0; k < S->n; k++)
-    if (touch(R, S->rows[k], S->rows[k] >= R->base[B_OUT], unit, me)) return -1;
+    if (touch(R, S->rows[k], S->rows[k] >= out, &a)) return -1;
   return 0;
 }
 
