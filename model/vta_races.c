@@ -1,6 +1,11 @@
 /*
  * vta_races.c - see vta_races.h: vector clocks over the token chains, a
  * shadow of every shared scratchpad row, one abstract execution per run.
+ * It runs before every co-simulation, so it is kept cheap: a GEMM or ALU
+ * checks the distinct rows of its loops, walked once per shape and
+ * micro-op contents, and a row's shadow is four words compared with the
+ * clock of the unit that accesses it.  tests/test_races.c holds it to a
+ * plain reference (every access of every iteration checked).
  */
 #include "vta_races.h"
 
@@ -203,17 +208,21 @@ static void shape_add(races_t *R, shape_t *S, int b, uint64_t row) {
   uint32_t g = R->base[b] + (uint32_t)row;
   if (R->mark[g] == R->stamp) return; /* touched before in this walk */
   R->mark[g] = R->stamp;
-  assert(S->n < S->cap); /* each row once: cap is every row */
+  assert(S->n < S->cap); /* each row once, each touch listed at most once */
   S->rows[S->n++] = g;
 }
 
 /* Walk the micro-op loops of `in` and list the rows of S in the order of
  * their first touch.  Per micro-op: inp, wgt, then out. */
 static int shape_walk(races_t *R, const vta_insn_t *in, shape_t *S) {
-  if (!S->rows) {
-    S->cap = R->base[NBUF];
-    S->rows = malloc(S->cap * sizeof *S->rows);
-    if (!S->rows) return vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+  /* Room for every row, or for every touch if that is fewer. */
+  uint64_t need = 3 * (uint64_t)in->iter_out * in->iter_in * (in->uop_end - in->uop_bgn);
+  if (need > R->base[NBUF]) need = R->base[NBUF];
+  if (S->cap < need) {
+    uint32_t *nr = realloc(S->rows, need * sizeof *nr);
+    if (!nr) return vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+    S->rows = nr;
+    S->cap = need;
   }
   S->n = 0;
   R->stamp++;
@@ -459,7 +468,7 @@ int vta_races_check(const vta_program_t *p, FILE *warn, int *nwarn, vta_err *err
   R.depth[B_WGT] = p->cfg.wgt_depth;
   R.depth[B_OUT] = p->cfg.out_depth;
   for (int b = 0; b < NBUF; b++) R.base[b + 1] = R.base[b] + R.depth[b];
-  assert(R.base[NBUF] >= R.depth[B_OUT]); /* the rows are numbered in 32 bits */
+  assert((uint64_t)R.depth[B_INP] + R.depth[B_WGT] + R.depth[B_OUT] < UINT32_MAX); /* numbered in 32 bits */
   vta_uop_layout(&p->cfg, R.ulsb, R.uw);
   uint32_t *phys = calloc(p->nruns ? (size_t)p->nruns : 1, sizeof *phys);
   R.uop = calloc(p->cfg.uop_depth, sizeof *R.uop);
