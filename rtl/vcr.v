@@ -7,13 +7,15 @@
 // to 0b10 (visible from P+1), latches ECNT = P and stops the run.  Tokens,
 // scratchpads and the statistic counters persist across runs; ECNT and UCNT
 // are per run.  Category counters count the cycles 0..P-1 of every run.
-// Reads are combinational.
+// Reads are combinational, while reg_ren is set (zero otherwise: a simulator
+// then skips the read multiplexer in the cycles of a run, which read nothing).
 module vcr (
   input  wire        clk,
   input  wire        rst,
   input  wire        reg_wen,
   input  wire [VCR_ADDR_W-1:0] reg_addr,
   input  wire [WORD_W-1:0] reg_wdata,
+  input  wire        reg_ren,
   output reg  [WORD_W-1:0] reg_rdata,
   output wire        launch,
   output wire        run,
@@ -182,7 +184,8 @@ module vcr (
   end
 
   always @(*) begin
-    case (reg_addr)
+    reg_rdata = W_ZERO;
+    if (reg_ren) case (reg_addr)
       VCR_CTRL:             reg_rdata = {{(WORD_W-CTRL_W){1'b0}}, ctrl_q};
       VCR_ECNT:             reg_rdata = ecnt_q;
       VCR_INSN_COUNT:       reg_rdata = count_q;

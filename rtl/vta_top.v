@@ -6,7 +6,8 @@
 // Interfaces:
 //  * clk, rst (synchronous, active high): power-on reset; tokens 0.
 //  * register port (model/vta_vcr.h): reg_wen/reg_addr/reg_wdata written at
-//    the clock edge, reg_rdata combinational.  Writing CTRL bit 0 launches a
+//    the clock edge, reg_rdata combinational while reg_ren is set (zero
+//    otherwise).  Writing CTRL bit 0 launches a
 //    run whose cycle 0 is the cycle after that write.
 //  * AXI4-style memory master.  AR: exact byte address (may be unaligned),
 //    ARLEN = beats - 1, ARID = read client (0 fetch, 1 uop, 2 inp, 3 wgt,
@@ -32,6 +33,7 @@ module vta_top (
   input  wire        clk,
   input  wire        rst,
   input  wire        reg_wen,
+  input  wire        reg_ren,
   input  wire [VCR_ADDR_W-1:0] reg_addr,
   input  wire [WORD_W-1:0] reg_wdata,
   output wire [WORD_W-1:0] reg_rdata,
@@ -270,7 +272,7 @@ module vta_top (
   // ---- registers and counters -------------------------------------------------------------
   vcr u_vcr (
     .clk(clk), .rst(rst), .reg_wen(reg_wen), .reg_addr(reg_addr), .reg_wdata(reg_wdata),
-    .reg_rdata(reg_rdata), .launch(launch), .run(run), .insn_count(insn_count),
+    .reg_ren(reg_ren), .reg_rdata(reg_rdata), .launch(launch), .run(run), .insn_count(insn_count),
     .insn_addr(insn_addr), .max_burst(max_burst), .max_outst(max_outst), .cmdq(cmdq), .inject(inject),
     .finish(finish),
     .tok_l2g({{(WORD_W-TW){1'b0}}, tok[Q_L2G]}), .tok_g2l({{(WORD_W-TW){1'b0}}, tok[Q_G2L]}),

@@ -177,6 +177,7 @@ static void edge(vta_rtl_t *r) {
 
 static void idle_inputs(Vvta_top *t) {
   t->reg_wen = 0;
+  t->reg_ren = 0;
   t->m_arready = 0;
   t->m_rvalid = 0;
   t->m_rlast = 0;
@@ -207,11 +208,20 @@ static void present_inputs(vta_rtl_t *r) {
   t->m_bvalid = r->bvalid;
 }
 
-uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr) {
-  r->top->reg_addr = (uint8_t)addr;
-  r->top->eval();
-  return r->top->reg_rdata;
+// A register read: reg_rdata is the addressed register only while reg_ren is
+// set (rtl/vcr.v), which the cycles of a run leave clear so that the model
+// skips the read multiplexer (about 60 instructions a cycle).  Clearing it
+// needs no evaluation of its own: the next one makes reg_rdata zero.
+static uint32_t read_reg(Vvta_top *t, uint32_t addr) {
+  t->reg_addr = (uint8_t)addr;
+  t->reg_ren = 1;
+  t->eval();
+  const uint32_t v = t->reg_rdata;
+  t->reg_ren = 0;
+  return v;
 }
+
+uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr) { return read_reg(r->top, addr); }
 
 // A register write at the clock edge, with the memory inputs as they are.
 static void write_edge(vta_rtl_t *r, uint32_t addr, uint32_t value) {
@@ -253,11 +263,7 @@ static Vvta_top *make_top(VerilatedContext **ctx) {
 }
 
 static void read_built(Vvta_top *t, vta_config_t *cfg, vta_model_params_t *p) {
-  auto rd = [t](uint32_t a) {
-    t->reg_addr = (uint8_t)a;
-    t->eval();
-    return t->reg_rdata;
-  };
+  auto rd = [t](uint32_t a) { return read_reg(t, a); };
   vta_config_default(cfg);
   uint32_t c0 = rd(VTA_VCR_BUILD_CFG0), c1 = rd(VTA_VCR_BUILD_CFG1);
   cfg->log_inp_width = c0 & 15;
