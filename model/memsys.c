@@ -51,6 +51,7 @@ struct vta_memsys {
   uint32_t next_beat;         /* beat number of the oldest burst to land next */
   vta_rd_sched_t sched;       /* where the newest burst lands */
   uint32_t inflight[VTA_RD_NCLIENTS];
+  uint32_t inflight_mask; /* bit c set iff inflight[c] > 0 (count_busy's loop) */
   uint64_t granted_at[VTA_RD_NCLIENTS]; /* cycle of the client's last grant + 1, 0 none */
   int held;                   /* a request was held back by an issue rule this cycle */
 
@@ -195,6 +196,7 @@ void vta_memsys_reset(vta_memsys_t *ms) {
   ms->head = ms->count = ms->next_beat = 0;
   memset(&ms->sched, 0, sizeof ms->sched);
   memset(ms->inflight, 0, sizeof ms->inflight);
+  ms->inflight_mask = 0;
   memset(ms->granted_at, 0, sizeof ms->granted_at);
   ms->held = 0;
   ms->granted = ms->beat_valid = 0;
@@ -289,6 +291,7 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->fifo[(ms->head + ms->count) % ms->p.max_outst] = r;
   ms->count++;
   ms->inflight[c]++;
+  ms->inflight_mask |= 1u << c;
   assert(ms->inflight[c] <= ms->count && ms->count <= ms->p.max_outst);
   ms->st.rd[c].requests++;
   ms->st.rd[c].bytes += r.bytes;
@@ -397,9 +400,8 @@ int vta_memsys_active(const vta_memsys_t *ms) {
 
 /* Per-cycle bookkeeping of the busy counters, for n identical cycles. */
 static void count_busy(vta_memsys_t *ms, uint64_t n) {
-  if (ms->count) /* a client with bursts in flight */
-    for (int c = 0; c < VTA_RD_NCLIENTS; c++)
-      if (ms->inflight[c]) ms->st.rd[c].busy += n;
+  /* the clients with bursts in flight: one bit each, lowest first */
+  for (uint32_t m = ms->inflight_mask; m; m &= m - 1) ms->st.rd[__builtin_ctz(m)].busy += n;
   if (ms->w_state != W_IDLE) ms->st.wr.busy += n;
   ms->st.cycles += n;
 }
@@ -422,7 +424,7 @@ int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
     assert(ms->next_beat < r->beats && ms->inflight[r->client] > 0);
     ms->st.rd[r->client].beats++;
     if (++ms->next_beat == r->beats) {
-      ms->inflight[r->client]--;
+      if (!--ms->inflight[r->client]) ms->inflight_mask &= ~(1u << r->client);
       ms->head = (ms->head + 1) % ms->p.max_outst;
       ms->count--;
       ms->next_beat = 0;
@@ -522,7 +524,7 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn 
     }
     ms->next_beat = end;
     if (end == r->beats) {
-      ms->inflight[r->client]--;
+      if (!--ms->inflight[r->client]) ms->inflight_mask &= ~(1u << r->client);
       ms->head = (ms->head + 1) % ms->p.max_outst;
       ms->count--;
       ms->next_beat = 0;
