@@ -58,7 +58,18 @@ module cmd_queue #(
     if (push) slot_q[tail_q] <= push_data;
   end
 
-  assign head  = slot_q[head_q];
+  // The head entry in a register of its own, slot_q[head_q] after every
+  // edge: the entry the head moves to, or the one pushed into it.  Loaded
+  // only when the head moves (pop, clr) or a push lands in the head's slot,
+  // so a simulator copies the QWORD_W-bit entry in those cycles only rather
+  // than selecting it from the slots in every cycle.
+  reg  [W-1:0]  hdata_q;
+  wire [PW-1:0] head_n = clr ? {PW{1'b0}} : head_d;
+  always @(posedge clk) begin
+    if (clr || pop || (push && tail_q == head_q))
+      hdata_q <= (push && tail_q == head_n) ? push_data : slot_q[head_n];
+  end
+  assign head  = hdata_q;
   assign empty = count_q == {CW{1'b0}};
   assign full  = count_q >= limit;
 
