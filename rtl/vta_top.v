@@ -145,7 +145,9 @@ module vta_top (
   // ---- fetch and the command queues --------------------------------------------------
   wire [NUNITS-1:0] q_full, q_empty, q_push, q_pop;
   wire [QWORD_W-1:0] q_data;
-  wire [QWORD_W-1:0] q_head [0:NUNITS-1];
+  // the head entry of each unit's queue: plain wires, not an array (a simulator
+  // then reads the queue's register in place instead of copying it every cycle)
+  wire [QWORD_W-1:0] q_head_ld, q_head_cp, q_head_st;
   wire [CAT_W-1:0]  cat_fetch, cat_load, cat_compute, cat_store;
   assign ev_cat = {cat_fetch, cat_store, cat_compute, cat_load};
   wire [RD_NCLIENTS-1:0] rq_valid, grant;
@@ -162,14 +164,16 @@ module vta_top (
     .disp_unit(ev_dispatch_unit), .disp_idx(ev_dispatch_idx), .cat(cat_fetch));
   assign ev_dispatch = |q_push;
 
-  genvar u;
-  generate
-    for (u = 0; u < NUNITS; u = u + 1) begin : g_queue
-      cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q (
-        .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[u]), .push_data(q_data),
-        .pop(q_pop[u]), .head(q_head[u]), .empty(q_empty[u]), .full(q_full[u]));
-    end
-  endgenerate
+  cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q_load (
+    .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[UNIT_LOAD]), .push_data(q_data),
+    .pop(q_pop[UNIT_LOAD]), .head(q_head_ld), .empty(q_empty[UNIT_LOAD]), .full(q_full[UNIT_LOAD]));
+  cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q_compute (
+    .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[UNIT_COMPUTE]), .push_data(q_data),
+    .pop(q_pop[UNIT_COMPUTE]), .head(q_head_cp), .empty(q_empty[UNIT_COMPUTE]),
+    .full(q_full[UNIT_COMPUTE]));
+  cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q_store (
+    .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[UNIT_STORE]), .push_data(q_data),
+    .pop(q_pop[UNIT_STORE]), .head(q_head_st), .empty(q_empty[UNIT_STORE]), .full(q_full[UNIT_STORE]));
 
   // ---- scratchpads ----------------------------------------------------------------------
   wire                         inp_we, wgt_we, sp_re;
@@ -212,7 +216,7 @@ module vta_top (
   wire [ALU_SLOTS_W-1:0] c_alu_slots;
 
   load u_load (
-    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[UNIT_LOAD]), .q_empty(q_empty[UNIT_LOAD]),
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head_ld), .q_empty(q_empty[UNIT_LOAD]),
     .q_pop(q_pop[UNIT_LOAD]), .g2l_nz(tok_nz[Q_G2L]), .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]),
     .win_mask(win_mask), .req_valid(ld_req), .req_client(ld_client), .req_addr(ld_addr),
     .req_bytes(ld_bytes), .req_beats(ld_beats), .grant(grant[RD_INP] || grant[RD_WGT]),
@@ -221,7 +225,7 @@ module vta_top (
     .ev_idx(ev_load_idx), .cat(cat_load), .st_inp(st_inp), .st_wgt(st_wgt));
 
   compute u_compute (
-    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head[UNIT_COMPUTE]), .q_empty(q_empty[UNIT_COMPUTE]),
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head_cp), .q_empty(q_empty[UNIT_COMPUTE]),
     .q_pop(q_pop[UNIT_COMPUTE]), .l2g_nz(tok_nz[Q_L2G]), .s2g_nz(tok_nz[Q_S2G]),
     .pop_l2g(pop[Q_L2G]), .pop_s2g(pop[Q_S2G]), .push_g2l(push[Q_G2L]),
     .push_g2s(push[Q_G2S]), .win_mask(win_mask), .req_valid(cp_req),
@@ -239,7 +243,7 @@ module vta_top (
     .c_ucnt(c_ucnt));
 
   store u_store (
-    .clk(clk), .clr(clr), .run(run), .head(q_head[UNIT_STORE]), .q_empty(q_empty[UNIT_STORE]),
+    .clk(clk), .clr(clr), .run(run), .head(q_head_st), .q_empty(q_empty[UNIT_STORE]),
     .q_pop(q_pop[UNIT_STORE]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]), .push_s2g(push[Q_S2G]),
     .win_mask(win_mask), .out_re(out_re), .out_idx(out_ridx), .out_rdata(out_rdata),
     .m_awvalid(m_awvalid), .m_awready(m_awready_q), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
