@@ -151,15 +151,15 @@ module vta_top (
   wire [CAT_W-1:0]  cat_fetch, cat_load, cat_compute, cat_store;
   assign ev_cat = {cat_fetch, cat_store, cat_compute, cat_load};
   wire [RD_NCLIENTS-1:0] rq_valid, grant;
-  wire [WORD_W-1:0]  rq_addr [0:RD_NCLIENTS-1];
-  wire [WORD_W-1:0]  rq_bytes [0:RD_NCLIENTS-1];
-  wire [BEATS_W-1:0] rq_beats [0:RD_NCLIENTS-1];
+  // fetch's read request (plain wires, not arrays per client: no per-cycle copies)
+  wire [WORD_W-1:0]  f_addr, f_bytes;
+  wire [BEATS_W-1:0] f_beats;
 
   fetch u_fetch (
     .clk(clk), .rst(rst), .launch(launch), .stop(finish), .run(run), .insn_count(insn_count),
     .insn_addr(insn_addr), .win_mask(win_mask), .chunk(chunk),
-    .req_valid(rq_valid[RD_FETCH]), .req_addr(rq_addr[RD_FETCH]), .req_bytes(rq_bytes[RD_FETCH]),
-    .req_beats(rq_beats[RD_FETCH]), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid_q), .m_rid(m_rid_q),
+    .req_valid(rq_valid[RD_FETCH]), .req_addr(f_addr), .req_bytes(f_bytes),
+    .req_beats(f_beats), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid_q), .m_rid(m_rid_q),
     .m_rdata(m_rdata_q), .q_full(q_full), .q_push(q_push), .q_data(q_data),
     .disp_unit(ev_dispatch_unit), .disp_idx(ev_dispatch_idx), .cat(cat_fetch));
   assign ev_dispatch = |q_push;
@@ -256,19 +256,14 @@ module vta_top (
   assign rq_valid[RD_ACC] = cp_req && cp_client == RD_ACC[RD_ID_W-1:0];
   assign rq_valid[RD_INP] = ld_req && ld_client == RD_INP[RD_ID_W-1:0];
   assign rq_valid[RD_WGT] = ld_req && ld_client == RD_WGT[RD_ID_W-1:0];
-  assign rq_addr[RD_UOP]  = cp_addr;  assign rq_bytes[RD_UOP] = cp_bytes;  assign rq_beats[RD_UOP] = cp_beats;
-  assign rq_addr[RD_ACC]  = cp_addr;  assign rq_bytes[RD_ACC] = cp_bytes;  assign rq_beats[RD_ACC] = cp_beats;
-  assign rq_addr[RD_INP]  = ld_addr;  assign rq_bytes[RD_INP] = ld_bytes;  assign rq_beats[RD_INP] = ld_beats;
-  assign rq_addr[RD_WGT]  = ld_addr;  assign rq_bytes[RD_WGT] = ld_bytes;  assign rq_beats[RD_WGT] = ld_beats;
 
   mem_arbiter #(.OW(OW)) u_arb (
     .clk(clk), .clr(clr), .max_outst(max_outst[OW-1:0]), .req_valid(rq_valid),
-    .req_addr({rq_addr[RD_ACC], rq_addr[RD_WGT], rq_addr[RD_INP], rq_addr[RD_UOP],
-               rq_addr[RD_FETCH]}),
-    .req_bytes({rq_bytes[RD_ACC], rq_bytes[RD_WGT], rq_bytes[RD_INP], rq_bytes[RD_UOP],
-                rq_bytes[RD_FETCH]}),
-    .req_beats({rq_beats[RD_ACC], rq_beats[RD_WGT], rq_beats[RD_INP], rq_beats[RD_UOP],
-                rq_beats[RD_FETCH]}),
+    // clients RD_ACC, RD_WGT, RD_INP, RD_UOP, RD_FETCH (4 .. 0): compute's and load's
+    // DMA serve two each
+    .req_addr({cp_addr, ld_addr, ld_addr, cp_addr, f_addr}),
+    .req_bytes({cp_bytes, ld_bytes, ld_bytes, cp_bytes, f_bytes}),
+    .req_beats({cp_beats, ld_beats, ld_beats, cp_beats, f_beats}),
     .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready_q), .m_araddr(m_araddr),
     .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid_q),
     .m_rlast(m_rlast_q), .rlast_soon(m_rlast_soon));
