@@ -398,6 +398,15 @@ int vta_memsys_active(const vta_memsys_t *ms) {
   return ms->granted || ms->beat_valid || ms->w_event || ms->held;
 }
 
+/* The oldest burst in flight has landed its last beat: it leaves the FIFO
+ * (tick's beat by beat and rd_bulk's train alike). */
+static void burst_landed(vta_memsys_t *ms, int client) {
+  if (!--ms->inflight[client]) ms->inflight_mask &= ~(1u << client);
+  ms->head = (ms->head + 1) % ms->p.max_outst;
+  ms->count--;
+  ms->next_beat = 0;
+}
+
 /* Per-cycle bookkeeping of the busy counters, for n identical cycles. */
 static void count_busy(vta_memsys_t *ms, uint64_t n) {
   /* the clients with bursts in flight: one bit each, lowest first */
@@ -423,12 +432,7 @@ int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
     const rd_req_t *r = &ms->fifo[ms->head];
     assert(ms->next_beat < r->beats && ms->inflight[r->client] > 0);
     ms->st.rd[r->client].beats++;
-    if (++ms->next_beat == r->beats) {
-      if (!--ms->inflight[r->client]) ms->inflight_mask &= ~(1u << r->client);
-      ms->head = (ms->head + 1) % ms->p.max_outst;
-      ms->count--;
-      ms->next_beat = 0;
-    }
+    if (++ms->next_beat == r->beats) burst_landed(ms, r->client);
   }
   wr_end_cycle(ms);
   memset(ms->want, 0, sizeof ms->want);
@@ -523,12 +527,7 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn 
       fn(ctx, &b, ms->now);
     }
     ms->next_beat = end;
-    if (end == r->beats) {
-      if (!--ms->inflight[r->client]) ms->inflight_mask &= ~(1u << r->client);
-      ms->head = (ms->head + 1) % ms->p.max_outst;
-      ms->count--;
-      ms->next_beat = 0;
-    }
+    if (end == r->beats) burst_landed(ms, r->client);
   }
   prepare_beat(ms); /* the beat of the cycle after the train, as tick does */
   if (ms->fault) {
