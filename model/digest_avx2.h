@@ -28,6 +28,14 @@ __attribute__((target("avx2"))) static inline __m128i vta_lanes2(__m128i v) {
   return _mm_add_epi64(_mm_mul_epu32(v, _mm_srli_epi64(v, 32)), _mm_shuffle_epi32(v, 0xb1));
 }
 
+/* Whether a write-back's rows (acc `abytes`, out `obytes`) are the default
+ * ones this header folds (a 64-byte acc row, a 16-byte out row) and go
+ * into a digest list that keeps SRAM_WR, which vta_evlist_add_sram would
+ * fold the same way. */
+static inline int vta_wb_default(const vta_evlist_t *l, uint32_t abytes, uint32_t obytes) {
+  return abytes == 64 && obytes == 16 && l->digest && !(l->skip >> VTA_EV_SRAM_WR & 1);
+}
+
 /* A run of write-backs being folded: the data lanes of the acc rows (d)
  * and of the out rows (d2, lanes 0 and 1), their field digests and count,
  * and the keys. */

@@ -197,8 +197,7 @@ void vta_evlist_add_wb(vta_evlist_t *l, uint64_t cycle, uint32_t arow, uint32_t 
                        const uint8_t *acc, uint32_t orow, uint32_t obytes, const uint8_t *out) {
 #ifdef VTA_DIGEST_AVX2
   /* the default rows into a digest list with the AVX2 data digest */
-  if (l->dfn == data_avx2 && abytes == 64 && obytes == 16 && l->digest &&
-      !(l->skip >> VTA_EV_SRAM_WR & 1)) {
+  if (l->dfn == data_avx2 && vta_wb_default(l, abytes, obytes)) {
     wb_avx2(l, cycle, arow, acc, orow, out);
     return;
   }

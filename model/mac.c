@@ -197,13 +197,10 @@ __attribute__((target("avx2"))) static void run_avx2(const vta_mac_shape_t *sh, 
 /* ---- fold kernels: the default shape's rows digested from registers ---- */
 
 /* Whether a fold can digest in registers: the default shape (batch 1,
- * ACC 32 and OUT 8 bits: a 64-byte acc row, a 16-byte out row) into a
- * digest list that keeps SRAM_WR, which vta_evlist_add_sram would fold
- * the same way. */
+ * ACC 32 and OUT 8 bits) and its rows into a digest list (vta_wb_default). */
 static int fold_in_registers(const vta_mac_shape_t *sh, const vta_mac_fold_t *f) {
-  const vta_evlist_t *l = f->ev;
-  return sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8 && f->acc_bytes == 64 &&
-         f->out_bytes == 16 && l->digest && !(l->skip >> VTA_EV_SRAM_WR & 1);
+  return sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8 &&
+         vta_wb_default(f->ev, f->acc_bytes, f->out_bytes);
 }
 
 /* A fold run of `one` (a MAC body of MAC_RUN's form), each uop's rows
