@@ -60,6 +60,11 @@ struct vta_memsys {
   vta_rd_beat_t beat;
   int beat_valid;
   uint8_t *beat_data;
+  /* The host address of the oldest burst's beats, looked up at its first
+   * beat (fetch_beat) when the whole burst is in one allocation of local
+   * DRAM, for the burst that lands its first beat in cycle src_first. */
+  const uint8_t *src;
+  uint64_t src_first;
 
   /* Write channel. */
   int w_state;
@@ -139,11 +144,27 @@ uint32_t vta_memsys_burst_bytes(const vta_memsys_params_t *p, uint64_t addr, uin
   return (uint32_t)(bytes < room ? bytes : room);
 }
 
-/* Copy the beat at aligned address a; bytes outside every allocation read
- * as 0, and are a fault only if the request asked for them. */
-static void fetch_beat(vta_memsys_t *ms, uint64_t a, uint32_t lo, uint32_t hi) {
+/* The aligned address of a burst's first beat (BUS_BYTES: a power of two). */
+static uint64_t burst_base(const vta_memsys_t *ms, const rd_req_t *r) {
+  return r->addr & ~(uint64_t)(ms->p.bus_bytes - 1);
+}
+
+/* Copy beat k of burst r, at aligned address a; bytes outside every
+ * allocation read as 0, and are a fault only if the request asked for
+ * them.  Local DRAM does not move during a burst, so the burst's host
+ * address is looked up once, at its first beat, not once a beat; external
+ * memory (a platform's, whose direct pointers may be revoked at any time)
+ * is asked every beat. */
+static void fetch_beat(vta_memsys_t *ms, const rd_req_t *r, uint32_t k, uint64_t a,
+                       uint32_t lo, uint32_t hi) {
   uint32_t n = ms->p.bus_bytes;
-  const uint8_t *src = vta_mem_host(ms->mem, a, n);
+  if (ms->src_first != r->first) {
+    ms->src_first = r->first;
+    ms->src = vta_mem_is_external(ms->mem)
+                  ? NULL
+                  : vta_mem_host(ms->mem, burst_base(ms, r), (uint64_t)r->beats * n);
+  }
+  const uint8_t *src = ms->src ? ms->src + (size_t)k * n : vta_mem_host(ms->mem, a, n);
   if (src) {
     memcpy(ms->beat_data, src, n);
     return;
@@ -169,7 +190,7 @@ static void fetch_beat(vta_memsys_t *ms, uint64_t a, uint32_t lo, uint32_t hi) {
 static vta_rd_beat_t beat_of(const vta_memsys_t *ms, const rd_req_t *r, uint32_t k,
                              const uint8_t *data) {
   uint32_t bus = ms->p.bus_bytes;
-  uint64_t a = r->addr / bus * bus + (uint64_t)k * bus;
+  uint64_t a = burst_base(ms, r) + (uint64_t)k * bus;
   uint64_t lo = r->addr > a ? r->addr : a, end = r->addr + r->bytes;
   uint64_t hi = end < a + bus ? end : a + bus;
   return (vta_rd_beat_t){r->client, r->tag, a, (uint32_t)(lo - a), (uint32_t)(hi - a),
@@ -185,7 +206,7 @@ static void prepare_beat(vta_memsys_t *ms) {
   const rd_req_t *r = &ms->fifo[ms->head];
   if (r->first + (uint64_t)ms->next_beat * ms->p.cpb != ms->now) return;
   ms->beat = beat_of(ms, r, ms->next_beat, ms->beat_data);
-  fetch_beat(ms, ms->beat.addr, ms->beat.lo, ms->beat.hi);
+  fetch_beat(ms, r, ms->next_beat, ms->beat.addr, ms->beat.lo, ms->beat.hi);
   ms->beat_valid = 1;
 }
 
@@ -200,6 +221,8 @@ void vta_memsys_reset(vta_memsys_t *ms) {
   memset(ms->granted_at, 0, sizeof ms->granted_at);
   ms->held = 0;
   ms->granted = ms->beat_valid = 0;
+  ms->src = NULL;
+  ms->src_first = NONE;
   ms->w_state = W_IDLE;
   ms->w_since = NONE;
   ms->w_event = ms->w_ack_taken = 0;
@@ -236,10 +259,11 @@ int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t 
 
 int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle) {
   /* Bursts land in order, so their last beats are in increasing cycles. */
-  for (uint32_t k = 0; k < ms->count; k++) {
-    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->p.max_outst];
+  for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
+    const rd_req_t *r = &ms->fifo[i];
     uint64_t last = r->first + (uint64_t)(r->beats - 1) * ms->p.cpb;
     if (last >= cycle) return last == cycle;
+    if (++i == ms->p.max_outst) i = 0; /* the ring's next (no division a cycle) */
   }
   return 0;
 }

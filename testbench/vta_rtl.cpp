@@ -121,9 +121,11 @@ struct vta_rtl {
 };
 
 #if VERILATOR_VERSION_INTEGER >= 5006000 && VERILATOR_VERSION_INTEGER < 5007000
-// The model's root evaluation (defined in the generated code, declared only
-// inside Vvta_top.cpp), called by edge() below.
+// The model's root evaluation and its NBA region (defined in the generated
+// code, declared only inside Vvta_top.cpp), called by edge() and
+// step_edge() below.
 void Vvta_top___024root___eval(Vvta_top___024root *vlSelf);
+void Vvta_top___024root___eval_nba(Vvta_top___024root *vlSelf);
 #endif
 
 // ---- clocking ----------------------------------------------------------------------------
@@ -173,6 +175,33 @@ static void edge(vta_rtl_t *r) {
   r->top->eval();
   dump(r, r->wave_t + 5);
   r->wave_t += 10;
+}
+
+// The edge of a stepped cycle (vta_rtl_step), whose only changed inputs are
+// the memory's (m_*), which the core reads at the rising edge alone: no
+// logic of the input-combinational region reads them (it is the register
+// port's and the reset's: reg_*, rst), and those inputs are as they were at
+// the last evaluation (write_edge and read_reg evaluate after changing
+// them).  On the 5.006 path, then, the edge is the NBA region alone, under
+// the clock's trigger: root evaluation would first re-run the
+// input-combinational region, which changes nothing here, and test the
+// clock's trigger three times (about 70 instructions a cycle; docs/rtl.md 4).
+// The NBA region itself recomputes everything the edge changes, the register
+// port's read data included (zero: reg_ren is clear in steps).
+static void step_edge(vta_rtl_t *r) {
+#if VERILATOR_VERSION_INTEGER >= 5006000 && VERILATOR_VERSION_INTEGER < 5007000
+  if (!r->fst) {
+    Vvta_top___024root *root = r->top->rootp;
+    assert(root->vlSymsp->__Vm_didInit && r->top->clk && !r->top->reg_ren && !r->top->reg_wen);
+    root->__Vtrigrprev__TOP__clk = 1;  // as the trigger test leaves it
+    root->__VnbaTriggered.at(0) = 1;   // the clock's rising edge (the only trigger)
+    root->vlSymsp->__Vm_activity = true;
+    Vvta_top___024root___eval_nba(root);
+    r->wave_t += 10;
+    return;
+  }
+#endif
+  edge(r);
 }
 
 static void idle_inputs(Vvta_top *t) {
@@ -919,7 +948,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   }
   if (fin) idle_inputs(t);
   else present_inputs(r);
-  edge(r);
+  step_edge(r);
   if (fin) {
     collect(r);
     r->launched = 0;
