@@ -59,10 +59,11 @@ typedef struct vta_engine_ctx vta_engine_ctx_t;
  * (the profiler, the timeline): in every cycle but the last nothing of
  * what the watcher asked for happened (no event of a kind it did not put
  * in its list's skip mask), so all it needs of them is how many cycles
- * each unit spent in each category; the last cycle is shown in full.  An
- * engine that evaluates every cycle shows spans of one cycle; the model
- * shows quiet stretches, beat trains and GEMM/ALU in closed form as one
- * span each.
+ * each unit spent in each category; the last cycle is shown in full.  The
+ * model shows quiet stretches, beat trains and GEMM/ALU in closed form as
+ * one span each; the RTL, which evaluates every cycle, gathers the cycles
+ * without such events into spans as it steps them (the watcher's work is
+ * then per event, not per cycle).
  */
 typedef struct vta_span {
   uint64_t cycles;       /* n >= 1: cycles [now, now + n) of the run */

@@ -973,8 +973,10 @@ const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
 void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]) {
   // docs/microarch.md 8.1: 3 bits per unit, VTA_CY_* order from the LSB
-  for (int u = 0; u < VTA_CY_NUNITS; u++) cat[u] = (uint8_t)(r->ev_cat >> (3 * u) & 7);
+  for (int u = 0; u < VTA_CY_NUNITS; u++)
+    cat[u] = (uint8_t)(r->ev_cat >> (VTA_CY_CAT_BITS * u) & ((1u << VTA_CY_CAT_BITS) - 1));
 }
+uint32_t vta_rtl_cat_bits(const vta_rtl_t *r) { return r->ev_cat; }
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "prof_watch.h"
 #include "vta_isa.h"
 #include "vta_profile.h"
 #include "vta_program.h"
@@ -220,77 +221,6 @@ static void test_attribution(void) {
 
 /* ---- spans: the model's run shown as spans, or one cycle per call ---------- */
 
-typedef struct watch {
-  vta_prof_t *p;
-  uint64_t calls, cycles;
-} watch_t;
-
-static void w_launch(void *c, uint32_t phys, uint32_t n) {
-  vta_prof_launch(((watch_t *)c)->p, phys, n);
-}
-static int w_cycle(void *c, vta_evlist_t *e, const uint8_t *cat, uint64_t n, int fin) {
-  watch_t *w = c;
-  w->calls++;
-  w->cycles += n;
-  vta_prof_cycle(w->p, e, cat, fin);
-  return 0;
-}
-static int w_span(void *c, const vta_span_t *sp) {
-  watch_t *w = c;
-  w->calls++;
-  w->cycles += sp->cycles;
-  vta_prof_span(w->p, sp);
-  return 0;
-}
-static void w_abort(void *c) { vta_prof_abort(((watch_t *)c)->p); }
-
-/* Everything the profiler writes about a run of prog (the timeline, the
- * report's text and JSON, its exit), watched one cycle per call with every
- * event kind the profiler may read, or as spans with only those it says it
- * reads (vta_prof_skip). */
-static char *watched(const vta_program_t *prog, const vta_model_params_t *mp, int spans,
-                     int timeline, watch_t *w) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *out = open_memstream(&buf, &len);
-  vta_err err = {0};
-  vta_session_t *s = vta_session_new(prog, mp, &err);
-  CHECK(s != NULL);
-  if (!s || !out) return NULL;
-  vta_prof_opts_t o;
-  vta_prof_opts_default(&o);
-  o.timeline = timeline ? out : NULL;
-  o.window = 64;
-  o.top = 50;
-  memset(w, 0, sizeof *w);
-  w->p = vta_prof_new(&prog->cfg, mp, vta_session_mem(s), &o, &err);
-  vta_session_observer_t ob = {.events = 1,
-                               .skip = spans ? vta_prof_skip(w->p) : VTA_PROF_SKIP,
-                               .launch = w_launch,
-                               .cycle = w_cycle,
-                               .span = spans ? w_span : NULL,
-                               .abort = w_abort,
-                               .ctx = w};
-  vta_session_observe(s, &ob);
-  int rc = vta_session_run(s, &err);
-  vta_prof_close(w->p, &err);
-  fprintf(out, "\nrc %d: %s\n", rc, rc ? err.msg : "");
-  vta_prof_summary_t v;
-  vta_prof_summarize(vta_model_cycle_stats(vta_session_model(s)), &prog->cfg, mp, 100, &v);
-  vta_prof_print(out, &v, w->p);
-  cJSON *j = vta_prof_json(&v, w->p);
-  char *js = cJSON_PrintUnformatted(j);
-  fputs(js ? js : "?", out);
-  free(js);
-  cJSON_Delete(j);
-  fprintf(out, "\ncycles %llu retired %llu\n", (unsigned long long)vta_prof_cycles(w->p),
-          (unsigned long long)vta_prof_retired(w->p));
-  vta_prof_free(w->p);
-  vta_session_free(s);
-  fclose(out);
-  return buf;
-}
-
 /* Every committed trace at several timings (faults and a max_cycles stop
  * included), with and without the timeline: the same bytes either way,
  * and the spans fewer than the cycles. */
@@ -309,32 +239,7 @@ static void test_spans_as_cycles(void) {
       CHECK_MSG(0, "%s: %s (run from the repository root)", files[f], err.msg);
       continue;
     }
-    for (int k = 0; k < 7; k++) {
-      vta_model_params_t mp;
-      vta_model_params_default(&mp);
-      switch (k) {
-      case 1: mp.mem.rd_lat = 40; break;
-      case 2: mp.mem.cpb = 2; break;
-      case 3: mp.no_skip = 1; break;
-      case 4: mp.max_cycles = 300; break; /* stops mid-run: the abort path */
-      case 5: mp.mem.max_burst = 4, mp.mem.wr_ack = 9, mp.mem.max_outst = 2; break;
-      case 6: mp.token_queue_depth = 1; break; /* token overflow faults some */
-      default: break;
-      }
-      for (int tl = 0; tl < 2; tl++) {
-        watch_t a, b;
-        char *one = watched(&prog, &mp, 0, tl, &a), *span = watched(&prog, &mp, 1, tl, &b);
-        CHECK_MSG(one && span && !strcmp(one, span), "%s timing %d timeline %d: the spans' "
-                  "profile differs from the cycles'", files[f], k, tl);
-        CHECK_EQ(a.cycles, b.cycles);
-        CHECK_EQ(a.calls, a.cycles);
-        calls[0] += a.calls;
-        calls[1] += b.calls;
-        compared++;
-        free(one);
-        free(span);
-      }
-    }
+    compared += pw_spans_as_cycles(&prog, files[f], NULL, calls);
     vta_program_free(&prog);
   }
   CHECK_EQ(compared, 140);

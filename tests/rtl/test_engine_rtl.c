@@ -16,6 +16,7 @@
 #include "engine_check.h"
 #include "vta_engine_open.h"
 #include "vta_model.h"
+#include "prof_watch.h"
 
 static const char *const files[] = {"traces/gemm_demo.vta", "traces/alu_demo.vta",
                                     "traces/small_conv_pad.vta",
@@ -220,6 +221,31 @@ static void test_cosim_divergence(void) {
   vta_program_free(&p);
 }
 
+/* ---- the RTL shown as spans, or one cycle per call ----------------------- */
+
+static vta_engine_ctx_t *pw_rtl(const vta_program_t *p, vta_mem_t *m, const vta_model_params_t *mp,
+                                 vta_err *e) {
+  return vta_engine_open("rtl", &p->cfg, m, mp, e);
+}
+
+/* The RTL engine's spans (testbench/vta_rtl_engine.c) show the profiler
+ * exactly what its cycles show it, at several timings, with faults (a
+ * max_cycles stop, token overflow) and with and without the timeline
+ * (tests/prof_watch.h); and they are fewer than the cycles. */
+static void test_rtl_spans_as_cycles(void) {
+  uint64_t calls[2] = {0, 0};
+  int compared = 0;
+  for (int f = 0; f < NFILES; f++) {
+    vta_program_t prog;
+    if (ec_load(&prog, files[f])) continue;
+    compared += pw_spans_as_cycles(&prog, files[f], pw_rtl, calls);
+    vta_program_free(&prog);
+  }
+  CHECK_EQ(compared, 2 * PW_NTIMINGS * NFILES);
+  CHECK_MSG(2 * calls[1] < calls[0], "%llu spans for %llu cycles", (unsigned long long)calls[1],
+            (unsigned long long)calls[0]);
+}
+
 static void test_unknown_engine(void) {
   vta_err e;
   vta_config_t cfg;
@@ -237,6 +263,7 @@ int main(void) {
   RUN(test_reset_midrun_cosim);
   RUN(test_rtl_launch_midrun);
   RUN(test_cosim_divergence);
+  RUN(test_rtl_spans_as_cycles);
   RUN(test_unknown_engine);
   return TEST_SUMMARY();
 }
