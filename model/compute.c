@@ -411,7 +411,9 @@ int vta_compute_check(vta_model_t *m, const cmd_t *c, uint64_t *delay, vta_err *
   case VTA_OP_ALU:
     if (in->opcode == VTA_OP_GEMM ? gemm_begin(m, c, &runs, err) : alu_begin(m, c, &runs, err))
       return -1;
-    if (runs == 0) return 0;
+    /* No index can leave its scratchpad (the bound gemm() trusts too):
+     * nothing to find by walking every iteration. */
+    if (runs == 0 || !can_fault(m, in, in->uop_end)) return 0;
     for (at.i = 0; at.i < in->iter_out; at.i++)
       for (at.j = 0; at.j < in->iter_in; at.j++)
         for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
