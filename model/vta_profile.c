@@ -222,6 +222,7 @@ struct vta_prof {
   int64_t tok_shown[4];
   uint32_t qlen[3];
   int64_t q_shown[3];
+  uint64_t q_ts[3];    /* the time of each queue's last counter */
   uint64_t flow_id;
   tsq_t pend[4];       /* per token queue: cycles of the pushes not yet popped */
   merge_t mg;
@@ -448,6 +449,7 @@ vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_model_params_t *para
       snprintf(n, sizeof n, "queue %s", vta_unit_name((vta_unit_t)u));
       tl_counter(p, n, 0, 0);
       p->q_shown[u] = 0;
+      p->q_ts[u] = 0;
     }
   }
   return p;
@@ -689,8 +691,14 @@ static void run_end(vta_prof_t *p) {
       if (p->q_shown[u] != 0) {
         char n[32];
         snprintf(n, sizeof n, "queue %s", vta_unit_name((vta_unit_t)u));
-        tl_counter(p, n, p->base + p->now + 1, 0);
+        /* A run stopped (interrupted) right after a cycle that changed
+         * the queue has its counter at the same time already: the drop to
+         * zero follows it (a counter's times strictly increase). */
+        uint64_t ts = p->base + p->now + 1;
+        if (ts <= p->q_ts[u]) ts = p->q_ts[u] + 1;
+        tl_counter(p, n, ts, 0);
         p->q_shown[u] = 0;
+        p->q_ts[u] = ts;
       }
     }
     /* beats in flight are dropped with the run (docs/microarch.md 3) */
@@ -889,6 +897,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
           snprintf(nm, sizeof nm, "queue %s", vta_unit_name((vta_unit_t)u));
           tl_counter(p, nm, g + 1, p->qlen[u]);
           p->q_shown[u] = p->qlen[u];
+          p->q_ts[u] = g + 1;
         }
   }
   if (finished) {

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "check.h"
 #include "vta_engine.h"
 #include "vta_profile.h"
@@ -21,7 +23,15 @@
 typedef struct pw_watch {
   vta_prof_t *p;
   uint64_t calls, cycles;
+  int stop_after, dispatches; /* stop the run at the stop_after-th dispatch (0: never) */
 } pw_watch_t;
+
+/* Whether the watcher stops the run after the cycle of these events. */
+static int pw_stop(pw_watch_t *w, const vta_evlist_t *e) {
+  for (int i = 0; e && w->stop_after && i < e->n; i++)
+    if (e->ev[i].kind == VTA_EV_DISPATCH && ++w->dispatches == w->stop_after) return 1;
+  return 0;
+}
 
 static void pw_launch(void *c, uint32_t phys, uint32_t n) {
   vta_prof_launch(((pw_watch_t *)c)->p, phys, n);
@@ -31,14 +41,14 @@ static int pw_cycle(void *c, vta_evlist_t *e, const uint8_t *cat, uint64_t n, in
   w->calls++;
   w->cycles += n;
   vta_prof_cycle(w->p, e, cat, fin);
-  return 0;
+  return pw_stop(w, e);
 }
 static int pw_span(void *c, const vta_span_t *sp) {
   pw_watch_t *w = c;
   w->calls++;
   w->cycles += sp->cycles;
   vta_prof_span(w->p, sp);
-  return 0;
+  return pw_stop(w, sp->ev);
 }
 static void pw_abort(void *c) { vta_prof_abort(((pw_watch_t *)c)->p); }
 
@@ -50,9 +60,11 @@ typedef vta_engine_ctx_t *(*pw_open_fn)(const vta_program_t *prog, vta_mem_t *me
  * report's text and JSON, its exit) on the engine `open` gives (NULL: the
  * session's cycle model), watched one cycle per call with every event kind
  * the profiler may read, or as spans with only those it says it reads
- * (vta_prof_skip).  The report's counters are the engine's snapshot's. */
+ * (vta_prof_skip).  The report's counters are the engine's snapshot's.
+ * With stop_after, the watcher stops the run after the cycle of that
+ * dispatch (an interrupt, in a cycle that changes a queue). */
 static char *pw_watched(const vta_program_t *prog, const vta_model_params_t *mp, pw_open_fn open,
-                        int spans, int timeline, pw_watch_t *w) {
+                        int spans, int timeline, int stop_after, pw_watch_t *w) {
   char *buf = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&buf, &len);
@@ -73,6 +85,7 @@ static char *pw_watched(const vta_program_t *prog, const vta_model_params_t *mp,
   o.window = 64;
   o.top = 50;
   memset(w, 0, sizeof *w);
+  w->stop_after = stop_after;
   w->p = vta_prof_new(&prog->cfg, mp, vta_session_mem(s), &o, &err);
   vta_session_observer_t ob = {.events = 1,
                                .skip = spans ? vta_prof_skip(w->p) : VTA_PROF_SKIP,
@@ -126,8 +139,8 @@ static int pw_spans_as_cycles(const vta_program_t *prog, const char *name, pw_op
     }
     for (int tl = 0; tl < 2; tl++) {
       pw_watch_t a, b;
-      char *one = pw_watched(prog, &mp, open, 0, tl, &a);
-      char *span = pw_watched(prog, &mp, open, 1, tl, &b);
+      char *one = pw_watched(prog, &mp, open, 0, tl, 0, &a);
+      char *span = pw_watched(prog, &mp, open, 1, tl, 0, &b);
       CHECK_MSG(one && span && !strcmp(one, span), "%s timing %d timeline %d: the spans' "
                 "profile differs from the cycles'", name, k, tl);
       CHECK_EQ(a.cycles, b.cycles);
@@ -138,6 +151,63 @@ static int pw_spans_as_cycles(const vta_program_t *prog, const char *name, pw_op
       free(one);
       free(span);
     }
+  }
+  return compared;
+}
+
+/* The timeline at the head of a pw_watched string: every counter's times
+ * strictly increase (as tests/cli/check_timeline.py requires); returns the
+ * counter samples seen, -1 when it is not JSON. */
+static int pw_counters_increase(const char *buf, const char *what) {
+  const char *end = NULL;
+  cJSON *j = cJSON_ParseWithOpts(buf, &end, 0);
+  const cJSON *evs = cJSON_GetObjectItemCaseSensitive(j, "traceEvents");
+  CHECK_MSG(cJSON_IsArray(evs), "%s: no timeline", what);
+  if (!cJSON_IsArray(evs)) {
+    cJSON_Delete(j);
+    return -1;
+  }
+  const cJSON *e;
+  struct pw_last { const char *name; double ts; } last[64];
+  int nlast = 0, samples = 0;
+  cJSON_ArrayForEach(e, evs) {
+    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(e, "ph");
+    if (!cJSON_IsString(ph) || strcmp(ph->valuestring, "C")) continue;
+    const char *name = cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring;
+    double ts = cJSON_GetObjectItemCaseSensitive(e, "ts")->valuedouble;
+    int k = 0;
+    while (k < nlast && strcmp(last[k].name, name)) k++;
+    if (k == nlast && nlast < 64) last[nlast++] = (struct pw_last){name, -1};
+    if (k < 64) {
+      CHECK_MSG(ts > last[k].ts, "%s: counter %s at %f after %f", what, name, ts, last[k].ts);
+      last[k].ts = ts;
+    }
+    samples++;
+  }
+  cJSON_Delete(j);
+  return samples;
+}
+
+/* The program's runs stopped by the watcher right after its n-th dispatch,
+ * for n = 1 .. nmax (an interrupt in a cycle that changes a queue): the
+ * timeline stays valid, and spans show what the cycles show.  Returns the
+ * runs compared. */
+static int pw_stops(const vta_program_t *prog, const char *name, pw_open_fn open, int nmax) {
+  int compared = 0;
+  for (int n = 1; n <= nmax; n++) {
+    vta_model_params_t mp;
+    vta_model_params_default(&mp);
+    pw_watch_t a, b;
+    char *one = pw_watched(prog, &mp, open, 0, 1, n, &a);
+    char *span = pw_watched(prog, &mp, open, 1, 1, n, &b);
+    CHECK_MSG(one && span && !strcmp(one, span), "%s stopped at dispatch %d: the spans' "
+              "profile differs from the cycles'", name, n);
+    CHECK_MSG(a.dispatches == n, "%s: %d dispatches, not stopped at %d", name, a.dispatches, n);
+    CHECK_CONTAINS(one ? one : "", ": interrupted at cycle");
+    if (one) CHECK(pw_counters_increase(one, name) > 0);
+    compared++;
+    free(one);
+    free(span);
   }
   return compared;
 }

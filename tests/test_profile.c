@@ -243,6 +243,13 @@ static void test_spans_as_cycles(void) {
     vta_program_free(&prog);
   }
   CHECK_EQ(compared, 140);
+  /* stopped right after a dispatch: the abort path in a cycle that changed a queue */
+  vta_program_t prog;
+  vta_err err = {0};
+  if (!vta_program_load(&prog, "traces/small_conv_pad.vta", &err)) {
+    CHECK_EQ(pw_stops(&prog, "traces/small_conv_pad.vta", NULL, 12), 12);
+    vta_program_free(&prog);
+  }
   /* a span covers several cycles (skipped, in trains, in closed form) */
   CHECK_MSG(3 * calls[1] < calls[0], "%llu spans for %llu cycles", (unsigned long long)calls[1],
             (unsigned long long)calls[0]);
