@@ -42,8 +42,9 @@ int vta_session_run(vta_session_t *s, vta_err *err);
  * (vta_engine_step with max_cycles 1) and shows every cycle to the
  * observer: its events and the category of every unit (vta_engine_cats);
  * the engine cannot skip quiet cycles meanwhile.  An engine that shows
- * spans (the model) shows them to the observer's `span` instead, and goes
- * on skipping what the observer does not want to see.  Without events it steps
+ * spans (the model, the RTL) shows them to the observer's `span` instead:
+ * the model goes on skipping what the observer does not want to see, the
+ * RTL gathers the cycles without it.  Without events it steps
  * VTA_SESSION_CHUNK cycles at a time (skipping as it likes).  Same cycles
  * and counters as an unwatched run either way.
  */
@@ -59,7 +60,7 @@ typedef struct vta_session_observer {
   int (*cycle)(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
                int finished);
   /* Optional, with events: the engines that show spans (vta_engine.h's
-   * vta_span_t: the model) show the run's cycles through this instead of
+   * vta_span_t: the model, the RTL) show the run's cycles through this instead of
    * `cycle`, so that they need not step one cycle at a time; what it is
    * shown adds up to what `cycle` would have been shown.  Non-zero stops
    * the run as from `cycle`. */

@@ -15,8 +15,10 @@ default `vtasim run --json` report (per-instruction attribution and windows
 on), against the baseline's `--json` as it is.  Wall time is the best of REPEAT runs: the
 simulation alone for functional, model and rtl (the JSON report's
 host.wall_seconds); the whole process for cosim (its report has no timer),
-each run paired with a whole-process rtl run of the same bundle, the best
-of each side giving co-simulation's overhead.
+each run paired with a whole-process rtl run of the same bundle (at least
+COSIM_PAIRS pairs), co-simulation's overhead the median of the pairs'
+ratios (on a machine whose speed drifts, the two runs of a pair see about
+the same speed; the best of each side may come from different moments).
 Bundle loading: the whole process of `vtasim run` on the GEMM tutorial,
 text and binary, minus its simulation, as bytes per second; then the binary
 loader (host.load_seconds) on the tutorial and on a large bundle (a 4096 x
@@ -116,6 +118,14 @@ def best_of(fn):
 
 
 REPORT = "model-rep"  # the model on the default report's path (attribution, windows)
+COSIM_PAIRS = 11      # cosim/rtl pairs at least, for the overhead
+
+
+def cosim_overhead(pairs):
+    """The median over the pairs of cosim's whole process over the RTL's, less one."""
+    r = sorted(c / t for c, t in pairs)
+    n = len(r)
+    return (r[n // 2] if n % 2 else (r[n // 2 - 1] + r[n // 2]) / 2) - 1
 
 
 def measure(binary, f, engine, cycles):
@@ -124,13 +134,22 @@ def measure(binary, f, engine, cycles):
     if report_path:
         engine = "model"
     if engine == "cosim":
-        # Each cosim run right after an RTL run of the same bundle: the
-        # overhead comes from pairs, so a machine whose speed drifts (a
-        # shared VM) slows both sides of it alike.
-        pairs = [(process_seconds([binary, "cosim", f, "--quiet"]),
-                  process_seconds([binary, "run", f, "--engine", "rtl", "--quiet"]))
-                 for _ in range(REPEAT)]
-        return min(c for c, _ in pairs), min(r for _, r in pairs), None
+        # Each cosim run next to an RTL run of the same bundle (which goes
+        # first alternates): the overhead comes from these pairs, so a
+        # machine whose speed drifts (a shared VM) slows both sides of each
+        # alike; at least COSIM_PAIRS of them, and the overhead is their
+        # median ratio (cosim_overhead), not a ratio of minima from
+        # different moments.
+        cosim = [binary, "cosim", f, "--quiet"]
+        rtl = [binary, "run", f, "--engine", "rtl", "--quiet"]
+        pairs = []
+        for k in range(max(REPEAT, COSIM_PAIRS)):
+            if k % 2:
+                r = process_seconds(rtl)
+                pairs.append((process_seconds(cosim), r))
+            else:
+                pairs.append((process_seconds(cosim), process_seconds(rtl)))
+        return min(c for c, _ in pairs), min(r for _, r in pairs), pairs
     d = None
 
     def one():
@@ -182,7 +201,7 @@ workloads = gen_workloads()
 level, peak = peak_macs()
 print("vtasim bench: best of %d runs; baseline %s" % (REPEAT, os.environ.get("BASELINE_NAME", base)))
 print("  model/functional/rtl: simulation only (host.wall_seconds); cosim: whole process, "
-      "its overhead against rtl's whole process, runs interleaved")
+      "its overhead against rtl's whole process: the median ratio of adjacent cosim/rtl pairs")
 print("  model: --no-attribution --no-windows; %s: the model on the default `vtasim run --json` "
       "(per-instruction attribution and windows on; the baseline's --json as it is)" % REPORT)
 hdr = "%-16s %-10s %10s %9s %11s %9s %11s %7s" % (
@@ -197,15 +216,16 @@ for name, f in workloads:
     for engine in engines:
         row = {"workload": name, "engine": engine, "cycles": cycles}
         new_wall, new_proc, d = measure(vtasim, f, engine, cycles)
-        base_wall, base_proc, _ = measure(base, f, engine, cycles)
+        base_wall, base_proc, bd = measure(base, f, engine, cycles)
         row.update(wall_s=new_wall, base_wall_s=base_wall, ratio=base_wall / new_wall,
                    cycles_per_s=cycles / new_wall, base_cycles_per_s=cycles / base_wall)
         if engine == "rtl":
             row.update(process_s=new_proc, base_process_s=base_proc)
-        if engine == "cosim":  # against the RTL runs interleaved with its own
+        if engine == "cosim":  # against the RTL runs paired with its own
             row.update(rtl_process_s=new_proc, base_rtl_process_s=base_proc,
-                       overhead_vs_rtl=new_wall / new_proc - 1,
-                       base_overhead_vs_rtl=base_wall / base_proc - 1)
+                       overhead_vs_rtl=cosim_overhead(d), base_overhead_vs_rtl=cosim_overhead(bd),
+                       pairs=len(d))
+            d = None
         if engine == "model" and d:
             macs = gemm * 256.0  # BATCH x BLOCK_IN x BLOCK_OUT of the default configuration
             row.update(macs_per_s=macs / new_wall, isa=d["host"].get("isa"))
@@ -219,8 +239,8 @@ for name, f in workloads:
         if engine == "rtl":
             rtl_ir = {"new": row.get("ir_per_cycle"), "base": row.get("base_ir_per_cycle")}
         if "overhead_vs_rtl" in row:
-            line += "   cosim %+.0f%% over rtl (baseline %+.0f%%)" % (
-                100 * row["overhead_vs_rtl"], 100 * row["base_overhead_vs_rtl"])
+            line += "   cosim %+.0f%% over rtl (baseline %+.0f%%; median of %d pairs)" % (
+                100 * row["overhead_vs_rtl"], 100 * row["base_overhead_vs_rtl"], row["pairs"])
             # The same overhead in instructions (whole processes), which repeats
             # exactly where wall time is noisy.
             if row.get("ir_per_cycle") and rtl_ir.get("new"):
