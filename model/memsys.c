@@ -151,10 +151,11 @@ static uint64_t burst_base(const vta_memsys_t *ms, const rd_req_t *r) {
 
 /* Copy beat k of burst r, at aligned address a; bytes outside every
  * allocation read as 0, and are a fault only if the request asked for
- * them.  Local DRAM does not move during a burst, so the burst's host
- * address is looked up once, at its first beat, not once a beat; external
- * memory (a platform's, whose direct pointers may be revoked at any time)
- * is asked every beat. */
+ * them.  Local DRAM neither moves nor is freed while a run is in progress
+ * (the runs of the driver and the engines are synchronous), so the burst's
+ * host address is looked up once, at its first beat, not once a beat;
+ * external memory (a platform's, whose direct pointers may be revoked at
+ * any time) is asked every beat. */
 static void fetch_beat(vta_memsys_t *ms, const rd_req_t *r, uint32_t k, uint64_t a,
                        uint32_t lo, uint32_t hi) {
   uint32_t n = ms->p.bus_bytes;

@@ -87,6 +87,13 @@ static char *pw_watched(const vta_program_t *prog, const vta_model_params_t *mp,
   memset(w, 0, sizeof *w);
   w->stop_after = stop_after;
   w->p = vta_prof_new(&prog->cfg, mp, vta_session_mem(s), &o, &err);
+  CHECK_MSG(w->p != NULL, "%s", err.msg);
+  if (!w->p) {
+    vta_session_free(s);
+    fclose(out);
+    free(buf);
+    return NULL;
+  }
   vta_session_observer_t ob = {.events = 1,
                                .skip = spans ? vta_prof_skip(w->p) : VTA_PROF_SKIP,
                                .launch = pw_launch,
