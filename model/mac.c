@@ -70,13 +70,12 @@ static void run_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_
 }
 
 /* Uop i's rows, as its write-back left them, into f's list: the events of
- * compute.c's uop-by-uop path. */
+ * compute.c's uop-by-uop path (vta_evlist_add_wb, as there). */
 static inline void fold_rows(vta_mac_fold_t *f, uint32_t i, const int32_t *acc,
                              const int8_t *out) {
   const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
-  vta_evlist_add_sram(f->ev, f->cycle, VTA_MEM_ACC, row, f->acc_bytes, (const uint8_t *)acc);
-  vta_evlist_add_sram(f->ev, f->cycle, VTA_MEM_OUT, row, f->out_bytes, (const uint8_t *)out);
-  f->cycle++;
+  vta_evlist_add_wb(f->ev, f->cycle++, row, f->acc_bytes, (const uint8_t *)acc, row,
+                    f->out_bytes, (const uint8_t *)out);
 }
 
 static void fold_scalar(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,

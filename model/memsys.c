@@ -530,7 +530,7 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn 
     /* The burst's beats straight from DRAM (nobody writes it meanwhile);
      * a burst touching unmapped memory is left to the cycle-by-cycle path,
      * which reports the fault in its cycle. */
-    const uint8_t *src = vta_mem_host(ms->mem, r->addr / bus * bus, (uint64_t)r->beats * bus);
+    const uint8_t *src = vta_mem_host(ms->mem, burst_base(ms, r), (uint64_t)r->beats * bus);
     if (!src) break;
     uint32_t k = ms->next_beat, end = r->beats;
     if (end - k > n - *done) end = k + (uint32_t)(n - *done);
@@ -538,7 +538,7 @@ int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn 
     count_busy(ms, beats); /* in flight throughout: this burst at least */
     ms->st.rd[r->client].beats += beats;
     if (run && !ms->npost) { /* no write to see: the beats' bytes in one go */
-      uint64_t base = r->addr / bus * bus, a = base + (uint64_t)k * bus;
+      uint64_t base = burst_base(ms, r), a = base + (uint64_t)k * bus;
       uint64_t lo = r->addr > a ? r->addr : a, hi = base + (uint64_t)end * bus;
       if (hi > r->addr + r->bytes) hi = r->addr + r->bytes;
       run(ctx, src + (lo - base), lo, hi - lo, ms->now);

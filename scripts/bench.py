@@ -33,6 +33,7 @@ noisy machine.  Speed is reported, never asserted.
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -123,9 +124,7 @@ COSIM_PAIRS = 11      # cosim/rtl pairs at least, for the overhead
 
 def cosim_overhead(pairs):
     """The median over the pairs of cosim's whole process over the RTL's, less one."""
-    r = sorted(c / t for c, t in pairs)
-    n = len(r)
-    return (r[n // 2] if n % 2 else (r[n // 2 - 1] + r[n // 2]) / 2) - 1
+    return statistics.median(c / t for c, t in pairs) - 1
 
 
 def measure(binary, f, engine, cycles):

@@ -925,7 +925,7 @@ int vta_rtl_step(vta_rtl_t *r, vta_evlist_t *out, int *finished, vta_err *err) {
   // (a push comes with a done: without unit events only a pending fault is checked)
   if ((uev || r->pending) && check_cycle(r, err)) return -1;
   const int fin = t->ev_finish, act = uev || active(r, &io);
-  r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cats
+  r->ev_cat = t->ev_cat;  // every unit's category of this cycle, for vta_rtl_cat_bits
   trace_cycle(r, &io);
   if (uev) track_units(r);
   if (out && act) {
@@ -971,11 +971,6 @@ int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err) 
 const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
-void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]) {
-  // docs/microarch.md 8.1: 3 bits per unit, VTA_CY_* order from the LSB
-  for (int u = 0; u < VTA_CY_NUNITS; u++)
-    cat[u] = (uint8_t)(r->ev_cat >> (VTA_CY_CAT_BITS * u) & ((1u << VTA_CY_CAT_BITS) - 1));
-}
 uint32_t vta_rtl_cat_bits(const vta_rtl_t *r) { return r->ev_cat; }
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 

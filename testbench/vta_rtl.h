@@ -95,11 +95,10 @@ int vta_rtl_run(vta_rtl_t *r, uint32_t insn_phys, uint32_t count, vta_err *err);
 const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r);
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r);
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]);
-/* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the cycle
- * the last vta_rtl_step stepped: the RTL's own, as its counters count them. */
-void vta_rtl_cats(const vta_rtl_t *r, uint8_t cat[VTA_CY_NUNITS]);
-/* The same, packed as the core's ev_cat port has them (docs/microarch.md
- * 8.1): VTA_CY_CAT_BITS bits per unit, VTA_CY_* order from the LSB. */
+/* The category (VTA_CAT_*) of each unit in the cycle the last vta_rtl_step
+ * stepped: the RTL's own, as its counters count them, packed as the core's
+ * ev_cat port has them (docs/microarch.md 8.1): VTA_CY_CAT_BITS bits per
+ * unit, VTA_CY_* order from the LSB. */
 enum { VTA_CY_CAT_BITS = 3 };
 uint32_t vta_rtl_cat_bits(const vta_rtl_t *r);
 /* Zero the accumulated counters (the hardware's registers run on: the next

@@ -58,6 +58,7 @@ typedef struct {
   uint64_t run;
 } gather_t;
 
+/* Each unit's category (VTA_CAT_*, indexed by VTA_CY_*) from the packed bits. */
 static void unpack(uint32_t bits, uint8_t cat[VTA_CY_NUNITS]) {
   for (int u = 0; u < VTA_CY_NUNITS; u++)
     cat[u] = (uint8_t)(bits >> (VTA_CY_CAT_BITS * u) & ((1u << VTA_CY_CAT_BITS) - 1));
@@ -184,7 +185,9 @@ static void rtl_free(vta_engine_ctx_t *e) {
   free(e);
 }
 
-static void rtl_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) { vta_rtl_cats(R(e), cat); }
+static void rtl_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
+  unpack(vta_rtl_cat_bits(R(e)), cat);
+}
 
 static const vta_engine_ops_t rtl_ops = {"rtl",         rtl_launch,    rtl_step,
                                          rtl_reg_read,  rtl_reg_write, rtl_snapshot,
