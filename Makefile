@@ -69,6 +69,10 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 # built by its own rules; its C glue (testbench/vta_rtl_engine.c, the RTL as
 # a cosim side) joins that build, with -DVTASIM_HAVE_RTL for the CLI.
 TB_SRC    := testbench/cosim.c
+# The engine registry (testbench/vta_engines.c) is compiled twice: without
+# the RTL's kinds for libvtasim-core.a (VTASIM_NO_RTL), with them beside
+# the harness.
+CORE_REG  := $(BUILD)/core/testbench/vta_engines.o
 DRIVER_SRC := $(wildcard driver/*.c)
 
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC))
@@ -119,7 +123,11 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
 
-$(BUILD)/libvtasim-core.a: $(LIB_OBJ)
+$(CORE_REG): testbench/vta_engines.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DVTASIM_NO_RTL -Iisa -Imodel -Itestbench -MMD -MP -c $< -o $@
+
+$(BUILD)/libvtasim-core.a: $(LIB_OBJ) $(CORE_REG)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -160,7 +168,8 @@ VLT_MARCH := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && \
 VLT_OPT   := -O3 --x-assign fast --x-initial fast --output-split-cfuncs 400 $(if $(VLT_MARCH),-CFLAGS $(VLT_MARCH))
 VLT_FLAGS := --cc --trace-fst -DSIMULATION -DVTA_INJECT $(VLT_OPT)
 RTL_GEN   := $(BUILD)/vtasim-core config --verilog $(if $(RTL_CONFIG),--config $(RTL_CONFIG)) $(RTL_PARAMS)
-TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o
+TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
+              $(BUILD)/testbench/vta_engines.o
 # The Verilator harness's compile command (vta_rtl.cpp against the core's
 # headers in RTL_DIR, with FST waveforms): the build's, a variant's and the
 # PGO training CLI's.
@@ -203,7 +212,7 @@ PGO_DIR   := $(RTL_ABS)/pgo
 PGO_GEN   := -O3 -fprofile-generate -fprofile-update=single -fprofile-dir=$(PGO_DIR)
 PGO_USE   := -O3 -fprofile-use -fprofile-partial-training -fprofile-dir=$(PGO_DIR) -Wno-missing-profile
 PGO_TRAIN := $(RTL_DIR)/pgo-train
-$(RTL_LIB): $(RTL_SRC) $(RTL_HDR) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUILD)/testbench/vta_rtl_engine.o \
+$(RTL_LIB): $(RTL_SRC) $(RTL_HDR) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/testbench/vta_engines.o \
             $(BUILD)/libvtasim-core.a
 	@mkdir -p $(RTL_DIR)/obj
 	@echo "verilating rtl/ (top vta_top) into $(RTL_DIR)/obj$(if $(filter 1,$(PGO)), (PGO: compiled twice around a training run))"
@@ -216,7 +225,7 @@ $(RTL_LIB): $(RTL_SRC) $(RTL_HDR) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUI
 	  $(MAKE) $(VLT_MAKE) -B OPT_FAST="$(PGO_GEN)" OPT_GLOBAL="$(PGO_GEN)" $(VLT_OUT) >>$$log 2>&1 && \
 	  $(HARNESS_CXX) -c testbench/vta_rtl.cpp -o $(PGO_TRAIN).o >>$$log 2>&1 && \
 	  $(CC) $(LDFLAGS) -fprofile-generate -o $(PGO_TRAIN) $(CLI_OBJ) $(PGO_TRAIN).o \
-	    $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/libvtasim-core.a \
+	    $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/testbench/vta_engines.o $(BUILD)/libvtasim-core.a \
 	    $(addprefix $(RTL_DIR)/obj/,$(VLT_OUT)) $(HOST_LIBS) >>$$log 2>&1 || { cat $$log; exit 1; }; \
 	  for t in traces/*.vta; do $(PGO_TRAIN) run $$t --engine rtl --quiet >>$$log 2>&1 || true; done; \
 	  rm -f $(PGO_TRAIN) $(PGO_TRAIN).o; \
@@ -256,8 +265,8 @@ rtl-variant: $(RTL_DIR)/vtasim
 $(RTL_DIR)/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)
 	$(HARNESS_CXX) -MMD -MP -c $< -o $@
 -include $(wildcard $(RTL_DIR)/vta_rtl.d)
-$(RTL_DIR)/vtasim: $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
+$(RTL_DIR)/vtasim: $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/testbench/vta_engines.o $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(RTL_DIR)/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o $(BUILD)/testbench/vta_engines.o \
 	  $(BUILD)/libvtasim-core.a $(RTL_LIB) $(VLT_RT) $(HOST_LIBS)
 
 # Verilator's lint, then the width rule (scripts/rtl_widths.sh): every width

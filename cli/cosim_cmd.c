@@ -4,8 +4,7 @@
  * divergence report or a one-line summary, text or JSON.
  *
  * Side A is always the C model, the reference of docs/microarch.md.  Side
- * B is the RTL when the build has it (VTASIM_HAVE_RTL), else the model
- * again; --inject makes side B the model with a planted bug, the check
+ * B is the RTL (--dut rtl, the default) or the model again (--dut model); --inject makes side B the model with a planted bug, the check
  * that the comparator catches what it should.
  */
 #include <cjson/cJSON.h>
@@ -25,12 +24,8 @@
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
-#ifdef VTASIM_HAVE_RTL
-#include "vta_engine_open.h"
+#include "vta_engines.h"
 #define DEFAULT_DUT "rtl"
-#else
-#define DEFAULT_DUT "model"
-#endif
 
 static const char cosim_help[] =
     "usage: vtasim cosim FILE [options]\n"
@@ -144,20 +139,17 @@ static cJSON *result_json(const vta_cosim_result_t *r) {
 /* Side A the model, side B as asked; the RTL records a waveform when wave
  * is set (cycles [from, to) of every run, to = 0: all). */
 static int make_sides(vta_cosim_side_t side[2], const vta_program_t *p,
-                      const vta_model_params_t *pa, const vta_model_params_t *pb,
+                      const vta_params_t *pa, const vta_params_t *pb,
                       const char *dut, const char *wave, uint64_t from, uint64_t to,
                       vta_err *e) {
-  if (vta_cosim_side_model(&side[0], p, pa, e)) return -1;
-  if (strcmp(dut, "rtl")) return vta_cosim_side_model(&side[1], p, pb, e);
-#ifdef VTASIM_HAVE_RTL
-  if (vta_cosim_side_rtl(&side[1], p, pb, e)) return -1; /* pb: its planted bug, if any */
-  return wave ? vta_rtl_wave(vta_engine_rtl(vta_session_engine(side[1].sess)), wave, from, to, e)
-              : 0;
-#else
-  (void)wave, (void)from, (void)to;
-  return vta_errf(e, VTA_EINPUT, "--dut rtl: this vtasim is built without the RTL (the "
-                  "Verilator testbench of testbench/); use --dut model or --inject NAME");
-#endif
+  if (vta_cosim_side_open(&side[0], p, &vta_engine_kind_model, pa, e)) return -1;
+  if (strcmp(dut, "rtl")) return vta_cosim_side_open(&side[1], p, &vta_engine_kind_model, pb, e);
+  const vta_engine_kind_t *rtl = vta_engine_find("rtl", e);
+  vta_params_t q = *pb; /* pb: its planted bug, if any */
+  q.wave = wave;
+  q.wave_from = from;
+  q.wave_to = to;
+  return rtl ? vta_cosim_side_open(&side[1], p, rtl, &q, e) : -1;
 }
 
 int vtasim_cmd_cosim(int argc, char **argv) {
@@ -168,8 +160,8 @@ int vtasim_cmd_cosim(int argc, char **argv) {
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_cosim_opts_t opts = {VTA_COSIM_LAST_DEFAULT, NULL, 0};
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   vta_err e = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -211,7 +203,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
     } else if (pi && v) {
       long long n = vtasim_parse_count(v);
       if (n < 0) return usage("expected a number, got '%s'", v);
-      if (vta_model_params_set(&params, a, (uint64_t)n, &e)) return usage("%s", e.msg);
+      if (vta_params_set(&params, a, (uint64_t)n, &e)) return usage("%s", e.msg);
       i++;
     } else if (a[0] == '-' && a[1]) {
       return usage("unknown option or missing value '%s'", a);
@@ -222,7 +214,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
     }
   }
   if (!in) return usage("%s", "missing input FILE");
-  vta_model_params_t pb = params;
+  vta_params_t pb = params;
   if (inject) {
     /* The bug goes into side B, whichever it is: the RTL has the same
      * planted bugs behind its INJECT register (docs/microarch.md 8.4). */
@@ -277,7 +269,7 @@ int vtasim_cmd_cosim(int argc, char **argv) {
    * the timeline needs every cycle's events; only if anything differs,
    * again event by event for the report. */
   opts.digest = watch.prof == NULL;
-  watch.model = vta_session_model(side[0].sess); /* progress without events */
+  watch.eng = vta_session_engine(side[0].sess); /* progress without events */
   vtasim_watch_observer(&watch, !opts.digest, &ob);
   opts.observe = &ob;
   vtasim_sigint_catch();

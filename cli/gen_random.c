@@ -39,8 +39,8 @@ static const stall_bin_t stall_bins[] = {
 
 /* The timing a program is co-simulated with: its `.meta cosim_args`, pairs
  * of a timing option and its value. */
-static int program_timing(const vta_program_t *p, vta_model_params_t *params, vta_err *e) {
-  vta_model_params_default(params);
+static int program_timing(const vta_program_t *p, vta_params_t *params, vta_err *e) {
+  vta_params_default(params);
   for (int i = 0; i < p->nmeta; i++) {
     if (strcmp(p->meta[i].key, "cosim_args")) continue;
     char buf[512], *save = NULL;
@@ -48,7 +48,7 @@ static int program_timing(const vta_program_t *p, vta_model_params_t *params, vt
     for (char *opt = strtok_r(buf, " ", &save); opt; opt = strtok_r(NULL, " ", &save)) {
       char *val = strtok_r(NULL, " ", &save);
       if (!val) return vta_errf(e, VTA_EINPUT, "cosim_args: %s has no value", opt);
-      if (vta_model_params_set(params, opt, strtoull(val, NULL, 10), e)) return -1;
+      if (vta_params_set(params, opt, strtoull(val, NULL, 10), e)) return -1;
     }
   }
   return 0;
@@ -58,12 +58,14 @@ static int program_timing(const vta_program_t *p, vta_model_params_t *params, vt
  * with, and mark the stall bins it hits. */
 static int stall_coverage(const vta_program_t *p, unsigned long long hits[NSTALL],
                           vta_err *e) {
-  vta_model_params_t params;
+  vta_params_t params;
   if (program_timing(p, &params, e)) return -1;
-  vta_session_t *s = vta_session_new(p, &params, e);
+  vta_session_t *s = vta_session_new(p, &vta_engine_kind_model, &params, e);
   if (!s) return -1;
   int rc = vta_session_run(s, e);
-  const vta_cycle_stats_t *cs = rc ? NULL : vta_model_cycle_stats(vta_session_model(s));
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot(vta_session_engine(s), &snap);
+  const vta_cycle_stats_t *cs = rc ? NULL : &snap.cycles;
   for (size_t b = 0; cs && b < NSTALL; b++)
     hits[b] += cs->unit[stall_bins[b].unit].cat[stall_bins[b].cat] > 0;
   vta_session_free(s);

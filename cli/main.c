@@ -31,9 +31,7 @@
 #include "sweep.h"
 #include "watch.h"
 #include "vta_profile.h"
-#ifdef VTASIM_HAVE_RTL
-#include "vta_engine_open.h"
-#endif
+#include "vta_engines.h"
 
 enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
@@ -254,8 +252,8 @@ static int cmd_run(int argc, char **argv) {
   vtasim_watch_opts_t wo;
   vtasim_watch_opts_default(&wo);
   vta_prof_opts_t *popts = &wo.prof;
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   vta_err e = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -297,7 +295,7 @@ static int cmd_run(int argc, char **argv) {
     } else if (pi && v) {
       long long n = vtasim_parse_count(v);
       if (n < 0) return vtasim_usage("run", "expected a number, got '%s'", v);
-      if (vta_model_params_set(&params, a, (uint64_t)n, &e)) {
+      if (vta_params_set(&params, a, (uint64_t)n, &e)) {
         fprintf(stderr, "%s run: %s\nTry '%s run --help'.\n", prog_name, e.msg, prog_name);
         return EXIT_BAD;
       }
@@ -310,9 +308,11 @@ static int cmd_run(int argc, char **argv) {
   }
   if (!in) return vtasim_usage("run", "%s", "missing input FILE");
   const char *timeline_path = wo.timeline;
-  if (vta_engine_parse(engine, &params.engine, &e)) return vtasim_usage("run", "%s", e.msg);
+  const vta_engine_kind_t *kind = vta_engine_find(engine, &e);
+  if (!kind) return vtasim_usage("run", "%s", e.msg);
+  const int is_rtl = !strcmp(kind->name, "rtl");
   /* What an engine cannot honour is refused, never silently ignored. */
-  if (params.engine == VTA_ENGINE_FUNCTIONAL) {
+  if (!kind->cycles) {
     const char *no = trace_path ? "--trace" : full ? "--stats" : params.max_cycles ? "--max-cycles"
                      : params.no_skip ? "--no-skip" : timing ? "a memory timing parameter" : NULL;
     if (no) {
@@ -321,7 +321,7 @@ static int cmd_run(int argc, char **argv) {
       return EXIT_BAD;
     }
   }
-  if (wave && params.engine != VTA_ENGINE_RTL)
+  if (wave && !is_rtl)
     return vtasim_usage("run", "%s", "--wave needs --engine rtl (it records the RTL)");
   if ((wave_from || wave_to) && !wave)
     return vtasim_usage("run", "%s", "--wave-from/--wave-to need --wave FILE");
@@ -350,7 +350,7 @@ static int cmd_run(int argc, char **argv) {
   memset(&watch, 0, sizeof watch);
   int interrupted = 0;
   vtasim_windows_t *win = NULL; /* the JSON report's per-window utilisation */
-  if (params.engine != VTA_ENGINE_FUNCTIONAL) params.stop = vtasim_stop_flag();
+  if (kind->cycles) params.stop = vtasim_stop_flag();
   /* Races are a property of the program: found before any engine runs it. */
   if (races && vta_races_check(&p, stderr, NULL, &e)) {
     rc = fail(&e);
@@ -371,37 +371,23 @@ static int cmd_run(int argc, char **argv) {
     vta_out_keep_partial(&trace); /* Ctrl-C on a long run: the trace so far */
     params.trace = trace.f;
   }
-  if (wave && vta_out_open_named(&wave_out, wave, "--wave", &e)) { rc = fail(&e); goto out; }
-  s = vta_session_new_mapped(&p, &e);
-  if (!s) { rc = fail(&e); goto out; }
-  {
-#ifdef VTASIM_HAVE_RTL
-    vta_engine_ctx_t *eng = vta_engine_open(engine, &p.cfg, vta_session_mem(s), &params, &e);
-#else
-    vta_engine_ctx_t *eng = NULL;
-    if (params.engine == VTA_ENGINE_RTL)
-      vta_errf(&e, VTA_EINPUT, "--engine rtl: this vtasim is built without the RTL");
-    else
-      eng = vta_engine_model_new(&p.cfg, vta_session_mem(s), &params, &e);
-#endif
-    if (!eng) { rc = fail(&e); goto out; }
-    vta_session_set_engine(s, eng);
-#ifdef VTASIM_HAVE_RTL
-    if (wave && vta_rtl_wave(vta_engine_rtl(eng), wave_out.tmp, wave_from, wave_to, &e)) {
-      rc = fail(&e);
-      goto out;
-    }
-#endif
+  if (wave) {
+    if (vta_out_open_named(&wave_out, wave, "--wave", &e)) { rc = fail(&e); goto out; }
+    params.wave = wave_out.tmp; /* the RTL writes it there; renamed when complete */
+    params.wave_from = wave_from;
+    params.wave_to = wave_to;
   }
+  s = vta_session_new(&p, kind, &params, &e);
+  if (!s) { rc = fail(&e); goto out; }
   /* Attribution and the timeline step the engine with events; progress
    * and Ctrl-C need it stepped at all.  The functional engine has no cycles. */
-  const int cycle_engine = params.engine != VTA_ENGINE_FUNCTIONAL;
+  const int cycle_engine = kind->cycles;
   const int attribute = cycle_engine && (((json || full) && !no_attr) || timeline_path);
   int tty = 0;
   const int want_progress = !wo.no_progress && vtasim_progress_wanted(wo.progress, &tty);
   if (timeline_path && !cycle_engine) {
     vta_errf(&e, VTA_EINPUT, "--timeline needs a cycle engine (model or rtl), not %s",
-             vta_engine_name(params.engine));
+             kind->name);
     rc = fail(&e);
     goto out;
   }
@@ -429,17 +415,17 @@ static int cmd_run(int argc, char **argv) {
   if (cycle_engine) vtasim_sigint_catch(); /* the model stops at params.stop */
   /* The model runs unwatched (with event skipping) unless something watches it;
    * the RTL is stepped anyway, and watched so that Ctrl-C stops it. */
-  if (attribute || win || want_progress || params.engine == VTA_ENGINE_RTL) {
+  if (attribute || win || want_progress || is_rtl) {
     watch.prof = prof;
     watch.windows = win;
-    watch.model = vta_session_model(s);
-    watch.self_stop = params.engine == VTA_ENGINE_MODEL;
+    watch.eng = vta_session_engine(s);
+    watch.self_stop = !strcmp(kind->name, "model");
     watch.progress = want_progress;
     watch.tty = tty;
     watch.total_insns = vtasim_program_insns(&p);
     vta_session_observer_t ob;
     vtasim_watch_observer(&watch, attribute || win ||
-                                      (want_progress && params.engine == VTA_ENGINE_RTL),
+                                      (want_progress && is_rtl),
                           &ob);
     vta_session_observe(s, &ob);
   }
@@ -492,7 +478,7 @@ static int cmd_run(int argc, char **argv) {
   vta_report_t r = {0};
   vta_engine_snapshot_t snap;
   if (s && vta_session_engine(s)) vta_report_from_engine(&r, vta_session_engine(s), &snap);
-  r.engine = vta_engine_name(params.engine);
+  r.engine = kind->name;
   r.file = in;
   r.prog = &p;
   r.wall = wall;
@@ -548,8 +534,8 @@ static const char config_help[] =
 static int cmd_config(int argc, char **argv) {
   const char *path = NULL;
   int json = 0, verilog = 0;
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   vta_err e = {0};
   char cmdline[1024] = "vtasim config"; /* quoted by the generated header */
   for (int i = 1; i < argc; i++) {
@@ -565,7 +551,7 @@ static int cmd_config(int argc, char **argv) {
     else if (pi && i + 1 < argc) { /* a timing option, as `vtasim run` takes it */
       long long v = vtasim_parse_count(argv[++i]);
       if (v < 0) return vtasim_usage("config", "expected a number, got '%s'", argv[i]);
-      if (vta_model_params_set(&params, pi->name, (uint64_t)v, &e)) return vtasim_usage("config", "%s", e.msg);
+      if (vta_params_set(&params, pi->name, (uint64_t)v, &e)) return vtasim_usage("config", "%s", e.msg);
     } else return vtasim_usage("config", "unexpected argument '%s'", argv[i]);
   }
   vta_config_t c;

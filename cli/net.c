@@ -25,9 +25,7 @@
 #include "vta_model.h"
 #include "vta_program.h"
 #include "vta_session.h"
-#ifdef VTASIM_HAVE_RTL
-#include "vta_engine_open.h"
-#endif
+#include "vta_engines.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
 #define NET_MAGIC "vtasim-net 1"
@@ -334,7 +332,7 @@ static int fill_segment(vta_program_t *p, const char *seg, const void *data, siz
 /* One layer's "profile" (docs/report-json.md, model/vta_profile.c: the same
  * figures and verdict as vtasim run --json) with its cycles and each unit's
  * cycles by category added. */
-static cJSON *layer_profile(const vta_cycle_stats_t *cs, const vta_model_params_t *mp,
+static cJSON *layer_profile(const vta_cycle_stats_t *cs, const vta_params_t *mp,
                             const vta_config_t *c, double clock_mhz, char *kind, size_t kind_len) {
   vta_prof_summary_t sum;
   vta_prof_summarize(cs, c, mp, clock_mhz, &sum);
@@ -396,17 +394,11 @@ int vtasim_cmd_run_net(int argc, char **argv) {
    * (the text table on stdout shows each layer as it ends anyway) */
   if (json && isatty(2)) progress = 1;
   vta_err e = {0};
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   /* cosim: the model and the RTL in lockstep, reported as the model */
-  if (strcmp(engine, "cosim") && vta_engine_parse(engine, &params.engine, &e))
-    return vtasim_usage("run", "%s (or cosim)", e.msg);
-#ifndef VTASIM_HAVE_RTL
-  if (params.engine == VTA_ENGINE_RTL || !strcmp(engine, "cosim")) {
-    vta_errf(&e, VTA_EINPUT, "--engine %s: this vtasim is built without the RTL", engine);
-    return net_fail(&e);
-  }
-#endif
+  const vta_engine_kind_t *kind = vta_engine_find(engine, &e);
+  if (!kind) return vtasim_usage("run", "%s", e.msg);
   net_manifest_t *mf = malloc(sizeof *mf);
   tensor_t *t = calloc(VTA_CL_NET_MAX + 1, sizeof *t);
   if (!mf || !t) { free(mf); free(t); vta_errf(&e, VTA_ENOMEM, "out of memory"); return net_fail(&e); }
@@ -435,7 +427,7 @@ int vtasim_cmd_run_net(int argc, char **argv) {
   cJSON_AddStringToObject(o, "network", mf->network);
   cJSON_AddStringToObject(o, "manifest", in);
   cJSON_AddStringToObject(o, "config", mf->config);
-  cJSON_AddStringToObject(o, "engine", strcmp(engine, "cosim") ? vta_engine_name(params.engine) : engine);
+  cJSON_AddStringToObject(o, "engine", kind->name);
   cJSON_AddNumberToObject(o, "clock_mhz", (double)clock);
   layers = cJSON_AddArrayToObject(o, "layers");
   double tot_cyc = 0, tot_macs = 0, tot_wall = 0, tot_bytes = 0;
@@ -443,7 +435,7 @@ int vtasim_cmd_run_net(int argc, char **argv) {
   if (!json)
     printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %lld MHz\n\n"
            "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", in, mf->network,
-           mf->nlayers, strcmp(engine, "cosim") ? vta_engine_name(params.engine) : engine, clock,
+           mf->nlayers, kind->name, clock,
            "layer", "shape", "cycles",
            "time ms", "GOPS", "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
   for (int i = 0; i < mf->nlayers && rc != NET_BAD; i++) {
@@ -487,17 +479,8 @@ int vtasim_cmd_run_net(int argc, char **argv) {
         goto layer_done;
       }
     }
-    s = vta_session_new_mapped(&p, &e);
+    s = vta_session_new(&p, kind, &params, &e);
     if (!s) { rc = NET_BAD; goto layer_done; }
-    {
-#ifdef VTASIM_HAVE_RTL
-      vta_engine_ctx_t *eng = vta_engine_open(engine, &p.cfg, vta_session_mem(s), &params, &e);
-#else
-      vta_engine_ctx_t *eng = vta_engine_model_new(&p.cfg, vta_session_mem(s), &params, &e);
-#endif
-      if (!eng) { rc = NET_BAD; goto layer_done; }
-      vta_session_set_engine(s, eng);
-    }
     double t0 = now_s();
     if (vta_session_run(s, &e)) {
       vta_err_prefix(&e, "layer %s: ", l->name);

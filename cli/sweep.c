@@ -440,7 +440,7 @@ static void hex16(const uint8_t *d, char *out) {
 
 /* The point's effective inputs, every key explicit (defaults filled in), so
  * that two specs meaning the same point give it the same id. */
-static cJSON *point_inputs(const vta_config_t *c, const vta_model_params_t *mp,
+static cJSON *point_inputs(const vta_config_t *c, const vta_params_t *mp,
                            const cJSON *wl, double clock) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "vtasim", VTASIM_VERSION);
@@ -452,7 +452,7 @@ static cJSON *point_inputs(const vta_config_t *c, const vta_model_params_t *mp,
   }
   cJSON *tj = cJSON_AddObjectToObject(o, "timing");
   for (int i = 0; i < vta_nparams; i++)
-    cJSON_AddNumberToObject(tj, vta_params[i].name, vta_model_params_get(mp, &vta_params[i]));
+    cJSON_AddNumberToObject(tj, vta_params[i].name, vta_params_get(mp, &vta_params[i]));
   cJSON_AddItemToObject(o, "workload", cJSON_Duplicate(wl, 1));
   cJSON_AddNumberToObject(o, "clock_mhz", clock);
   return o;
@@ -517,11 +517,11 @@ static cJSON *expand(const spec_t *s) {
     }
     int ti[MAX_AXES] = {0};
     do {
-      vta_model_params_t mp;
-      vta_model_params_default(&mp);
+      vta_params_t mp;
+      vta_params_default(&mp);
       for (int i = 0; i < s->ntim; i++) {
         vta_err pe = {0};
-        if (vta_model_params_set(&mp, s->tim[i].key, (uint64_t)s->tim[i].v[ti[i]], &pe)) {
+        if (vta_params_set(&mp, s->tim[i].key, (uint64_t)s->tim[i].v[ti[i]], &pe)) {
           spec_err(s, s->tim[i].key, "timing.%s: %s", s->tim[i].key, pe.msg);
           goto bad;
         }
@@ -544,7 +544,7 @@ static cJSON *expand(const spec_t *s) {
         for (int i = 0; i < vta_nparams; i++) {
           size_t n = strlen(args);
           snprintf(args + n, sizeof args - n, "%s%s %u", i ? " " : "", vta_params[i].option,
-                   vta_model_params_get(&mp, &vta_params[i]));
+                   vta_params_get(&mp, &vta_params[i]));
         }
         cJSON_AddStringToObject(in, "timing_args", args);
         cJSON_AddItemToArray(pts, in);
@@ -667,12 +667,12 @@ static cJSON *eval_point(const cJSON *pt) {
   cJSON_AddNumberToObject(r, "mac_units", (double)c.batch * c.block_in * c.block_out);
   cJSON_AddStringToObject(r, "schedule", rep.schedule);
   cJSON_AddNumberToObject(r, "insns", rep.total);
-  vta_model_params_t mp;
-  vta_model_params_default(&mp);
+  vta_params_t mp;
+  vta_params_default(&mp);
   const cJSON *tj = cJSON_GetObjectItem(pt, "timing");
   for (const cJSON *it = tj ? tj->child : NULL; it; it = it->next)
-    if (vta_model_params_set(&mp, it->string, (uint64_t)it->valuedouble, &e)) break;
-  vta_session_t *s = e.msg[0] ? NULL : vta_session_new(&p, &mp, &e);
+    if (vta_params_set(&mp, it->string, (uint64_t)it->valuedouble, &e)) break;
+  vta_session_t *s = e.msg[0] ? NULL : vta_session_new(&p, &vta_engine_kind_model, &mp, &e);
   if (!s || vta_session_run(s, &e)) {
     cJSON_AddStringToObject(r, "status", "error");
     cJSON_AddStringToObject(r, "reason", e.msg);
@@ -685,11 +685,13 @@ static cJSON *eval_point(const cJSON *pt) {
   FILE *rf = open_memstream(&rpt, &rlen);
   int failed = vta_session_check(s, rf ? rf : stderr);
   if (rf) fclose(rf);
-  const vta_model_t *m = vta_session_model(s);
-  const vta_cycle_stats_t *cs = vta_model_cycle_stats(m);
+  vta_engine_ctx_t *eng = vta_session_engine(s);
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot(eng, &snap);
+  const vta_cycle_stats_t *cs = &snap.cycles;
   /* the verdict and utilisations of every vtasim report (docs/report-json.md) */
   vta_prof_summary_t sum;
-  vta_prof_summarize(cs, vta_model_config(m), vta_model_params(m), clock, &sum);
+  vta_prof_summarize(cs, &eng->cfg, &eng->params, clock, &sum);
   double cyc = (double)cs->cycles;
   cJSON_AddStringToObject(r, "status", failed ? "mismatch" : "ok");
   if (failed) cJSON_AddStringToObject(r, "reason", rpt ? rpt : "expectations failed");

@@ -11,7 +11,7 @@
 
 /* Print the header for configuration c and parameters p; cmdline is quoted
  * in its first line.  Fails when the RTL cannot implement the combination. */
-int vtasim_config_verilog(FILE *f, const vta_config_t *c, const vta_model_params_t *p,
+int vtasim_config_verilog(FILE *f, const vta_config_t *c, const vta_params_t *p,
                           const char *cmdline, vta_err *err);
 
 #endif

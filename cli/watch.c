@@ -121,16 +121,19 @@ static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   w->retired_base = w->retired;
 }
 
-/* Cycles shown (with the last one's events, if any): windows, progress
- * and Ctrl-C. */
-static int shown(vtasim_watch_t *w, const vta_evlist_t *ev, uint64_t cycles, int fin) {
+/* Cycles shown (with the last one's events when the observer wants
+ * events): windows, progress and Ctrl-C. */
+static int shown(vtasim_watch_t *w, int events, const vta_evlist_t *ev, uint64_t cycles,
+                 int fin) {
   w->cycles += cycles;
   w->run_now += cycles;
   if (w->windows && cycles) vtasim_windows_cycle(w->windows, w->run_now - 1, ev, fin);
-  if (ev) {
+  if (events) {
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
-  } else if (w->model && vta_model_cycle_stats(w->model)) {
-    const vta_cycle_stats_t *cs = vta_model_cycle_stats(w->model);
+  } else if (w->eng) { /* the engine's live counters (the model counts as it goes) */
+    vta_engine_snapshot_t snap;
+    vta_engine_snapshot(w->eng, &snap);
+    const vta_cycle_stats_t *cs = &snap.cycles;
     w->retired = cs->unit[0].insns + cs->unit[1].insns + cs->unit[2].insns;
   }
   w->tick += cycles;
@@ -142,17 +145,10 @@ static int shown(vtasim_watch_t *w, const vta_evlist_t *ev, uint64_t cycles, int
   return got_sigint != 0 && !w->self_stop;
 }
 
-static int ob_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
-                    int fin) {
-  vtasim_watch_t *w = ctx;
-  if (w->prof && cat) vta_prof_cycle(w->prof, ev, cat, fin);
-  return shown(w, ev, cycles, fin);
-}
-
 static int ob_span(void *ctx, const vta_span_t *s) {
   vtasim_watch_t *w = ctx;
-  if (w->prof) vta_prof_span(w->prof, s);
-  return shown(w, s->ev, s->cycles, s->finished);
+  if (w->prof && s->cat) vta_prof_span(w->prof, s);
+  return shown(w, s->cat != NULL, s->ev, s->cycles, s->finished);
 }
 
 static void ob_abort(void *ctx) {
@@ -168,7 +164,6 @@ void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t
                         (w->windows ? VTASIM_WINDOWS_EVENTS : 0u);
   o->skip = ~want & ((1u << VTA_EV_NKINDS) - 1);
   o->launch = ob_launch;
-  o->cycle = ob_cycle;
   o->span = ob_span;
   o->abort = ob_abort;
   o->ctx = w;

@@ -22,7 +22,7 @@ typedef struct vtasim_watch {
   vta_prof_t *prof;          /* per-instruction attribution and timeline, or NULL */
   vtasim_windows_t *windows; /* per-window utilisation, or NULL */
   uint64_t run_now;          /* cycles of the current run shown so far */
-  vta_model_t *model;        /* the session's model: live counters for progress */
+  vta_engine_ctx_t *eng;     /* the session's engine: live counters for progress */
   int progress;              /* progress lines on stderr */
   int tty;                   /* stderr is a terminal: one line rewritten in place */
   int self_stop;             /* the engine stops itself on SIGINT (the model's
@@ -56,7 +56,7 @@ uint64_t vtasim_program_insns(const vta_program_t *p);
 void vtasim_sigint_catch(void);
 /* 1 once SIGINT has arrived. */
 int vtasim_interrupted(void);
-/* The flag itself, for vta_model_params.stop (an unwatched model run). */
+/* The flag itself, for vta_params_t.stop (an unwatched model run). */
 const volatile sig_atomic_t *vtasim_stop_flag(void);
 
 /* Whether progress is wanted: --progress, or stderr is a terminal. */

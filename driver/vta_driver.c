@@ -31,7 +31,7 @@
 #include "capture.h"
 #include "cosim.h"
 #include "runlog.h"
-#include "vta_engine_open.h"
+#include "vta_engines.h"
 #include "vta_profile.h"
 #include "vta_session.h"
 
@@ -181,12 +181,6 @@ static int sink_open(const char *var, sink_t **out, vta_err *err) {
 static void tl_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   vta_prof_launch(ctx, insn_phys, count);
 }
-static int tl_cycle(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
-                    int finished) {
-  (void)cycles; /* one cycle per call: the observer asks for events */
-  if (cat) vta_prof_cycle(ctx, ev, cat, finished);
-  return 0;
-}
 static int tl_span(void *ctx, const vta_span_t *s) {
   vta_prof_span(ctx, s);
   return 0;
@@ -203,7 +197,7 @@ static int timeline_taken(const char *path) {
 }
 
 static int timeline_open(device_t *d, const char *path, vta_err *err) {
-  if (!strcmp(vta_engine_ctx_name(d->eng), "functional"))
+  if (!strcmp(vta_engine_name(d->eng), "functional"))
     return vta_errf(err, VTA_EINPUT, "VTASIM_TIMELINE needs a cycle engine (model, rtl or "
                     "cosim), not functional");
   pthread_mutex_lock(&g_lock);
@@ -226,7 +220,7 @@ static int timeline_open(device_t *d, const char *path, vta_err *err) {
   snprintf(d->title, sizeof d->title, "VTADeviceRun, device %d", d->number);
   o.timeline = d->timeline;
   o.title = d->title;
-  o.engine = vta_engine_ctx_name(d->eng);
+  o.engine = vta_engine_name(d->eng);
   d->prof = vta_prof_new(&d->eng->cfg, &d->eng->params, g_mem, &o, err);
   if (!d->prof) {
     fclose(d->timeline);
@@ -267,8 +261,8 @@ VTADeviceHandle VTADeviceAlloc(void) {
     driver_error("VTADeviceAlloc: VTASIM_CONFIG: %s", err.msg);
     return NULL;
   }
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   const char *engine = getenv("VTASIM_ENGINE");
   if (!engine || !*engine) engine = "model";
   const char *inject = getenv("VTASIM_INJECT");
@@ -415,7 +409,7 @@ static void capture_finish(const device_t *d, vtasim_capture_t *cap,
                            size_t len) {
   vta_err err;
   path[0] = '\0';
-  if (vtasim_capture_end(cap, g_mem, info, vta_engine_ctx_name(d->eng), error,
+  if (vtasim_capture_end(cap, g_mem, info, vta_engine_name(d->eng), error,
                          getenv("VTASIM_CAPTURE"), path, len, &err)) {
     fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
             (unsigned long long)d->runs, d->number, err.msg);
@@ -448,7 +442,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     fprintf(stderr, "VTADeviceRun: %s\n", d->error);
     return 2;
   }
-  const char *engine = vta_engine_ctx_name(d->eng);
+  const char *engine = vta_engine_name(d->eng);
   vtasim_run_info_t info = {.device = d->number, .run = d->runs, .insn_addr = (uint32_t)addr,
                             .insn_count = insn_count};
   vta_engine_snapshot_t s0, s1;
@@ -460,7 +454,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   int rc;
   if (d->prof) {
     vta_session_observer_t o = {.events = 1, .skip = vta_prof_skip(d->prof),
-                                .launch = tl_launch, .cycle = tl_cycle, .span = tl_span,
+                                .launch = tl_launch, .span = tl_span,
                                 .abort = tl_abort, .ctx = d->prof};
     rc = vta_engine_run_observed(d->eng, (uint32_t)addr, insn_count, &o, &err);
   } else {
@@ -514,11 +508,6 @@ vta_engine_ctx_t *vtasim_device_engine(VTADeviceHandle h) {
   return d ? d->eng : NULL;
 }
 
-vta_model_t *vtasim_device_model(VTADeviceHandle h) {
-  device_t *d = h ? device_of(h, "vtasim_device_model") : NULL;
-  return d ? vta_engine_model(d->eng) : NULL;
-}
-
 const char *vtasim_device_error(VTADeviceHandle h) {
   if (!h) return g_error;
   device_t *d = device_of(h, "vtasim_device_error");
@@ -560,5 +549,5 @@ int vtasim_device_reg_read(VTADeviceHandle h, uint32_t addr, uint32_t *value) {
 
 const char *vtasim_device_engine_name(VTADeviceHandle h) {
   device_t *d = device_of(h, "vtasim_device_engine_name");
-  return d ? vta_engine_ctx_name(d->eng) : "";
+  return d ? vta_engine_name(d->eng) : "";
 }

@@ -4,7 +4,7 @@
  * error, and the process-wide device memory.  docs/driver.md.
  *
  * The driver stands on every engine (model/vta_engine.h, opened by name
- * with testbench/vta_engine_open.h): VTASIM_ENGINE=model (default),
+ * with testbench/vta_engines.h): VTASIM_ENGINE=model (default),
  * functional, rtl or cosim.  Link host programs with build/libvtasim.a,
  * which holds the Verilated RTL too (README: linking a host program).
  */
@@ -14,7 +14,6 @@
 #include "vta/driver.h"
 #include "vta_engine.h"
 #include "vta_mem.h"
-#include "vta_model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,9 +24,6 @@ vta_mem_t *vtasim_driver_mem(void);
 
 /* The engine of a live device; NULL for a NULL, freed or foreign handle. */
 vta_engine_ctx_t *vtasim_device_engine(VTADeviceHandle h);
-/* The C model of a "model" or "functional" device; NULL for rtl and cosim
- * and for a handle that is no live device. */
-vta_model_t *vtasim_device_model(VTADeviceHandle h);
 
 /* Message of the last failed VTADeviceRun on this device, "" if none.  For
  * NULL (or a handle that is no live device): the last error not tied to a

@@ -115,7 +115,7 @@ extern const char *const vta_dep_flag_names[DEP_NFLAGS];
 
 struct vta_model {
   vta_config_t cfg;
-  vta_model_params_t params;
+  vta_params_t params;
   vta_mem_t *mem;
 
   sram_t inp, wgt, acc, out;

@@ -8,7 +8,9 @@
  * runs all of it whatever its budget and reports 0 cycles and finished.
  */
 #include "vta_engine.h"
+#include "vta_model.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,13 +22,16 @@ int vta_engine_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, v
   return e->ops->launch(e, insn_phys, count, err);
 }
 
-int vta_engine_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+int vta_engine_step(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
                     vta_step_result_t *res, vta_err *err) {
   vta_step_result_t scratch;
   if (!res) res = &scratch;
   res->cycles = 0;
   res->finished = 0;
-  return e->ops->step(e, max_cycles, events, res, err);
+  if (w && !w->ev && !w->span) w = NULL; /* an empty watch wants nothing */
+  /* a span watcher is shown its spans' events through its list */
+  assert(!w || !w->span || w->ev);
+  return e->ops->step(e, max_cycles, w, res, err);
 }
 
 int vta_engine_run(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
@@ -61,31 +66,11 @@ int vta_engine_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
 int vta_engine_reset(vta_engine_ctx_t *e, vta_err *err) { return e->ops->reset(e, err); }
 void vta_engine_clear_stats(vta_engine_ctx_t *e) { e->ops->clear_stats(e); }
 
-int vta_engine_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS], vta_err *err) {
-  if (!e->ops->cats)
-    return vta_errf(err, VTA_EINPUT, "the %s engine has no cycles to watch (no unit "
-                    "categories): use a cycle engine (model, rtl, cosim)", e->ops->name);
-  e->ops->cats(e, cat);
-  return 0;
-}
-
 void vta_engine_free(vta_engine_ctx_t *e) {
   if (e) e->ops->free(e);
 }
 
-const char *vta_engine_ctx_name(const vta_engine_ctx_t *e) { return e->ops->name; }
-
-int vta_engine_has_spans(const vta_engine_ctx_t *e) { return e->ops->spans != NULL; }
-
-int vta_engine_step_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
-                          vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err) {
-  res->cycles = 0;
-  res->finished = 0;
-  if (!e->ops->spans)
-    return vta_errf(err, VTA_EINPUT, "the %s engine shows one cycle per step, not spans",
-                    e->ops->name);
-  return e->ops->spans(e, max_cycles, events, fn, ctx, res, err);
-}
+const char *vta_engine_name(const vta_engine_ctx_t *e) { return e->ops->name; }
 
 /* ---- the register map (model/vta_vcr.h) --------------------------------------- */
 
@@ -125,7 +110,7 @@ int vta_engine_regs_from_snapshot(const vta_engine_ctx_t *e, const vta_engine_sn
   if (vta_engine_reg_check(addr, 0, err)) return -1;
   const vcr_row_t *r = vcr_find(addr);
   const vta_config_t *c = &e->cfg;
-  const vta_model_params_t *p = &e->params;
+  const vta_params_t *p = &e->params;
   const vta_cycle_stats_t *cy = &s->cycles;
   if (r->unit >= 0) { /* the per-unit counters */
     const vta_unit_cycles_t *u = &cy->unit[r->unit];
@@ -183,7 +168,7 @@ int vta_engine_regs_from_snapshot(const vta_engine_ctx_t *e, const vta_engine_sn
 static int model_reg_write_check(const vta_engine_ctx_t *e, uint32_t addr, uint32_t value,
                                  vta_err *err) {
   if (vta_engine_reg_check(addr, 1, err)) return -1;
-  const vta_model_params_t *p = &e->params;
+  const vta_params_t *p = &e->params;
   uint32_t now;
   switch (addr) {
   case VTA_VCR_MAX_BURST: now = p->mem.max_burst; break;
@@ -194,7 +179,7 @@ static int model_reg_write_check(const vta_engine_ctx_t *e, uint32_t addr, uint3
   }
   if (value != now)
     return vta_errf(err, VTA_EINPUT, "register %s: the %s engine runs with %u, set when it "
-                    "is created (vta_model_params_t), not %u", vcr_find(addr)->name,
+                    "is created (vta_params_t), not %u", vcr_find(addr)->name,
                     e->ops->name, now, value);
   return 0;
 }
@@ -205,7 +190,8 @@ typedef struct model_engine {
   vta_engine_ctx_t base;
   vta_model_t *m;
   vta_engine_runregs_t rr;
-  int pending; /* functional: a launched run not yet stepped */
+  int functional; /* the functional mode: no cycles */
+  int pending;    /* functional: a launched run not yet stepped */
 } model_engine_t;
 
 static model_engine_t *ME(vta_engine_ctx_t *e) { return (model_engine_t *)e; }
@@ -216,17 +202,20 @@ static int model_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
   x->rr.insn_addr = insn_phys;
   x->rr.insn_count = count;
   x->rr.ctrl = 1;
-  if (x->base.params.engine == VTA_ENGINE_FUNCTIONAL) {
+  if (x->functional) {
     x->pending = 1;
     return 0;
   }
   return vta_model_launch(x->m, insn_phys, count, err);
 }
 
-static int model_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+/* The functional mode runs the whole run in its first step and shows no
+ * cycles; the cycle model steps as the watch asks (vta_model_advance and
+ * vta_model_advance_spans). */
+static int model_step(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
                       vta_step_result_t *res, vta_err *err) {
   model_engine_t *x = ME(e);
-  if (x->base.params.engine == VTA_ENGINE_FUNCTIONAL) {
+  if (x->functional) {
     if (!x->pending)
       return vta_errf(err, VTA_EINPUT, "functional engine: step without a launched run");
     x->pending = 0;
@@ -234,7 +223,11 @@ static int model_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *ev
     res->finished = 1;
   } else {
     int fin;
-    if (vta_model_advance(x->m, max_cycles, events, &res->cycles, &fin, err)) return -1;
+    if (w && w->span ? vta_model_advance_spans(x->m, max_cycles, w->ev, w->span, w->ctx,
+                                               &res->cycles, &fin, err)
+                     : vta_model_advance(x->m, max_cycles, w ? w->ev : NULL, &res->cycles,
+                                         &fin, err))
+      return -1;
     res->finished = fin;
   }
   if (res->finished) x->rr.ctrl = 2;
@@ -300,53 +293,50 @@ static void model_free(vta_engine_ctx_t *e) {
   free(e);
 }
 
-static void model_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
-  vta_model_cats(ME(e)->m, cat);
-}
-
-static int model_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
-                       vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err) {
-  model_engine_t *x = ME(e);
-  int fin;
-  if (vta_model_advance_spans(x->m, max_cycles, events, fn, ctx, &res->cycles, &fin, err))
-    return -1;
-  res->finished = fin;
-  if (fin) x->rr.ctrl = 2;
-  return 0;
-}
-
-#define MODEL_OPS(nm, cats, spans)                                                        \
+#define MODEL_OPS(nm)                                                                   \
   {nm, model_launch, model_step, model_reg_read, model_reg_write, model_snapshot,         \
-   model_read_sram, model_reset, model_clear_stats, model_free, cats, spans}
-static const vta_engine_ops_t cycle_ops = MODEL_OPS("model", model_cats, model_spans);
-static const vta_engine_ops_t functional_ops = MODEL_OPS("functional", NULL, NULL);
+   model_read_sram, model_reset, model_clear_stats, model_free}
+static const vta_engine_ops_t cycle_ops = MODEL_OPS("model");
+static const vta_engine_ops_t functional_ops = MODEL_OPS("functional");
 
-vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
-                                       const vta_model_params_t *params, vta_err *err) {
-  vta_model_params_t p;
+static vta_engine_ctx_t *model_open(const vta_config_t *cfg, vta_mem_t *mem,
+                                    const vta_params_t *params, vta_model_mode_t mode,
+                                    vta_err *err) {
+  vta_params_t p;
   if (params) p = *params;
-  else vta_model_params_default(&p);
-  if (p.engine != VTA_ENGINE_MODEL && p.engine != VTA_ENGINE_FUNCTIONAL) {
-    vta_errf(err, VTA_EINPUT, "the %s engine is not the model's (open it with "
-             "vta_engine_open, testbench/)", vta_engine_name(p.engine));
-    return NULL;
-  }
+  else vta_params_default(&p);
   model_engine_t *x = calloc(1, sizeof *x);
   if (!x) {
     vta_errf(err, VTA_ENOMEM, "model: out of memory");
     return NULL;
   }
-  x->m = vta_model_new(cfg, mem, &p, err);
+  x->m = vta_model_new(cfg, mem, mode, &p, err);
   if (!x->m) {
     free(x);
     return NULL;
   }
-  x->base.ops = p.engine == VTA_ENGINE_FUNCTIONAL ? &functional_ops : &cycle_ops;
+  x->functional = mode == VTA_MODEL_FUNCTIONAL;
+  x->base.ops = x->functional ? &functional_ops : &cycle_ops;
   x->base.cfg = *vta_model_config(x->m);
   x->base.params = p;
   x->base.mem = mem;
   return &x->base;
 }
+
+static vta_engine_ctx_t *open_cycle(const vta_config_t *cfg, vta_mem_t *mem,
+                                    const vta_params_t *params, vta_err *err) {
+  return model_open(cfg, mem, params, VTA_MODEL_CYCLE, err);
+}
+
+static vta_engine_ctx_t *open_functional(const vta_config_t *cfg, vta_mem_t *mem,
+                                         const vta_params_t *params, vta_err *err) {
+  return model_open(cfg, mem, params, VTA_MODEL_FUNCTIONAL, err);
+}
+
+const vta_engine_kind_t vta_engine_kind_model = {
+    "model", "the cycle-accurate model of docs/microarch.md", 1, open_cycle, NULL};
+const vta_engine_kind_t vta_engine_kind_functional = {
+    "functional", "the functional reference model (no cycles)", 0, open_functional, NULL};
 
 vta_model_t *vta_engine_model(vta_engine_ctx_t *e) {
   if (e->ops != &cycle_ops && e->ops != &functional_ops) return NULL;

@@ -9,11 +9,11 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "vta_isa.h"
 #include "vta_memsys.h"
-#include "vta_model.h"
 
 #define MEM(f) VTA_PARAM_MEM, offsetof(vta_memsys_params_t, f)
-#define CORE(f) VTA_PARAM_CORE, offsetof(vta_model_params_t, f)
+#define CORE(f) VTA_PARAM_CORE, offsetof(vta_params_t, f)
 
 const vta_param_info_t vta_params[] = {
     /* Memory: the defaults reproduce the reference hardware on an ideal AXI
@@ -55,4 +55,50 @@ int vta_param_check(const vta_param_info_t *pi, uint64_t v, vta_err *err) {
     return vta_errf(err, VTA_EINPUT, "%s = %llu: expected a power of two (%s)", pi->name,
                     (unsigned long long)v, pi->doc);
   return 0;
+}
+
+/* ---- the run parameters (vta_params_t) --------------------------------------- */
+
+static uint32_t *param_slot(vta_params_t *p, const vta_param_info_t *pi) {
+  char *base = pi->group == VTA_PARAM_MEM ? (char *)&p->mem : (char *)p;
+  return (uint32_t *)(base + pi->offset);
+}
+
+uint32_t vta_params_get(const vta_params_t *p, const vta_param_info_t *pi) {
+  return *param_slot((vta_params_t *)p, pi);
+}
+
+int vta_params_set(vta_params_t *p, const char *name, uint64_t value,
+                         vta_err *err) {
+  const vta_param_info_t *pi = vta_param_find(name);
+  if (!pi) return vta_errf(err, VTA_EINPUT, "unknown parameter '%s'", name);
+  if (vta_param_check(pi, value, err)) return -1;
+  *param_slot(p, pi) = (uint32_t)value;
+  return 0;
+}
+
+void vta_params_default(vta_params_t *p) {
+  memset(p, 0, sizeof *p);
+  for (int i = 0; i < vta_nparams; i++) *param_slot(p, &vta_params[i]) = vta_params[i].def;
+  p->max_insns = 0;
+}
+
+int vta_params_check(const vta_params_t *p, vta_err *err) {
+  /* The queue depths have always been checked with these words. */
+  if (p->cmd_queue_depth == 0 || p->token_queue_depth == 0)
+    return vta_errf(err, VTA_EINPUT, "model parameters: cmd_queue_depth (%u) and "
+                    "token_queue_depth (%u) must be at least 1", p->cmd_queue_depth,
+                    p->token_queue_depth);
+  for (int i = 0; i < vta_nparams; i++)
+    if (vta_param_check(&vta_params[i], vta_params_get(p, &vta_params[i]), err))
+      return vta_err_prefix(err, "model parameters: ");
+  if ((int)p->inject < 0 || p->inject >= VTA_INJECT_N)
+    return vta_errf(err, VTA_EINPUT, "model parameters: unknown planted bug %d",
+                    (int)p->inject);
+  return 0;
+}
+
+uint32_t vta_fetch_chunk(const vta_memsys_params_t *p) {
+  uint32_t c = p->max_burst * p->bus_bytes / VTA_INS_BYTES;
+  return c ? c : 1;
 }

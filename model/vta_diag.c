@@ -153,7 +153,7 @@ void vta_diag_trace_header(FILE *f, const struct vta_model_params *p) {
   if (!f) return;
   fprintf(f, "# vtasim cycle trace 1 (docs/microarch.md section 10)\n# params");
   for (int i = 0; i < vta_nparams; i++)
-    fprintf(f, " %s=%u", vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
+    fprintf(f, " %s=%u", vta_params[i].name, vta_params_get(p, &vta_params[i]));
   fprintf(f, " FETCH_CHUNK=%u\n", vta_fetch_chunk(&p->mem));
 }
 

@@ -3,8 +3,9 @@
  * core, the way difftest puts every reference model behind one table of
  * functions: the functional and cycle-accurate model (model/engine.c), the
  * Verilated RTL (testbench/vta_rtl_engine.c) and the lockstep co-simulation
- * of both (testbench/cosim.c).  testbench/vta_engine_open.h opens any of them
- * by name ("functional", "model", "rtl", "cosim").  docs/engine.md.
+ * of both (testbench/cosim.c).  Each is a kind (vta_engine_kind_t) of the
+ * one registry, testbench/vta_engines.h, which opens any of them by name
+ * ("functional", "model", "rtl", "cosim").  docs/engine.md.
  *
  * An engine runs over a vta_mem_t, the device DRAM: the caller maps the
  * program's segments there before creating it, and the DRAM must outlive
@@ -26,7 +27,8 @@
 #include "vta_err.h"
 #include "vta_events.h"
 #include "vta_mem.h"
-#include "vta_model.h"
+#include "vta_params.h"
+#include "vta_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,20 +85,40 @@ typedef struct vta_span {
 /* Shown a span; non-zero stops the run (which then ends not finished). */
 typedef int (*vta_span_fn)(void *ctx, const vta_span_t *s);
 
+/*
+ * What whoever steps an engine wants to see of the cycles it steps:
+ *  - nothing (a NULL watch, or neither field set): the engine may skip
+ *    quiet cycles and run units in closed form;
+ *  - `ev` alone: every event of every cycle is appended to ev (the caller
+ *    clears it); a digest list (vta_evlist_digest) lets the engine keep
+ *    its fast paths, since its events may come in any order;
+ *  - `ev` and `span`: the cycles are shown to span (vta_span_t), the list
+ *    holding each span's last cycle's events and cleared after each; the
+ *    events of a kind in ev->skip may not be produced at all, so the engine
+ *    can go on skipping what the watcher does not want.  An engine that
+ *    evaluates every cycle gathers the cycles without wanted events into
+ *    spans (the RTL) or shows spans of one cycle (co-simulation).
+ */
+typedef struct vta_watch {
+  vta_evlist_t *ev;
+  vta_span_fn span;
+  void *ctx;
+} vta_watch_t;
+
 /* The table every implementation fills.  ctx is the engine itself. */
 typedef struct vta_engine_ops {
-  const char *name; /* "functional", "model", "rtl", "cosim" */
+  const char *name; /* the kind's name: "functional", "model", "rtl", "cosim" */
   /* Start a run of `count` instructions at `insn_phys`; the memory starts
    * idle, cycle 0 is the next step.  With a run in progress the model
    * abandons it; the RTL (and so cosim) refuses: reset first. */
   int (*launch)(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
   /* Advance the launched run by at most `max_cycles` cycles (0: to its end),
-   * stopping exactly at the finish pulse.  With `events` non-NULL the
-   * engine evaluates every cycle and appends its events (docs/microarch.md
-   * 8.2); without, it may skip quiet cycles, with identical results and
-   * counters however the run is cut into steps.  A fault ends the run
-   * with -1. */
-  int (*step)(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+   * stopping exactly at the finish pulse, showing the cycles as the watch
+   * asks (vta_watch_t); the results and counters are identical whatever
+   * the watch and however the run is cut into steps.  A span watcher that
+   * returns non-zero stops the step early, not finished.  A fault ends the
+   * run with -1 (a span watcher has been shown the cycles before it). */
+  int (*step)(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
               vta_step_result_t *res, vta_err *err);
   /* The register port (model/vta_vcr.h): every engine answers the same
    * registers with the same values.  A CTRL write of bit 0 launches a run
@@ -114,45 +136,40 @@ typedef struct vta_engine_ops {
    * 32-bit registers of the RTL). */
   void (*clear_stats)(vta_engine_ctx_t *e);
   void (*free)(vta_engine_ctx_t *e);
-  /* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the last
-   * cycle stepped (docs/microarch.md 8.1): with the events, what the
-   * profiler and the timeline of model/vta_profile.h are computed from.
-   * NULL for an engine without cycles (functional). */
-  void (*cats)(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]);
-  /* Optional (NULL: the engine shows one cycle per step, with cats): step
-   * as `step` does with `events`, showing every cycle stepped to fn as
-   * spans (vta_span_t), the list cleared after each; the events of a kind
-   * in events->skip may then not be produced at all, so the engine can go
-   * on skipping quiet cycles and running units in closed form.  Stops
-   * early, not finished, when fn asks to. */
-  int (*spans)(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events, vta_span_fn fn,
-               void *ctx, vta_step_result_t *res, vta_err *err);
 } vta_engine_ops_t;
 
 /* Every engine starts with this header; the rest is the implementation's. */
 struct vta_engine_ctx {
   const vta_engine_ops_t *ops;
   vta_config_t cfg;
-  vta_model_params_t params;
+  vta_params_t params;
   vta_mem_t *mem;
 };
 
 /*
- * The model's engines (model/engine.c): params->engine chooses the cycle
- * model (VTA_ENGINE_MODEL) or the functional one (VTA_ENGINE_FUNCTIONAL).
- * params may be NULL (defaults).  The RTL and co-simulation are opened by
- * name with vta_engine_open (testbench/vta_engine_open.h).  The model's
- * run-time parameter registers (MAX_BURST, MAX_OUTST, CMDQ, INJECT) are
- * fixed at creation: writing another value fails.
+ * An engine kind: what the registry (testbench/vta_engines.h) lists and
+ * opens by name.  open takes the program's configuration, its DRAM (which
+ * must outlive the engine) and the run parameters (NULL: defaults); a kind
+ * whose implementation this build lacks has no open and says why.
  */
-vta_engine_ctx_t *vta_engine_model_new(const vta_config_t *cfg, vta_mem_t *mem,
-                                       const vta_model_params_t *params, vta_err *err);
-/* The model inside a model engine, NULL for any other (tests, driver). */
-vta_model_t *vta_engine_model(vta_engine_ctx_t *e);
+typedef struct vta_engine_kind {
+  const char *name;    /* "model" */
+  const char *summary; /* one line, for --help */
+  int cycles;          /* counts cycles: profiles, timelines, --max-cycles */
+  vta_engine_ctx_t *(*open)(const vta_config_t *cfg, vta_mem_t *mem, const vta_params_t *params,
+                            vta_err *err);
+  const char *missing; /* why open is NULL in this build */
+} vta_engine_kind_t;
+
+/* The model's two kinds (model/engine.c).  Their run-time parameter
+ * registers (MAX_BURST, MAX_OUTST, CMDQ, INJECT) are fixed at creation:
+ * writing another value fails. */
+extern const vta_engine_kind_t vta_engine_kind_model;
+extern const vta_engine_kind_t vta_engine_kind_functional;
 
 /* Thin wrappers over the table. */
 int vta_engine_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
-int vta_engine_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+int vta_engine_step(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
                     vta_step_result_t *res, vta_err *err);
 /* launch, then step to the end of the run. */
 int vta_engine_run(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);
@@ -164,14 +181,8 @@ int vta_engine_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index,
 int vta_engine_reset(vta_engine_ctx_t *e, vta_err *err);
 void vta_engine_clear_stats(vta_engine_ctx_t *e);
 void vta_engine_free(vta_engine_ctx_t *e);
-/* The units' categories of the last cycle stepped; -1 with an error for an
- * engine that has none (the functional one). */
-int vta_engine_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS], vta_err *err);
-const char *vta_engine_ctx_name(const vta_engine_ctx_t *e);
-/* The engine shows spans (ops->spans); vta_engine_step_spans steps it so. */
-int vta_engine_has_spans(const vta_engine_ctx_t *e);
-int vta_engine_step_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
-                          vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err);
+/* The engine's kind name ("model", "rtl", ...). */
+const char *vta_engine_name(const vta_engine_ctx_t *e);
 
 /*
  * The register map answered from a snapshot and the run registers, shared

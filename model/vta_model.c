@@ -50,67 +50,6 @@ int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t 
   return vta_diag_unit_err(err, kind, unit, c->idx, &c->insn, "%s", msg);
 }
 
-const char *vta_engine_name(vta_engine_t e) {
-  return e == VTA_ENGINE_FUNCTIONAL ? "functional" : e == VTA_ENGINE_RTL ? "rtl" : "model";
-}
-
-int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err) {
-  if (!strcmp(name, "model")) *e = VTA_ENGINE_MODEL;
-  else if (!strcmp(name, "functional")) *e = VTA_ENGINE_FUNCTIONAL;
-  else if (!strcmp(name, "rtl")) *e = VTA_ENGINE_RTL;
-  else
-    return vta_errf(err, VTA_EINPUT, "unknown engine '%s' (available: model, functional, rtl)",
-                    name);
-  return 0;
-}
-
-static uint32_t *param_slot(vta_model_params_t *p, const vta_param_info_t *pi) {
-  char *base = pi->group == VTA_PARAM_MEM ? (char *)&p->mem : (char *)p;
-  return (uint32_t *)(base + pi->offset);
-}
-
-uint32_t vta_model_params_get(const vta_model_params_t *p, const vta_param_info_t *pi) {
-  return *param_slot((vta_model_params_t *)p, pi);
-}
-
-int vta_model_params_set(vta_model_params_t *p, const char *name, uint64_t value,
-                         vta_err *err) {
-  const vta_param_info_t *pi = vta_param_find(name);
-  if (!pi) return vta_errf(err, VTA_EINPUT, "unknown parameter '%s'", name);
-  if (vta_param_check(pi, value, err)) return -1;
-  *param_slot(p, pi) = (uint32_t)value;
-  return 0;
-}
-
-void vta_model_params_default(vta_model_params_t *p) {
-  memset(p, 0, sizeof *p);
-  for (int i = 0; i < vta_nparams; i++) *param_slot(p, &vta_params[i]) = vta_params[i].def;
-  p->max_insns = 0;
-  p->engine = VTA_ENGINE_MODEL;
-}
-
-int vta_model_params_check(const vta_model_params_t *p, vta_err *err) {
-  /* The queue depths have always been checked with these words. */
-  if (p->cmd_queue_depth == 0 || p->token_queue_depth == 0)
-    return vta_errf(err, VTA_EINPUT, "model parameters: cmd_queue_depth (%u) and "
-                    "token_queue_depth (%u) must be at least 1", p->cmd_queue_depth,
-                    p->token_queue_depth);
-  for (int i = 0; i < vta_nparams; i++)
-    if (vta_param_check(&vta_params[i], vta_model_params_get(p, &vta_params[i]), err))
-      return vta_err_prefix(err, "model parameters: ");
-  if (p->engine != VTA_ENGINE_MODEL && p->engine != VTA_ENGINE_FUNCTIONAL &&
-      p->engine != VTA_ENGINE_RTL)
-    return vta_errf(err, VTA_EINPUT, "model parameters: unknown engine %d", (int)p->engine);
-  if ((int)p->inject < 0 || p->inject >= VTA_INJECT_N)
-    return vta_errf(err, VTA_EINPUT, "model parameters: unknown planted bug %d",
-                    (int)p->inject);
-  return 0;
-}
-
-uint32_t vta_fetch_chunk(const vta_memsys_params_t *p) {
-  uint32_t c = p->max_burst * p->bus_bytes / VTA_INS_BYTES;
-  return c ? c : 1;
-}
 
 /* acc lanes are int32 whatever their width: GEMM and ALU compute in 32 bits
  * and wrap to the width; the other buffers hold lanes of at most 8 bits. */
@@ -123,15 +62,14 @@ static int sram_init(sram_t *s, const char *name, uint32_t depth, uint32_t lanes
   return s->i8 || s->i32 ? 0 : -1;
 }
 
-vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
-                           const vta_model_params_t *params, vta_err *err) {
-  vta_model_params_t p;
+vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem, vta_model_mode_t mode,
+                           const vta_params_t *params, vta_err *err) {
+  vta_params_t p;
   if (params) p = *params;
-  else vta_model_params_default(&p);
-  if (vta_model_params_check(&p, err)) return NULL;
-  if (p.engine == VTA_ENGINE_RTL) {
-    vta_errf(err, VTA_EINPUT, "model: the rtl engine is the Verilated core, opened with "
-             "vta_engine_open (testbench/vta_engine_open.h)");
+  else vta_params_default(&p);
+  if (vta_params_check(&p, err)) return NULL;
+  if (mode != VTA_MODEL_CYCLE && mode != VTA_MODEL_FUNCTIONAL) {
+    vta_errf(err, VTA_EINPUT, "model: unknown mode %d", (int)mode);
     return NULL;
   }
   vta_model_t *m = calloc(1, sizeof *m);
@@ -169,7 +107,7 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
     vta_errf(err, VTA_ENOMEM, "model: out of memory for the scratchpads and queues");
     return NULL;
   }
-  if (p.engine != VTA_ENGINE_FUNCTIONAL && vta_cycle_new(m, err)) {
+  if (mode == VTA_MODEL_CYCLE && vta_cycle_new(m, err)) {
     vta_model_free(m);
     return NULL;
   }
@@ -336,7 +274,7 @@ int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *e
 static int need_cycle(const vta_model_t *m, vta_err *err) {
   if (m->cy) return 0;
   return vta_errf(err, VTA_EINPUT, "stepping a run needs the cycle model (engine model), "
-                  "not the %s engine", vta_engine_name(m->params.engine));
+                  "not the functional engine");
 }
 
 int vta_model_launch(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
@@ -373,7 +311,7 @@ const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m) {
   return m->cy ? &m->cy->stats : NULL;
 }
 
-const vta_model_params_t *vta_model_params(const vta_model_t *m) { return &m->params; }
+const vta_params_t *vta_model_params(const vta_model_t *m) { return &m->params; }
 void vta_model_tokens(const vta_model_t *m, uint32_t tokens[4]) {
   memcpy(tokens, m->tokens, sizeof m->tokens);
 }

@@ -3,10 +3,11 @@
  * load, compute and store, the four dependency token queues (spec 5) and,
  * in the cycle-accurate engine, the memory system.
  *
- * Two engines share the state and the per-instruction semantics:
- *  - VTA_ENGINE_MODEL (the default): cycle-accurate, stepped per cycle,
- *    exactly the contract of docs/microarch.md; counts cycles;
- *  - VTA_ENGINE_FUNCTIONAL: what VTA computes, one instruction at a time.
+ * Two modes share the state and the per-instruction semantics (the
+ * engines "model" and "functional" of model/vta_engine.h):
+ *  - VTA_MODEL_CYCLE: cycle-accurate, stepped per cycle, exactly the
+ *    contract of docs/microarch.md; counts cycles;
+ *  - VTA_MODEL_FUNCTIONAL: what VTA computes, one instruction at a time.
  * Both give the same results on every correctly synchronised program.
  *
  * Units are ordered only by tokens; token state persists across runs (spec
@@ -27,86 +28,19 @@
 #include "vta_mem.h"
 #include "vta_memsys.h"
 #include "vta_params.h"
+#include "vta_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The seven fsim statistics, counted by the rules of spec 9: one member per
- * entry of VTA_FSIM_STATS (isa/vta_isa.h), named as there. */
-#define VTA_STAT_MEMBER_(name, NAME) uint64_t name;
-typedef struct vta_stats {
-  VTA_FSIM_STATS(VTA_STAT_MEMBER_)
-} vta_stats_t;
-#undef VTA_STAT_MEMBER_
-
-/* Value of a counter by name; -1 with an error listing the names if unknown. */
-int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_err *err);
-
-/* Token queues, named by direction (spec 5.2). */
-enum { VTA_Q_L2G = 0, VTA_Q_G2L = 1, VTA_Q_G2S = 2, VTA_Q_S2G = 3 };
-const char *vta_queue_name(int q); /* "l2g (load->compute)" ... */
-
-/* The engine names of `vtasim run --engine`; VTA_ENGINE_RTL is the Verilated
- * core (testbench/), which vta_model_new refuses: every engine is opened
- * behind model/vta_engine.h (testbench/vta_engine_open.h by name). */
-typedef enum { VTA_ENGINE_MODEL = 0, VTA_ENGINE_FUNCTIONAL = 1, VTA_ENGINE_RTL = 2 } vta_engine_t;
-const char *vta_engine_name(vta_engine_t e); /* "model", "functional", "rtl" */
-/* By name; -1 with an error listing the engines if unknown. */
-int vta_engine_parse(const char *name, vta_engine_t *e, vta_err *err);
-
-/*
- * Planted bugs (docs/microarch.md 8.4): a TEST HOOK for co-simulation's
- * self-test, off by default.  Each makes the cycle model a "mutant" that
- * behaves like an RTL with that bug, so the comparator can be shown to
- * catch it; the RTL testbench plants the same bugs under the same names.
- */
-typedef enum {
-  VTA_INJECT_NONE = 0,
-  VTA_INJECT_UOP_BOUND,  /* GEMM/ALU uop loop stops one uop early (compute) */
-  VTA_INJECT_DROP_PUSH,  /* load's push_next into l2g is lost (load) */
-  VTA_INJECT_ALU_OPCODE, /* alu_opcode decoded without bit 0: MAX->MIN, SHR->ADD (compute) */
-  VTA_INJECT_PAD_ROW,    /* bottom padding rows written one row too high (load DMA) */
-  VTA_INJECT_PIPE_SLIP,  /* GEMM write-back one cycle late, D one later (compute) */
-  VTA_INJECT_N
-} vta_inject_t;
-const char *vta_inject_name(int inject); /* "none", "uop_bound", ... */
-/* The unit a planted bug lives in ("compute", "load"). */
-const char *vta_inject_unit(int inject);
-/* By name; -1 with an error listing the names if unknown. */
-int vta_inject_parse(const char *name, vta_inject_t *out, vta_err *err);
-
-/* Defaults and limits of the uint32_t parameters are in vta_params[]. */
-typedef struct vta_model_params {
-  uint32_t cmd_queue_depth;   /* CMDQ: instructions per unit command queue */
-  uint32_t token_queue_depth; /* TOKQ: tokens a queue holds; a push beyond is an error */
-  uint64_t max_insns;         /* stop with an error after this many executed, 0 = no limit */
-  vta_engine_t engine;        /* [VTA_ENGINE_MODEL] */
-  vta_memsys_params_t mem;    /* cycle model: the memory system */
-  uint64_t max_cycles;        /* cycle model: stop a run at this cycle, 0 = no limit */
-  int no_skip;                /* cycle model: evaluate every cycle, no event skipping */
-  FILE *trace;                /* cycle model: instruction trace (docs/microarch.md 10) */
-  vta_inject_t inject;        /* cycle model: a planted bug, TEST HOOK only [NONE] */
-  const volatile sig_atomic_t *stop; /* cycle model: when *stop turns non-zero (a
-                                      * signal handler), the run stops with
-                                      * VTA_EINTR at the next cycle [NULL] */
-} vta_model_params_t;
-
-void vta_model_params_default(vta_model_params_t *p);
-/* Check every parameter (the message names it). */
-int vta_model_params_check(const vta_model_params_t *p, vta_err *err);
-/* Set a uint32_t parameter by name, option or key ("RD_LAT", "--rd-lat"). */
-int vta_model_params_set(vta_model_params_t *p, const char *name, uint64_t value,
-                         vta_err *err);
-uint32_t vta_model_params_get(const vta_model_params_t *p, const vta_param_info_t *pi);
-/* FETCH_CHUNK, derived: instructions per fetch chunk (section 2). */
-uint32_t vta_fetch_chunk(const vta_memsys_params_t *p);
+typedef enum { VTA_MODEL_CYCLE = 0, VTA_MODEL_FUNCTIONAL = 1 } vta_model_mode_t;
 
 typedef struct vta_model vta_model_t;
 
 /* The model keeps a pointer to mem, which must outlive it. */
-vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem,
-                           const vta_model_params_t *params, vta_err *err);
+vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem, vta_model_mode_t mode,
+                           const vta_params_t *params, vta_err *err);
 void vta_model_free(vta_model_t *m);
 
 /*
@@ -170,41 +104,6 @@ void vta_model_tokens(const vta_model_t *m, uint32_t tokens[4]);
 int vta_model_read_sram(const vta_model_t *m, uint32_t buffer, uint32_t index,
                         int32_t *lanes, vta_err *err);
 
-/* ---- cycle model counters (docs/microarch.md section 8) ------------------ */
-
-/* Units in the counters: the three executing units, then fetch. */
-enum { VTA_CY_LOAD = 0, VTA_CY_COMPUTE = 1, VTA_CY_STORE = 2, VTA_CY_FETCH = 3, VTA_CY_NUNITS = 4 };
-const char *vta_cy_unit_name(int u); /* "load", "compute", "store", "fetch" */
-
-/* What a unit did in a cycle: exactly one category per unit per cycle. */
-enum {
-  VTA_CAT_BUSY = 0,   /* executing (fetch: requesting, receiving, dispatching) */
-  VTA_CAT_MEM,        /* executing, waiting for the memory */
-  VTA_CAT_QUEUE,      /* fetch: dispatch blocked by a full command queue */
-  VTA_CAT_DEP,        /* + VTA_Q_*: the head instruction waits for that token */
-  VTA_CAT_IDLE = VTA_CAT_DEP + 4, /* nothing to do */
-  VTA_NCAT
-};
-const char *vta_cat_name(int cat); /* "busy", "mem_stall", "queue_stall", "dep_l2g"... "idle" */
-
-typedef struct vta_unit_cycles {
-  uint64_t cat[VTA_NCAT];
-  uint64_t insns; /* instructions completed (fetch: dispatched) */
-} vta_unit_cycles_t;
-
-typedef struct vta_cycle_stats {
-  uint64_t runs;      /* runs that reached FINISH */
-  uint64_t cycles;    /* sum of ECNT over those runs */
-  uint64_t ucnt;      /* sum of UCNT */
-  uint64_t last_ecnt, last_ucnt; /* the last run's ECNT and UCNT */
-  vta_unit_cycles_t unit[VTA_CY_NUNITS];
-  uint64_t gemm_uops;       /* GEMM uops executed, reset ones included */
-  uint64_t gemm_reset_uops;
-  uint64_t alu_uops;
-  uint64_t alu_slots;       /* ALU issue cycles: 1 per immediate uop, 2 per vector uop */
-  uint64_t skipped;         /* cycles jumped over by the event-skipping fast path */
-  vta_memsys_stats_t mem;   /* the memory system's per-client counters */
-} vta_cycle_stats_t;
 
 /* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the cycle
  * the model last stepped (what docs/microarch.md 8.1 counts for it). */
@@ -216,7 +115,14 @@ const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);
  * ("scalar", "avx2", "avx512vnni": the CPU's best, capped by VTASIM_ISA;
  * a configuration without 16x16 blocks runs the scalar kernel). */
 const char *vta_model_isa(void);
-const vta_model_params_t *vta_model_params(const vta_model_t *m);
+const vta_params_t *vta_model_params(const vta_model_t *m);
+
+/* The model inside an engine of kind "model" or "functional"
+ * (model/engine.c), NULL for any other: for the model's own tests, which
+ * look inside it.  Everything else reads an engine through
+ * model/vta_engine.h alone. */
+struct vta_engine_ctx;
+vta_model_t *vta_engine_model(struct vta_engine_ctx *e);
 
 /*
  * A checker over another implementation of the core (the RTL harness binds

@@ -40,7 +40,7 @@ static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
 /* ---- the verdict (counters only) ----------------------------------------- */
 
 void vta_prof_summarize(const vta_cycle_stats_t *cs, const vta_config_t *cfg,
-                        const vta_model_params_t *params, double clock_mhz,
+                        const vta_params_t *params, double clock_mhz,
                         vta_prof_summary_t *s) {
   memset(s, 0, sizeof *s);
   const double cyc = (double)cs->cycles, bus = params->mem.bus_bytes;
@@ -192,7 +192,7 @@ enum { NCLIENT = VTA_RD_NCLIENTS + 1 }; /* five readers and the writer */
 
 struct vta_prof {
   vta_config_t cfg;
-  vta_model_params_t params;
+  vta_params_t params;
   const vta_mem_t *mem;
   vta_prof_opts_t o;
   uint64_t period_ps;  /* one cycle on the timeline */
@@ -332,7 +332,7 @@ static void tl_header(vta_prof_t *p) {
   fputs(",\"params\":{", f);
   for (int i = 0; i < vta_nparams; i++)
     fprintf(f, "%s\"%s\":%u", i ? "," : "", vta_params[i].name,
-            vta_model_params_get(&p->params, &vta_params[i]));
+            vta_params_get(&p->params, &vta_params[i]));
   fputs("}},\"traceEvents\":[", f);
   p->tl_first = 1;
   tl_sep(p);
@@ -403,7 +403,7 @@ void vta_prof_opts_default(vta_prof_opts_t *o) {
   o->top = VTA_PROF_TOP;
 }
 
-vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_model_params_t *params,
+vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
                          const vta_mem_t *mem, const vta_prof_opts_t *opts, vta_err *err) {
   vta_prof_t *p = calloc(1, sizeof *p);
   if (!p) {

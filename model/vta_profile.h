@@ -49,7 +49,7 @@ typedef struct vta_prof_summary {
 } vta_prof_summary_t;
 
 void vta_prof_summarize(const vta_cycle_stats_t *cs, const vta_config_t *cfg,
-                        const vta_model_params_t *params, double clock_mhz,
+                        const vta_params_t *params, double clock_mhz,
                         vta_prof_summary_t *out);
 
 /* ---- per-instruction attribution and the timeline --------------------------- */
@@ -76,7 +76,7 @@ typedef struct vta_prof vta_prof_t;
 
 /* mem holds the instruction stream (decoded for the disassembly); it must
  * outlive the profiler.  Writes the timeline's header. */
-vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_model_params_t *params,
+vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
                          const vta_mem_t *mem, const vta_prof_opts_t *opts, vta_err *err);
 /* Flushes and closes the timeline's JSON (if not yet closed) and frees. */
 void vta_prof_free(vta_prof_t *p);

@@ -31,7 +31,7 @@ typedef struct figures {
 static figures_t figures(const vta_report_t *r) {
   const vta_config_t *c = &r->prog->cfg;
   const vta_cycle_stats_t *cs = r->cycles;
-  const vta_model_params_t *p = r->params;
+  const vta_params_t *p = r->params;
   figures_t f = {0};
   for (int k = 0; k < VTA_RD_NCLIENTS; k++)
     f.rd_bytes += (double)cs->mem.rd[k].beats * p->mem.bus_bytes;
@@ -53,13 +53,13 @@ static cJSON *client_json(const vta_memsys_client_stats_t *s) {
 
 static cJSON *cycles_json(const vta_report_t *r) {
   const vta_cycle_stats_t *cs = r->cycles;
-  const vta_model_params_t *p = r->params;
+  const vta_params_t *p = r->params;
   figures_t f = figures(r);
   double cyc = (double)cs->cycles;
   cJSON *o = cJSON_CreateObject();
   cJSON *pj = cJSON_AddObjectToObject(o, "params");
   for (int i = 0; i < vta_nparams; i++)
-    cJSON_AddNumberToObject(pj, vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
+    cJSON_AddNumberToObject(pj, vta_params[i].name, vta_params_get(p, &vta_params[i]));
   cJSON_AddNumberToObject(pj, "FETCH_CHUNK", vta_fetch_chunk(&p->mem));
   cJSON_AddNumberToObject(o, "runs", (double)cs->runs);
   cJSON_AddNumberToObject(o, "total", cyc);
@@ -107,12 +107,12 @@ static cJSON *cycles_json(const vta_report_t *r) {
 
 static void print_cycles(const vta_report_t *r, double wall) {
   const vta_cycle_stats_t *cs = r->cycles;
-  const vta_model_params_t *p = r->params;
+  const vta_params_t *p = r->params;
   figures_t f = figures(r);
   double cyc = (double)cs->cycles;
   printf("  timing:");
   for (int i = 0; i < vta_nparams; i++)
-    printf(" %s=%u", vta_params[i].name, vta_model_params_get(p, &vta_params[i]));
+    printf(" %s=%u", vta_params[i].name, vta_params_get(p, &vta_params[i]));
   printf("\n\n");
   printf("  %-30s %14llu  (launch to FINISH, %llu run%s)\n", "cycles",
          (unsigned long long)cs->cycles, (unsigned long long)cs->runs,
@@ -202,7 +202,7 @@ void vta_report_print(const vta_report_t *r, int full) {
 
 void vta_report_from_engine(vta_report_t *r, vta_engine_ctx_t *e, vta_engine_snapshot_t *snap) {
   vta_engine_snapshot(e, snap);
-  r->engine = vta_engine_ctx_name(e);
+  r->engine = vta_engine_name(e);
   r->params = &e->params;
   r->stats = &snap->stats;
   r->cycles = snap->has_cycles ? &snap->cycles : NULL;

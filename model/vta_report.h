@@ -23,7 +23,7 @@ typedef struct vta_report {
   const char *file;                 /* the bundle as named on the command line */
   const vta_program_t *prog;
   const char *engine;               /* "model", "rtl", ... */
-  const vta_model_params_t *params;
+  const vta_params_t *params;
   const vta_stats_t *stats;
   const vta_cycle_stats_t *cycles;  /* NULL: no cycles (functional engine) */
   uint32_t tokens[4];

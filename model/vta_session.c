@@ -64,11 +64,15 @@ vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err) {
   return s;
 }
 
-vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
-                               vta_err *err) {
+vta_session_t *vta_session_new(const vta_program_t *p, const vta_engine_kind_t *kind,
+                               const vta_params_t *params, vta_err *err) {
+  if (!kind->open) {
+    vta_errf(err, VTA_EINPUT, "engine %s: %s", kind->name, kind->missing);
+    return NULL;
+  }
   vta_session_t *s = vta_session_new_mapped(p, err);
   if (!s) return NULL;
-  s->eng = vta_engine_model_new(&p->cfg, s->mem, params, err);
+  s->eng = kind->open(&p->cfg, s->mem, params, err);
   if (!s->eng) {
     vta_session_free(s);
     return NULL;
@@ -98,10 +102,17 @@ const vta_session_observer_t *vta_session_observer(const vta_session_t *s) {
   return s->observed ? &s->obs : NULL;
 }
 
+/* A watched run: the observer, and whether it asked to stop. */
+typedef struct {
+  const vta_session_observer_t *o;
+  int stopped;
+} watched_t;
+
 /* The observer's span callback: a stop at the finish pulse is no stop. */
 static int on_span(void *ctx, const vta_span_t *s) {
-  const vta_session_observer_t *o = ctx;
-  return o->span(o->ctx, s) && !s->finished;
+  watched_t *r = ctx;
+  if (r->o->span && r->o->span(r->o->ctx, s) && !s->finished) r->stopped = 1;
+  return r->stopped;
 }
 
 /* The run ended without its finish pulse: a fault (already in err), or the
@@ -115,41 +126,35 @@ static int run_cut(const vta_session_observer_t *o, int fault, uint64_t cycle,
 }
 
 /* One run on the engine, every cycle shown to the observer
- * (vta_session_observer_t): as spans when both can, else one cycle per
- * step. */
+ * (vta_session_observer_t).  With events the engine shows the spans
+ * itself; without, each step is shown as one span of cycles only. */
 int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
                             const vta_session_observer_t *o, vta_err *err) {
   vta_evlist_t ev;
   vta_evlist_init(&ev);
   ev.skip = o->skip;
+  watched_t r = {o, 0};
+  const vta_watch_t w = {&ev, on_span, &r};
+  const uint64_t chunk = o->chunk ? o->chunk : o->events ? 0 : VTA_SESSION_CHUNK;
   int rc = vta_engine_launch(e, insn_phys, count, err);
   if (!rc && o->launch) o->launch(o->ctx, insn_phys, count);
-  if (!rc && o->events && o->span && vta_engine_has_spans(e)) {
-    vta_step_result_t res;
-    if (vta_engine_step_spans(e, 0, &ev, on_span, (void *)o, &res, err))
-      rc = run_cut(o, 1, 0, insn_phys, err);
-    else if (!res.finished) /* the observer stopped it */
-      rc = run_cut(o, 0, res.cycles, insn_phys, err);
-    vta_evlist_free(&ev);
-    return rc;
-  }
   for (uint64_t cycle = 0; !rc;) {
-    vta_step_result_t res = {0, 0};
-    uint8_t cat[VTA_CY_NUNITS];
-    vta_evlist_clear(&ev);
-    if (vta_engine_step(e, o->events ? 1 : VTA_SESSION_CHUNK, o->events ? &ev : NULL,
-                        &res, err) ||
-        (o->events && vta_engine_cats(e, cat, err))) {
+    vta_step_result_t res;
+    if (vta_engine_step(e, chunk, o->events ? &w : NULL, &res, err)) {
       rc = run_cut(o, 1, cycle, insn_phys, err);
       break;
     }
     cycle += res.cycles;
-    if (o->cycle && o->cycle(o->ctx, o->events ? &ev : NULL, o->events ? cat : NULL,
-                             res.cycles, res.finished) && !res.finished) {
-      rc = run_cut(o, 0, cycle, insn_phys, err);
-      break;
+    if (!o->events) { /* cycles only */
+      vta_span_t s;
+      memset(&s, 0, sizeof s);
+      s.cycles = res.cycles;
+      s.finished = res.finished;
+      s.ev = &ev;
+      on_span(&r, &s);
     }
-    if (res.finished) break;
+    if (r.stopped) rc = run_cut(o, 0, cycle, insn_phys, err);
+    if (r.stopped || res.finished) break;
   }
   vta_evlist_free(&ev);
   return rc;
@@ -273,5 +278,4 @@ uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size)
 }
 
 vta_engine_ctx_t *vta_session_engine(vta_session_t *s) { return s->eng; }
-vta_model_t *vta_session_model(vta_session_t *s) { return vta_engine_model(s->eng); }
 vta_mem_t *vta_session_mem(vta_session_t *s) { return s->mem; }

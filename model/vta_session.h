@@ -10,7 +10,6 @@
 #include <stdio.h>
 
 #include "vta_engine.h"
-#include "vta_model.h"
 #include "vta_program.h"
 
 #ifdef __cplusplus
@@ -19,13 +18,14 @@ extern "C" {
 
 typedef struct vta_session vta_session_t;
 
-/* The program must outlive the session.  params may be NULL (defaults);
- * params->engine chooses the model's cycle or functional engine. */
-vta_session_t *vta_session_new(const vta_program_t *p, const vta_model_params_t *params,
-                               vta_err *err);
+/* The program must outlive the session.  The engine is of the given kind
+ * (vta_engine_kind_model, or any kind of the registry,
+ * testbench/vta_engines.h), opened over the session's DRAM with params
+ * (NULL: defaults). */
+vta_session_t *vta_session_new(const vta_program_t *p, const vta_engine_kind_t *kind,
+                               const vta_params_t *params, vta_err *err);
 /* The segments mapped and no engine yet: the caller opens one over
- * vta_session_mem (the RTL, the co-simulation: testbench/vta_engine_open.h)
- * and hands it over with vta_session_set_engine. */
+ * vta_session_mem and hands it over with vta_session_set_engine. */
 vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err);
 /* The session owns e from now on (it frees it before its DRAM) and frees
  * the engine it had. */
@@ -37,40 +37,34 @@ int vta_session_run(vta_session_t *s, vta_err *err);
 
 /*
  * Watching a run as it goes (the profiler and timeline of
- * model/vta_profile.h, progress lines, Ctrl-C).  With an observer that
- * wants events the session steps its engine one cycle at a time
- * (vta_engine_step with max_cycles 1) and shows every cycle to the
- * observer: its events and the category of every unit (vta_engine_cats);
- * the engine cannot skip quiet cycles meanwhile.  An engine that shows
- * spans (the model, the RTL) shows them to the observer's `span` instead:
- * the model goes on skipping what the observer does not want to see, the
- * RTL gathers the cycles without it.  Without events it steps
- * VTA_SESSION_CHUNK cycles at a time (skipping as it likes).  Same cycles
- * and counters as an unwatched run either way.
+ * model/vta_profile.h, progress lines, Ctrl-C).  The session steps its
+ * engine with one watch (vta_watch_t) and shows the observer every cycle
+ * as spans (vta_span_t), in one loop whatever the engine:
+ *  - an observer that wants events is shown spans ending with the cycles
+ *    that have events of a kind outside `skip`, with the finish pulse and
+ *    with every step (at most `chunk` cycles, 0: no limit); the model goes
+ *    on skipping what it does not want, the RTL gathers the cycles without
+ *    it, co-simulation shows spans of one cycle;
+ *  - one that wants no events is shown a span per step of `chunk` cycles
+ *    (0: VTA_SESSION_CHUNK), with an empty event list, no categories
+ *    (cat NULL) and zero counts: cycles only, for progress and Ctrl-C; the
+ *    engine skips as it likes.
+ * Same cycles and counters as an unwatched run either way.
  */
 #define VTA_SESSION_CHUNK 4096
 typedef struct vta_session_observer {
-  int events;     /* one cycle per call, with its events and categories */
+  int events;     /* wants events and categories */
   uint32_t skip;  /* event kinds it does not need (vta_evlist_t.skip) */
+  uint64_t chunk; /* cycles per step at most (above) */
   void (*launch)(void *ctx, uint32_t insn_phys, uint32_t count);
-  /* After every step of `cycles` cycles: with events, one cycle, its events
-   * and each unit's category (VTA_CY_*); without, ev and cat are NULL.
-   * `finished`: the last cycle was the finish pulse.  Non-zero stops the
-   * run, which then fails with kind VTA_EINTR. */
-  int (*cycle)(void *ctx, vta_evlist_t *ev, const uint8_t *cat, uint64_t cycles,
-               int finished);
-  /* Optional, with events: the engines that show spans (vta_engine.h's
-   * vta_span_t: the model, the RTL) show the run's cycles through this instead of
-   * `cycle`, so that they need not step one cycle at a time; what it is
-   * shown adds up to what `cycle` would have been shown.  Non-zero stops
-   * the run as from `cycle`. */
+  /* Shown the cycles of the run; non-zero stops the run (not at the finish
+   * pulse), which then fails with kind VTA_EINTR. */
   int (*span)(void *ctx, const vta_span_t *s);
   /* The run ended without its finish pulse (a fault, or stopped). */
   void (*abort)(void *ctx);
   void *ctx;
 } vta_session_observer_t;
-/* o is copied; NULL removes the observer.  The session's engine must tell
- * its units' categories (vta_engine_cats): the model, the RTL, cosim. */
+/* o is copied; NULL removes the observer. */
 void vta_session_observe(vta_session_t *s, const vta_session_observer_t *o);
 const vta_session_observer_t *vta_session_observer(const vta_session_t *s);
 /* One run of an engine watched by o, as a session with that observer runs
@@ -96,8 +90,6 @@ int vta_program_check(const vta_program_t *p, uint8_t *const *seg, const vta_sta
 uint8_t *vta_session_segment(vta_session_t *s, const char *name, uint32_t *size);
 
 vta_engine_ctx_t *vta_session_engine(vta_session_t *s);
-/* The model of a model engine, NULL for the RTL and co-simulation. */
-vta_model_t *vta_session_model(vta_session_t *s);
 vta_mem_t *vta_session_mem(vta_session_t *s);
 
 #ifdef __cplusplus

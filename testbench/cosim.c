@@ -30,19 +30,26 @@ const char *vta_cosim_status_name(vta_cosim_status_t s) {
   return (unsigned)s < sizeof n / sizeof n[0] ? n[s] : "?";
 }
 
-/* ---- the C model as a side ------------------------------------------------- */
+/* ---- a side ------------------------------------------------------------------ */
 
-int vta_cosim_side_model(vta_cosim_side_t *s, const vta_program_t *p,
-                         const vta_model_params_t *params, vta_err *err) {
+/* The model with a planted bug is a "mutant" (the RTL plants its own under
+ * its own name). */
+static void side_name(char *buf, size_t len, const char *kind, const vta_params_t *p) {
+  if (p && p->inject && !strcmp(kind, "model"))
+    snprintf(buf, len, "mutant:%s", vta_inject_name(p->inject));
+  else snprintf(buf, len, "%s", kind);
+}
+
+int vta_cosim_side_open(vta_cosim_side_t *s, const vta_program_t *p,
+                        const vta_engine_kind_t *kind, const vta_params_t *params,
+                        vta_err *err) {
   memset(s, 0, sizeof *s);
-  vta_model_params_t q;
-  if (params) q = *params;
-  else vta_model_params_default(&q);
-  q.engine = VTA_ENGINE_MODEL; /* stepping needs the cycle model */
-  s->sess = vta_session_new(p, &q, err);
+  if (!kind->cycles)
+    return vta_errf(err, VTA_EINPUT, "co-simulation: the %s engine has no cycles to compare",
+                    kind->name);
+  s->sess = vta_session_new(p, kind, params, err);
   if (!s->sess) return -1;
-  if (q.inject) snprintf(s->name, sizeof s->name, "mutant:%s", vta_inject_name(q.inject));
-  else snprintf(s->name, sizeof s->name, "model");
+  side_name(s->name, sizeof s->name, kind->name, params);
   return 0;
 }
 
@@ -145,6 +152,9 @@ static int event_unit(const vta_event_t *e) {
 typedef struct side_state {
   vta_engine_ctx_t *eng;
   vta_evlist_t cyc;      /* this cycle's events */
+  int want_cat;          /* step as a span watcher, to learn the units' categories */
+  vta_evlist_t span_ev;  /* the span's list then (its events are copied to cyc) */
+  uint8_t cat[VTA_CY_NUNITS]; /* the cycle's categories (want_cat) */
   ring_t ring;
   int64_t cur[VTA_CY_NUNITS]; /* instruction each unit executes (fetch: next to dispatch) */
   int finished, failed;
@@ -415,6 +425,27 @@ static void run_begin(cmp_t *c, uint32_t insn_phys, uint32_t count) {
 
 enum { CYCLE_NEXT = 0, CYCLE_DIVERGED = 1, CYCLE_FINISHED = 2 };
 
+/* A side stepped as a span watcher (want_cat) shows its one cycle as a
+ * span: its events and its units' categories. */
+static int catch_span(void *ctx, const vta_span_t *sp) {
+  side_state_t *st = ctx;
+  for (int k = 0; k < sp->ev->n; k++) vta_evlist_add(&st->cyc, &sp->ev->ev[k]);
+  memcpy(st->cat, sp->cat, sizeof st->cat);
+  return 0;
+}
+
+/* Side 0's cycle as a span of one, as an engine shows it (the finish pulse
+ * is not counted). */
+static void cycle_span(side_state_t *st, int fin, vta_span_t *sp) {
+  memset(sp, 0, sizeof *sp);
+  sp->cycles = 1;
+  sp->finished = fin;
+  sp->ev = &st->cyc;
+  sp->cat = st->cat;
+  if (!fin)
+    for (int u = 0; u < VTA_CY_NUNITS; u++) sp->count[u][st->cat[u]] = 1;
+}
+
 /* One cycle on both sides, compared: CYCLE_NEXT, CYCLE_DIVERGED (r says
  * where), CYCLE_FINISHED (the run ended equal), or -1 with err. */
 static int run_cycle(cmp_t *c, uint64_t cycle, vta_err *err) {
@@ -423,7 +454,10 @@ static int run_cycle(cmp_t *c, uint64_t cycle, vta_err *err) {
     side_state_t *st = &c->st[i];
     vta_evlist_clear(&st->cyc);
     vta_step_result_t res = {0, 0};
-    if (!st->failed && vta_engine_step(st->eng, 1, &st->cyc, &res, &st->err)) st->failed = 1;
+    const vta_watch_t plain = {&st->cyc, NULL, NULL}, spans = {&st->span_ev, catch_span, st};
+    if (!st->failed &&
+        vta_engine_step(st->eng, 1, st->want_cat ? &spans : &plain, &res, &st->err))
+      st->failed = 1;
     st->finished = res.finished;
     stamps(st, cycle);
     vta_evlist_sort(&st->cyc);
@@ -478,8 +512,7 @@ static int run_cycle(cmp_t *c, uint64_t cycle, vta_err *err) {
 static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count,
                    const vta_session_observer_t *o, vta_err *err) {
   run_begin(c, insn_phys, count);
-  uint8_t cat[VTA_CY_NUNITS];
-  if (o && vta_engine_cats(c->st[0].eng, cat, NULL)) o = NULL; /* no cycles to watch */
+  c->st[0].want_cat = o != NULL;
   if (o && o->launch) o->launch(o->ctx, insn_phys, count);
   for (uint64_t cycle = 0;; cycle++) {
     int rc = run_cycle(c, cycle, err);
@@ -487,8 +520,9 @@ static int one_run(cmp_t *c, uint32_t insn_phys, uint32_t count,
       if (o->abort) o->abort(o->ctx);
     } else if (o) { /* side 0's cycle, as the session would show it */
       const int fin = rc == CYCLE_FINISHED;
-      vta_engine_cats(c->st[0].eng, cat, NULL);
-      if (o->cycle && o->cycle(o->ctx, &c->st[0].cyc, cat, 1, fin) && !fin) {
+      vta_span_t sp;
+      cycle_span(&c->st[0], fin, &sp);
+      if (o->span && o->span(o->ctx, &sp) && !fin) {
         if (o->abort) o->abort(o->ctx);
         return vta_errf(err, VTA_EINTR, "co-simulation: interrupted at cycle %llu",
                         (unsigned long long)cycle);
@@ -516,8 +550,8 @@ static int one_run_digest(cmp_t *c, uint32_t insn_phys, uint32_t count,
     for (int i = 0; i < 2; i++) {
       side_state_t *st = &c->st[i];
       vta_evlist_clear(&dig[i]);
-      if (!st->failed &&
-          vta_engine_step(st->eng, VTA_COSIM_WINDOW, &dig[i], &res[i], &st->err))
+      const vta_watch_t w = {&dig[i], NULL, NULL};
+      if (!st->failed && vta_engine_step(st->eng, VTA_COSIM_WINDOW, &w, &res[i], &st->err))
         st->failed = 1;
     }
     if (c->st[0].failed || c->st[1].failed || res[0].cycles != res[1].cycles ||
@@ -525,8 +559,12 @@ static int one_run_digest(cmp_t *c, uint32_t insn_phys, uint32_t count,
       if (o && o->abort) o->abort(o->ctx);
       break; /* the full comparison says what, where and why */
     }
-    if (o && o->cycle && o->cycle(o->ctx, NULL, NULL, res[0].cycles, res[0].finished) &&
-        !res[0].finished) {
+    vta_span_t sp; /* the window's cycles, without events: cycles only */
+    memset(&sp, 0, sizeof sp);
+    sp.cycles = res[0].cycles;
+    sp.finished = res[0].finished;
+    sp.ev = &dig[0];
+    if (o && o->span && o->span(o->ctx, &sp) && !res[0].finished) {
       if (o->abort) o->abort(o->ctx);
       rc = vta_errf(err, VTA_EINTR, "co-simulation: interrupted at cycle %llu",
                     (unsigned long long)(cycle + res[0].cycles));
@@ -575,6 +613,7 @@ static int cmp_init(cmp_t *c, const vta_config_t *cfg, vta_engine_ctx_t *a,
   c->st[1].eng = b;
   for (int i = 0; i < 2; i++) {
     vta_evlist_init(&c->st[i].cyc);
+    vta_evlist_init(&c->st[i].span_ev);
     if (ring_init(&c->st[i].ring, last))
       rc = vta_errf(err, VTA_ENOMEM, "co-simulation: out of memory");
   }
@@ -584,6 +623,7 @@ static int cmp_init(cmp_t *c, const vta_config_t *cfg, vta_engine_ctx_t *a,
 static void cmp_free(cmp_t *c) {
   for (int i = 0; i < 2; i++) {
     vta_evlist_free(&c->st[i].cyc);
+    vta_evlist_free(&c->st[i].span_ev);
     ring_free(&c->st[i].ring);
   }
   free(c->reg);
@@ -733,10 +773,14 @@ static int ls_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vt
   return 0;
 }
 
-static int ls_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+/* Every cycle is compared; a watcher is shown the reference's events, a
+ * span watcher as spans of one cycle. */
+static int ls_step(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
                    vta_step_result_t *res, vta_err *err) {
   lockstep_t *x = LS(e);
   if (!x->running) return vta_errf(err, VTA_EINPUT, "cosim: step without a launched run");
+  vta_evlist_t *events = w ? w->ev : NULL;
+  x->c.st[0].want_cat = w && w->span;
   while (!max_cycles || res->cycles < max_cycles) {
     int rc = run_cycle(&x->c, x->cycle, err);
     if (rc >= 0 && events)
@@ -762,8 +806,16 @@ static int ls_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *event
       x->r.runs++;
       x->running = 0;
       res->finished = 1;
-      break;
     }
+    if (w && w->span) {
+      vta_span_t sp;
+      cycle_span(&x->c.st[0], res->finished, &sp);
+      sp.ev = events;
+      const int stop = w->span(w->ctx, &sp);
+      vta_evlist_clear(events);
+      if (stop) break;
+    }
+    if (res->finished) break;
   }
   return 0;
 }
@@ -821,17 +873,10 @@ static void ls_free(vta_engine_ctx_t *e) {
   free(x);
 }
 
-/* The reference's categories: its events are the ones cosim delivers. */
-static void ls_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
-  vta_err err;
-  if (vta_engine_cats(LS(e)->side[0], cat, &err))
-    for (int u = 0; u < VTA_CY_NUNITS; u++) cat[u] = VTA_CAT_IDLE;
-}
-
 static const vta_engine_ops_t lockstep_ops = {"cosim",      ls_launch,    ls_step,
                                               ls_reg_read,  ls_reg_write, ls_snapshot,
                                               ls_read_sram, ls_reset,     ls_clear_stats,
-                                              ls_free,      ls_cats,      NULL};
+                                              ls_free};
 
 vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_t *dut,
                                           vta_mem_t *dut_mem, vta_err *err) {
@@ -853,9 +898,7 @@ vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_
   char name[2][64];
   for (int i = 0; i < 2; i++) {
     const vta_engine_ctx_t *s = x->side[i];
-    if (s->params.inject && vta_engine_model((vta_engine_ctx_t *)s))
-      snprintf(name[i], sizeof name[i], "mutant:%s", vta_inject_name(s->params.inject));
-    else snprintf(name[i], sizeof name[i], "%s", vta_engine_ctx_name(s));
+    side_name(name[i], sizeof name[i], vta_engine_name(s), &s->params);
   }
   result_init(&x->r, name[0], name[1]);
   if (cmp_init(&x->c, &x->base.cfg, ref, dut, &x->r, VTA_COSIM_LAST_DEFAULT, err)) {

@@ -22,7 +22,6 @@
 
 #include "vta_engine.h"
 #include "vta_events.h"
-#include "vta_model.h"
 #include "vta_program.h"
 #include "vta_session.h"
 
@@ -38,15 +37,14 @@ typedef struct vta_cosim_side {
   vta_session_t *sess;
 } vta_cosim_side_t;
 
-/* The C model as a side, in a session of its own.  params may be NULL
- * (defaults); params->inject plants a bug (the name then says so). */
-int vta_cosim_side_model(vta_cosim_side_t *s, const vta_program_t *p,
-                         const vta_model_params_t *params, vta_err *err);
+/* An engine of the given kind (a cycle engine: vta_engine_kind_model, or
+ * any of the registry, testbench/vta_engines.h) as a side, in a session of
+ * its own.  params may be NULL (defaults); the model with params->inject
+ * is a mutant (its name says so). */
+int vta_cosim_side_open(vta_cosim_side_t *s, const vta_program_t *p,
+                        const vta_engine_kind_t *kind, const vta_params_t *params,
+                        vta_err *err);
 void vta_cosim_side_free(vta_cosim_side_t *s);
-/* The Verilated RTL as a side (testbench/vta_rtl.h): defined by the RTL
- * testbench (vta_rtl_engine.c), in builds that define VTASIM_HAVE_RTL. */
-int vta_cosim_side_rtl(vta_cosim_side_t *s, const vta_program_t *p,
-                       const vta_model_params_t *params, vta_err *err);
 
 /* What the comparator found. */
 typedef enum {
@@ -128,7 +126,7 @@ const char *vta_cosim_status_name(vta_cosim_status_t s); /* "equal", "events", .
  * also when creation fails).  Steps are compared cycle by cycle; `events`
  * receives ref's.  A divergence ends the run with VTA_EMISMATCH and the
  * first-divergence report (vta_cosim_report) as the message; the registers,
- * snapshot and scratchpads are ref's.  testbench/vta_engine_open.h opens
+ * snapshot and scratchpads are ref's.  testbench/vta_engines.h opens
  * it as "cosim" (the model vs the RTL).
  */
 vta_engine_ctx_t *vta_engine_lockstep_new(vta_engine_ctx_t *ref, vta_engine_ctx_t *dut,

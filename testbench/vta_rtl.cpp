@@ -81,7 +81,7 @@ struct vta_rtl {
   vta_mem_t *mem;
   vta_memsys_t *ms;
   vta_config_t cfg;
-  vta_model_params_t params;
+  vta_params_t params;
   uint32_t bus, elem[5];  // bytes per beat; per VTA_MEM_* element
 
   int launched;
@@ -291,7 +291,7 @@ static Vvta_top *make_top(VerilatedContext **ctx) {
   return new Vvta_top{*ctx};
 }
 
-static void read_built(Vvta_top *t, vta_config_t *cfg, vta_model_params_t *p) {
+static void read_built(Vvta_top *t, vta_config_t *cfg, vta_params_t *p) {
   auto rd = [t](uint32_t a) { return read_reg(t, a); };
   vta_config_default(cfg);
   uint32_t c0 = rd(VTA_VCR_BUILD_CFG0), c1 = rd(VTA_VCR_BUILD_CFG1);
@@ -305,7 +305,7 @@ static void read_built(Vvta_top *t, vta_config_t *cfg, vta_model_params_t *p) {
   cfg->log_wgt_buff_size = (c1 >> 16) & 255;
   cfg->log_acc_buff_size = (c1 >> 24) & 255;
   vta_config_derive(cfg, NULL);
-  vta_model_params_default(p);
+  vta_params_default(p);
   p->mem.bus_bytes = rd(VTA_VCR_BUILD_BUS_BYTES);
   p->mem.max_burst = rd(VTA_VCR_BUILD_MAX_BURST);
   p->mem.max_outst = rd(VTA_VCR_BUILD_MAX_OUTST);
@@ -313,7 +313,7 @@ static void read_built(Vvta_top *t, vta_config_t *cfg, vta_model_params_t *p) {
   p->token_queue_depth = rd(VTA_VCR_BUILD_TOKQ);
 }
 
-int vta_rtl_built(vta_config_t *cfg, vta_model_params_t *params) {
+int vta_rtl_built(vta_config_t *cfg, vta_params_t *params) {
   VerilatedContext *ctx;
   Vvta_top *t = make_top(&ctx);
   read_built(t, cfg, params);
@@ -323,8 +323,8 @@ int vta_rtl_built(vta_config_t *cfg, vta_model_params_t *params) {
 }
 
 // The parameters a run may use on this build (vta_rtl.h).
-static int check_build(const vta_config_t *bc, const vta_model_params_t *bp,
-                       const vta_config_t *cfg, const vta_model_params_t *p, vta_err *err) {
+static int check_build(const vta_config_t *bc, const vta_params_t *bp,
+                       const vta_config_t *cfg, const vta_params_t *p, vta_err *err) {
   char want[64], have[64];
   vta_config_name(cfg, want, sizeof want);
   vta_config_name(bc, have, sizeof have);
@@ -346,15 +346,15 @@ static int check_build(const vta_config_t *bc, const vta_model_params_t *bp,
   return 0;
 }
 
-vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params,
+vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_params_t *params,
                        vta_mem_t *mem, vta_err *err) {
   vta_rtl_t *r = new vta_rtl_t();
   r->top = make_top(&r->ctx);
   vta_config_t bc;
-  vta_model_params_t bp;
+  vta_params_t bp;
   read_built(r->top, &bc, &bp);
   r->cfg = *cfg;
-  vta_model_params_default(&r->params);
+  vta_params_default(&r->params);
   if (params) r->params = *params;
   if (check_build(&bc, &bp, cfg, &r->params, err)) {
     vta_rtl_free(r);
@@ -382,10 +382,9 @@ vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params
   r->elem[VTA_MEM_ACC] = cfg->acc_elem_bytes;
   r->elem[VTA_MEM_OUT] = cfg->out_elem_bytes;
   r->buf = (uint8_t *)calloc(1, cfg->wgt_elem_bytes + cfg->acc_elem_bytes + 64);
-  vta_model_params_t cp;
-  vta_model_params_default(&cp);
-  cp.engine = VTA_ENGINE_FUNCTIONAL;
-  r->chk = vta_model_new(cfg, mem, &cp, err);
+  vta_params_t cp;
+  vta_params_default(&cp);
+  r->chk = vta_model_new(cfg, mem, VTA_MODEL_FUNCTIONAL, &cp, err);
   if (!r->chk) {
     vta_rtl_free(r);
     return NULL;

@@ -45,7 +45,7 @@ typedef struct vta_rtl vta_rtl_t;
 /* What the RTL was built with (build/rtl/vta_params.vh): a run needs the same
  * configuration and BUS_BYTES; MAX_BURST, MAX_OUTST and CMDQ may be smaller
  * (they are registers), TOKQ and the memory's RD_LAT, CPB, WR_ACK are free. */
-int vta_rtl_built(vta_config_t *cfg, vta_model_params_t *params);
+int vta_rtl_built(vta_config_t *cfg, vta_params_t *params);
 
 /*
  * A Verilated core on `mem` (which must outlive it), reset (tokens 0,
@@ -54,7 +54,7 @@ int vta_rtl_built(vta_config_t *cfg, vta_model_params_t *params);
  * params->max_cycles bounds each run; params->trace, when set, receives the
  * instruction trace of docs/microarch.md 10.
  */
-vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_model_params_t *params,
+vta_rtl_t *vta_rtl_new(const vta_config_t *cfg, const vta_params_t *params,
                        vta_mem_t *mem, vta_err *err);
 void vta_rtl_free(vta_rtl_t *r);
 

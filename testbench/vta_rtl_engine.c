@@ -1,7 +1,8 @@
 /*
  * vta_rtl_engine.c - the Verilated RTL (vta_rtl.h) as an engine of
- * model/vta_engine.h, and the factory of every engine by name
- * (vta_engine_open.h).  Plain C over the harness's C API.
+ * model/vta_engine.h, and the co-simulation of the model and the RTL: the
+ * kinds "rtl" and "cosim" of the registry (vta_engines.h).  Plain C over
+ * the harness's C API.
  *
  * The register port is the RTL's own; the snapshot's counters are those
  * the harness accumulates from it at each run's finish pulse.  The
@@ -13,7 +14,8 @@
 #include <string.h>
 
 #include "cosim.h"
-#include "vta_engine_open.h"
+#include "vta_engines.h"
+#include "vta_rtl.h"
 #include "vta_vcr.h"
 
 typedef struct rtl_engine {
@@ -32,9 +34,15 @@ static int rtl_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, v
   return vta_rtl_launch(R(e), insn_phys, count, err);
 }
 
-/* The RTL has no quiet cycles to skip: every cycle is a clock. */
-static int rtl_step(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+static int rtl_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
+                     vta_span_fn fn, void *ctx, vta_step_result_t *res, vta_err *err);
+
+/* The RTL has no quiet cycles to skip: every cycle is a clock.  A span
+ * watcher is shown them gathered (rtl_spans). */
+static int rtl_step(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
                     vta_step_result_t *res, vta_err *err) {
+  if (w && w->span) return rtl_spans(e, max_cycles, w->ev, w->span, w->ctx, res, err);
+  vta_evlist_t *events = w ? w->ev : NULL;
   vta_rtl_t *r = R(e);
   if (!vta_rtl_running(r)) return vta_errf(err, VTA_EINPUT, "rtl: step without a launched run");
   while (!max_cycles || res->cycles < max_cycles) {
@@ -97,8 +105,7 @@ static int show(gather_t *g, vta_evlist_t *events, uint32_t bits, int finished, 
  * finish pulse or the step's last cycle ends it.  The watcher then does its
  * work once per event, not once per cycle (the profiler's walk, the
  * windows, progress), and the span counts categories by runs of cycles in
- * which no unit changes its own: on the GEMM tutorial `run --json` takes
- * 474.6M -> 417.9M instructions.  A cycle that faults is not shown (as when
+ * which no unit changes its own.  A cycle that faults is not shown (as when
  * the RTL was watched cycle by cycle): the cycles before it are, then the
  * fault is returned. */
 static int rtl_spans(vta_engine_ctx_t *e, uint64_t max_cycles, vta_evlist_t *events,
@@ -185,28 +192,28 @@ static void rtl_free(vta_engine_ctx_t *e) {
   free(e);
 }
 
-static void rtl_cats(vta_engine_ctx_t *e, uint8_t cat[VTA_CY_NUNITS]) {
-  unpack(vta_rtl_cat_bits(R(e)), cat);
-}
+static const vta_engine_ops_t rtl_ops = {"rtl",          rtl_launch,    rtl_step,
+                                         rtl_reg_read,   rtl_reg_write, rtl_snapshot,
+                                         rtl_read_sram,  rtl_reset,     rtl_clear_stats,
+                                         rtl_free};
 
-static const vta_engine_ops_t rtl_ops = {"rtl",         rtl_launch,    rtl_step,
-                                         rtl_reg_read,  rtl_reg_write, rtl_snapshot,
-                                         rtl_read_sram, rtl_reset,     rtl_clear_stats,
-                                         rtl_free,      rtl_cats,      rtl_spans};
-
-vta_engine_ctx_t *vta_engine_rtl_new(const vta_config_t *cfg, vta_mem_t *mem,
-                                     const vta_model_params_t *params, vta_err *err) {
+static vta_engine_ctx_t *vta_engine_rtl_new(const vta_config_t *cfg, vta_mem_t *mem,
+                                            const vta_params_t *params, vta_err *err) {
   rtl_engine_t *x = calloc(1, sizeof *x);
   if (!x) {
     vta_errf(err, VTA_ENOMEM, "rtl: out of memory");
     return NULL;
   }
-  vta_model_params_t p;
+  vta_params_t p;
   if (params) p = *params;
-  else vta_model_params_default(&p);
-  p.engine = VTA_ENGINE_RTL;
+  else vta_params_default(&p);
   x->r = vta_rtl_new(cfg, &p, mem, err);
   if (!x->r) {
+    free(x);
+    return NULL;
+  }
+  if (p.wave && vta_rtl_wave(x->r, p.wave, p.wave_from, p.wave_to, err)) {
+    vta_rtl_free(x->r);
     free(x);
     return NULL;
   }
@@ -217,25 +224,24 @@ vta_engine_ctx_t *vta_engine_rtl_new(const vta_config_t *cfg, vta_mem_t *mem,
   return &x->base;
 }
 
-vta_rtl_t *vta_engine_rtl(vta_engine_ctx_t *e) { return e->ops == &rtl_ops ? R(e) : NULL; }
 
 /* ---- the co-simulation of the model and the RTL ------------------------------- */
 
-vta_engine_ctx_t *vta_engine_cosim_new(const vta_config_t *cfg, vta_mem_t *mem,
-                                       const vta_model_params_t *params, vta_err *err) {
-  vta_model_params_t p;
+static vta_engine_ctx_t *vta_engine_cosim_new(const vta_config_t *cfg, vta_mem_t *mem,
+                                              const vta_params_t *params, vta_err *err) {
+  vta_params_t p;
   if (params) p = *params;
-  else vta_model_params_default(&p);
-  vta_model_params_t mp = p;
-  mp.engine = VTA_ENGINE_MODEL; /* stepping needs the cycle model */
+  else vta_params_default(&p);
+  vta_params_t mp = p;
   mp.inject = VTA_INJECT_NONE;  /* a planted bug is the RTL's */
   mp.trace = NULL;              /* the RTL writes the trace */
+  mp.wave = NULL;               /* and the waveform */
   vta_mem_t *dut_mem = vta_mem_new();
   if (!dut_mem) {
     vta_errf(err, VTA_ENOMEM, "cosim: out of memory");
     return NULL;
   }
-  vta_engine_ctx_t *ref = vta_engine_model_new(cfg, mem, &mp, err);
+  vta_engine_ctx_t *ref = vta_engine_kind_model.open(cfg, mem, &mp, err);
   vta_engine_ctx_t *dut = ref ? vta_engine_rtl_new(cfg, dut_mem, &p, err) : NULL;
   if (!dut) {
     vta_engine_free(ref);
@@ -245,37 +251,11 @@ vta_engine_ctx_t *vta_engine_cosim_new(const vta_config_t *cfg, vta_mem_t *mem,
   return vta_engine_lockstep_new(ref, dut, dut_mem, err);
 }
 
-/* ---- the RTL as a side of `vtasim cosim` ------------------------------------- */
+/* ---- the kinds ---------------------------------------------------------------- */
 
-int vta_cosim_side_rtl(vta_cosim_side_t *s, const vta_program_t *p,
-                       const vta_model_params_t *params, vta_err *err) {
-  memset(s, 0, sizeof *s);
-  s->sess = vta_session_new_mapped(p, err);
-  if (!s->sess) return -1;
-  vta_engine_ctx_t *e = vta_engine_rtl_new(&p->cfg, vta_session_mem(s->sess), params, err);
-  if (!e) {
-    vta_cosim_side_free(s);
-    return -1;
-  }
-  vta_session_set_engine(s->sess, e);
-  snprintf(s->name, sizeof s->name, "rtl");
-  return 0;
-}
-
-/* ---- the factory ------------------------------------------------------------- */
-
-vta_engine_ctx_t *vta_engine_open(const char *name, const vta_config_t *cfg, vta_mem_t *mem,
-                                  const vta_model_params_t *params, vta_err *err) {
-  vta_model_params_t p;
-  if (params) p = *params;
-  else vta_model_params_default(&p);
-  if (!strcmp(name, "model") || !strcmp(name, "functional")) {
-    p.engine = !strcmp(name, "model") ? VTA_ENGINE_MODEL : VTA_ENGINE_FUNCTIONAL;
-    return vta_engine_model_new(cfg, mem, &p, err);
-  }
-  if (!strcmp(name, "rtl")) return vta_engine_rtl_new(cfg, mem, &p, err);
-  if (!strcmp(name, "cosim")) return vta_engine_cosim_new(cfg, mem, &p, err);
-  vta_errf(err, VTA_EINPUT, "unknown engine '%s' (available: functional, model, rtl, cosim)",
-           name);
-  return NULL;
-}
+const vta_engine_kind_t vta_engine_kind_rtl = {
+    "rtl", "the Verilog RTL of rtl/, Verilated (testbench/vta_rtl.h)", 1, vta_engine_rtl_new,
+    NULL};
+const vta_engine_kind_t vta_engine_kind_cosim = {
+    "cosim", "the model and the RTL in lockstep, compared cycle by cycle", 1,
+    vta_engine_cosim_new, NULL};

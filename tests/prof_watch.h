@@ -36,13 +36,6 @@ static int pw_stop(pw_watch_t *w, const vta_evlist_t *e) {
 static void pw_launch(void *c, uint32_t phys, uint32_t n) {
   vta_prof_launch(((pw_watch_t *)c)->p, phys, n);
 }
-static int pw_cycle(void *c, vta_evlist_t *e, const uint8_t *cat, uint64_t n, int fin) {
-  pw_watch_t *w = c;
-  w->calls++;
-  w->cycles += n;
-  vta_prof_cycle(w->p, e, cat, fin);
-  return pw_stop(w, e);
-}
 static int pw_span(void *c, const vta_span_t *sp) {
   pw_watch_t *w = c;
   w->calls++;
@@ -54,7 +47,7 @@ static void pw_abort(void *c) { vta_prof_abort(((pw_watch_t *)c)->p); }
 
 /* An engine on the session's DRAM, or NULL with err set. */
 typedef vta_engine_ctx_t *(*pw_open_fn)(const vta_program_t *prog, vta_mem_t *mem,
-                                        const vta_model_params_t *mp, vta_err *err);
+                                        const vta_params_t *mp, vta_err *err);
 
 /* Everything the profiler writes about a run of prog (the timeline, the
  * report's text and JSON, its exit) on the engine `open` gives (NULL: the
@@ -63,13 +56,13 @@ typedef vta_engine_ctx_t *(*pw_open_fn)(const vta_program_t *prog, vta_mem_t *me
  * (vta_prof_skip).  The report's counters are the engine's snapshot's.
  * With stop_after, the watcher stops the run after the cycle of that
  * dispatch (an interrupt, in a cycle that changes a queue). */
-static char *pw_watched(const vta_program_t *prog, const vta_model_params_t *mp, pw_open_fn open,
+static char *pw_watched(const vta_program_t *prog, const vta_params_t *mp, pw_open_fn open,
                         int spans, int timeline, int stop_after, pw_watch_t *w) {
   char *buf = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&buf, &len);
   vta_err err = {0};
-  vta_session_t *s = open ? vta_session_new_mapped(prog, &err) : vta_session_new(prog, mp, &err);
+  vta_session_t *s = open ? vta_session_new_mapped(prog, &err) : vta_session_new(prog, &vta_engine_kind_model, mp, &err);
   vta_engine_ctx_t *e = s && open ? open(prog, vta_session_mem(s), mp, &err) : NULL;
   CHECK_MSG(s && (!open || e), "%s", err.msg);
   if (!s || (open && !e) || !out) {
@@ -96,9 +89,9 @@ static char *pw_watched(const vta_program_t *prog, const vta_model_params_t *mp,
   }
   vta_session_observer_t ob = {.events = 1,
                                .skip = spans ? vta_prof_skip(w->p) : VTA_PROF_SKIP,
+                               .chunk = spans ? 0 : 1, /* else spans of one cycle */
                                .launch = pw_launch,
-                               .cycle = pw_cycle,
-                               .span = spans ? pw_span : NULL,
+                               .span = pw_span,
                                .abort = pw_abort,
                                .ctx = w};
   vta_session_observe(s, &ob);
@@ -133,8 +126,8 @@ static int pw_spans_as_cycles(const vta_program_t *prog, const char *name, pw_op
                               uint64_t calls[2]) {
   int compared = 0;
   for (int k = 0; k < PW_NTIMINGS; k++) {
-    vta_model_params_t mp;
-    vta_model_params_default(&mp);
+    vta_params_t mp;
+    vta_params_default(&mp);
     switch (k) {
     case 1: mp.mem.rd_lat = 40; break;
     case 2: mp.mem.cpb = 2; break;
@@ -202,8 +195,8 @@ static int pw_counters_increase(const char *buf, const char *what) {
 static int pw_stops(const vta_program_t *prog, const char *name, pw_open_fn open, int nmax) {
   int compared = 0;
   for (int n = 1; n <= nmax; n++) {
-    vta_model_params_t mp;
-    vta_model_params_default(&mp);
+    vta_params_t mp;
+    vta_params_default(&mp);
     pw_watch_t a, b;
     char *one = pw_watched(prog, &mp, open, 0, 1, n, &a);
     char *span = pw_watched(prog, &mp, open, 1, 1, n, &b);

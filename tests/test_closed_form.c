@@ -73,13 +73,13 @@ static void drop(result_t *r) {
 /* Run every .run of p; mixed = 0: one cycle a step with events; else
  * chunks of random length (seeded) alternating between no events and
  * events, the event chunks one cycle a step. */
-static int run(const vta_program_t *p, const vta_model_params_t *params, int mixed,
+static int run(const vta_program_t *p, const vta_params_t *params, int mixed,
                unsigned seed, result_t *r) {
   vta_err e;
   memset(r, 0, sizeof *r);
   vta_evlist_init(&r->ev);
   vta_mem_t *mem = map(p);
-  vta_model_t *m = vta_model_new(&p->cfg, mem, params, &e);
+  vta_model_t *m = vta_model_new(&p->cfg, mem, VTA_MODEL_CYCLE, params, &e);
   vta_evlist_t cyc;
   vta_evlist_init(&cyc);
   int ok = m != NULL, quiet_chunks = 0;
@@ -144,11 +144,11 @@ static void compare(const char *name, const result_t *ref, const result_t *got) 
  * on: the closed form reports its writes in their own cycles): each
  * chunk's count and digest equal those of the reference's events of the
  * same cycles, folded into a digest list here. */
-static void digests(const char *name, const vta_program_t *p, const vta_model_params_t *params,
+static void digests(const char *name, const vta_program_t *p, const vta_params_t *params,
                     const result_t *ref, unsigned seed) {
   vta_err e;
   vta_mem_t *mem = map(p);
-  vta_model_t *m = vta_model_new(&p->cfg, mem, params, &e);
+  vta_model_t *m = vta_model_new(&p->cfg, mem, VTA_MODEL_CYCLE, params, &e);
   vta_evlist_t got, want;
   vta_evlist_digest(&got);
   vta_evlist_digest(&want);
@@ -188,7 +188,7 @@ static void digests(const char *name, const vta_program_t *p, const vta_model_pa
 
 /* Each file's reference against mixed and digest runs with `params`
  * (NULL: the defaults); the files run. */
-static int takeover(const char *const *files, size_t n, const vta_model_params_t *params) {
+static int takeover(const char *const *files, size_t n, const vta_params_t *params) {
   int ran = 0;
   for (size_t f = 0; f < n; f++) {
     vta_program_t p;
@@ -230,8 +230,8 @@ static void test_store_chains(void) {
   static const char *const files[] = {"traces/small_conv_pad.vta", "traces/small_conv_auto.vta",
                                       "traces/small_conv_s2_bias.vta",
                                       "traces/small_gemm_auto.vta"};
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   params.cmd_queue_depth = 2;
   CHECK_EQ(takeover(files, sizeof files / sizeof files[0], &params), 4);
 }

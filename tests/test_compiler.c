@@ -14,6 +14,7 @@
 
 #include "cl_int.h"
 #include "check.h"
+#include "model_peek.h"
 #include "vta_cl.h"
 #include "vta_model.h"
 #include "vta_session.h"
@@ -40,7 +41,7 @@ static void result_free(result_t *r) { free(r->out); }
 /* Run a built program on the model; keeps the "out" segment. */
 static void run(const vta_program_t *p, result_t *r) {
   vta_err e = {0};
-  vta_session_t *s = vta_session_new(p, NULL, &e);
+  vta_session_t *s = vta_session_new(p, &vta_engine_kind_model, NULL, &e);
   if (!s || vta_session_run(s, &e)) {
     snprintf(r->err, sizeof r->err, "%s", e.msg);
     vta_session_free(s);
@@ -48,8 +49,8 @@ static void run(const vta_program_t *p, result_t *r) {
   }
   r->ran = 1;
   r->failed = vta_session_check(s, stdout);
-  r->stats = *vta_model_stats(vta_session_model(s));
-  vta_model_tokens(vta_session_model(s), r->tokens);
+  r->stats = *vta_model_stats(session_model(s));
+  vta_model_tokens(session_model(s), r->tokens);
   uint32_t size;
   uint8_t *out = vta_session_segment(s, "out", &size);
   if (out) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_peek.h"
 #include "cosim.h"
 #include "vta_events.h"
 #include "vta_isa.h"
@@ -52,13 +53,13 @@ static int load_file(vta_program_t *p, const char *path) {
 }
 
 /* Every event of a whole program, stepped on the model (one run). */
-static int step_all(const vta_program_t *p, const vta_model_params_t *params,
+static int step_all(const vta_program_t *p, const vta_params_t *params,
                     vta_evlist_t *all, vta_session_t **out) {
   vta_err e;
-  vta_session_t *s = vta_session_new(p, params, &e);
+  vta_session_t *s = vta_session_new(p, &vta_engine_kind_model, params, &e);
   CHECK_MSG(s != NULL, "%s", e.msg);
   if (!s) return -1;
-  vta_model_t *m = vta_session_model(s);
+  vta_model_t *m = session_model(s);
   const vta_segment_t *g = vta_program_find(p, p->runs[0].segment);
   int rc = vta_model_launch(m, g->addr, g->size / VTA_INS_BYTES, &e);
   vta_evlist_t cyc;
@@ -573,23 +574,23 @@ static void test_step_equals_run(void) {
     vta_program_t p;
     if (load_file(&p, files[f])) continue;
     vta_err e;
-    vta_session_t *a = vta_session_new(&p, NULL, &e);
+    vta_session_t *a = vta_session_new(&p, &vta_engine_kind_model, NULL, &e);
     CHECK_MSG(a && !vta_session_run(a, &e), "%s: %s", files[f], e.msg);
     vta_evlist_t l;
     vta_evlist_init(&l);
     vta_session_t *b = NULL;
-    vta_model_params_t q;
-    vta_model_params_default(&q);
+    vta_params_t q;
+    vta_params_default(&q);
     if (p.nruns == 1 && a && !step_all(&p, &q, &l, &b)) {
-      const vta_cycle_stats_t *x = vta_model_cycle_stats(vta_session_model(a));
-      const vta_cycle_stats_t *y = vta_model_cycle_stats(vta_session_model(b));
+      const vta_cycle_stats_t *x = vta_model_cycle_stats(session_model(a));
+      const vta_cycle_stats_t *y = vta_model_cycle_stats(session_model(b));
       CHECK_EQ(x->last_ecnt, y->last_ecnt);
       CHECK_EQ(x->ucnt, y->ucnt);
       CHECK_EQ(y->skipped, 0);
       CHECK(!memcmp(x->unit, y->unit, sizeof x->unit));
       CHECK(!memcmp(&x->mem, &y->mem, sizeof x->mem));
-      CHECK(!memcmp(vta_model_stats(vta_session_model(a)),
-                    vta_model_stats(vta_session_model(b)), sizeof(vta_stats_t)));
+      CHECK(!memcmp(vta_model_stats(session_model(a)),
+                    vta_model_stats(session_model(b)), sizeof(vta_stats_t)));
       for (int k = 0; k < p.nsegs; k++) {
         uint32_t n;
         uint8_t *da = vta_session_segment(a, p.segs[k].name, &n);
@@ -620,22 +621,20 @@ static void test_step_misuse(void) {
   vta_config_default(&cfg);
   vta_mem_t *mem = vta_mem_new();
   vta_err e;
-  vta_model_t *m = vta_model_new(&cfg, mem, NULL, &e);
+  vta_model_t *m = vta_model_new(&cfg, mem, VTA_MODEL_CYCLE, NULL, &e);
   int fin = 1;
   CHECK_EQ(vta_model_step(m, NULL, &fin, &e), -1);
   CHECK_CONTAINS(e.msg, "without a launched run");
   CHECK_EQ(fin, 0);
   vta_model_free(m);
-  vta_model_params_t q;
-  vta_model_params_default(&q);
-  q.engine = VTA_ENGINE_FUNCTIONAL;
-  m = vta_model_new(&cfg, mem, &q, &e);
+  vta_params_t q;
+  vta_params_default(&q);
+  m = vta_model_new(&cfg, mem, VTA_MODEL_FUNCTIONAL, &q, &e);
   CHECK_EQ(vta_model_launch(m, 0x4000, 1, &e), -1);
   CHECK_CONTAINS(e.msg, "needs the cycle model");
   vta_model_free(m);
-  q.engine = VTA_ENGINE_MODEL;
   q.inject = VTA_INJECT_N;
-  CHECK(vta_model_new(&cfg, mem, &q, &e) == NULL);
+  CHECK(vta_model_new(&cfg, mem, VTA_MODEL_CYCLE, &q, &e) == NULL);
   CHECK_CONTAINS(e.msg, "unknown planted bug");
   vta_mem_free(mem);
   vta_inject_t inj;
@@ -650,13 +649,14 @@ static void test_step_misuse(void) {
 
 /* Compare program p on the model and on the model with B's params (a
  * planted bug); returns vta_cosim_run's result, r and the report. */
-static int cosim(const vta_program_t *p, const vta_model_params_t *pb, int last,
+static int cosim(const vta_program_t *p, const vta_params_t *pb, int last,
                  vta_cosim_result_t *r, char **report, vta_err *e) {
   vta_cosim_side_t s[2];
   memset(s, 0, sizeof s);
   int rc = -1;
   memset(r, 0, sizeof *r);
-  if (!vta_cosim_side_model(&s[0], p, NULL, e) && !vta_cosim_side_model(&s[1], p, pb, e)) {
+  if (!vta_cosim_side_open(&s[0], p, &vta_engine_kind_model, NULL, e) &&
+      !vta_cosim_side_open(&s[1], p, &vta_engine_kind_model, pb, e)) {
     vta_cosim_opts_t o = {last, NULL, 0};
     rc = vta_cosim_run(p, s, &o, r, e);
     size_t n;
@@ -680,8 +680,8 @@ static void test_cosim_equal(void) {
     vta_cosim_result_t r;
     char *rep = NULL;
     vta_err e;
-    vta_model_params_t q;
-    vta_model_params_default(&q);
+    vta_params_t q;
+    vta_params_default(&q);
     int rc = cosim(&p, &q, 16, &r, &rep, &e);
     CHECK_MSG(rc == 0, "%s: rc %d: %s", files[f], rc, rc < 0 ? e.msg : rep);
     CHECK_EQ(r.status, VTA_COSIM_EQUAL);
@@ -689,9 +689,9 @@ static void test_cosim_equal(void) {
     CHECK_EQ(r.segments, p.nsegs);
     CHECK(r.events > 0);
     /* The cycles compared are the run's ECNT. */
-    vta_session_t *s = vta_session_new(&p, NULL, &e);
+    vta_session_t *s = vta_session_new(&p, &vta_engine_kind_model, NULL, &e);
     if (s && !vta_session_run(s, &e))
-      CHECK_EQ(r.cycles, vta_model_cycle_stats(vta_session_model(s))->cycles);
+      CHECK_EQ(r.cycles, vta_model_cycle_stats(session_model(s))->cycles);
     vta_session_free(s);
     CHECK_CONTAINS(rep, "co-simulation model(A) vs model(B): EQUAL");
     CHECK_CONTAINS(rep, "identical at the end of every run");
@@ -707,8 +707,8 @@ static void caught(const char *insns, const char *uops, vta_inject_t bug, uint64
                    const char *unit, int64_t insn, const char *opcode, const char *extra) {
   vta_program_t p;
   if (program(&p, uops, insns)) return;
-  vta_model_params_t q;
-  vta_model_params_default(&q);
+  vta_params_t q;
+  vta_params_default(&q);
   q.inject = bug;
   vta_cosim_result_t r;
   char *rep = NULL;
@@ -804,8 +804,8 @@ static void test_inject_workloads(void) {
   for (size_t k = 0; k < sizeof w / sizeof w[0]; k++) {
     vta_program_t p;
     if (load_file(&p, w[k].file)) continue;
-    vta_model_params_t q;
-    vta_model_params_default(&q);
+    vta_params_t q;
+    vta_params_default(&q);
     q.inject = w[k].bug;
     vta_cosim_result_t r;
     char *rep = NULL;
@@ -842,12 +842,13 @@ static int t_launch(vta_engine_ctx_t *e, uint32_t a, uint32_t n, vta_err *err) {
   return vta_engine_launch(T(e)->in, a, n, err);
 }
 
-static int t_step(vta_engine_ctx_t *e, uint64_t max, vta_evlist_t *out, vta_step_result_t *res,
-                  vta_err *err) {
+static int t_step(vta_engine_ctx_t *e, uint64_t max, const vta_watch_t *w,
+                  vta_step_result_t *res, vta_err *err) {
   tamper_t *t = T(e);
   if (t->how == 2 && t->cycle == 5)
     return vta_errf(err, VTA_EINPUT, "tamper: harness fault at cycle 5");
-  int first = out->n, rc = vta_engine_step(t->in, max, out, res, err);
+  vta_evlist_t *out = w->ev; /* the comparator steps a side with its events */
+  int first = out->n, rc = vta_engine_step(t->in, max, w, res, err);
   if (t->how == 3 && t->cycle == 9)
     for (int i = first; i < out->n; i++) out->ev[i].cycle = 0;
   t->cycle++;
@@ -884,7 +885,7 @@ static void t_free(vta_engine_ctx_t *e) {
 static const vta_engine_ops_t tamper_ops = {"tampered", t_launch,    t_step,
                                             t_reg_read, t_reg_write, t_snapshot,
                                             t_read_sram, t_reset,    t_clear_stats,
-                                            t_free,      NULL,        NULL};
+                                            t_free};
 
 static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, char **rep,
                         vta_err *e) {
@@ -892,9 +893,9 @@ static int run_tampered(const vta_program_t *p, int how, vta_cosim_result_t *r, 
   int rc = -1;
   memset(s, 0, sizeof s);
   memset(r, 0, sizeof *r);
-  if (!vta_cosim_side_model(&s[0], p, NULL, e) && (s[1].sess = vta_session_new_mapped(p, e))) {
+  if (!vta_cosim_side_open(&s[0], p, &vta_engine_kind_model, NULL, e) && (s[1].sess = vta_session_new_mapped(p, e))) {
     tamper_t *t = calloc(1, sizeof *t);
-    t->in = vta_engine_model_new(&p->cfg, vta_session_mem(s[1].sess), NULL, e);
+    t->in = vta_engine_kind_model.open(&p->cfg, vta_session_mem(s[1].sess), NULL, e);
     t->base = *t->in;
     t->base.ops = &tamper_ops;
     t->how = how;
@@ -966,8 +967,8 @@ static void test_cosim_program_fault(void) {
   vta_cosim_result_t r;
   char *rep = NULL;
   vta_err e;
-  vta_model_params_t q;
-  vta_model_params_default(&q);
+  vta_params_t q;
+  vta_params_default(&q);
   CHECK_EQ(cosim(&p, &q, 16, &r, &rep, &e), -1);
   CHECK_CONTAINS(e.msg, "co-simulation: both sides stopped at cycle");
   CHECK_CONTAINS(e.msg, "not inside one device allocation");
@@ -984,8 +985,8 @@ static void test_cosim_last(void) {
               "GEMM uop_bgn=0 uop_end=1 iter_out=1 iter_in=10\n"
               "FINISH\n"))
     return;
-  vta_model_params_t q;
-  vta_model_params_default(&q);
+  vta_params_t q;
+  vta_params_default(&q);
   q.inject = VTA_INJECT_PIPE_SLIP;
   vta_cosim_result_t r;
   char *rep = NULL;

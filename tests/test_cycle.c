@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_peek.h"
+#include "vta_engines.h"
 #include "rig.h"
 #include "vta_mem.h"
 #include "vta_memsys.h"
@@ -38,31 +40,32 @@ static const char *traces_dir(void) {
 
 /* ---- a rig: memory, a cycle model with a trace, an instruction buffer --- */
 
-static void rig_open_p(rig_t *r, const vta_model_params_t *p) {
+static void rig_open_mode(rig_t *r, const vta_params_t *p, vta_model_mode_t mode) {
   vta_err e;
   memset(r, 0, sizeof *r);
   vta_config_default(&r->cfg);
   r->mem = vta_mem_new();
-  vta_model_params_t q;
+  vta_params_t q;
   if (p) q = *p;
-  else vta_model_params_default(&q);
+  else vta_params_default(&q);
   r->trf = open_memstream(&r->tr, &r->trlen);
   q.trace = r->trf;
-  r->m = vta_model_new(&r->cfg, r->mem, &q, &e);
+  r->m = vta_model_new(&r->cfg, r->mem, mode, &q, &e);
   CHECK_MSG(r->m != NULL, "%s", e.msg);
   r->cap = 4096;
   r->ins = vta_mem_alloc(r->mem, r->cap * 16, &r->ins_phys, &e);
   CHECK(r->ins != NULL);
 }
 
+static void rig_open_p(rig_t *r, const vta_params_t *p) { rig_open_mode(r, p, VTA_MODEL_CYCLE); }
 static void rig_open(rig_t *r) { rig_open_p(r, NULL); }
 
 /* Default parameters with one changed, by name. */
-static vta_model_params_t with(const char *name, uint32_t v) {
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+static vta_params_t with(const char *name, uint32_t v) {
+  vta_params_t p;
+  vta_params_default(&p);
   vta_err e;
-  if (name && vta_model_params_set(&p, name, v, &e)) CHECK_MSG(0, "%s", e.msg);
+  if (name && vta_params_set(&p, name, v, &e)) CHECK_MSG(0, "%s", e.msg);
   return p;
 }
 
@@ -143,8 +146,8 @@ static uint32_t put_uops(rig_t *r, uint32_t n, int offset_words) {
 /* ---- the memory system component alone (section 5) ------------------------ */
 
 static vta_memsys_params_t mem_params(void) {
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+  vta_params_t p;
+  vta_params_default(&p);
   return p.mem;
 }
 
@@ -504,7 +507,7 @@ static void test_finish_only(void) {
    * ECNT = RD_LAT + CPB + 3.  Default: 4 + 1 + 3 = 8 (measured: 8). */
   const uint32_t lat[] = {4, 1, 20}, cpb[] = {1, 1, 3};
   for (int k = 0; k < 3; k++) {
-    vta_model_params_t p = with("RD_LAT", lat[k]);
+    vta_params_t p = with("RD_LAT", lat[k]);
     p.mem.cpb = cpb[k];
     rig_t r;
     rig_open_p(&r, &p);
@@ -581,7 +584,7 @@ static void test_calibration_load_wgt(void) {
   const uint32_t cpb[] = {1, 1, 1, 1, 1, 1, 2, 3};
   const uint32_t kk[] = {1, 2, 8, 3, 3, 3, 3, 2};
   for (int i = 0; i < 8; i++) {
-    vta_model_params_t p = with("RD_LAT", lat[i]);
+    vta_params_t p = with("RD_LAT", lat[i]);
     p.mem.cpb = cpb[i];
     rig_t r;
     rig_open_p(&r, &p);
@@ -594,7 +597,7 @@ static void test_calibration_load_wgt(void) {
   }
   /* Wider bus: 16 bytes a beat.  Two instructions are 2 beats (4, 5), LOAD
    * starts at 7, its 16k beats take T = 4 + (16k - 1) + 3: ECNT = 14 + 16k. */
-  vta_model_params_t p = with("BUS_BYTES", 16);
+  vta_params_t p = with("BUS_BYTES", 16);
   rig_t r;
   rig_open_p(&r, &p);
   uint32_t pw;
@@ -647,7 +650,7 @@ static void test_calibration_store(void) {
        * 2 * 2 + 1 = 5: T = 1 + 80 + 2 = 83, ECNT = 12 + 83 + 1 = 96 */
       {"CPB", 2, 1, 16, 96}};
   for (int k = 0; k < 5; k++) {
-    vta_model_params_t p = with(c[k].param, c[k].v);
+    vta_params_t p = with(c[k].param, c[k].v);
     rig_t r;
     rig_open_p(&r, &p);
     uint32_t po;
@@ -775,7 +778,7 @@ static void test_load_rows_outstanding(void) {
   const uint32_t outst[] = {16, 1};
   const long long want[] = {207, 396};
   for (int k = 0; k < 2; k++) {
-    vta_model_params_t p = with("MAX_OUTST", outst[k]);
+    vta_params_t p = with("MAX_OUTST", outst[k]);
     rig_t r;
     rig_open_p(&r, &p);
     uint32_t pi;
@@ -800,7 +803,7 @@ static void test_fetch_chunks_and_queue_stall(void) {
   const uint32_t burst[] = {256, 16};
   const long long want[] = {68, 76};
   for (int k = 0; k < 2; k++) {
-    vta_model_params_t p = with("MAX_BURST", burst[k]);
+    vta_params_t p = with("MAX_BURST", burst[k]);
     rig_t r;
     rig_open_p(&r, &p);
     for (int i = 0; i < 20; i++) emit(&r, NOP_LOAD());
@@ -814,7 +817,7 @@ static void test_fetch_chunks_and_queue_stall(void) {
    * queue is full at the start of 18 (#0, #1): stall; #2 goes at 19, #1
    * runs 19/20, stall at 20, #3 at 21, #2 runs 21/22, stall 22, #4 at 23,
    * FINISH at 24, visible 25: ECNT 26, with 3 queue-stall cycles. */
-  vta_model_params_t p = with("CMDQ", 2);
+  vta_params_t p = with("CMDQ", 2);
   rig_t r;
   rig_open_p(&r, &p);
   for (int i = 0; i < 5; i++) emit(&r, NOP_LOAD());
@@ -879,7 +882,7 @@ static void test_token_pingpong(void) {
    * the hardware took). */
   const uint32_t lat[] = {4, 20};
   for (int k = 0; k < 2; k++) {
-    vta_model_params_t p = with("RD_LAT", lat[k]);
+    vta_params_t p = with("RD_LAT", lat[k]);
     rig_t r;
     rig_open_p(&r, &p);
     uint32_t pw;
@@ -937,11 +940,10 @@ static void test_store_reads_out_in_contract_cycle(void) {
  * results are the sequential ones. */
 static void test_forwarding(void) {
   for (int engine = 0; engine < 2; engine++) {
-    vta_model_params_t p;
-    vta_model_params_default(&p);
-    p.engine = engine ? VTA_ENGINE_FUNCTIONAL : VTA_ENGINE_MODEL;
+    vta_params_t p;
+    vta_params_default(&p);
     rig_t r;
-    rig_open_p(&r, &p);
+    rig_open_mode(&r, &p, engine ? VTA_MODEL_FUNCTIONAL : VTA_MODEL_CYCLE);
     uint32_t pa, pi, pw;
     uint8_t *acc = dram(&r, 64 * 2, &pa), *inp = dram(&r, 16, &pi), *wgt = dram(&r, 256, &pw);
     for (int i = 0; i < 16; i++) {
@@ -994,8 +996,8 @@ static void test_errors(void) {
   CHECK_CONTAINS(e.msg, "no FINISH: all 1 instructions");
   rig_close(&r);
   /* max_cycles: a GEMM of 1000 uops cannot finish by cycle 100. */
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+  vta_params_t p;
+  vta_params_default(&p);
   p.max_cycles = 100;
   rig_open_p(&r, &p);
   ub = put_uops(&r, 1, 0);
@@ -1062,15 +1064,15 @@ static void outcome_free(outcome_t *o) {
   free(o->trace);
 }
 
-static int run_bundle(const vta_program_t *prog, const vta_model_params_t *p, int trace,
-                      outcome_t *o) {
+static int run_bundle_on(const vta_program_t *prog, const vta_engine_kind_t *kind,
+                         const vta_params_t *p, int trace, outcome_t *o) {
   memset(o, 0, sizeof *o);
-  vta_model_params_t q = *p;
+  vta_params_t q = *p;
   size_t tl = 0;
   FILE *tf = trace ? open_memstream(&o->trace, &tl) : NULL;
   q.trace = tf;
   vta_err e = {0};
-  vta_session_t *s = vta_session_new(prog, &q, &e);
+  vta_session_t *s = vta_session_new(prog, kind, &q, &e);
   if (!s) {
     CHECK_MSG(0, "session: %s", e.msg);
     if (tf) fclose(tf);
@@ -1079,7 +1081,7 @@ static int run_bundle(const vta_program_t *prog, const vta_model_params_t *p, in
   o->rc = vta_session_run(s, &e);
   snprintf(o->err, sizeof o->err, "%s", o->rc ? e.msg : "");
   if (tf) fclose(tf);
-  vta_model_t *m = vta_session_model(s);
+  vta_model_t *m = session_model(s);
   o->stats = *vta_model_stats(m);
   vta_model_tokens(m, o->tokens);
   if (vta_model_cycle_stats(m)) {
@@ -1112,6 +1114,11 @@ static int run_bundle(const vta_program_t *prog, const vta_model_params_t *p, in
   int fails = vta_session_check(s, NULL);
   vta_session_free(s);
   return fails;
+}
+
+static int run_bundle(const vta_program_t *prog, const vta_params_t *p, int trace,
+                      outcome_t *o) {
+  return run_bundle_on(prog, &vta_engine_kind_model, p, trace, o);
 }
 
 /* Two outcomes compute the same: status, DRAM, scratchpads, stats, tokens. */
@@ -1176,14 +1183,13 @@ static void check_bundle(const char *path, int nvariants) {
     CHECK_MSG(0, "%s", e.msg);
     return;
   }
-  vta_model_params_t fp;
-  vta_model_params_default(&fp);
-  fp.engine = VTA_ENGINE_FUNCTIONAL;
+  vta_params_t fp;
+  vta_params_default(&fp);
   outcome_t ref;
-  CHECK_MSG(run_bundle(&prog, &fp, 0, &ref) == 0, "%s: functional expectations fail", path);
+  CHECK_MSG(run_bundle_on(&prog, &vta_engine_kind_functional, &fp, 0, &ref) == 0, "%s: functional expectations fail", path);
   for (int v = 0; v < nvariants; v++) {
-    vta_model_params_t p = with(variants[v].a, variants[v].av);
-    if (variants[v].b) vta_model_params_set(&p, variants[v].b, variants[v].bv, &e);
+    vta_params_t p = with(variants[v].a, variants[v].av);
+    if (variants[v].b) vta_params_set(&p, variants[v].b, variants[v].bv, &e);
     char what[1200];
     snprintf(what, sizeof what, "%s with %s=%u %s=%u", path,
              variants[v].a ? variants[v].a : "defaults", variants[v].av,
@@ -1322,8 +1328,8 @@ static void test_trace_format(void) {
 }
 
 static void test_params(void) {
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+  vta_params_t p;
+  vta_params_default(&p);
   /* The defaults of section 2, from the one table. */
   CHECK_EQ(p.mem.bus_bytes, 8);
   CHECK_EQ(p.mem.rd_lat, 4);
@@ -1333,21 +1339,22 @@ static void test_params(void) {
   CHECK_EQ(p.mem.max_outst, 16);
   CHECK_EQ(p.cmd_queue_depth, 512);
   CHECK_EQ(p.token_queue_depth, 1024);
-  CHECK_EQ(p.engine, VTA_ENGINE_MODEL);
   CHECK_EQ(vta_fetch_chunk(&p.mem), 128);
   vta_err e;
-  CHECK(vta_model_params_set(&p, "--max-burst", 300, &e) == -1);
+  CHECK(vta_params_set(&p, "--max-burst", 300, &e) == -1);
   CHECK_CONTAINS(e.msg, "MAX_BURST = 300 is out of range");
-  CHECK(vta_model_params_set(&p, "max_burst", 24, &e) == -1);
+  CHECK(vta_params_set(&p, "max_burst", 24, &e) == -1);
   CHECK_CONTAINS(e.msg, "power of two");
-  CHECK(vta_model_params_set(&p, "MAX_BURST", 16, &e) == 0);
+  CHECK(vta_params_set(&p, "MAX_BURST", 16, &e) == 0);
   CHECK_EQ(vta_fetch_chunk(&p.mem), 8);
-  CHECK(vta_model_params_set(&p, "NOPE", 1, &e) == -1);
-  vta_engine_t en;
-  CHECK(vta_engine_parse("functional", &en, &e) == 0 && en == VTA_ENGINE_FUNCTIONAL);
-  CHECK(vta_engine_parse("rtl", &en, &e) == 0 && en == VTA_ENGINE_RTL);
-  CHECK(vta_engine_parse("bogus", &en, &e) == -1);
-  CHECK_CONTAINS(e.msg, "available: model, functional, rtl");
+  CHECK(vta_params_set(&p, "NOPE", 1, &e) == -1);
+  /* the registry by name: every kind, and an unknown name listing them */
+  CHECK(vta_engine_find("functional", &e) == &vta_engine_kind_functional);
+  CHECK(vta_engine_find("model", &e) == &vta_engine_kind_model);
+  CHECK(vta_engine_find("rtl", &e) == &vta_engine_kind_rtl);
+  CHECK(vta_engine_find("cosim", &e) == &vta_engine_kind_cosim);
+  CHECK(vta_engine_find("bogus", &e) == NULL);
+  CHECK_CONTAINS(e.msg, "available: functional, model, rtl, cosim");
 }
 
 int main(void) {

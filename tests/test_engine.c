@@ -17,19 +17,12 @@ static const char *const files[] = {"traces/gemm_demo.vta", "traces/alu_demo.vta
                                     "traces/small_gemm_vt2_bias.vta"};
 #define NFILES ((int)(sizeof files / sizeof files[0]))
 
-static vta_engine_ctx_t *open_with(const vta_program_t *p, vta_mem_t *mem, vta_engine_t en,
-                                   vta_err *err) {
-  vta_model_params_t mp;
-  vta_model_params_default(&mp);
-  mp.engine = en;
-  return vta_engine_model_new(&p->cfg, mem, &mp, err);
-}
 static vta_engine_ctx_t *open_model(const vta_program_t *p, vta_mem_t *mem, vta_err *err) {
-  return open_with(p, mem, VTA_ENGINE_MODEL, err);
+  return vta_engine_kind_model.open(&p->cfg, mem, NULL, err);
 }
 static vta_engine_ctx_t *open_functional(const vta_program_t *p, vta_mem_t *mem,
                                          vta_err *err) {
-  return open_with(p, mem, VTA_ENGINE_FUNCTIONAL, err);
+  return vta_engine_kind_functional.open(&p->cfg, mem, NULL, err);
 }
 
 /* The reference: the model driven directly by vta_model_run. */
@@ -37,7 +30,7 @@ static void direct(const vta_program_t *p, ec_out_t *o) {
   vta_err e;
   memset(o, 0, sizeof *o);
   vta_mem_t *mem = ec_map(p);
-  vta_model_t *m = vta_model_new(&p->cfg, mem, NULL, &e);
+  vta_model_t *m = vta_model_new(&p->cfg, mem, VTA_MODEL_CYCLE, NULL, &e);
   for (int r = 0; r < p->nruns; r++) {
     uint32_t addr, n = ec_run_count(p, r, &addr);
     CHECK_MSG(vta_model_run(m, addr, n, &e) == 0, "%s", e.msg);
@@ -185,7 +178,7 @@ static void test_functional_step(void) {
   vta_mem_t *mem;
   vta_engine_ctx_t *x;
   if (open_file("traces/gemm_demo.vta", open_functional, &p, &mem, &x, &e)) return;
-  CHECK(!strcmp(vta_engine_ctx_name(x), "functional"));
+  CHECK(!strcmp(vta_engine_name(x), "functional"));
   uint32_t addr, n = ec_run_count(&p, 0, &addr);
   vta_step_result_t res;
   CHECK(vta_engine_step(x, 1, NULL, &res, &e) == -1);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "model_peek.h"
 #include "rig.h"
 #include "vta_mem.h"
 #include "vta_model.h"
@@ -25,16 +26,15 @@
 
 /* These are the functional engine's unit tests (the cycle engine has
  * tests/test_cycle.c): the rig always runs the functional engine. */
-static void rig_open_with(rig_t *r, const vta_config_t *cfg, const vta_model_params_t *p) {
+static void rig_open_with(rig_t *r, const vta_config_t *cfg, const vta_params_t *p) {
   vta_err e;
   memset(r, 0, sizeof *r);
   r->cfg = *cfg;
   r->mem = vta_mem_new();
-  vta_model_params_t fp;
+  vta_params_t fp;
   if (p) fp = *p;
-  else vta_model_params_default(&fp);
-  fp.engine = VTA_ENGINE_FUNCTIONAL;
-  r->m = vta_model_new(cfg, r->mem, &fp, &e);
+  else vta_params_default(&fp);
+  r->m = vta_model_new(cfg, r->mem, VTA_MODEL_FUNCTIONAL, &fp, &e);
   CHECK_MSG(r->m != NULL, "%s", e.msg);
   r->cap = 256;
   r->ins = vta_mem_alloc(r->mem, r->cap * 16, &r->ins_phys, &e);
@@ -1042,8 +1042,8 @@ static void test_err_token_overflow(void) {
   rig_t r;
   vta_config_t c;
   vta_config_default(&c);
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+  vta_params_t p;
+  vta_params_default(&p);
   CHECK_EQ(p.cmd_queue_depth, 512);
   CHECK_EQ(p.token_queue_depth, 1024);
   CHECK_EQ(p.max_insns, 0);
@@ -1104,8 +1104,8 @@ static void test_err_deadlock(void) {
    * fetch from reaching the compute instruction that would free it. */
   vta_config_t c;
   vta_config_default(&c);
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+  vta_params_t p;
+  vta_params_default(&p);
   for (int depth = 2; depth <= 3; depth++) {
     p.cmd_queue_depth = (uint32_t)depth;
     rig_open_with(&r, &c, &p);
@@ -1143,8 +1143,8 @@ static void test_err_no_finish_and_limit(void) {
 
   vta_config_t c;
   vta_config_default(&c);
-  vta_model_params_t p;
-  vta_model_params_default(&p);
+  vta_params_t p;
+  vta_params_default(&p);
   p.max_insns = 3;
   rig_open_with(&r, &c, &p);
   for (int i = 0; i < 4; i++) emit(&r, NOP_COMPUTE());
@@ -1160,7 +1160,7 @@ static void test_err_no_finish_and_limit(void) {
   p.max_insns = 0;
   p.cmd_queue_depth = 0;
   vta_mem_t *m = vta_mem_new();
-  CHECK(vta_model_new(&c, m, &p, &e) == NULL);
+  CHECK(vta_model_new(&c, m, VTA_MODEL_CYCLE, &p, &e) == NULL);
   CHECK_EQ(e.kind, VTA_EINPUT);
   CHECK_CONTAINS(e.msg, "cmd_queue_depth");
   vta_mem_free(m);
@@ -1341,7 +1341,7 @@ static void test_driver_run(void) {
   VTADeviceHandle d = VTADeviceAlloc();
   CHECK(d != NULL);
   if (!d) return;
-  const vta_config_t *c = vta_model_config(vtasim_device_model(d));
+  const vta_config_t *c = vta_model_config(device_model(d));
   uint8_t *ins = VTAMemAlloc(16 * 16, 0), *inp = VTAMemAlloc(16, 0);
   uint8_t *wgt = VTAMemAlloc(256, 0), *uop = VTAMemAlloc(4, 0), *out = VTAMemAlloc(16, 0);
   for (int k = 0; k < 16; k++) inp[k] = (uint8_t)(k - 8);
@@ -1363,7 +1363,7 @@ static void test_driver_run(void) {
   for (int i = 0; i <= n; i++) CHECK_EQ(vta_insn_encode(c, &prog[i], ins + 16 * i, &e), 0);
   CHECK_EQ(VTADeviceRun(d, VTAMemGetPhyAddr(ins), (uint32_t)n, 1u << 31), 0);
   for (int k = 0; k < 16; k++) CHECK_EQ((int8_t)out[k], 3 * (k - 8));
-  CHECK_EQ(vta_model_stats(vtasim_device_model(d))->gemm_counter, 1);
+  CHECK_EQ(vta_model_stats(device_model(d))->gemm_counter, 1);
   CHECK(!strcmp(vtasim_device_error(d), ""));
   /* A failing run returns 2 and keeps the message. */
   CHECK_EQ(VTADeviceRun(d, VTAMemGetPhyAddr(ins), 2, 0), 2);
@@ -1393,8 +1393,8 @@ static void test_driver_config_env(void) {
   VTADeviceHandle d = VTADeviceAlloc();
   CHECK(d != NULL);
   if (d) {
-    CHECK_EQ(vta_model_config(vtasim_device_model(d))->block_in, 16);
-    CHECK_EQ(vta_model_config(vtasim_device_model(d))->batch, 2);
+    CHECK_EQ(vta_model_config(device_model(d))->block_in, 16);
+    CHECK_EQ(vta_model_config(device_model(d))->batch, 2);
     VTADeviceFree(d);
   }
   setenv("VTASIM_CONFIG", "/nonexistent/vta_config.json", 1);
@@ -1419,13 +1419,13 @@ static void test_driver_bad_handles(void) {
   CHECK_CONTAINS(vtasim_device_error(NULL), "not a device returned by VTADeviceAlloc");
   CHECK_EQ(VTADeviceRun(not_a_device, 0x1000, 1, 0), 2);
   CHECK_CONTAINS(vtasim_device_error(not_a_device), "not a device");
-  CHECK(vtasim_device_model(not_a_device) == NULL);
+  CHECK(device_model(not_a_device) == NULL);
   VTADeviceFree(not_a_device); /* reported, nothing freed */
   VTADeviceHandle d = VTADeviceAlloc();
   CHECK(d != NULL);
   VTADeviceFree(d);
   CHECK_EQ(VTADeviceRun(d, 0x1000, 1, 0), 2); /* freed: looked up, never dereferenced */
-  CHECK(vtasim_device_model(d) == NULL);
+  CHECK(device_model(d) == NULL);
 }
 
 /* ---- sessions: a program bundle on a model --------------------------------- */
@@ -1483,11 +1483,11 @@ static void test_session_run_and_check(void) {
   CHECK_EQ(vta_program_add_expect_counter(&p, "alu_counter", 5, &e), 0);
   /* An unknown counter is bad input, refused before the run (issue 12). */
   CHECK_EQ(vta_program_add_expect_counter(&p, "cycle_count", 5, &e), 0);
-  CHECK(vta_session_new(&p, NULL, &e) == NULL);
+  CHECK(vta_session_new(&p, &vta_engine_kind_model, NULL, &e) == NULL);
   CHECK_CONTAINS(e.msg, "expectation 8: .expect-counter: unknown counter 'cycle_count' "
                         "(expected one of inp_load_nbytes, wgt_load_nbytes");
   p.nexpects--;
-  vta_session_t *s = vta_session_new(&p, NULL, &e);
+  vta_session_t *s = vta_session_new(&p, &vta_engine_kind_model, NULL, &e);
   CHECK_MSG(s != NULL, "%s", e.msg);
   if (!s) {
     vta_program_free(&p);
@@ -1500,7 +1500,7 @@ static void test_session_run_and_check(void) {
   CHECK_EQ(size, 32);
   CHECK(out && memcmp(out + 16, want, 16) == 0);
   CHECK(vta_session_segment(s, "nothing", &size) == NULL);
-  CHECK_EQ(vta_model_stats(vta_session_model(s))->gemm_counter, 1);
+  CHECK_EQ(vta_model_stats(session_model(s))->gemm_counter, 1);
   CHECK(vta_mem_host(vta_session_mem(s), p.segs[0].addr, 16) != NULL);
   char *text = NULL;
   size_t len = 0;
@@ -1535,7 +1535,7 @@ static void test_session_errors(void) {
   build_program(&p, 0); /* no FINISH */
   p.source = strdup("prog.vta");
   p.runs[0].line = 12;
-  vta_session_t *s = vta_session_new(&p, NULL, &e);
+  vta_session_t *s = vta_session_new(&p, &vta_engine_kind_model, NULL, &e);
   CHECK(s != NULL);
   if (s) {
     CHECK_EQ(vta_session_run(s, &e), -1);
@@ -1545,9 +1545,9 @@ static void test_session_errors(void) {
   }
   /* An explicit count runs a prefix of the segment, and params reach the model. */
   p.runs[0].count = 2;
-  vta_model_params_t params;
-  vta_model_params_default(&params);
-  s = vta_session_new(&p, &params, &e);
+  vta_params_t params;
+  vta_params_default(&params);
+  s = vta_session_new(&p, &vta_engine_kind_model, &params, &e);
   CHECK(s != NULL);
   if (s) {
     CHECK_EQ(vta_session_run(s, &e), -1);
@@ -1555,7 +1555,7 @@ static void test_session_errors(void) {
     vta_session_free(s);
   }
   params.max_insns = 1;
-  s = vta_session_new(&p, &params, &e);
+  s = vta_session_new(&p, &vta_engine_kind_model, &params, &e);
   CHECK(s != NULL);
   if (s) {
     CHECK_EQ(vta_session_run(s, &e), -1);
@@ -1566,7 +1566,7 @@ static void test_session_errors(void) {
   /* Overlapping segments cannot be mapped. */
   p.segs[1].addr = p.segs[0].addr + 8;
   p.segs[1].line = 3;
-  s = vta_session_new(&p, NULL, &e);
+  s = vta_session_new(&p, &vta_engine_kind_model, NULL, &e);
   CHECK(s == NULL);
   CHECK_EQ(e.kind, VTA_EINPUT);
   CHECK_CONTAINS(e.msg, "prog.vta:3: segment wgt: ");

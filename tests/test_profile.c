@@ -18,7 +18,7 @@
 #include "vta_session.h"
 
 static vta_config_t cfg;
-static vta_model_params_t params;
+static vta_params_t params;
 
 /* Counters: `cycles` cycles, `gemm` non-reset GEMM uops, `alu` ALU issue
  * cycles, `rd`/`wr` read and write beats. */
@@ -78,7 +78,7 @@ static void test_verdict_rule(void) {
   CHECK_CONTAINS(v.text, "best: read bandwidth 49.9%");
   CHECK_CONTAINS(v.text, "compute waits on l2g in 80.0% of cycles");
   /* CPB halves the peak: the same beats use twice the bandwidth */
-  vta_model_params_t slow = params;
+  vta_params_t slow = params;
   slow.mem.cpb = 2;
   s = stats(1000, 0, 0, 300, 0);
   vta_prof_summarize(&s, &cfg, &slow, 100, &v);
@@ -257,7 +257,7 @@ static void test_spans_as_cycles(void) {
 
 int main(void) {
   vta_config_default(&cfg);
-  vta_model_params_default(&params);
+  vta_params_default(&params);
   RUN(test_verdict_rule);
   RUN(test_figures);
   RUN(test_attribution);

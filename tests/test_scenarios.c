@@ -3,7 +3,7 @@
  * through VTA's driver API (VTADeviceAlloc, VTAMemAlloc, VTAMemGetPhyAddr,
  * VTADeviceRun) as host code for VTA would be, in the spirit of VTA's own
  * hardware tests (tests/hardware/common/test_lib.cc: alu_test, gemm_test,
- * blocked_gemm_test).  vtasim_device_model() is used only to read
+ * blocked_gemm_test).  device_model() is used only to read
  * statistics, tokens and scratchpads.
  *
  * Every test builds its instruction stream and micro-op kernels by hand
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_peek.h"
 #include "vta_isa.h"
 #include "vta_model.h"
 #include "vtasim_driver.h"
@@ -109,7 +110,7 @@ static int prog_new(prog_t *p, uint32_t cap) {
   p->dev = VTADeviceAlloc();
   CHECK(p->dev != NULL);
   if (!p->dev) return -1;
-  p->m = vtasim_device_model(p->dev);
+  p->m = device_model(p->dev);
   CHECK(p->m != NULL);
   p->ib = dalloc((size_t)cap * 16);
   p->cap = cap;
@@ -1351,12 +1352,12 @@ static void test_token_overflow(void) {
   /* (a) a model with 4-token queues, built directly on the driver's memory */
   vta_config_t cfg;
   vta_config_default(&cfg);
-  vta_model_params_t params;
-  vta_model_params_default(&params);
+  vta_params_t params;
+  vta_params_default(&params);
   CHECK_EQ(params.token_queue_depth, 1024); /* spec 5.2 recommendation */
   params.token_queue_depth = 4;
   vta_err e;
-  vta_model_t *m = vta_model_new(&cfg, vtasim_driver_mem(), &params, &e);
+  vta_model_t *m = vta_model_new(&cfg, vtasim_driver_mem(), VTA_MODEL_CYCLE, &params, &e);
   CHECK_MSG(m != NULL, "%s", e.msg);
   dbuf_t ib = dalloc(16 * 16);
   if (m && ib.host) {
@@ -1375,7 +1376,7 @@ static void test_token_overflow(void) {
     CHECK_EQ(t[VTA_Q_G2L], 4);
     /* the same program with 4 pushes fits exactly */
     vta_model_free(m);
-    m = vta_model_new(&cfg, vtasim_driver_mem(), &params, &e);
+    m = vta_model_new(&cfg, vtasim_driver_mem(), VTA_MODEL_CYCLE, &params, &e);
     CHECK(m != NULL);
     if (m) {
       memset(ib.host + 16 * 4, 0, 16);
@@ -1516,11 +1517,11 @@ int main(void) {
   vta_config_default(&CFG);
   /* a device must come up in the default configuration */
   VTADeviceHandle d = VTADeviceAlloc();
-  if (!d || !vtasim_device_model(d)) {
+  if (!d || !device_model(d)) {
     printf("FAIL VTADeviceAlloc\n");
     return 1;
   }
-  const vta_config_t *mc = vta_model_config(vtasim_device_model(d));
+  const vta_config_t *mc = vta_model_config(device_model(d));
   if (!vta_config_equal(mc, &CFG)) {
     printf("FAIL the device is not in the default configuration\n");
     return 1;

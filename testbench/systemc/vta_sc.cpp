@@ -1,7 +1,7 @@
 // vta_sc.cpp - the VTA SC_MODULE (vta_sc.h): register target, DRAM
 // initiator with DMI, interrupt and reset, and the exact-finish time model
 // over an engine of model/vta_engine.h opened by name
-// (testbench/vta_engine_open.h).
+// (testbench/vta_engines.h).
 #include "vta_sc.h"
 
 #include <cassert>
@@ -10,7 +10,7 @@
 
 extern "C" {
 #include "cosim.h"
-#include "vta_engine_open.h"
+#include "vta_engines.h"
 #include "vta_vcr.h"
 }
 
@@ -21,7 +21,7 @@ namespace vtasim {
 
 vta_sc_params::vta_sc_params() {
   vta_config_default(&cfg);
-  vta_model_params_default(&model);
+  vta_params_default(&model);
 }
 
 // The access of a register offset: 'w', 'r', or 0 for no register.

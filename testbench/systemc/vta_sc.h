@@ -43,7 +43,7 @@ namespace vtasim {
 struct vta_sc_params {
   std::string engine = "model";  // "model", "rtl" or "cosim"
   vta_config_t cfg;              // the VTA configuration [vta_config_default]
-  vta_model_params_t model;      // timing parameters etc. [vta_model_params_default]
+  vta_params_t model;      // timing parameters etc. [vta_params_default]
   sc_core::sc_time period{10, sc_core::SC_NS};    // one VTA cycle
   sc_core::sc_time quantum{1, sc_core::SC_US};    // run-ahead; sc_max_time(): unbounded
   bool dmi = true;               // ask the memory for DMI (off: b_transport only)
@@ -101,9 +101,9 @@ class vta_sc : public sc_core::sc_module {
   // Counters for reports (a backdoor beside the registers: 64-bit totals).
   void snapshot(vta_engine_snapshot_t *s) { vta_engine_snapshot(m_eng, s); }
   const vta_sc_params &params() const { return m_p; }
-  const char *engine_name() const { return vta_engine_ctx_name(m_eng); }
+  const char *engine_name() const { return vta_engine_name(m_eng); }
   // The parameters the engine runs with (what the reports print).
-  const vta_model_params_t &engine_params() const { return m_eng->params; }
+  const vta_params_t &engine_params() const { return m_eng->params; }
 
   // What went over the DRAM socket.
   struct bus_stats {

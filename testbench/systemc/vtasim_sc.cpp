@@ -115,7 +115,7 @@ int sc_main(int argc, char **argv) {
       long long n = parse_count(v);
       vta_err e{};
       if (n < 0) return usage(std::string("expected a number, got '") + v + "'");
-      if (vta_model_params_set(&o.vta.model, a, (uint64_t)n, &e)) return usage(e.msg);
+      if (vta_params_set(&o.vta.model, a, (uint64_t)n, &e)) return usage(e.msg);
       i++;
     } else if (a[0] == '-' && a[1]) return usage(std::string("unknown option or missing value '") + a + "'");
     else if (!in) in = a;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "model_peek.h"
 #include "vta_program.h"
 #include "vta_vcr.h"
 #include "vtasim_driver.h"
@@ -91,7 +92,7 @@ static void test_every_engine(void) {
     VTADeviceHandle d = alloc_on(engines[k]);
     if (!d) continue;
     CHECK(!strcmp(vtasim_device_engine_name(d), engines[k]));
-    CHECK((vtasim_device_model(d) != NULL) == (k < 2));
+    CHECK((device_model(d) != NULL) == (k < 2));
     vtasim_run_info_t info;
     CHECK_EQ(vtasim_device_last_run(d, &info), -1);
     memset(p.out, 0, 16);

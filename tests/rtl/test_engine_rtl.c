@@ -1,7 +1,7 @@
 /*
  * test_engine_rtl.c - the engine interface (model/vta_engine.h) on the
  * Verilated RTL and the co-simulation, opened by name through the factory
- * (testbench/vta_engine_open.h); linked with the Verilated core.
+ * (testbench/vta_engines.h); linked with the Verilated core.
  *
  * The reference is the cycle model through the same interface: the RTL and
  * the co-simulation give the same DRAM, statistics, tokens, ECNT per run and
@@ -14,7 +14,7 @@
 
 #include "cosim.h"
 #include "engine_check.h"
-#include "vta_engine_open.h"
+#include "vta_engines.h"
 #include "vta_model.h"
 #include "prof_watch.h"
 
@@ -141,7 +141,8 @@ static void test_two_rtl_interleaved(void) {
       if (done[i]) continue;
       vta_step_result_t res;
       vta_evlist_clear(&ev);
-      if (vta_engine_step(x[i], 1, &ev, &res, &e)) {
+      const vta_watch_t w = {&ev, NULL, NULL};
+      if (vta_engine_step(x[i], 1, &w, &res, &e)) {
         CHECK_MSG(0, "%s", e.msg);
         done[0] = done[1] = 1;
         break;
@@ -204,8 +205,8 @@ static void test_cosim_divergence(void) {
   vta_program_t p;
   if (ec_load(&p, "traces/gemm_demo.vta")) return;
   vta_err e;
-  vta_model_params_t mp;
-  vta_model_params_default(&mp);
+  vta_params_t mp;
+  vta_params_default(&mp);
   mp.inject = VTA_INJECT_UOP_BOUND;
   vta_mem_t *mem = ec_map(&p);
   vta_engine_ctx_t *x = vta_engine_open("cosim", &p.cfg, mem, &mp, &e);
@@ -223,7 +224,7 @@ static void test_cosim_divergence(void) {
 
 /* ---- the RTL shown as spans, or one cycle per call ----------------------- */
 
-static vta_engine_ctx_t *pw_rtl(const vta_program_t *p, vta_mem_t *m, const vta_model_params_t *mp,
+static vta_engine_ctx_t *pw_rtl(const vta_program_t *p, vta_mem_t *m, const vta_params_t *mp,
                                  vta_err *e) {
   return vta_engine_open("rtl", &p->cfg, m, mp, e);
 }
