@@ -234,7 +234,9 @@ $(RTL_LIB): $(RTL_SRC) $(RTL_HDR) $(RTL_VH) $(RTL_DIR)/vflags | $(CLI_OBJ) $(BUI
 	else \
 	  $(MAKE) $(VLT_MAKE) OPT_FAST=-O3 OPT_GLOBAL=-O3 $(VLT_OUT) >>$$log 2>&1 || { cat $$log; exit 1; }; \
 	fi; \
-	echo "verilated and compiled in $$(( ($$(date +%s%N) - t0) / 1000000 )) ms"
+	echo "verilated and compiled in $$(( ($$(date +%s%N) - t0) / 1000000 )) ms"; \
+	case "$$(verilator --version | awk '{print $$2}')" in 5.006*) ;; \
+	  *) echo "warning: Verilator $$(verilator --version | awk '{print $$2}'): the RTL harness takes its portable edge path (slower; the fast one needs 5.006: docs/rtl.md)";; esac
 $(VLT_RT): $(RTL_LIB)
 
 $(BUILD)/testbench/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LIB)

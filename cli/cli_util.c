@@ -11,7 +11,8 @@
 #include "vta_io.h"
 #include "vta_program.h"
 
-#include "vta_model.h"
+#include "vta_params.h"
+#include "vta_stats.h"
 
 int vtasim_usage(const char *cmd, const char *fmt, const char *arg) {
   fprintf(stderr, "vtasim %s: ", cmd);

@@ -18,7 +18,8 @@
 #include <string.h>
 
 #include "vta_isa.h"
-#include "vta_model.h"
+#include "vta_params.h"
+#include "vta_stats.h"
 #include "vta_memsys.h"
 #include "vta_vcr.h"
 

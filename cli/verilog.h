@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 #include "vta_config.h"
-#include "vta_model.h"
+#include "vta_params.h"
+#include "vta_stats.h"
 
 /* Print the header for configuration c and parameters p; cmdline is quoted
  * in its first line.  Fails when the RTL cannot implement the combination. */

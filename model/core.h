@@ -12,8 +12,10 @@
 
 #include <stdint.h>
 
+#include "vta_cpu.h"
 #include "vta_diag.h"
 #include "vta_model.h"
+#include "vta_tokens.h"
 
 /*
  * A scratchpad held unpacked, one array slot per lane, so that GEMM and ALU
@@ -40,7 +42,6 @@ typedef struct vta_uop_dec {
 
 /* mac.c: the GEMM micro-op kernel, chosen once per model from the CPU's
  * features (capped by VTASIM_ISA); every choice gives identical results. */
-typedef enum { VTA_ISA_SCALAR = 0, VTA_ISA_AVX2, VTA_ISA_AVX512VNNI, VTA_ISA_N } vta_isa_t;
 typedef struct vta_mac_shape {
   uint32_t batch, block_in, block_out;
   int acc_width, out_width;
@@ -88,10 +89,6 @@ typedef struct vta_mac {
   vta_mac_shape_t shape;
   vta_isa_t isa;
 } vta_mac_t;
-/* The best level the CPU has, capped by VTASIM_ISA (scalar, avx2,
- * avx512vnni). */
-vta_isa_t vta_isa_cap(void);
-const char *vta_isa_name(vta_isa_t isa);
 /* The kernel for cfg at level cap or below (the vector kernels need 16x16
  * blocks; other shapes run the scalar one). */
 void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap);
@@ -109,9 +106,6 @@ typedef struct cmdq {
   uint32_t cap, head, count;
 } cmdq_t;
 
-/* The dependency flags in header order; index into dep_queue(). */
-enum { DEP_POP_PREV = 0, DEP_POP_NEXT, DEP_PUSH_PREV, DEP_PUSH_NEXT, DEP_NFLAGS };
-extern const char *const vta_dep_flag_names[DEP_NFLAGS];
 
 struct vta_model {
   vta_config_t cfg;
@@ -140,23 +134,6 @@ struct vta_model {
   struct cyc *cy;             /* the cycle engine's state (cycle.h), or NULL */
 };
 
-/* The token queue a dependency flag of `unit` pops or pushes, or -1 where
- * the flag must be 0 (spec 5.2 table).  Inline: the cycle engine asks
- * every cycle a unit waits for a token. */
-static inline int vta_dep_queue(vta_unit_t unit, int flag) {
-  /* rows are units, columns pop_prev, pop_next, push_prev, push_next */
-  static const int8_t table[3][DEP_NFLAGS] = {
-      [VTA_UNIT_LOAD] = {-1, VTA_Q_G2L, -1, VTA_Q_L2G},
-      [VTA_UNIT_COMPUTE] = {VTA_Q_L2G, VTA_Q_S2G, VTA_Q_G2L, VTA_Q_G2S},
-      [VTA_UNIT_STORE] = {VTA_Q_G2S, -1, VTA_Q_S2G, -1}};
-  return table[unit][flag];
-}
-static inline uint32_t vta_dep_flag(const vta_insn_t *in, int flag) {
-  return flag == DEP_POP_PREV    ? in->pop_prev
-         : flag == DEP_POP_NEXT  ? in->pop_next
-         : flag == DEP_PUSH_PREV ? in->push_prev
-                                 : in->push_next;
-}
 
 /* Record "UNIT: instruction #IDX (DISASSEMBLY): message"; returns -1. */
 int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t *c,

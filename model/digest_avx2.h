@@ -17,6 +17,7 @@
 #include <immintrin.h>
 
 #include "vta_events.h"
+#include "vta_isa.h"
 
 /* Each 64-bit lane's word v into lo32(v) * hi32(v) + v with its halves
  * swapped (events.c's lane_step), on 4 and on 2 lanes. */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h" /* vta_isa_cap */
+#include "vta_cpu.h" /* vta_isa_cap */
 #include "digest_avx2.h"
 #include "vta_diag.h"
 #include "vta_isa.h"

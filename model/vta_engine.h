@@ -52,6 +52,9 @@ typedef struct vta_engine_snapshot {
   uint32_t tokens[4];         /* tokens held by each queue now, VTA_Q_* */
   uint64_t now;               /* the current cycle of the run (the next step's) */
   int running;                /* a run is launched and not yet finished */
+  const char *rtl_edge;       /* how the RTL evaluates a clock edge ("nba",
+                                 "portable": testbench/vta_rtl.h); NULL
+                                 without an RTL */
 } vta_engine_snapshot_t;
 
 typedef struct vta_engine_ctx vta_engine_ctx_t;

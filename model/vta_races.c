@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "vta_tokens.h"
 #include "vta_session.h"
 
 enum { B_INP, B_WGT, B_OUT, NBUF };

@@ -207,6 +207,7 @@ void vta_report_from_engine(vta_report_t *r, vta_engine_ctx_t *e, vta_engine_sna
   r->stats = &snap->stats;
   r->cycles = snap->has_cycles ? &snap->cycles : NULL;
   memcpy(r->tokens, snap->tokens, sizeof r->tokens);
+  r->rtl_edge = snap->rtl_edge;
 }
 
 cJSON *vta_report_json(const vta_report_t *r, const char *version) {
@@ -243,6 +244,7 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON_AddNumberToObject(host, "wall_seconds", r->wall);
   cJSON_AddNumberToObject(host, "load_seconds", r->load_seconds);
   cJSON_AddStringToObject(host, "isa", vta_model_isa()); /* the GEMM kernel's level */
+  if (r->rtl_edge) cJSON_AddStringToObject(host, "rtl_edge", r->rtl_edge);
   if (r->cycles)
     cJSON_AddNumberToObject(host, "cycles_per_second", ratio((double)r->cycles->cycles, r->wall));
   cJSON *ex = cJSON_AddObjectToObject(o, "expectations");

@@ -29,6 +29,7 @@ typedef struct vta_report {
   uint32_t tokens[4];
   double wall;                      /* host seconds of the simulation */
   double load_seconds;              /* host seconds reading the bundle */
+  const char *rtl_edge;             /* the RTL's edge path, NULL without an RTL */
   double clock_mhz;                 /* the profile's clock [vta_prof_opts_default's] */
   const vta_prof_t *prof;           /* the attribution, or NULL */
   int interrupted;                  /* Ctrl-C: exit_code is vtasim's 130 */

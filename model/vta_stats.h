@@ -1,7 +1,6 @@
 /*
  * vta_stats.h - what every engine counts, in words every layer shares: the
- * seven fsim statistics (docs/isa.md 9), the dependency-token queues by
- * name, and the cycle counters of docs/microarch.md section 8 (per unit and
+ * seven fsim statistics (docs/isa.md 9) and the cycle counters of docs/microarch.md section 8 (per unit and
  * category, GEMM/ALU issue, the memory system's clients).  The model, the
  * RTL harness, co-simulation, the profiler, the driver and the CLI read
  * these through model/vta_engine.h; none of them needs the model itself.
@@ -14,6 +13,7 @@
 #include "vta_err.h"
 #include "vta_isa.h"
 #include "vta_memsys.h"
+#include "vta_tokens.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,9 +30,6 @@ typedef struct vta_stats {
 /* Value of a counter by name; -1 with an error listing the names if unknown. */
 int vta_stats_get(const vta_stats_t *s, const char *name, uint64_t *value, vta_err *err);
 
-/* Token queues, named by direction (spec 5.2). */
-enum { VTA_Q_L2G = 0, VTA_Q_G2L = 1, VTA_Q_G2S = 2, VTA_Q_S2G = 3 };
-const char *vta_queue_name(int q); /* "l2g (load->compute)" ... */
 
 /* ---- cycle model counters (docs/microarch.md section 8) ------------------ */
 

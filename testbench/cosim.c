@@ -845,6 +845,9 @@ static void ls_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *s) {
   lockstep_t *x = LS(e);
   vta_engine_snapshot(x->side[0], s);
   s->running = x->running;
+  vta_engine_snapshot_t dut; /* the RTL is the other side's */
+  vta_engine_snapshot(x->side[1], &dut);
+  s->rtl_edge = dut.rtl_edge;
 }
 
 static int ls_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index, int32_t *lanes,

@@ -20,6 +20,7 @@
 #include "vta_diag.h"
 #include "vta_isa.h"
 #include "vta_rtl.h"
+#include "vta_model.h"
 #include "vta_vcr.h"
 
 namespace {
@@ -971,6 +972,15 @@ const vta_stats_t *vta_rtl_stats(const vta_rtl_t *r) { return &r->stats; }
 const vta_cycle_stats_t *vta_rtl_cycle_stats(const vta_rtl_t *r) { return &r->cs; }
 uint64_t vta_rtl_last_ecnt(const vta_rtl_t *r) { return r->last_ecnt; }
 uint32_t vta_rtl_cat_bits(const vta_rtl_t *r) { return r->ev_cat; }
+
+const char *vta_rtl_edge(const vta_rtl_t *r) {
+#if VERILATOR_VERSION_INTEGER >= 5006000 && VERILATOR_VERSION_INTEGER < 5007000
+  return r->fst ? "portable" : "nba";
+#else
+  (void)r;
+  return "portable";
+#endif
+}
 uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r) { return r->last_ucnt; }
 
 void vta_rtl_tokens(vta_rtl_t *r, uint32_t tokens[4]) {

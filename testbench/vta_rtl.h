@@ -34,7 +34,8 @@
 #include "vta_events.h"
 #include "vta_mem.h"
 #include "vta_memsys.h"
-#include "vta_model.h"
+#include "vta_params.h"
+#include "vta_stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,14 @@ uint64_t vta_rtl_last_ucnt(const vta_rtl_t *r);
  * The big scratchpads are not traced (Verilator's --trace-max-array).
  */
 int vta_rtl_wave(vta_rtl_t *r, const char *path, uint64_t from, uint64_t to, vta_err *err);
+
+/* How a clock edge is evaluated: "nba" when the build's Verilator is the
+ * one whose generated internals the fast path calls (5.006: a stepped
+ * cycle is the NBA region alone, docs/rtl.md), "portable" otherwise or
+ * while a waveform is written (two public evaluations per cycle, slower).
+ * Reports show it (host.rtl_edge), so a build that lost the fast path says
+ * so. */
+const char *vta_rtl_edge(const vta_rtl_t *r);
 
 #ifdef __cplusplus
 }

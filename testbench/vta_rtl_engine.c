@@ -170,6 +170,7 @@ static void rtl_snapshot(vta_engine_ctx_t *e, vta_engine_snapshot_t *s) {
   s->running = vta_rtl_running(r);
   s->ecnt = s->running ? vta_rtl_reg_read(r, VTA_VCR_ECNT) : vta_rtl_last_ecnt(r);
   s->ucnt = s->running ? vta_rtl_reg_read(r, VTA_VCR_UCNT) : vta_rtl_last_ucnt(r);
+  s->rtl_edge = vta_rtl_edge(r);
 }
 
 static int rtl_read_sram(vta_engine_ctx_t *e, uint32_t buffer, uint32_t index, int32_t *lanes,

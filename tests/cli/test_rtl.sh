@@ -167,3 +167,21 @@ for b in gemm_demo alu_demo small_conv_pad small_gemm_vt2_bias; do
   $V run "$T/$b.vta" --engine rtl --json --wave "$TMP/pw.fst" --wave-to 1 | json_nohost > "$TMP/pw.json"
   check "rtl-wave-path-same-report-$b" cmp "$TMP/nw.json" "$TMP/pw.json"
 done
+
+# --- the edge path is visible ----------------------------------------------------------------
+# The fast stepped edge calls Verilator 5.006's generated internals; any other
+# Verilator builds the portable path.  Which one a build took must show in the
+# report (host.rtl_edge), judged here from the Verilator on this machine, so
+# a build that silently lost the fast path fails.
+vv=$(verilator --version 2>/dev/null | awk '{print $2}')
+case "$vv" in 5.006*) want=nba ;; *) want=portable ;; esac
+edge_of() { python3 -c 'import json, sys; print(json.load(sys.stdin)["host"].get("rtl_edge"))'; }
+got=$($V run "$T/gemm_demo.vta" --engine rtl --json | edge_of)
+if [ "$got" = "$want" ]; then echo "PASS rtl-edge-path-shown"
+else echo "FAIL rtl-edge-path-shown"; echo "  Verilator $vv: host.rtl_edge is '$got', expected '$want'"; fi
+got=$($V run "$T/gemm_demo.vta" --engine rtl --json --wave "$TMP/e.fst" | edge_of)
+if [ "$got" = portable ]; then echo "PASS rtl-edge-path-wave"
+else echo "FAIL rtl-edge-path-wave"; echo "  with --wave host.rtl_edge is '$got', expected 'portable'"; fi
+got=$($V run "$T/gemm_demo.vta" --json | edge_of)
+if [ "$got" = None ]; then echo "PASS rtl-edge-path-model-none"
+else echo "FAIL rtl-edge-path-model-none"; echo "  the model's report has host.rtl_edge '$got'"; fi
