@@ -137,7 +137,7 @@ $(BUILD)/libvtasim-core.a: $(LIB_OBJ) $(CORE_REG)
 # 2-vCPU class of machine), FST tracing compiled in and switched on at run
 # time (docs/toolchain notes).  Shared by SAN and normal builds.  VTA_INJECT
 # compiles in the planted bugs of docs/microarch.md 8.4, chosen at run time
-# (register INJECT, from vta_model_params.inject) for the co-simulation's
+# (register INJECT, from vta_params_t.inject) for the co-simulation's
 # self-test; lint and synth see the RTL without them.
 RTL_DIR   := build/rtl
 RTL_ABS   := $(abspath $(RTL_DIR))

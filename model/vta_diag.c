@@ -149,7 +149,7 @@ void vta_diag_trace(FILE *f, uint64_t cycle, const char *fmt, ...) {
   va_end(ap);
 }
 
-void vta_diag_trace_header(FILE *f, const struct vta_model_params *p) {
+void vta_diag_trace_header(FILE *f, const struct vta_params *p) {
   if (!f) return;
   fprintf(f, "# vtasim cycle trace 1 (docs/microarch.md section 10)\n# params");
   for (int i = 0; i < vta_nparams; i++)

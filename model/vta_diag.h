@@ -78,9 +78,9 @@ int vta_diag_token_overflow(vta_err *err, const char *unit, uint32_t idx,
 /* "CYCLE " and the formatted line; nothing when f is NULL. */
 void vta_diag_trace(FILE *f, uint64_t cycle, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-struct vta_model_params;
+struct vta_params;
 /* The two header lines: the format and every timing parameter. */
-void vta_diag_trace_header(FILE *f, const struct vta_model_params *p);
+void vta_diag_trace_header(FILE *f, const struct vta_params *p);
 void vta_diag_trace_run(FILE *f, uint64_t cycle, uint32_t run, uint32_t count, uint32_t phys);
 /* what: "pop" or "push"; tokens: the count after it. */
 void vta_diag_trace_token(FILE *f, uint64_t cycle, const char *what, const char *unit,

@@ -71,7 +71,7 @@ const char *vta_inject_unit(int inject);
 int vta_inject_parse(const char *name, vta_inject_t *out, vta_err *err);
 
 /* Defaults and limits of the uint32_t parameters are in vta_params[]. */
-typedef struct vta_model_params {
+typedef struct vta_params {
   uint32_t cmd_queue_depth;   /* CMDQ: instructions per unit command queue */
   uint32_t token_queue_depth; /* TOKQ: tokens a queue holds; a push beyond is an error */
   uint64_t max_insns;         /* stop with an error after this many executed, 0 = no limit */

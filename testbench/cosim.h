@@ -10,7 +10,7 @@
  * The comparator knows nothing of either engine: a side is an engine of
  * model/vta_engine.h (the one table every implementation fills), stepped
  * one cycle at a time with its events.  The C model is one (with a planted
- * bug of vta_model_params.inject it is the "mutant" that shows the checker
+ * bug of vta_params_t.inject it is the "mutant" that shows the checker
  * works); the Verilated RTL is another (testbench/vta_rtl.h).  The same
  * comparator is itself an engine, "cosim" (vta_engine_lockstep_new).
  */
