@@ -2,9 +2,12 @@
  * cycle.c - the cycle-accurate engine (docs/microarch.md): one run is a
  * loop over cycles, each computed from the state at its start and then
  * committed (cycle.h explains the order that makes this exact).  Here live
- * the parts the units share: the unit skeleton of section 4 (start, done,
- * tokens, queues), the counters of section 8, the instruction trace of
- * section 10, deadlock detection, and the event-skipping fast path.
+ * the cycle loop, the end of a cycle (the pushes and dequeues of the
+ * instructions done in it, fetch's dispatch), the counters of section 8,
+ * deadlock detection, and the event-skipping fast path.  The units
+ * (fetch.c, load.c, compute.c, store.c) start and finish instructions
+ * through the unit skeleton (unit_skeleton.c) and report events through
+ * emit.c; none of them calls back into this file.
  *
  * Event skipping: a cycle in which no unit changed state and the memory
  * system did nothing is "quiet"; every following cycle is then an exact
@@ -105,87 +108,6 @@ void vta_cycle_free(vta_model_t *m) {
 void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *since) {
   *busy = m->cy->u[unit].busy;
   *since = m->cy->u[unit].start;
-}
-
-/* ---- events (section 8.2) ------------------------------------------------- */
-
-void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
-              uint32_t bytes, const uint8_t *data) {
-  const vta_event_t e = {m->cy->now, (uint8_t)kind, (uint8_t)unit, (uint8_t)which,
-                         index, addr, bytes, data};
-  vta_evlist_add(m->cy->ev, &e); /* out of memory: the comparator sees a gap */
-}
-
-void vta_emit_sram(vta_model_t *m, const sram_t *s, int buffer, uint32_t entry) {
-  const void *lanes = s->i8 ? (const void *)(s->i8 + (size_t)entry * s->lanes)
-                            : (const void *)(s->i32 + (size_t)entry * s->lanes);
-  vta_emit_row_at(m, m->cy->now, s, buffer, entry, lanes);
-}
-
-void vta_emit_row_packed(vta_model_t *m, uint64_t cycle, const sram_t *s, int buffer,
-                         uint32_t entry, const void *lanes) {
-  if (!vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR)) return; /* nobody wants the packed row */
-  uint8_t *row = m->cy->evrow; /* allocated for the widest element */
-  if (s->i8) {
-    sram_t one = *s; /* the lanes given, as entry 0 of a scratchpad like s */
-    one.i8 = (int8_t *)(uintptr_t)lanes;
-    vta_tensor_pack(&one, 0, row);
-  } else { /* acc: ACC_WIDTH/8-byte little-endian lanes, as LOAD ACC reads them */
-    uint32_t wb = (uint32_t)s->width / 8;
-    const int32_t *v = lanes;
-    for (uint32_t l = 0; l < s->lanes; l++)
-      for (uint32_t b = 0; b < wb; b++) row[l * wb + b] = (uint8_t)((uint32_t)v[l] >> (8 * b));
-  }
-  vta_evlist_add_sram(m->cy->ev, cycle, (unsigned)buffer, entry, s->elem_bytes, row);
-}
-
-/* ---- the unit skeleton (section 4) ------------------------------------------ */
-
-int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
-  cyc_t *cy = m->cy;
-  cmdq_t *q = &m->q[u->id];
-  if (!q->count) {
-    u->cat = VTA_CAT_IDLE;
-    return 0;
-  }
-  const cmd_t *c = &q->slot[q->head];
-  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
-    int t = vta_dep_queue((vta_unit_t)u->id, f);
-    if (vta_dep_flag(&c->insn, f) && m->tokens[t] == 0) {
-      u->cat = VTA_CAT_DEP + t; /* the first empty semaphore it pops */
-      u->dep++;
-      return 0;
-    }
-  }
-  if (m->params.max_insns && m->executed >= m->params.max_insns)
-    return vta_diag_max_insns(err, vta_unit_name((vta_unit_t)u->id), c->idx, &c->insn,
-                              m->params.max_insns);
-  /* S: the pops take effect now; only this unit reads these semaphores. */
-  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
-    int t = vta_dep_queue((vta_unit_t)u->id, f);
-    if (!vta_dep_flag(&c->insn, f)) continue;
-    assert(m->tokens[t] > 0); /* checked above: a pop never underflows */
-    m->tokens[t]--;
-    vta_diag_trace_token(m->cy->trace, cy->now, "pop", vta_unit_name((vta_unit_t)u->id),
-                         c->idx, t, m->tokens[t]);
-    VTA_EMIT(m, VTA_EV_POP, 0, t, 0, 0, 0, NULL);
-  }
-  VTA_EMIT(m, VTA_EV_START, u->id, 0, c->idx, 0, 0, NULL);
-  u->cur = *c;
-  u->busy = 1;
-  u->start = cy->now;
-  u->mem = 0;
-  u->cat = VTA_CAT_BUSY;
-  u->acted = 1;
-  m->executed++;
-  return 1;
-}
-
-void vta_unit_complete(vta_model_t *m, unit_t *u) {
-  (void)m;
-  u->busy = 0;
-  u->done = 1;
-  u->acted = 1;
 }
 
 /* End of a cycle: the pushes of instructions done in it (checked first,
