@@ -26,6 +26,7 @@
 #include "vta_stats.h"
 #include "vta_program.h"
 #include "vta_session.h"
+#include "options.h"
 #include "vta_engines.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
@@ -371,26 +372,12 @@ static const char run_net_help[] =
     "\n"
     "Exit status: 0 every layer's expectations hold, 1 one failed, 2 bad input.\n";
 
-int vtasim_cmd_run_net(int argc, char **argv) {
-  const char *in = NULL, *engine = "model", *outpath = NULL;
-  int json = 0, progress = 0;
-  long long clock = 100;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(run_net_help, stdout); return NET_OK; }
-    else if (!strcmp(a, "--json")) json = 1;
-    else if (!strcmp(a, "--progress")) progress = 1;
-    else if (!strcmp(a, "--engine") && v) { engine = v; i++; }
-    else if (!strcmp(a, "--output") && v) { outpath = v; i++; }
-    else if (!strcmp(a, "--clock-mhz") && v) {
-      clock = vtasim_parse_count(v);
-      if (clock <= 0) return vtasim_usage("run", "--clock-mhz expects a positive number, got '%s'", v);
-      i++;
-    } else if (a[0] == '-' && a[1])
-      return vtasim_usage("run", "unknown option for a network manifest '%s'", a);
-    else if (!in) in = a;
-    else return vtasim_usage("run", "unexpected argument '%s'", a);
-  }
+void vtasim_run_net_help(void) { fputs(run_net_help, stdout); }
+
+int vtasim_run_net(const vtasim_opts_t *opt) {
+  const char *in = opt->in, *engine = opt->engine, *outpath = opt->output;
+  int json = opt->json, progress = opt->watch.progress;
+  const double clock = opt->watch.prof.clock_mhz;
   /* a line per layer on stderr: asked for, or a terminal watching a JSON run
    * (the text table on stdout shows each layer as it ends anyway) */
   if (json && isatty(2)) progress = 1;
@@ -400,6 +387,8 @@ int vtasim_cmd_run_net(int argc, char **argv) {
   /* cosim: the model and the RTL in lockstep, reported as the model */
   const vta_engine_kind_t *kind = vta_engine_find(engine, &e);
   if (!kind) return vtasim_usage("run", "%s", e.msg);
+  int crc = vtasim_opts_check(opt, "run", kind, 1);
+  if (crc) return crc;
   net_manifest_t *mf = malloc(sizeof *mf);
   tensor_t *t = calloc(VTA_CL_NET_MAX + 1, sizeof *t);
   if (!mf || !t) { free(mf); free(t); vta_errf(&e, VTA_ENOMEM, "out of memory"); return net_fail(&e); }
@@ -434,7 +423,7 @@ int vtasim_cmd_run_net(int argc, char **argv) {
   double tot_cyc = 0, tot_macs = 0, tot_wall = 0, tot_bytes = 0;
   int failed_layers = 0, have_cycles = 1;
   if (!json)
-    printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %lld MHz\n\n"
+    printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
            "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", in, mf->network,
            mf->nlayers, kind->name, clock,
            "layer", "shape", "cycles",

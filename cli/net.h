@@ -10,7 +10,10 @@
 int vtasim_cmd_gen_net(int argc, char **argv);
 /* 1 when the file starts with the manifest header (docs/network.md). */
 int vtasim_net_is_manifest(const char *path);
-/* argv[0] "run": the manifest's layers in order. */
-int vtasim_cmd_run_net(int argc, char **argv);
+/* `vtasim run NET.net`, its options parsed by run (options.h): the
+ * manifest's layers in order. */
+struct vtasim_opts;
+int vtasim_run_net(const struct vtasim_opts *o);
+void vtasim_run_net_help(void);
 
 #endif

@@ -8,9 +8,8 @@
 V=$VTASIM
 T=$ROOT/traces
 
-# The second side by default: the RTL when this vtasim has it, else the
-# model (the help prints the default as "[rtl]" or "[model]").
-if "$V" cosim --help | grep -q '\[rtl\]'; then HAVE_RTL=1; else HAVE_RTL=0; fi
+# Whether this vtasim has the RTL (run --help marks the engines a build lacks).
+if "$V" run --help | grep -q 'not in this build'; then HAVE_RTL=0; else HAVE_RTL=1; fi
 
 # --- model against model: every small bundle -----------------------------------
 for f in "$T"/*.vta; do
@@ -31,7 +30,7 @@ fi
 expect equal-timing 0 'EQUAL' -- $V cosim "$T/small_conv_pad.vta" --dut model --cpb 2 --max-burst 16 --bus-bytes 16
 expect equal-summary 0 '1 run, [0-9]+ cycles, [0-9]+ events per side compared cycle by cycle; ECNT, UCNT, counters and 5 DRAM segments identical' -- $V cosim "$T/gemm_demo.vta" --dut model
 expect equal-expectations 0 'expectations \(on model\(A\)\): 8 passed, 0 failed' -- $V cosim "$T/gemm_demo.vta" --dut model
-expect run-engine-cosim 0 'co-simulation model\(A\) vs model\(B\): EQUAL' -- $V run "$T/alu_demo.vta" --engine cosim --dut model
+expect run-engine-cosim 0 'co-simulation model vs rtl: EQUAL' -- $V run "$T/alu_demo.vta" --engine cosim
 expect quiet 0 '^$' -- $V cosim "$T/alu_demo.vta" --dut model --quiet
 # The cycles compared are the run's ECNT.
 c_run=$($V run "$T/gemm_demo.vta" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cycles"]["total"])')
@@ -84,7 +83,7 @@ expect bad-last 2 "expected a number, got 'x'" -- $V cosim "$T/alu_demo.vta" --l
 expect wave-needs-rtl 2 '--wave records the RTL: it needs --dut rtl' -- $V cosim "$T/alu_demo.vta" --dut model --inject pipe_slip --wave "$TMP/x.fst"
 expect window-needs-wave 2 '--wave-window needs --wave FILE' -- $V cosim "$T/alu_demo.vta" --wave-window 8
 if [ "$HAVE_RTL" = 0 ]; then
-  expect no-rtl 2 'built without the RTL' -- $V cosim "$T/alu_demo.vta" --dut rtl
+  expect no-rtl 2 'no Verilated RTL' -- $V cosim "$T/alu_demo.vta" --dut rtl
 else
   # The RTL's waveform: an FST file, written whole, or not at all when a
   # windowed recording has no divergence to end at.

@@ -274,7 +274,7 @@ ev = json.load(open(sys.argv[1]))["traceEvents"]
 w = [e for e in ev if e.get("ph") == "X" and e["name"] == "wait l2g"]
 assert len(w) == 1 and w[0]["args"]["index"] == 1 and w[0]["args"]["dep_l2g"] > 0, w
 ' "$TMP/dead.json"
-expect timeline-functional-refused 2 'needs a cycle engine' -- \
+expect timeline-functional-refused 2 'needs cycles: the functional engine has none' -- \
   "$V" run "$T/small_gemm.vta" --engine functional --timeline "$TMP/f.json"
 expect timeline-unwritable 2 'cannot open for writing' -- \
   "$V" run "$T/small_gemm.vta" --timeline "$TMP/no/such/dir/t.json"

@@ -137,7 +137,7 @@ done
 [ ! -e "$TMP/f.trace" ] && echo "PASS functional-no-empty-trace" || echo "FAIL functional-no-empty-trace"
 expect wave-needs-rtl 2 '--wave needs --engine rtl' -- $V run "$TMP/g.vta" --wave "$TMP/w.fst"
 expect wave-window-needs-wave 2 'need --wave' -- $V run "$TMP/g.vta" --engine rtl --wave-to 10
-check help-names-engines sh -c "$V run --help | grep -q -- '--stats  *model, rtl' && $V run --help | grep -q '64 MiB'"
+check help-names-engines sh -c "$V run --help | grep -q -- '--stats  *cycle engines:' && $V run --help | grep -q '64 MiB'"
 
 # --- 8. configuration JSON --------------------------------------------------------
 printf '%s\n}' "$(config_json)" > "$TMP/trail.json"

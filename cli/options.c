@@ -1,0 +1,319 @@
+/*
+ * options.c - the option table of run, run of a network and cosim
+ * (options.h): one row per option, parsed, checked against the engine and
+ * printed as help from the same row.
+ */
+#include "options.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+
+typedef int (*take_fn)(vtasim_opts_t *o, const char *opt, const char *v);
+
+typedef struct opt_row {
+  const char *name;   /* "--trace" */
+  const char *arg;    /* "FILE"; NULL for a flag */
+  int cmds;           /* VTASIM_CMD_* that take it */
+  vtasim_eng_t eng;   /* the engines that honour it */
+  take_fn take;       /* stores (and checks) the value; 2 after a usage error */
+  const char *help;   /* one line or two, without the option itself */
+} opt_row_t;
+
+static int bad(const vtasim_opts_t *o, const char *fmt, const char *arg) {
+  return vtasim_usage(o->name, fmt, arg);
+}
+
+/* A count, or a usage error naming the value. */
+static int count(const vtasim_opts_t *o, const char *v, uint64_t *out) {
+  long long n = vtasim_parse_count(v);
+  if (n < 0) return bad(o, "expected a number, got '%s'", v);
+  *out = (uint64_t)n;
+  return 0;
+}
+
+#define FLAG(field)                                                                    \
+  static int take_##field(vtasim_opts_t *o, const char *opt, const char *v) {          \
+    (void)opt, (void)v;                                                                \
+    o->field = 1;                                                                      \
+    return 0;                                                                          \
+  }
+FLAG(json)
+FLAG(quiet)
+FLAG(lint)
+FLAG(stats)
+FLAG(no_windows)
+FLAG(no_attr)
+#undef FLAG
+
+#define STRING(field)                                                                  \
+  static int take_##field(vtasim_opts_t *o, const char *opt, const char *v) {          \
+    (void)opt;                                                                         \
+    o->field = v;                                                                      \
+    return 0;                                                                          \
+  }
+STRING(engine)
+STRING(trace)
+STRING(wave)
+STRING(output)
+STRING(dut)
+STRING(inject)
+#undef STRING
+
+static int take_races(vtasim_opts_t *o, const char *opt, const char *v) {
+  (void)v;
+  o->races = opt[2] == 'c'; /* --check-races, --no-check-races */
+  return 0;
+}
+
+static int take_no_skip(vtasim_opts_t *o, const char *opt, const char *v) {
+  (void)opt, (void)v;
+  o->params.no_skip = 1;
+  return 0;
+}
+
+static int take_dump(vtasim_opts_t *o, const char *opt, const char *v) {
+  (void)opt;
+  if (o->ndumps == VTASIM_MAX_DUMPS) return bad(o, "%s", "too many --dump options");
+  if (!strchr(v, '=')) return bad(o, "--dump expects SEG=PATH, got '%s'", v);
+  o->dumps[o->ndumps++] = v;
+  return 0;
+}
+
+static int take_limit(vtasim_opts_t *o, const char *opt, const char *v) {
+  return count(o, v, !strcmp(opt, "--max-insns") ? &o->params.max_insns
+                                                 : &o->params.max_cycles);
+}
+
+static int take_wave_range(vtasim_opts_t *o, const char *opt, const char *v) {
+  return count(o, v, opt[7] == 'f' ? &o->wave_from : &o->wave_to);
+}
+
+static int take_wave_window(vtasim_opts_t *o, const char *opt, const char *v) {
+  (void)opt;
+  o->wave_window = vtasim_parse_count(v);
+  if (o->wave_window < 1) return bad(o, "expected a number of cycles (1 or more), got '%s'", v);
+  return 0;
+}
+
+static int take_last(vtasim_opts_t *o, const char *opt, const char *v) {
+  (void)opt;
+  long long n = vtasim_parse_count(v);
+  if (n < 0 || n > 100000) return bad(o, "expected a number, got '%s'", v);
+  o->last = (int)n;
+  return 0;
+}
+
+/* The watching options, as watch.c checks them. */
+static int take_watch(vtasim_opts_t *o, const char *opt, const char *v) {
+  char *argv[2] = {(char *)opt, (char *)v};
+  return vtasim_watch_option(o->name, v ? 2 : 1, argv, 0, &o->watch) < 0 ? 2 : 0;
+}
+
+#define R VTASIM_CMD_RUN
+#define N VTASIM_CMD_NET
+#define C VTASIM_CMD_COSIM
+static const opt_row_t rows[] = {
+    {"--engine", "E", R | N, VTASIM_ENG_ALL, take_engine,
+     "model (default), functional, rtl or cosim (above)"},
+    {"--json", NULL, R | N | C, VTASIM_ENG_ALL, take_json,
+     "the report as JSON on stdout (docs/report-json.md)"},
+    {"--quiet", NULL, R | C, VTASIM_ENG_ALL, take_quiet,
+     "no report; only errors and failed expectations"},
+    {"--lint", NULL, R | C, VTASIM_ENG_ALL, take_lint,
+     "check the bundle with vtasim lint first: with findings, print them and exit 1 unrun"},
+    {"--check-races", NULL, R | C, VTASIM_ENG_ALL, take_races,
+     "before running, check that every scratchpad row two units share is ordered by\n"
+     "tokens (a race is an error naming both instructions); on in cosim"},
+    {"--no-check-races", NULL, R | C, VTASIM_ENG_ALL, take_races, "no race check"},
+    {"--dump", "SEG=PATH", R, VTASIM_ENG_ALL, take_dump,
+     "after the run, write segment SEG's bytes to PATH (repeatable)"},
+    {"--max-insns", "N", R, VTASIM_ENG_ALL, take_limit,
+     "stop with an error after N executed instructions"},
+    {"--max-cycles", "N", R | C, VTASIM_ENG_CYCLES, take_limit,
+     "stop a run with an error at cycle N"},
+    {"--stats", NULL, R, VTASIM_ENG_CYCLES, take_stats,
+     "the full cycle report: per-unit busy/stall/idle cycles, memory traffic, top\n"
+     "instructions"},
+    {"--no-windows", NULL, R, VTASIM_ENG_CYCLES, take_no_windows,
+     "--json without per-window utilisation (fewer events watched)"},
+    {"--no-attribution", NULL, R, VTASIM_ENG_CYCLES, take_no_attr,
+     "--stats/--json without the per-instruction part (no events: a plain run's speed)"},
+    {"--no-skip", NULL, R, VTASIM_ENG_CYCLES, take_no_skip,
+     "evaluate every cycle, no event skipping (same counts, slower)"},
+    {"--trace", "FILE", R, VTASIM_ENG_CYCLES, take_trace,
+     "write the instruction trace (docs/microarch.md 10)"},
+    {"--timeline", "FILE", R | C, VTASIM_ENG_CYCLES, take_watch,
+     "write a Chrome trace-event timeline: a track per unit, a slice per instruction,\n"
+     "token, queue and bandwidth counters, token flow arrows"},
+    {"--clock-mhz", "F", R | N | C, VTASIM_ENG_CYCLES, take_watch,
+     "clock for simulated time and the timeline [100]"},
+    {"--timeline-window", "N", R | C, VTASIM_ENG_CYCLES, take_watch,
+     "cycles per bandwidth sample of the timeline [256]"},
+    {"--timeline-no-merge", NULL, R | C, VTASIM_ENG_CYCLES, take_watch,
+     "one slice per STORE (default: back-to-back STOREs share one)"},
+    {"--top", "N", R | C, VTASIM_ENG_CYCLES, take_watch,
+     "instructions in the top list of --stats/--json [10]"},
+    {"--progress", NULL, R | N | C, VTASIM_ENG_CYCLES, take_watch,
+     "progress lines on stderr (default when stderr is a terminal)"},
+    {"--no-progress", NULL, R | C, VTASIM_ENG_ALL, take_watch, "never progress lines"},
+    {"--wave", "FILE", R | C, VTASIM_ENG_RTL, take_wave,
+     "write an FST waveform of the RTL (a regular file)"},
+    {"--wave-from", "N", R, VTASIM_ENG_RTL, take_wave_range,
+     "the waveform from cycle N of each run on"},
+    {"--wave-to", "N", R, VTASIM_ENG_RTL, take_wave_range,
+     "the waveform up to cycle N of each run"},
+    {"--wave-window", "N", C, VTASIM_ENG_RTL, take_wave_window,
+     "with --wave: only the N cycles before the divergence (run again to record them)"},
+    {"--inject", "BUG", R | C, VTASIM_ENG_COSIM, take_inject,
+     "plant a bug in the compared implementation (the co-simulation's self-test)"},
+    {"--dut", "E", C, VTASIM_ENG_ALL, take_dut,
+     "the implementation compared with the model: rtl (default) or model"},
+    {"--last", "N", C, VTASIM_ENG_ALL, take_last,
+     "events of each side shown at a divergence [16]"},
+    {"--output", "FILE", N, VTASIM_ENG_ALL, take_output,
+     "write the network's output tensor (NCHW int8)"},
+};
+#undef R
+#undef N
+#undef C
+#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+_Static_assert(NROWS <= 64, "vtasim_opts_t.given holds 64 rows");
+
+static void given(vtasim_opts_t *o, int i) { o->given[i / 32] |= 1u << (i % 32); }
+static int was_given(const vtasim_opts_t *o, int i) { return o->given[i / 32] >> (i % 32) & 1; }
+
+void vtasim_opts_default(vtasim_opts_t *o, int cmd) {
+  memset(o, 0, sizeof *o);
+  o->cmd = cmd;
+  o->engine = "model";
+  o->races = cmd == VTASIM_CMD_COSIM;
+  o->dut = "rtl";
+  o->last = 16;
+  vta_params_default(&o->params);
+  vtasim_watch_opts_default(&o->watch);
+}
+
+static const opt_row_t *find_row(const char *a, int *at) {
+  for (int i = 0; i < NROWS; i++)
+    if (!strcmp(rows[i].name, a)) {
+      *at = i;
+      return &rows[i];
+    }
+  return NULL;
+}
+
+/* A timing parameter of vta_params[] ("--rd-lat N"). */
+static int take_param(vtasim_opts_t *o, const vta_param_info_t *pi, const char *v) {
+  uint64_t n = 0;
+  vta_err e;
+  if (count(o, v, &n)) return 2;
+  if (vta_params_set(&o->params, pi->name, n, &e)) return bad(o, "%s", e.msg);
+  if (!o->param_opt) o->param_opt = pi->option;
+  /* the functional engine has command and token queues, no memory timing */
+  if (strcmp(pi->name, "CMDQ") && strcmp(pi->name, "TOKQ")) o->timing = 1;
+  return 0;
+}
+
+int vtasim_opts_parse(vtasim_opts_t *o, int cmd, const char *name, int argc, char **argv,
+                      void (*help_fn)(const vtasim_opts_t *o)) {
+  vtasim_opts_default(o, cmd);
+  o->name = name;
+  /* The network runner takes every command's options until it knows it is
+   * one: vtasim_opts_check refuses what does not apply. */
+  const int cmds = cmd == VTASIM_CMD_RUN ? VTASIM_CMD_RUN | VTASIM_CMD_NET : cmd;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int at;
+    const opt_row_t *r = find_row(a, &at);
+    const vta_param_info_t *pi = !r && a[0] == '-' && a[1] == '-' ? vta_param_find(a) : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      help_fn(o);
+      return 0;
+    } else if (r && (r->cmds & cmds) && (!r->arg || v)) {
+      if (r->take(o, a, r->arg ? v : NULL)) return 2;
+      given(o, at);
+      i += r->arg != NULL;
+    } else if (pi && v) {
+      if (take_param(o, pi, v)) return 2;
+      i++;
+    } else if (a[0] == '-' && a[1]) {
+      return bad(o, "unknown option or missing value '%s'", a);
+    } else if (!o->in) {
+      o->in = a;
+    } else {
+      return bad(o, "unexpected argument '%s'", a);
+    }
+  }
+  if (!o->in) return bad(o, "%s", "missing input FILE");
+  return -1;
+}
+
+/* Why an engine of `kind` cannot honour a row's option, or NULL. */
+static const char *refusal(vtasim_eng_t eng, const vta_engine_kind_t *kind) {
+  int rtl = !strcmp(kind->name, "rtl") || !strcmp(kind->name, "cosim");
+  switch (eng) {
+  case VTASIM_ENG_CYCLES:
+    return kind->cycles ? NULL : "%s needs cycles: the functional engine has none (use --engine "
+                                 "model or rtl)";
+  case VTASIM_ENG_RTL: return rtl ? NULL : "%s needs --engine rtl or cosim (it records the RTL)";
+  case VTASIM_ENG_COSIM: return !strcmp(kind->name, "cosim") ? NULL : "%s needs --engine cosim";
+  default: return NULL;
+  }
+}
+
+int vtasim_opts_check(const vtasim_opts_t *o, const char *name, const vta_engine_kind_t *kind,
+                      int net) {
+  for (int i = 0; i < NROWS; i++) {
+    if (!was_given(o, i)) continue;
+    if (net && !(rows[i].cmds & VTASIM_CMD_NET))
+      return vtasim_usage(name, "unknown option for a network manifest '%s'", rows[i].name);
+    const char *why = net ? NULL : refusal(rows[i].eng, kind);
+    if (why) return vtasim_usage(name, why, rows[i].name);
+  }
+  if (net && o->param_opt)
+    return vtasim_usage(name, "unknown option for a network manifest '%s'", o->param_opt);
+  if (!net && o->timing && !kind->cycles)
+    return vtasim_usage(name, refusal(VTASIM_ENG_CYCLES, kind), "a memory timing parameter");
+  if ((o->wave_from || o->wave_to) && !o->wave)
+    return vtasim_usage(name, "%s", "--wave-from/--wave-to need --wave FILE");
+  if (o->wave_window && !o->wave) return vtasim_usage(name, "%s", "--wave-window needs --wave FILE");
+  return 0;
+}
+
+/* Words of text from column `col` on, wrapped before column 80, further
+ * lines indented to column 24. */
+static void wrap(FILE *f, const char *text, int col) {
+  int first = 1;
+  for (const char *w = text; *w;) {
+    while (*w == ' ' || *w == '\n') w++;
+    size_t n = strcspn(w, " \n");
+    if (!n) break;
+    if (!first && col + 1 + (int)n > 79) {
+      fputs("\n                        ", f);
+      col = 24;
+    } else if (!first) {
+      fputc(' ', f);
+      col++;
+    }
+    first = 0;
+    fprintf(f, "%.*s", (int)n, w);
+    col += (int)n;
+    w += n;
+  }
+  fputc('\n', f);
+}
+
+void vtasim_opts_help(FILE *f, int cmd) {
+  static const char *const honour[] = {"", "cycle engines: ", "rtl, cosim: ", "cosim: "};
+  for (int i = 0; i < NROWS; i++) {
+    const opt_row_t *r = &rows[i];
+    if (!(r->cmds & cmd)) continue;
+    char left[40], text[400];
+    snprintf(left, sizeof left, "%s%s%s", r->name, r->arg ? " " : "", r->arg ? r->arg : "");
+    snprintf(text, sizeof text, "%s%s", cmd == VTASIM_CMD_RUN ? honour[r->eng] : "", r->help);
+    fprintf(f, "  %-22s", left);
+    wrap(f, text, 24);
+  }
+}
