@@ -374,239 +374,317 @@ static const char run_net_help[] =
 
 void vtasim_run_net_help(void) { fputs(run_net_help, stdout); }
 
-int vtasim_run_net(const vtasim_opts_t *opt) {
-  const char *in = opt->in, *engine = opt->engine, *outpath = opt->output;
-  int json = opt->json, progress = opt->watch.progress;
-  const double clock = opt->watch.prof.clock_mhz;
-  /* a line per layer on stderr: asked for, or a terminal watching a JSON run
-   * (the text table on stdout shows each layer as it ends anyway) */
-  if (json && isatty(2)) progress = 1;
-  vta_err e = {0};
+/* One run of a network manifest: its tensors so far and its report. */
+typedef struct net_job {
+  const vtasim_opts_t *opt;
+  const vta_engine_kind_t *kind;
   vta_params_t params;
-  vta_params_default(&params);
-  /* cosim: the model and the RTL in lockstep, reported as the model */
-  const vta_engine_kind_t *kind = vta_engine_find(engine, &e);
-  if (!kind) return vtasim_usage("run", "%s", e.msg);
-  int crc = vtasim_opts_check(opt, "run", kind, 1);
-  if (crc) return crc;
-  net_manifest_t *mf = malloc(sizeof *mf);
-  tensor_t *t = calloc(VTA_CL_NET_MAX + 1, sizeof *t);
-  if (!mf || !t) { free(mf); free(t); vta_errf(&e, VTA_ENOMEM, "out of memory"); return net_fail(&e); }
-  int rc = NET_OK, nt = 0;
-  cJSON *o = cJSON_CreateObject(), *layers = NULL;
-  if (manifest_load(mf, in, &e)) { rc = NET_BAD; goto out; }
-  /* the input tensor */
-  {
-    char path[8400];
-    snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
-    uint8_t *d;
-    size_t len;
-    if (vta_read_file(path, &d, &len, &e)) { rc = NET_BAD; goto out; }
-    size_t want = (size_t)mf->n * mf->c * mf->h * mf->w;
-    if (len != want) {
-      free(d);
-      vta_errf(&e, VTA_EINPUT, "%s: input %s holds %zu bytes, expected %zu (N x C x H x W)",
-               in, mf->input, len, want);
-      rc = NET_BAD;
-      goto out;
-    }
-    t[0] = (tensor_t){"input", mf->n, mf->c, mf->h, mf->w, (int8_t *)d};
-    nt = 1;
+  net_manifest_t *mf;
+  tensor_t *t; /* the input, then every layer's output */
+  int nt;
+  int json, progress;
+  double clock;
+  cJSON *o, *layers;
+  double cyc, macs, wall, bytes; /* totals */
+  int failed_layers, have_cycles, rc;
+  vta_err e;
+} net_job_t;
+
+/* One layer's run: its inputs, its bundle, its session. */
+typedef struct net_layer_run {
+  const net_layer_t *l;
+  tensor_t *x, *r;
+  int oh, ow;
+  size_t nx, ny;
+  vta_program_t p;
+  int8_t *px, *y;
+  uint8_t *pr;
+  vta_session_t *s;
+  double wall;
+  int failed;
+  char *rep;
+} net_layer_run_t;
+
+/* The manifest's input tensor, checked against its N x C x H x W. */
+static int load_input(net_job_t *j) {
+  net_manifest_t *mf = j->mf;
+  char path[8400];
+  snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
+  uint8_t *d;
+  size_t len;
+  if (vta_read_file(path, &d, &len, &j->e)) return -1;
+  size_t want = (size_t)mf->n * mf->c * mf->h * mf->w;
+  if (len != want) {
+    free(d);
+    return vta_errf(&j->e, VTA_EINPUT, "%s: input %s holds %zu bytes, expected %zu (N x C x "
+                    "H x W)", j->opt->in, mf->input, len, want);
   }
-  cJSON_AddStringToObject(o, "schema", "vtasim-net/1");
-  cJSON_AddStringToObject(o, "network", mf->network);
-  cJSON_AddStringToObject(o, "manifest", in);
-  cJSON_AddStringToObject(o, "config", mf->config);
-  cJSON_AddStringToObject(o, "engine", kind->name);
-  cJSON_AddNumberToObject(o, "clock_mhz", (double)clock);
-  layers = cJSON_AddArrayToObject(o, "layers");
-  double tot_cyc = 0, tot_macs = 0, tot_wall = 0, tot_bytes = 0;
-  int failed_layers = 0, have_cycles = 1;
-  if (!json)
-    printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
-           "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", in, mf->network,
-           mf->nlayers, kind->name, clock,
-           "layer", "shape", "cycles",
-           "time ms", "GOPS", "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
-  for (int i = 0; i < mf->nlayers && rc != NET_BAD; i++) {
-    const net_layer_t *l = &mf->layer[i];
-    tensor_t *x = find_tensor(t, nt, l->in);
-    tensor_t *r = strcmp(l->res, "-") ? find_tensor(t, nt, l->res) : NULL;
-    int oh = (l->h + 2 * l->pad - l->kh) / l->stride + 1, ow = (l->w + 2 * l->pad - l->kw) / l->stride + 1;
-    if (!x || (strcmp(l->res, "-") && !r)) {
-      vta_errf(&e, VTA_EINPUT, "%s:%d: layer %s reads tensor '%s', which no earlier line "
-               "defines", in, l->line, l->name, !x ? l->in : l->res);
-      rc = NET_BAD;
-      break;
-    }
-    if (x->c != l->c || x->h != l->h || x->w != l->w ||
-        (r && (r->c != l->o || r->h != oh || r->w != ow))) {
-      vta_errf(&e, VTA_EINPUT, "%s:%d: layer %s: the shapes do not chain (input %s is "
-               "%dx%dx%d, the layer expects %dx%dx%d)", in, l->line, l->name, x->name, x->c,
-               x->h, x->w, l->c, l->h, l->w);
-      rc = NET_BAD;
-      break;
-    }
-    char path[8400];
-    snprintf(path, sizeof path, "%s/%s", mf->dir, l->bundle);
-    vta_program_t p;
-    if (vta_program_load(&p, path, &e)) { rc = NET_BAD; break; }
-    size_t nx = (size_t)x->n * x->c * x->h * x->w, ny = (size_t)x->n * l->o * oh * ow;
-    int8_t *px = malloc(nx), *y = malloc(ny);
-    uint8_t *pr = r ? malloc(ny * p.cfg.acc_elem_bytes / p.cfg.out_elem_bytes) : NULL;
-    vta_session_t *s = NULL;
-    if (!px || !y || (r && !pr)) {
-      vta_errf(&e, VTA_ENOMEM, "out of memory");
-      rc = NET_BAD;
-      goto layer_done;
-    }
-    vta_cl_pack_nchw(&p.cfg, x->data, x->n, x->c, x->h, x->w, p.cfg.block_in, px);
-    if (fill_segment(&p, "inp", px, nx, l, in, &e)) { rc = NET_BAD; goto layer_done; }
-    if (r) {
-      vta_cl_pack_acc_nchw(&p.cfg, r->data, r->n, r->c, r->h, r->w, pr);
-      if (fill_segment(&p, "res", pr, ny * p.cfg.acc_elem_bytes / p.cfg.out_elem_bytes, l, in, &e)) {
-        rc = NET_BAD;
-        goto layer_done;
-      }
-    }
-    s = vta_session_new(&p, kind, &params, &e);
-    if (!s) { rc = NET_BAD; goto layer_done; }
-    double t0 = now_s();
-    if (vta_session_run(s, &e)) {
-      vta_err_prefix(&e, "layer %s: ", l->name);
-      rc = NET_BAD;
-      goto layer_done;
-    }
-    double wall = now_s() - t0;
-    char *rep = NULL;
-    size_t replen = 0;
-    FILE *rf = open_memstream(&rep, &replen);
-    int failed = vta_session_check(s, rf ? rf : stderr);
-    if (rf) fclose(rf);
-    uint32_t osz;
-    uint8_t *ob = vta_session_segment(s, "out", &osz);
-    if (!ob || osz != ny) {
-      free(rep);
-      vta_errf(&e, VTA_EINPUT, "%s: layer %s: its bundle has no 'out' segment of %zu bytes",
-               in, l->name, ny);
-      rc = NET_BAD;
-      goto layer_done;
-    }
-    vta_cl_unpack_nchw(&p.cfg, (const int8_t *)ob, x->n, l->o, oh, ow, p.cfg.block_out, y);
-    t[nt] = (tensor_t){"", x->n, l->o, oh, ow, y};
-    snprintf(t[nt].name, sizeof t[nt].name, "%s", l->name);
-    nt++;
-    y = NULL;
-    if (failed) { failed_layers++; rc = NET_MISMATCH; }
-    cJSON *lo = cJSON_CreateObject();
-    cJSON_AddItemToArray(layers, lo);
-    char shape[96];
-    snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d k%dx%d s%d%s", l->c, l->h, l->w, l->o,
-             oh, ow, l->kh, l->kw, l->stride, r ? " +res" : "");
-    cJSON_AddStringToObject(lo, "name", l->name);
-    cJSON_AddStringToObject(lo, "shape", shape);
-    cJSON_AddStringToObject(lo, "input", l->in);
-    cJSON_AddStringToObject(lo, "residual", r ? l->res : "");
-    for (int k = 0; k < p.nmeta; k++)
-      if (!strcmp(p.meta[k].key, "schedule")) cJSON_AddStringToObject(lo, "schedule", p.meta[k].value);
-    cJSON_AddStringToObject(lo, "status", failed ? "mismatch" : "ok");
-    cJSON *fl = cJSON_AddArrayToObject(lo, "failures");
-    for (char *line = rep, *nl; line && *line; line = nl + 1) {
-      nl = strchr(line, '\n');
-      if (nl) *nl = '\0';
-      cJSON_AddItemToArray(fl, cJSON_CreateString(line));
-      if (!nl) break;
-    }
-    free(rep);
-    double lmacs = (double)ny * l->c * l->kh * l->kw;
-    cJSON_AddNumberToObject(lo, "wall_seconds", wall);
-    vta_engine_snapshot_t snap;
-    vta_engine_snapshot(vta_session_engine(s), &snap);
-    char vtext[16] = "-";
-    double cyc = 0;
-    cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &params, &p.cfg, (double)clock,
-                                                  vtext, sizeof vtext) : NULL;
-    if (pr_o) {
-      cJSON_AddItemToObject(lo, "profile", pr_o);
-      cyc = (double)snap.cycles.cycles;
-      tot_bytes += cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "dram_bytes"));
-      if (!json)
-        printf("  %-22s %-34s %11.0f %9.3f %7.2f %5.1f%% %5.1f%% %5.1f%%  %-8s %7.3f  %s\n",
-               l->name, shape, cyc, cyc / (clock * 1e3), 2 * lmacs / (cyc / (clock * 1e6)) * 1e-9,
-               100 * cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "mac_util")),
-               100 * cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "rd_bw_util")),
-               100 * cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "wr_bw_util")), vtext, wall,
-               failed ? "FAIL" : "ok");
-    } else {
-      have_cycles = 0;
-      cJSON_AddNullToObject(lo, "profile");
-      if (!json)
-        printf("  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7.3f  %s\n", l->name, shape,
-               "-", "-", "-", "-", "-", "-", "-", wall, failed ? "FAIL" : "ok");
-    }
-    tot_cyc += cyc;
-    tot_macs += lmacs;
-    tot_wall += wall;
-    if (progress)
-      fprintf(stderr, "vtasim: layer %d/%d %s: %.0f cycles, %.3f s\n", i + 1, mf->nlayers,
-              l->name, cyc, wall);
-  layer_done:
-    vta_session_free(s);
-    vta_program_free(&p);
-    free(px);
-    free(pr);
-    free(y);
+  j->t[0] = (tensor_t){"input", mf->n, mf->c, mf->h, mf->w, (int8_t *)d};
+  j->nt = 1;
+  return 0;
+}
+
+/* The tensors a layer reads, defined by earlier lines and of its shapes. */
+static int layer_inputs(net_job_t *j, net_layer_run_t *L) {
+  const net_layer_t *l = L->l;
+  const char *in = j->opt->in;
+  L->x = find_tensor(j->t, j->nt, l->in);
+  L->r = strcmp(l->res, "-") ? find_tensor(j->t, j->nt, l->res) : NULL;
+  L->oh = (l->h + 2 * l->pad - l->kh) / l->stride + 1;
+  L->ow = (l->w + 2 * l->pad - l->kw) / l->stride + 1;
+  if (!L->x || (strcmp(l->res, "-") && !L->r))
+    return vta_errf(&j->e, VTA_EINPUT, "%s:%d: layer %s reads tensor '%s', which no earlier "
+                    "line defines", in, l->line, l->name, !L->x ? l->in : l->res);
+  const tensor_t *x = L->x, *r = L->r;
+  if (x->c != l->c || x->h != l->h || x->w != l->w ||
+      (r && (r->c != l->o || r->h != L->oh || r->w != L->ow)))
+    return vta_errf(&j->e, VTA_EINPUT, "%s:%d: layer %s: the shapes do not chain (input %s is "
+                    "%dx%dx%d, the layer expects %dx%dx%d)", in, l->line, l->name, x->name, x->c,
+                    x->h, x->w, l->c, l->h, l->w);
+  L->nx = (size_t)x->n * x->c * x->h * x->w;
+  L->ny = (size_t)x->n * l->o * L->oh * L->ow;
+  return 0;
+}
+
+/* The layer's bundle with its input (and residual) segments filled. */
+static int layer_bundle(net_job_t *j, net_layer_run_t *L) {
+  const net_layer_t *l = L->l;
+  char path[8400];
+  snprintf(path, sizeof path, "%s/%s", j->mf->dir, l->bundle);
+  if (vta_program_load(&L->p, path, &j->e)) return -1;
+  const vta_config_t *c = &L->p.cfg;
+  const size_t nres = L->ny * c->acc_elem_bytes / c->out_elem_bytes;
+  L->px = malloc(L->nx);
+  L->y = malloc(L->ny);
+  L->pr = L->r ? malloc(nres) : NULL;
+  if (!L->px || !L->y || (L->r && !L->pr)) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  const tensor_t *x = L->x, *r = L->r;
+  vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
+  if (fill_segment(&L->p, "inp", L->px, L->nx, l, j->opt->in, &j->e)) return -1;
+  if (!r) return 0;
+  vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
+  return fill_segment(&L->p, "res", L->pr, nres, l, j->opt->in, &j->e);
+}
+
+/* Run the layer, check its expectations, keep its output tensor. */
+static int layer_run(net_job_t *j, net_layer_run_t *L) {
+  const net_layer_t *l = L->l;
+  L->s = vta_session_new(&L->p, j->kind, &j->params, &j->e);
+  if (!L->s) return -1;
+  double t0 = now_s();
+  if (vta_session_run(L->s, &j->e)) return vta_err_prefix(&j->e, "layer %s: ", l->name);
+  L->wall = now_s() - t0;
+  size_t replen = 0;
+  FILE *rf = open_memstream(&L->rep, &replen);
+  L->failed = vta_session_check(L->s, rf ? rf : stderr);
+  if (rf) fclose(rf);
+  uint32_t osz;
+  uint8_t *ob = vta_session_segment(L->s, "out", &osz);
+  if (!ob || osz != L->ny)
+    return vta_errf(&j->e, VTA_EINPUT, "%s: layer %s: its bundle has no 'out' segment of %zu "
+                    "bytes", j->opt->in, l->name, L->ny);
+  const vta_config_t *c = &L->p.cfg;
+  vta_cl_unpack_nchw(c, (const int8_t *)ob, L->x->n, l->o, L->oh, L->ow, c->block_out, L->y);
+  j->t[j->nt] = (tensor_t){"", L->x->n, l->o, L->oh, L->ow, L->y};
+  snprintf(j->t[j->nt].name, sizeof j->t[j->nt].name, "%s", l->name);
+  j->nt++;
+  L->y = NULL;
+  if (L->failed) {
+    j->failed_layers++;
+    j->rc = NET_MISMATCH;
   }
-  if (rc != NET_BAD && outpath) {
-    tensor_t *last = &t[nt - 1];
-    FILE *f = fopen(outpath, "wb");
-    size_t len = (size_t)last->n * last->c * last->h * last->w;
-    int bad = !f || fwrite(last->data, 1, len, f) != len;
-    if (f) bad |= fclose(f) != 0;
-    if (bad) {
-      vta_errf(&e, VTA_EIO, "--output: %s: cannot write", outpath);
-      rc = NET_BAD;
-    }
+  return 0;
+}
+
+/* The layer's JSON object (without its profile). */
+static cJSON *layer_json(net_job_t *j, net_layer_run_t *L, const char *shape) {
+  const net_layer_t *l = L->l;
+  cJSON *lo = cJSON_CreateObject();
+  cJSON_AddItemToArray(j->layers, lo);
+  cJSON_AddStringToObject(lo, "name", l->name);
+  cJSON_AddStringToObject(lo, "shape", shape);
+  cJSON_AddStringToObject(lo, "input", l->in);
+  cJSON_AddStringToObject(lo, "residual", L->r ? l->res : "");
+  for (int k = 0; k < L->p.nmeta; k++)
+    if (!strcmp(L->p.meta[k].key, "schedule"))
+      cJSON_AddStringToObject(lo, "schedule", L->p.meta[k].value);
+  cJSON_AddStringToObject(lo, "status", L->failed ? "mismatch" : "ok");
+  cJSON *fl = cJSON_AddArrayToObject(lo, "failures");
+  for (char *line = L->rep, *nl; line && *line; line = nl + 1) {
+    nl = strchr(line, '\n');
+    if (nl) *nl = '\0';
+    cJSON_AddItemToArray(fl, cJSON_CreateString(line));
+    if (!nl) break;
   }
-  double secs = tot_cyc / (clock * 1e6);
-  cJSON *tot = cJSON_AddObjectToObject(o, "totals");
-  cJSON_AddNumberToObject(tot, "layers", cJSON_GetArraySize(layers));
-  if (have_cycles) {
-    cJSON_AddNumberToObject(tot, "cycles", tot_cyc);
+  cJSON_AddNumberToObject(lo, "wall_seconds", L->wall);
+  return lo;
+}
+
+/* The layer's row of the table and its JSON, added to the totals. */
+static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
+  const net_layer_t *l = L->l;
+  char shape[96];
+  snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d k%dx%d s%d%s", l->c, l->h, l->w, l->o,
+           L->oh, L->ow, l->kh, l->kw, l->stride, L->r ? " +res" : "");
+  cJSON *lo = layer_json(j, L, shape);
+  const double lmacs = (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
+  vta_engine_snapshot_t snap;
+  vta_engine_snapshot(vta_session_engine(L->s), &snap);
+  char vtext[16] = "-";
+  double cyc = 0;
+  cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &j->params, &L->p.cfg, clock,
+                                                vtext, sizeof vtext) : NULL;
+  const char *result = L->failed ? "FAIL" : "ok";
+  if (pr_o) {
+    cJSON_AddItemToObject(lo, "profile", pr_o);
+    cyc = (double)snap.cycles.cycles;
+    j->bytes += cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "dram_bytes"));
+    if (!j->json)
+      printf("  %-22s %-34s %11.0f %9.3f %7.2f %5.1f%% %5.1f%% %5.1f%%  %-8s %7.3f  %s\n",
+             l->name, shape, cyc, cyc / (clock * 1e3), 2 * lmacs / (cyc / (clock * 1e6)) * 1e-9,
+             100 * cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "mac_util")),
+             100 * cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "rd_bw_util")),
+             100 * cJSON_GetNumberValue(cJSON_GetObjectItem(pr_o, "wr_bw_util")), vtext, L->wall,
+             result);
+  } else {
+    j->have_cycles = 0;
+    cJSON_AddNullToObject(lo, "profile");
+    if (!j->json)
+      printf("  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7.3f  %s\n", l->name, shape, "-",
+             "-", "-", "-", "-", "-", "-", L->wall, result);
+  }
+  j->cyc += cyc;
+  j->macs += lmacs;
+  j->wall += L->wall;
+  if (j->progress)
+    fprintf(stderr, "vtasim: layer %d/%d %s: %.0f cycles, %.3f s\n", i + 1, j->mf->nlayers,
+            l->name, cyc, L->wall);
+}
+
+/* Layer i, start to end; -1 with j->e. */
+static int run_layer(net_job_t *j, int i) {
+  net_layer_run_t L;
+  memset(&L, 0, sizeof L);
+  L.l = &j->mf->layer[i];
+  if (layer_inputs(j, &L)) return -1;
+  int rc = layer_bundle(j, &L) || layer_run(j, &L) ? -1 : 0;
+  if (!rc) layer_report(j, &L, i);
+  free(L.rep);
+  vta_session_free(L.s);
+  vta_program_free(&L.p);
+  free(L.px);
+  free(L.pr);
+  free(L.y);
+  return rc;
+}
+
+static int write_output(net_job_t *j, const char *outpath) {
+  tensor_t *last = &j->t[j->nt - 1];
+  FILE *f = fopen(outpath, "wb");
+  size_t len = (size_t)last->n * last->c * last->h * last->w;
+  int bad = !f || fwrite(last->data, 1, len, f) != len;
+  if (f) bad |= fclose(f) != 0;
+  return bad ? vta_errf(&j->e, VTA_EIO, "--output: %s: cannot write", outpath) : 0;
+}
+
+static void totals(net_job_t *j) {
+  const double secs = j->cyc / (j->clock * 1e6), gops = secs > 0 ? 2 * j->macs / secs * 1e-9 : 0;
+  cJSON *tot = cJSON_AddObjectToObject(j->o, "totals");
+  cJSON_AddNumberToObject(tot, "layers", cJSON_GetArraySize(j->layers));
+  if (j->have_cycles) {
+    cJSON_AddNumberToObject(tot, "cycles", j->cyc);
     cJSON_AddNumberToObject(tot, "seconds", secs);
-    cJSON_AddNumberToObject(tot, "gops", secs > 0 ? 2 * tot_macs / secs * 1e-9 : 0);
-    cJSON_AddNumberToObject(tot, "dram_bytes", tot_bytes);
+    cJSON_AddNumberToObject(tot, "gops", gops);
+    cJSON_AddNumberToObject(tot, "dram_bytes", j->bytes);
   } else {
     cJSON_AddNullToObject(tot, "cycles");
   }
-  cJSON_AddNumberToObject(tot, "macs", tot_macs);
-  cJSON_AddNumberToObject(tot, "ops", 2 * tot_macs);
-  cJSON_AddNumberToObject(tot, "wall_seconds", tot_wall);
-  cJSON_AddNumberToObject(tot, "failed_layers", failed_layers);
-  if (!json && rc != NET_BAD) {
-    if (have_cycles)
-      printf("\n  %-22s %-34s %11.0f %9.3f %7.2f   (%.3f GMACs)  wall %.3f s\n", "total", "",
-             tot_cyc, secs * 1e3, secs > 0 ? 2 * tot_macs / secs * 1e-9 : 0, tot_macs * 1e-9,
-             tot_wall);
-    else
-      printf("\n  total: %.3f GMACs, wall %.3f s\n", tot_macs * 1e-9, tot_wall);
-    printf("  layers: %d passed, %d failed\n", cJSON_GetArraySize(layers) - failed_layers,
-           failed_layers);
+  cJSON_AddNumberToObject(tot, "macs", j->macs);
+  cJSON_AddNumberToObject(tot, "ops", 2 * j->macs);
+  cJSON_AddNumberToObject(tot, "wall_seconds", j->wall);
+  cJSON_AddNumberToObject(tot, "failed_layers", j->failed_layers);
+  if (j->json || j->rc == NET_BAD) return;
+  if (j->have_cycles)
+    printf("\n  %-22s %-34s %11.0f %9.3f %7.2f   (%.3f GMACs)  wall %.3f s\n", "total", "",
+           j->cyc, secs * 1e3, gops, j->macs * 1e-9, j->wall);
+  else
+    printf("\n  total: %.3f GMACs, wall %.3f s\n", j->macs * 1e-9, j->wall);
+  printf("  layers: %d passed, %d failed\n", cJSON_GetArraySize(j->layers) - j->failed_layers,
+         j->failed_layers);
+}
+
+/* The header (JSON and text) and every layer in order. */
+static void run_layers(net_job_t *j) {
+  const net_manifest_t *mf = j->mf;
+  cJSON_AddStringToObject(j->o, "schema", "vtasim-net/1");
+  cJSON_AddStringToObject(j->o, "network", mf->network);
+  cJSON_AddStringToObject(j->o, "manifest", j->opt->in);
+  cJSON_AddStringToObject(j->o, "config", mf->config);
+  cJSON_AddStringToObject(j->o, "engine", j->kind->name);
+  cJSON_AddNumberToObject(j->o, "clock_mhz", j->clock);
+  j->layers = cJSON_AddArrayToObject(j->o, "layers");
+  if (!j->json)
+    printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
+           "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", j->opt->in, mf->network,
+           mf->nlayers, j->kind->name, j->clock, "layer", "shape", "cycles", "time ms", "GOPS",
+           "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
+  for (int i = 0; i < mf->nlayers && j->rc != NET_BAD; i++)
+    if (run_layer(j, i)) j->rc = NET_BAD;
+  if (j->rc != NET_BAD && j->opt->output && write_output(j, j->opt->output)) j->rc = NET_BAD;
+  totals(j);
+}
+
+static void net_finish(net_job_t *j) {
+  if (j->rc == NET_BAD && !j->json) net_fail(&j->e);
+  if (!j->json) return;
+  cJSON *o = j->o;
+  const int rc = j->rc;
+  cJSON_AddStringToObject(o, "status", rc == NET_OK ? "ok" : rc == NET_MISMATCH ? "mismatch"
+                                                                                : "error");
+  if (rc == NET_BAD) cJSON_AddStringToObject(o, "error", j->e.msg);
+  cJSON_AddNumberToObject(o, "exit_code", rc);
+  char *txt = cJSON_Print(o);
+  if (txt) puts(txt);
+  free(txt);
+  if (rc == NET_BAD) fprintf(stderr, "vtasim: error: %s\n", j->e.msg);
+}
+
+int vtasim_run_net(const vtasim_opts_t *opt) {
+  vta_err e = {0};
+  /* cosim: the model and the RTL in lockstep, reported as the model */
+  const vta_engine_kind_t *kind = vta_engine_find(opt->engine, &e);
+  if (!kind) return vtasim_usage("run", "%s", e.msg);
+  int rc = vtasim_opts_check(opt, "run", kind, 1);
+  if (rc) return rc;
+  net_job_t *j = calloc(1, sizeof *j);
+  if (j) {
+    j->mf = malloc(sizeof *j->mf);
+    j->t = calloc(VTA_CL_NET_MAX + 1, sizeof *j->t);
   }
-out:
-  if (rc == NET_BAD && !json) net_fail(&e);
-  if (json) {
-    cJSON_AddStringToObject(o, "status", rc == NET_OK ? "ok" : rc == NET_MISMATCH ? "mismatch" : "error");
-    if (rc == NET_BAD) cJSON_AddStringToObject(o, "error", e.msg);
-    cJSON_AddNumberToObject(o, "exit_code", rc);
-    char *txt = cJSON_Print(o);
-    if (txt) puts(txt);
-    free(txt);
-    if (rc == NET_BAD) fprintf(stderr, "vtasim: error: %s\n", e.msg);
+  if (!j || !j->mf || !j->t) {
+    if (j) free(j->mf), free(j->t);
+    free(j);
+    vta_errf(&e, VTA_ENOMEM, "out of memory");
+    return net_fail(&e);
   }
-  cJSON_Delete(o);
-  for (int i = 0; i < nt; i++) free(t[i].data);
-  free(t);
-  free(mf);
+  j->opt = opt;
+  j->kind = kind;
+  vta_params_default(&j->params);
+  j->json = opt->json;
+  /* a line per layer on stderr: asked for, or a terminal watching a JSON run
+   * (the text table on stdout shows each layer as it ends anyway) */
+  j->progress = opt->watch.progress || (j->json && isatty(2));
+  j->clock = opt->watch.prof.clock_mhz;
+  j->have_cycles = 1;
+  j->o = cJSON_CreateObject();
+  if (manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
+  else run_layers(j);
+  net_finish(j);
+  rc = j->rc;
+  cJSON_Delete(j->o);
+  for (int i = 0; i < j->nt; i++) free(j->t[i].data);
+  free(j->t);
+  free(j->mf);
+  free(j);
   return rc;
 }
