@@ -1,9 +1,11 @@
 /*
- * vta_params.h - the one table of the timing parameters of the cycle
- * contract (docs/microarch.md section 2): name, default, limits, CLI option
- * and where each lives.  Defaults, checks, the CLI, the reports and (later)
- * the generated Verilog parameter package all walk vta_params[]; no other
- * file holds a copy of a default.
+ * vta_params.h - the parameters of a run, shared by every engine: the one
+ * table of the timing parameters of the cycle contract (docs/microarch.md
+ * section 2: name, default, limits, CLI option and where each lives), the
+ * run limits, the trace sink, the stop flag, the waveform and the planted
+ * bugs (vta_params_t).  Defaults, checks, the CLI, the reports and the
+ * generated Verilog parameter package all walk vta_params[]; no other file
+ * holds a copy of a default.
  */
 #ifndef VTA_PARAMS_H
 #define VTA_PARAMS_H

@@ -2,7 +2,8 @@
 // vta_rtl.h: serves the AXI port with model/memsys.c (docs/microarch.md 5.4),
 // turns the ev_* outputs into vta_event_t records (8.2), collects the
 // counters from the register port, writes the instruction trace (10) and
-// FST waveforms.  The only C++ in vtasim; everything it calls is C.
+// FST waveforms.  C++ because Verilator's model is (as is the SystemC
+// device of testbench/systemc/); everything it calls is C.
 
 #include <cassert>
 #include <cstdarg>
