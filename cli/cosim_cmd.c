@@ -26,6 +26,7 @@ enum { EXIT_OK = 0, EXIT_MISMATCH = 1, EXIT_BAD = 2 };
 
 #include "options.h"
 #include "vta_engines.h"
+#include "vta_report.h"
 #define DEFAULT_DUT "rtl"
 
 static const char cosim_help[] =
@@ -255,13 +256,7 @@ static void report_json(cosim_job_t *j) {
   cJSON_AddNumberToObject(ex, "total", j->p.nexpects);
   cJSON_AddBoolToObject(ex, "checked", cmp == 0);
   cJSON_AddNumberToObject(ex, "failed", j->failed);
-  cJSON *fl = cJSON_AddArrayToObject(ex, "failures");
-  for (char *line = j->report, *nl; line && *line; line = nl + 1) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = '\0';
-    cJSON_AddItemToArray(fl, cJSON_CreateString(line));
-    if (!nl) break;
-  }
+  vta_report_json_lines(cJSON_AddArrayToObject(ex, "failures"), j->report);
   char *txt = cJSON_Print(o);
   if (txt) puts(txt);
   free(txt);

@@ -28,6 +28,7 @@
 #include "vta_session.h"
 #include "options.h"
 #include "vta_engines.h"
+#include "vta_report.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
 #define NET_MAGIC "vtasim-net 1"
@@ -509,13 +510,7 @@ static cJSON *layer_json(net_job_t *j, net_layer_run_t *L, const char *shape) {
     if (!strcmp(L->p.meta[k].key, "schedule"))
       cJSON_AddStringToObject(lo, "schedule", L->p.meta[k].value);
   cJSON_AddStringToObject(lo, "status", L->failed ? "mismatch" : "ok");
-  cJSON *fl = cJSON_AddArrayToObject(lo, "failures");
-  for (char *line = L->rep, *nl; line && *line; line = nl + 1) {
-    nl = strchr(line, '\n');
-    if (nl) *nl = '\0';
-    cJSON_AddItemToArray(fl, cJSON_CreateString(line));
-    if (!nl) break;
-  }
+  vta_report_json_lines(cJSON_AddArrayToObject(lo, "failures"), L->rep);
   cJSON_AddNumberToObject(lo, "wall_seconds", L->wall);
   return lo;
 }

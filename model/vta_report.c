@@ -251,18 +251,21 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON_AddNumberToObject(ex, "total", p->nexpects);
   cJSON_AddBoolToObject(ex, "checked", r->ran);
   cJSON_AddNumberToObject(ex, "failed", r->failed);
-  cJSON *fl = cJSON_AddArrayToObject(ex, "failures");
-  for (const char *line = r->failures, *nl; line && *line; line = nl + 1) {
+  vta_report_json_lines(cJSON_AddArrayToObject(ex, "failures"), r->failures);
+  return o;
+}
+
+void vta_report_json_lines(cJSON *array, const char *text) {
+  for (const char *line = text, *nl; line && *line; line = nl + 1) {
     nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line) : strlen(line);
     char *txt = malloc(n + 1);
     if (txt) {
       memcpy(txt, line, n);
       txt[n] = '\0';
-      cJSON_AddItemToArray(fl, cJSON_CreateString(txt));
+      cJSON_AddItemToArray(array, cJSON_CreateString(txt));
       free(txt);
     }
     if (!nl) break;
   }
-  return o;
 }

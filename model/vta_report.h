@@ -54,6 +54,9 @@ void vta_report_print(const vta_report_t *r, int full);
 /* The JSON object (schema vtasim-run/2); the caller adds fields and
  * deletes it.  version: vtasim's. */
 cJSON *vta_report_json(const vta_report_t *r, const char *version);
+/* Each line of text (the failed expectations, one per line) as a string of
+ * the JSON array. */
+void vta_report_json_lines(cJSON *array, const char *text);
 
 #ifdef __cplusplus
 }
