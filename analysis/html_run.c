@@ -41,6 +41,52 @@ static void sol_row(hw_t *w, const char *label, const vta_run_doc_t *d, const ch
   hr_out(w, "</div></div>");
 }
 
+/* One opcode class of the profile section: its instructions, cycles, busy
+ * and stalled cycles, and share of the run. */
+static void class_row(hw_t *w, const vta_run_doc_t *d, const cJSON *cl, int i) {
+  char p[96], jp[96];
+  hr_out(w, "<tr><td>");
+  hr_esc(w, str(cl, (snprintf(p, sizeof p, "%d.class", i), p)));
+  hr_out(w, "</td><td>");
+  hr_esc(w, str(cl, (snprintf(p, sizeof p, "%d.unit", i), p)));
+  hr_out(w, "</td>");
+  static const char *const f[] = {"insns", "cycles", "busy", "mem_stall", "share"};
+  for (int k = 0; k < 5; k++) {
+    snprintf(p, sizeof p, "%d.%s", i, f[k]);
+    snprintf(jp, sizeof jp, "profile.classes.%d.%s", i, f[k]);
+    hr_out(w, "<td class=\"r\">");
+    hr_val(w, d, jp, num(cl, p), k < 4 ? F_INT : F_PCT);
+    hr_out(w, "</td>");
+  }
+  hr_out(w, "</tr>");
+}
+
+/* One of the top instructions: where it is (its run when there are
+ * several), unit, class, cycles, why it stalled, and its disassembly. */
+static void top_row(hw_t *w, const vta_run_doc_t *d, const cJSON *top, int i) {
+  char p[96], jp[96];
+  snprintf(p, sizeof p, "%d.run", i);
+  double run = num(top, p);
+  snprintf(p, sizeof p, "%d.index", i);
+  hr_out(w, "<tr><td>%.0f</td><td>", num(top, p));
+  if (run > 0) hr_out(w, "(run %.0f) ", run);
+  hr_esc(w, str(top, (snprintf(p, sizeof p, "%d.unit", i), p)));
+  hr_out(w, "</td><td>");
+  hr_esc(w, str(top, (snprintf(p, sizeof p, "%d.class", i), p)));
+  hr_out(w, "</td><td class=\"r\">");
+  snprintf(p, sizeof p, "%d.cycles", i);
+  snprintf(jp, sizeof jp, "profile.top.%d.cycles", i);
+  hr_val(w, d, jp, num(top, p), F_INT);
+  hr_out(w, "</td><td>");
+  hr_esc(w, str(top, (snprintf(p, sizeof p, "%d.stall_text", i), p)));
+  hr_out(w, "</td></tr><tr><td></td><td colspan=\"4\" class=\"dis\"><code title=\"");
+  const char *dis = str(top, (snprintf(p, sizeof p, "%d.disasm", i), p));
+  hr_esc(w, dis);
+  hr_out(w, "\">");
+  hr_esc(w, dis);
+  hr_out(w, "</code></td></tr>");
+}
+
 /* Opcode classes and the ten instructions that took the most cycles (the
  * profile section), or why the JSON has none. */
 static void top_tables(hw_t *w, const vta_run_doc_t *d) {
@@ -53,56 +99,10 @@ static void top_tables(hw_t *w, const vta_run_doc_t *d) {
   hr_out(w, "<div class=\"grid2\"><div><h3>Opcode classes</h3><table><tr><th>class</th><th>unit</th>"
     "<th class=\"r\">insns</th><th class=\"r\">cycles</th><th class=\"r\">busy</th>"
     "<th class=\"r\">mem stall</th><th class=\"r\">share</th></tr>");
-  int n = cJSON_GetArraySize(cl);
-  for (int i = 0; i < n; i++) {
-    char p[96];
-    hr_out(w, "<tr><td>");
-    hr_esc(w, str(cl, (snprintf(p, sizeof p, "%d.class", i), p)));
-    hr_out(w, "</td><td>");
-    hr_esc(w, str(cl, (snprintf(p, sizeof p, "%d.unit", i), p)));
-    hr_out(w, "</td>");
-    static const char *const f[] = {"insns", "cycles", "busy", "mem_stall"};
-    for (int k = 0; k < 4; k++) {
-      char jp[96];
-      snprintf(p, sizeof p, "%d.%s", i, f[k]);
-      snprintf(jp, sizeof jp, "profile.classes.%d.%s", i, f[k]);
-      hr_out(w, "<td class=\"r\">");
-      hr_val(w, d, jp, num(cl, p), F_INT);
-      hr_out(w, "</td>");
-    }
-    char jp[96];
-    snprintf(p, sizeof p, "%d.share", i);
-    snprintf(jp, sizeof jp, "profile.classes.%d.share", i);
-    hr_out(w, "<td class=\"r\">");
-    hr_val(w, d, jp, num(cl, p), F_PCT);
-    hr_out(w, "</td></tr>");
-  }
+  for (int i = 0; i < cJSON_GetArraySize(cl); i++) class_row(w, d, cl, i);
   hr_out(w, "</table></div><div><h3>Top instructions by cycles</h3><table><tr><th>#</th><th>unit</th>"
     "<th>class</th><th class=\"r\">cycles</th><th>stall</th></tr>");
-  n = cJSON_GetArraySize(top);
-  for (int i = 0; i < n && i < 10; i++) {
-    char p[96], jp[96];
-    snprintf(p, sizeof p, "%d.run", i);
-    double run = num(top, p);
-    snprintf(p, sizeof p, "%d.index", i);
-    hr_out(w, "<tr><td>%s%.0f</td><td>", run > 0 ? "" : "", num(top, p));
-    if (run > 0) hr_out(w, "(run %.0f) ", run);
-    hr_esc(w, str(top, (snprintf(p, sizeof p, "%d.unit", i), p)));
-    hr_out(w, "</td><td>");
-    hr_esc(w, str(top, (snprintf(p, sizeof p, "%d.class", i), p)));
-    hr_out(w, "</td><td class=\"r\">");
-    snprintf(p, sizeof p, "%d.cycles", i);
-    snprintf(jp, sizeof jp, "profile.top.%d.cycles", i);
-    hr_val(w, d, jp, num(top, p), F_INT);
-    hr_out(w, "</td><td>");
-    hr_esc(w, str(top, (snprintf(p, sizeof p, "%d.stall_text", i), p)));
-    hr_out(w, "</td></tr><tr><td></td><td colspan=\"4\" class=\"dis\"><code title=\"");
-    const char *dis = str(top, (snprintf(p, sizeof p, "%d.disasm", i), p));
-    hr_esc(w, dis);
-    hr_out(w, "\">");
-    hr_esc(w, dis);
-    hr_out(w, "</code></td></tr>");
-  }
+  for (int i = 0; i < cJSON_GetArraySize(top) && i < 10; i++) top_row(w, d, top, i);
   hr_out(w, "</table></div></div>");
 }
 
