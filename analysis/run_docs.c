@@ -20,7 +20,8 @@ cJSON *vta_rd_get(const cJSON *root, const char *path) {
   char buf[256];
   snprintf(buf, sizeof buf, "%s", path);
   const cJSON *o = root;
-  for (char *tok = strtok(buf, "."); tok && o; tok = strtok(NULL, ".")) {
+  char *save = NULL; /* strtok_r: no hidden state shared between pages */
+  for (char *tok = strtok_r(buf, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save)) {
     if (cJSON_IsArray(o)) o = cJSON_GetArrayItem(o, atoi(tok));
     else o = cJSON_GetObjectItemCaseSensitive(o, tok);
   }
