@@ -79,6 +79,13 @@ LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_S
 DRIVER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(DRIVER_SRC))
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 CORE_OBJ := $(patsubst %.c,$(BUILD)/core/%.o,$(CLI_SRC))
+# analysis/ (between driver/ and cli/): what the report and sweep commands
+# do, below the CLI that parses their options.  Compiled once and linked into
+# every CLI through CLI_OBJ and CORE_OBJ (vtasim, vtasim-core, the RTL
+# variants, the PGO training CLI); not part of the libraries.
+ANALYSIS_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard analysis/*.c))
+CLI_OBJ  += $(ANALYSIS_OBJ)
+CORE_OBJ += $(ANALYSIS_OBJ)
 TEST_BIN := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 # tests/rtl/: tests linked with the Verilated core (the engine interface on
 # the RTL and the co-simulation); run by tests/run.sh beside the others.
@@ -118,6 +125,9 @@ $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
 # to the CLI objects of build/vtasim-core, which need the default INC).
 $(BUILD)/testbench/%.o: private INC := -Iisa -Imodel -Itestbench
 $(BUILD)/driver/%.o: private INC := -Iisa -Imodel -Itestbench -Idriver
+# analysis/ sees every layer below it; cli/ sees analysis/ as well.
+$(BUILD)/analysis/%.o: private INC := -Iisa -Imodel -Icompiler-lite -Itestbench -Idriver -Ianalysis
+$(BUILD)/cli/%.o $(BUILD)/core/cli/%.o: INC += -Ianalysis
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

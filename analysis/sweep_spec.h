@@ -1,0 +1,57 @@
+/*
+ * sweep_spec.h - the spec of a design-space sweep (docs/sweep.md) read,
+ * checked and expanded into points: every combination of the configuration
+ * axes (vta_config.json keys), the timing axes (vta_params[]) and the
+ * workloads, each point named by a hash of its effective inputs so that a
+ * rerun finds the results it already has.  Every bad input is an error
+ * "SPEC:LINE: what" naming the line of the key at fault.
+ */
+#ifndef VTA_SWEEP_SPEC_H
+#define VTA_SWEEP_SPEC_H
+
+#include "vta_err.h"
+
+struct cJSON;
+
+#define VTA_SWEEP_MAX_AXES 32
+
+/* One axis: a key and its values, in the spec's order. */
+typedef struct vta_sweep_axis {
+  char key[32];
+  int n;
+  long v[256];
+} vta_sweep_axis_t;
+
+typedef struct vta_sweep_spec {
+  const char *path;           /* the spec file (the caller's string) */
+  char *text;                 /* its text, for the lines of errors */
+  vta_sweep_axis_t cfg[VTA_SWEEP_MAX_AXES], tim[VTA_SWEEP_MAX_AXES];
+  int ncfg, ntim;
+  struct cJSON *workloads;    /* normalised (every field explicit), owned */
+  double clock_mhz;
+  char name[160];
+} vta_sweep_spec_t;
+
+/* Read and check the spec at path.  vta_sweep_spec_free is due whatever the
+ * result. */
+int vta_sweep_spec_load(vta_sweep_spec_t *s, const char *path, vta_err *err);
+void vta_sweep_spec_free(vta_sweep_spec_t *s);
+
+/* How many points the spec has (without expanding it). */
+long vta_sweep_count(const vta_sweep_spec_t *s);
+
+/*
+ * Every point, in order configuration, timing, workload: its effective
+ * inputs (every configuration key and timing parameter, the workload, the
+ * clock, the version of vtasim), its id (the first 64 bits of their SHA-256,
+ * in hex), index, configuration name and timing as options of vtasim run.
+ * NULL with an error naming the key when a combination of the axes is not
+ * a valid configuration.
+ */
+struct cJSON *vta_sweep_expand(const vta_sweep_spec_t *s, const char *version, vta_err *err);
+
+/* The document of DIR/points.json (schema vtasim-sweep-points/1): the
+ * sweep's name, spec, clock, the keys that vary, and points (taken). */
+struct cJSON *vta_sweep_points_doc(const vta_sweep_spec_t *s, struct cJSON *points);
+
+#endif
