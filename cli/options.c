@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_util.h"
 
@@ -97,6 +98,26 @@ static int take_wave_window(vtasim_opts_t *o, const char *opt, const char *v) {
   return 0;
 }
 
+/* The sweep's counts: positive, but --confirm may be 0. */
+static int take_sweep_count(vtasim_opts_t *o, const char *opt, const char *v) {
+  long *num = !strcmp(opt, "-j") ? &o->sweep.jobs : !strcmp(opt, "--confirm") ? &o->sweep.confirm
+              : !strcmp(opt, "--limit") ? &o->sweep.limit : &o->sweep.chunk;
+  long long x = vtasim_parse_count(v);
+  if (x < 0 || x > 1000000 || (num != &o->sweep.confirm && x == 0))
+    return bad(o, "%s expects a positive number", opt);
+  *num = (long)x;
+  return 0;
+}
+
+static int take_sweep(vtasim_opts_t *o, const char *opt, const char *v) {
+  if (!strcmp(opt, "-o")) o->sweep.dir = v;
+  else if (!strcmp(opt, "--partition")) o->sweep.partition = v;
+  else if (!strcmp(opt, "--slurm")) o->sweep.slurm = 1;
+  else if (!strcmp(opt, "--no-wait")) o->sweep.no_wait = 1;
+  else o->sweep.yes = 1; /* --yes */
+  return 0;
+}
+
 static int take_last(vtasim_opts_t *o, const char *opt, const char *v) {
   (void)opt;
   long long n = vtasim_parse_count(v);
@@ -114,6 +135,7 @@ static int take_watch(vtasim_opts_t *o, const char *opt, const char *v) {
 #define R VTASIM_CMD_RUN
 #define N VTASIM_CMD_NET
 #define C VTASIM_CMD_COSIM
+#define S VTASIM_CMD_SWEEP
 static const opt_row_t rows[] = {
     {"--engine", "E", R | N, VTASIM_ENG_ALL, take_engine,
      "model (default), functional, rtl or cosim (above)"},
@@ -174,7 +196,26 @@ static const opt_row_t rows[] = {
      "events of each side shown at a divergence [16]"},
     {"--output", "FILE", N, VTASIM_ENG_ALL, take_output,
      "write the network's output tensor (NCHW int8)"},
+    {"-o", "DIR", S, VTASIM_ENG_ALL, take_sweep,
+     "output and result directory (default: SPEC without .json, plus .sweep); each point's "
+     "result is kept there under a hash of its inputs, so a rerun computes only the missing"},
+    {"-j", "N", S, VTASIM_ENG_ALL, take_sweep_count,
+     "points in parallel (default: the number of cores)"},
+    {"--confirm", "N", S, VTASIM_ENG_ALL, take_sweep_count,
+     "re-run the N best points on the RTL (Verilated per configuration, cached in "
+     "BUILD/rtl-cache/); model and RTL cycles must be equal"},
+    {"--slurm", NULL, S, VTASIM_ENG_ALL, take_sweep,
+     "run the points as one Slurm job array (sbatch --array); DIR must be on a file system "
+     "the nodes share"},
+    {"--partition", "P", S, VTASIM_ENG_ALL, take_sweep, "the Slurm partition"},
+    {"--chunk", "K", S, VTASIM_ENG_ALL, take_sweep_count, "points per array task (default 4)"},
+    {"--no-wait", NULL, S, VTASIM_ENG_ALL, take_sweep,
+     "submit and return; gather later with `vtasim sweep collect DIR`"},
+    {"--limit", "N", S, VTASIM_ENG_ALL, take_sweep_count,
+     "the size above which --yes is needed (default 1000)"},
+    {"--yes", NULL, S, VTASIM_ENG_ALL, take_sweep, "run a sweep larger than the limit"},
 };
+#undef S
 #undef R
 #undef N
 #undef C
@@ -191,6 +232,9 @@ void vtasim_opts_default(vtasim_opts_t *o, int cmd) {
   o->races = cmd == VTASIM_CMD_COSIM;
   o->dut = "rtl";
   o->last = 16;
+  o->sweep.jobs = sysconf(_SC_NPROCESSORS_ONLN);
+  o->sweep.limit = 1000;
+  o->sweep.chunk = 4;
   vta_params_default(&o->params);
   vtasim_watch_opts_default(&o->watch);
 }
@@ -227,7 +271,8 @@ int vtasim_opts_parse(vtasim_opts_t *o, int cmd, const char *name, int argc, cha
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     int at;
     const opt_row_t *r = find_row(a, &at);
-    const vta_param_info_t *pi = !r && a[0] == '-' && a[1] == '-' ? vta_param_find(a) : NULL;
+    const vta_param_info_t *pi =
+        !r && a[0] == '-' && a[1] == '-' && cmd != VTASIM_CMD_SWEEP ? vta_param_find(a) : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       help_fn(o);
       return 0;
@@ -246,7 +291,7 @@ int vtasim_opts_parse(vtasim_opts_t *o, int cmd, const char *name, int argc, cha
       return bad(o, "unexpected argument '%s'", a);
     }
   }
-  if (!o->in) return bad(o, "%s", "missing input FILE");
+  if (!o->in) return bad(o, "%s", cmd == VTASIM_CMD_SWEEP ? "missing SPEC" : "missing input FILE");
   return -1;
 }
 

@@ -18,7 +18,7 @@
 #include "watch.h"
 
 /* The commands of the table. */
-enum { VTASIM_CMD_RUN = 1, VTASIM_CMD_NET = 2, VTASIM_CMD_COSIM = 4 };
+enum { VTASIM_CMD_RUN = 1, VTASIM_CMD_NET = 2, VTASIM_CMD_COSIM = 4, VTASIM_CMD_SWEEP = 8 };
 
 /* The engines an option is honoured by. */
 typedef enum {
@@ -49,9 +49,15 @@ typedef struct vtasim_opts {
   uint32_t given[2];               /* bit i: table row i was given */
   int timing;                      /* a memory timing parameter was given */
   const char *param_opt;           /* the first timing parameter given ("--rd-lat") */
+  struct {                         /* sweep: how the points run (docs/sweep.md) */
+    const char *dir, *partition;
+    long jobs, confirm, limit, chunk;
+    int slurm, no_wait, yes;
+  } sweep;
 } vtasim_opts_t;
 
-/* The defaults of cmd (races on for cosim). */
+/* The defaults of cmd (races on for cosim; a sweep's points in parallel
+ * on every core, at most 1000 without --yes, 4 per Slurm task). */
 void vtasim_opts_default(vtasim_opts_t *o, int cmd);
 
 /* Parse argv[1..] for cmd ("run" or "cosim" in messages).  Returns -1 when

@@ -17,10 +17,12 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "options.h"
 #include "sweep_dir.h"
 #include "sweep_point.h"
 #include "sweep_spec.h"
@@ -44,20 +46,7 @@ static const char sweep_help[] =
     "DIR/sweep.csv, DIR/sweep.json and DIR/sweep.html (Pareto fronts: cycles\n"
     "against SRAM bytes and against the MAC array size).\n"
     "\n"
-    "  -o DIR           output and result directory (default: SPEC without .json,\n"
-    "                   plus .sweep); each point's result is kept there under a\n"
-    "                   hash of its inputs, so a rerun computes only the missing\n"
-    "  -j N             points in parallel (default: the number of cores)\n"
-    "  --confirm N      re-run the N best points on the RTL (Verilated per\n"
-    "                   configuration, cached in BUILD/rtl-cache/); model and\n"
-    "                   RTL cycles must be equal\n"
-    "  --slurm          run the points as one Slurm job array (sbatch --array);\n"
-    "                   DIR must be on a file system the nodes share\n"
-    "  --partition P    the Slurm partition\n"
-    "  --chunk K        points per array task (default 4)\n"
-    "  --no-wait        submit and return; gather later with `vtasim sweep collect DIR`\n"
-    "  --limit N        the size above which --yes is needed (default 1000)\n"
-    "  --yes            run a sweep larger than the limit\n"
+    "%s"
     "\n"
     "`sweep collect DIR` gathers the results of a submitted sweep, reports the\n"
     "points still missing, and writes the outputs.  `sweep point DIR ID`\n"
@@ -66,6 +55,24 @@ static const char sweep_help[] =
     "\n"
     "Exit status: 0 every point evaluated (and confirmed), 1 points missing or\n"
     "an RTL confirmation differs, 2 bad input (spec, options).\n";
+
+/* The help, its options from the option table. */
+static void help_to(FILE *f) {
+  char *table = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&table, &len);
+  if (m) {
+    vtasim_opts_help(m, VTASIM_CMD_SWEEP);
+    fclose(m);
+  }
+  fprintf(f, sweep_help, table ? table : "");
+  free(table);
+}
+
+static void print_help(const vtasim_opts_t *o) {
+  (void)o;
+  help_to(stdout);
+}
 
 /* An error of the command: exit status 2. */
 static int fail(const vta_err *e) {
@@ -134,52 +141,29 @@ static int cmd_collect(int argc, char **argv) {
   return exec_driver(a, 3);
 }
 
-/* The options of a sweep run. */
-typedef struct run_opts {
-  const char *spec_path, *dir, *partition;
-  long jobs, confirm, limit, chunk;
-  int slurm, no_wait, yes;
-} run_opts_t;
+static void print_help(const vtasim_opts_t *o);
 
-static int parse_run(int argc, char **argv, run_opts_t *o) {
-  *o = (run_opts_t){.jobs = sysconf(_SC_NPROCESSORS_ONLN), .limit = SWEEP_LIMIT, .chunk = 4};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    long *num = !strcmp(a, "-j") ? &o->jobs : !strcmp(a, "--confirm") ? &o->confirm
-                : !strcmp(a, "--limit") ? &o->limit : !strcmp(a, "--chunk") ? &o->chunk : NULL;
-    if (num) {
-      long long x = vtasim_parse_count(v);
-      if (x < 0 || x > 1000000 || (num != &o->confirm && x == 0))
-        return vtasim_usage("sweep", "%s expects a positive number", a);
-      *num = (long)x;
-      i++;
-    } else if (!strcmp(a, "-o") && v) { o->dir = v; i++; }
-    else if (!strcmp(a, "--partition") && v) { o->partition = v; i++; }
-    else if (!strcmp(a, "--slurm")) o->slurm = 1;
-    else if (!strcmp(a, "--no-wait")) o->no_wait = 1;
-    else if (!strcmp(a, "--yes")) o->yes = 1;
-    else if (a[0] == '-') return vtasim_usage("sweep", "unknown option or missing value '%s'", a);
-    else if (!o->spec_path) o->spec_path = a;
-    else return vtasim_usage("sweep", "unexpected argument '%s'", a);
-  }
-  if (!o->spec_path) return vtasim_usage("sweep", "%s", "missing SPEC");
-  if ((o->partition || o->no_wait) && !o->slurm)
+/* The options of a sweep run, from the option table (options.h). */
+static int parse_run(int argc, char **argv, vtasim_opts_t *o) {
+  int rc = vtasim_opts_parse(o, VTASIM_CMD_SWEEP, "sweep", argc, argv, print_help);
+  if (rc >= 0) return rc;
+  if ((o->sweep.partition || o->sweep.no_wait) && !o->sweep.slurm)
     return vtasim_usage("sweep", "%s", "--partition and --no-wait need --slurm");
-  if (o->jobs < 1) o->jobs = 1;
-  return 0;
+  if (o->sweep.jobs < 1) o->sweep.jobs = 1;
+  return -1;
 }
 
 /* The spec checked and expanded into DIR/points.json (DIR made if needed). */
-static int write_points(const run_opts_t *o, const char *dir) {
+static int write_points(const vtasim_opts_t *o, const char *dir) {
   vta_sweep_spec_t spec, *s = &spec;
   vta_err e = {0};
   int rc = SW_OK;
   cJSON *pts = NULL;
   long n;
-  if (vta_sweep_spec_load(s, o->spec_path, &e)) rc = fail(&e);
-  else if ((n = vta_sweep_count(s)) > o->limit && !o->yes) {
+  if (vta_sweep_spec_load(s, o->in, &e)) rc = fail(&e);
+  else if ((n = vta_sweep_count(s)) > o->sweep.limit && !o->sweep.yes) {
     fprintf(stderr, "vtasim sweep: %s has %ld points, more than the limit of %ld: pass --yes "
-                    "to run it (or --limit N)\n", o->spec_path, n, o->limit);
+                    "to run it (or --limit N)\n", o->in, n, o->sweep.limit);
     rc = SW_BAD;
   } else if (!(pts = vta_sweep_expand(s, VTASIM_VERSION, &e)) || vta_sweep_mkdirs(dir, &e)) {
     rc = fail(&e);
@@ -195,37 +179,37 @@ static int write_points(const run_opts_t *o, const char *dir) {
 
 /* `sweep SPEC [options]`: the points written, then the scheduler runs them. */
 static int cmd_run(int argc, char **argv) {
-  run_opts_t o;
+  vtasim_opts_t o;
   int rc = parse_run(argc, argv, &o);
-  if (rc) return rc;
+  if (rc >= 0) return rc;
   char defdir[PATH_MAX];
-  const char *dir = o.dir;
+  const char *dir = o.sweep.dir;
   if (!dir) { /* SPEC without its extension, plus .sweep */
-    const char *dot = strrchr(o.spec_path, '.');
-    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o.spec_path) : strlen(o.spec_path);
-    snprintf(defdir, sizeof defdir, "%.*s.sweep", (int)stem, o.spec_path);
+    const char *dot = strrchr(o.in, '.');
+    size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - o.in) : strlen(o.in);
+    snprintf(defdir, sizeof defdir, "%.*s.sweep", (int)stem, o.in);
     dir = defdir;
   }
   if ((rc = write_points(&o, dir))) return rc;
   char jb[32], cb[32], kb[32];
-  snprintf(jb, sizeof jb, "%ld", o.jobs);
-  snprintf(cb, sizeof cb, "%ld", o.confirm);
-  snprintf(kb, sizeof kb, "%ld", o.chunk);
+  snprintf(jb, sizeof jb, "%ld", o.sweep.jobs);
+  snprintf(cb, sizeof cb, "%ld", o.sweep.confirm);
+  snprintf(kb, sizeof kb, "%ld", o.sweep.chunk);
   char *a[16] = {"run", "--dir", (char *)dir, "-j", jb, "--confirm", cb, "--chunk", kb};
   int na = 9;
-  if (o.slurm) a[na++] = "--slurm";
-  if (o.no_wait) a[na++] = "--no-wait";
-  if (o.partition) { a[na++] = "--partition"; a[na++] = (char *)o.partition; }
+  if (o.sweep.slurm) a[na++] = "--slurm";
+  if (o.sweep.no_wait) a[na++] = "--no-wait";
+  if (o.sweep.partition) { a[na++] = "--partition"; a[na++] = (char *)o.sweep.partition; }
   return exec_driver(a, na);
 }
 
 int vtasim_cmd_sweep(int argc, char **argv) {
   if (argc < 2) {
-    fputs(sweep_help, stderr);
+    help_to(stderr);
     return SW_BAD;
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fputs(sweep_help, stdout);
+    print_help(NULL);
     return SW_OK;
   }
   if (!strcmp(argv[1], "point")) return cmd_point(argc, argv);
