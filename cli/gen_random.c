@@ -112,23 +112,28 @@ static int num(const char *s, unsigned long long hi, unsigned long long *out) {
   return 0;
 }
 
-int vtasim_cmd_gen_random(int argc, char **argv) {
+/* The command's options. */
+typedef struct random_opts {
   vta_cl_random_params_t rp;
-  memset(&rp, 0, sizeof rp);
-  rp.seed = 1;
-  const char *out = NULL, *config = NULL, *fault = NULL;
-  int binary = 0, quiet = 0;
-  unsigned long long coverage = 0;
+  const char *out, *config, *fault;
+  int binary, quiet;
+  unsigned long long coverage;
+} random_opts_t;
+
+/* Parse argv[2..]; -1 to go on, else the exit status (help, usage error). */
+static int parse(int argc, char **argv, random_opts_t *o) {
+  memset(o, 0, sizeof *o);
+  o->rp.seed = 1;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(random_help, stdout);
       return 0;
     }
-    if (!strcmp(a, "--binary")) { binary = 1; continue; }
-    if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
-    if (!strcmp(a, "--no-timing")) { rp.no_timing = 1; continue; }
-    if (!strcmp(a, "--portable")) { rp.portable = 1; continue; }
+    if (!strcmp(a, "--binary")) { o->binary = 1; continue; }
+    if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+    if (!strcmp(a, "--no-timing")) { o->rp.no_timing = 1; continue; }
+    if (!strcmp(a, "--portable")) { o->rp.portable = 1; continue; }
     static const char *const opts[] = {"--seed", "--insns", "--runs", "--max-size",
                                        "--coverage", "-o", "--output", "--config", "--faults"};
     int k = -1;
@@ -145,61 +150,60 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
       return bad(msg, v);
     }
     switch (k) {
-    case 0: rp.seed = x; break;
-    case 1: rp.insns = (int)x; break;
-    case 2: rp.runs = (int)x; break;
-    case 3: rp.max_size = (int)x; break;
-    case 4: coverage = x; break;
-    case 5: case 6: out = v; break;
-    case 8: fault = v; break;
-    default: config = v; break;
+    case 0: o->rp.seed = x; break;
+    case 1: o->rp.insns = (int)x; break;
+    case 2: o->rp.runs = (int)x; break;
+    case 3: o->rp.max_size = (int)x; break;
+    case 4: o->coverage = x; break;
+    case 5: case 6: o->out = v; break;
+    case 8: o->fault = v; break;
+    default: o->config = v; break;
     }
   }
-  vta_err e = {0};
-  vta_config_t cfg;
-  vta_config_default(&cfg);
-  if (config && vta_config_load_json(&cfg, config, &e)) goto fail;
+  return -1;
+}
 
-  if (coverage) {
-    vta_cl_coverage_t cov;
-    memset(&cov, 0, sizeof cov);
-    unsigned long long stalls[NSTALL] = {0};
-    uint64_t seed0 = rp.seed;
-    for (unsigned long long n = 0; n < coverage; n++) {
-      vta_program_t p;
-      rp.seed = seed0 + n;
-      if (vta_cl_random_build(&cfg, &rp, &p, &e)) goto fail;
-      vta_cl_coverage_add(&cov, &p);
-      int bad_run = stall_coverage(&p, stalls, &e);
-      vta_program_free(&p);
-      if (bad_run) {
-        vta_err_prefix(&e, "seed %llu: ", (unsigned long long)rp.seed);
-        goto fail;
-      }
-    }
-    vta_cl_coverage_print(&cov, stdout);
-    int holes = 0;
-    printf("\nstall situations (each program on the cycle model with its cosim_args timing)\n");
-    for (size_t b = 0; b < NSTALL; b++) {
-      printf("%-36s %8llu %6.1f%%\n", stall_bins[b].name, stalls[b],
-             100.0 * (double)stalls[b] / (double)coverage);
-      holes += stalls[b] == 0;
-    }
-    printf("%llu programs, %d of %d stall situations hit\n", coverage, (int)NSTALL - holes,
-           (int)NSTALL);
-    return 0;
-  }
-  if (!out) return bad("%s", "missing -o FILE");
-
-  vta_program_t p;
-  if (vta_cl_random_build(&cfg, &rp, &p, &e)) goto fail;
-  if (fault && vta_cl_random_fault(&cfg, &p, fault, rp.seed, &e)) {
+/* --coverage N: what the programs of N seeds cover, and the stall
+ * situations they reach on the cycle model. */
+static int coverage(const vta_config_t *cfg, random_opts_t *o, vta_err *e) {
+  vta_cl_coverage_t cov;
+  memset(&cov, 0, sizeof cov);
+  unsigned long long stalls[NSTALL] = {0};
+  const uint64_t seed0 = o->rp.seed;
+  for (unsigned long long n = 0; n < o->coverage; n++) {
+    vta_program_t p;
+    o->rp.seed = seed0 + n;
+    if (vta_cl_random_build(cfg, &o->rp, &p, e)) return -1;
+    vta_cl_coverage_add(&cov, &p);
+    int bad_run = stall_coverage(&p, stalls, e);
     vta_program_free(&p);
-    goto fail;
+    if (bad_run) return vta_err_prefix(e, "seed %llu: ", (unsigned long long)o->rp.seed);
   }
-  int to_stdout = !strcmp(out, "-");
-  int wbad = vtasim_write_program(&p, out, binary, &e);
-  if (!wbad && !quiet) {
+  vta_cl_coverage_print(&cov, stdout);
+  int holes = 0;
+  printf("\nstall situations (each program on the cycle model with its cosim_args timing)\n");
+  for (size_t b = 0; b < NSTALL; b++) {
+    printf("%-36s %8llu %6.1f%%\n", stall_bins[b].name, stalls[b],
+           100.0 * (double)stalls[b] / (double)o->coverage);
+    holes += stalls[b] == 0;
+  }
+  printf("%llu programs, %d of %d stall situations hit\n", o->coverage, (int)NSTALL - holes,
+         (int)NSTALL);
+  return 0;
+}
+
+/* One program written to -o, its summary on stdout (stderr when the
+ * program goes to stdout). */
+static int write_one(const vta_config_t *cfg, const random_opts_t *o, vta_err *e) {
+  vta_program_t p;
+  if (vta_cl_random_build(cfg, &o->rp, &p, e)) return -1;
+  if (o->fault && vta_cl_random_fault(cfg, &p, o->fault, o->rp.seed, e)) {
+    vta_program_free(&p);
+    return -1;
+  }
+  int to_stdout = !strcmp(o->out, "-");
+  int wbad = vtasim_write_program(&p, o->out, o->binary, e);
+  if (!wbad && !o->quiet) {
     FILE *r = to_stdout ? stderr : stdout;
     uint32_t n = 0;
     for (int i = 0; i < p.nsegs; i++)
@@ -208,12 +212,24 @@ int vtasim_cmd_gen_random(int argc, char **argv) {
       if (!strcmp(p.meta[i].key, "generator") || !strcmp(p.meta[i].key, "cosim_args"))
         fprintf(r, "%s: %s\n", p.meta[i].key, p.meta[i].value);
     fprintf(r, "instructions: %u in %d run%s\n", n, p.nruns, p.nruns == 1 ? "" : "s");
-    if (!to_stdout) fprintf(r, "wrote %s\n", out);
+    if (!to_stdout) fprintf(r, "wrote %s\n", o->out);
   }
   vta_program_free(&p);
-  if (wbad) goto fail;
-  return 0;
-fail:
+  return wbad ? -1 : 0;
+}
+
+int vtasim_cmd_gen_random(int argc, char **argv) {
+  random_opts_t o;
+  int rc = parse(argc, argv, &o);
+  if (rc >= 0) return rc;
+  vta_err e = {0};
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  if (o.config && vta_config_load_json(&cfg, o.config, &e)) rc = -1;
+  else if (o.coverage) rc = coverage(&cfg, &o, &e);
+  else if (!o.out) return bad("%s", "missing -o FILE");
+  else rc = write_one(&cfg, &o, &e);
+  if (!rc) return 0;
   fprintf(stderr, "vtasim: error: %s\n", e.msg);
   return 2;
 }
