@@ -1,5 +1,5 @@
 /*
- * vta_profile.h - where the cycles go (issue 13): the bottleneck verdict,
+ * vta_profile.h - where the cycles go: the bottleneck verdict,
  * utilisations and arithmetic intensity of a run (from the counters of
  * docs/microarch.md 8.1), per-instruction attribution (top instructions,
  * per opcode class totals) and the Chrome trace-event timeline.

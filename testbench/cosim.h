@@ -1,5 +1,5 @@
 /*
- * cosim.h - lockstep co-simulation (issue 5, docs/microarch.md 8.2): two
+ * cosim.h - lockstep co-simulation (docs/microarch.md 8.2): two
  * implementations of the VTA core, each with its own DRAM holding the same
  * program, stepped one cycle at a time and compared event by event.  At the
  * first difference the comparator stops and says where: the cycle, the

@@ -771,7 +771,7 @@ static void test_load_rows_outstanding(void) {
    * is requested in 10 + 3k: inp is not eligible the cycle after its grant,
    * and the cycle after that is the R-last cycle of row k's burst (beats
    * 14 + 3k, 15 + 3k; last beat - 3 = 12 + 3k).  Row 63 in 199, last beat
-   * 204, D = 205 (T = 197; issue 15's "16 rows take 53": 16 * 3 + 5), FINISH
+   * 204, D = 205 (T = 197; the Chisel VTA's measured "16 rows take 53": 16 * 3 + 5), FINISH
    * S = 206, ECNT = 207.  MAX_OUTST 1: each request waits for the previous
    * burst's last beat: period RD_LAT + 2 = 6 (no rule bites), T = 64 * 6 + 2
    * = 386, ECNT = 396. */

@@ -1092,7 +1092,7 @@ static void test_config_json(void) {
   CHECK_EQ(c.log_acc_buff_size, 15);
   CHECK_EQ(c.log_acc_depth, 9); /* derived by the parse */
   CHECK_EQ(c.log_uop_depth, 10);
-  /* a missing key is an error naming it (issue 12: it was the default) */
+  /* a missing key is an error naming it (not the default) */
   vta_config_default(&c);
   vta_err_clear(&e);
   CHECK(vta_config_parse_json(&c, "{ \"LOG_BLOCK\": 4 }", "x.json", &e) == -1);

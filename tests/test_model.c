@@ -1399,7 +1399,7 @@ static void test_driver_config_env(void) {
   }
   setenv("VTASIM_CONFIG", "/nonexistent/vta_config.json", 1);
   CHECK(VTADeviceAlloc() == NULL);
-  /* issue 12: why it failed is kept, and the next call is an error, not a crash */
+  /* why it failed is kept, and the next call is an error, not a crash */
   CHECK_CONTAINS(vtasim_device_error(NULL), "VTASIM_CONFIG");
   CHECK_CONTAINS(vtasim_device_error(NULL), "/nonexistent/vta_config.json");
   CHECK_EQ(VTADeviceRun(NULL, 0x1000, 1, 0), 2);
@@ -1412,7 +1412,7 @@ static void test_driver_config_env(void) {
   unlink(path);
 }
 
-/* issue 12: NULL, foreign and freed handles are errors with a message. */
+/* NULL, foreign and freed handles are errors with a message. */
 static void test_driver_bad_handles(void) {
   int not_a_device[64] = {0};
   CHECK_EQ(VTADeviceRun(NULL, 0x1000, 1, 0), 2);
@@ -1481,7 +1481,7 @@ static void test_session_run_and_check(void) {
   CHECK_EQ(vta_program_add_expect_bytes(&p, "out", 16, bad, 16, &e), 0);
   CHECK_EQ(vta_program_add_expect_sha256(&p, "out", 0, 16, digest, &e), 0);
   CHECK_EQ(vta_program_add_expect_counter(&p, "alu_counter", 5, &e), 0);
-  /* An unknown counter is bad input, refused before the run (issue 12). */
+  /* An unknown counter is bad input, refused before the run. */
   CHECK_EQ(vta_program_add_expect_counter(&p, "cycle_count", 5, &e), 0);
   CHECK(vta_session_new(&p, &vta_engine_kind_model, NULL, &e) == NULL);
   CHECK_CONTAINS(e.msg, "expectation 8: .expect-counter: unknown counter 'cycle_count' "

@@ -1,5 +1,5 @@
-# tests/cli/test_driver.sh - VTA's driver API on every engine (issue 16,
-# docs/driver.md), through a host program written in the style of TVM's
+# tests/cli/test_driver.sh - VTA's driver API on every engine
+# (docs/driver.md), through a host program written in the style of TVM's
 # runtime (tests/host/tvm_style_client.c: command buffer, uop kernels loaded
 # once per buffer, double-buffered loads with token pushes and pops, two
 # synchronizes on one device), which checks its own outputs against a C

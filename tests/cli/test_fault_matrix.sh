@@ -1,4 +1,4 @@
-# tests/cli/test_fault_matrix.sh - issue 12 point 1: every fault on every
+# tests/cli/test_fault_matrix.sh - every fault on every
 # engine.  Each fault kind of `vtasim gen random --faults`, and constructed
 # programs for the faults it does not plant (illegal instructions, a DRAM
 # row spanning two allocations, token overflow at the configured TOKQ, the
@@ -41,7 +41,7 @@ for kind in deadlock sram_range dram_range no_finish; do
     matrix "$kind-$seed" "$TMP/$kind-$seed.vta"
   done
 done
-# issue 12's reproduction: seed 3, sram_range, exited 0 on the RTL
+# a reproduction: seed 3, sram_range, once exited 0 on the RTL
 expect rtl-sram-range-seed-3 2 'instruction #[0-9]+ .*beyond the (inp|wgt|acc|out|uop) buffer' -- $V run "$TMP/sram_range-3.vta" --engine rtl
 
 # --- constructed faults ----------------------------------------------------------------
@@ -60,7 +60,7 @@ LOAD WGT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 x_pad_0=1
 FINISH
 X
 matrix illegal-wgt-pad "$TMP/wgt_pad.vta"
-# issue 12 point 9: a fault names the instruction's own line (8), not the .run line (11)
+# a fault names the instruction's own line (8), not the .run line (11)
 expect fault-names-instruction-line 2 'wgt_pad.vta:8: load: instruction #0' -- $V run "$TMP/wgt_pad.vta" --engine rtl
 prog store_pad <<'X'
 STORE OUT sram_base=0 dram_base=@buf y_size=1 x_size=1 x_stride=1 y_pad_0=1 push_prev
@@ -114,7 +114,7 @@ matrix token-overflow-tokq-1 "$TMP/overflow.vta" --token-queue 1
 expect token-tokq-3-holds 0 '' -- $V run "$TMP/overflow.vta" --engine rtl --token-queue 3 --quiet
 expect token-default-holds 0 '' -- $V run "$TMP/overflow.vta" --engine rtl --quiet
 expect rtl-report-shows-tokq 0 'TOKQ=3' -- $V run "$TMP/overflow.vta" --engine rtl --token-queue 3 --stats
-# issue 12's reproduction: overflow at the default TOKQ (1024, the RTL's built
+# a reproduction: overflow at the default TOKQ (1024, the RTL's built
 # capacity) gave "status": "ok" and a Verilog message on stdout
 { printf 'LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n'
   printf 'ALU ADD uop_bgn=0 uop_end=1 iter_out=200 iter_in=200 use_imm=1 imm=1\n'

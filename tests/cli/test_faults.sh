@@ -1,4 +1,4 @@
-# tests/cli/test_faults.sh - bad input and run-time faults (issue 6, item 5):
+# tests/cli/test_faults.sh - bad input and run-time faults:
 # every one must end with a message naming what is wrong and exit status 2,
 # never a crash, and output written before the fault must reach its file.
 # test_cli.sh has one case per error class; this covers the classes on both

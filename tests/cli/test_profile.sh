@@ -1,4 +1,4 @@
-# tests/cli/test_profile.sh - where the cycles go (issue 13, points 1, 2, 5):
+# tests/cli/test_profile.sh - where the cycles go:
 #  * verdicts on programs whose bound is known by construction: a pure weight
 #    load stream (memory), a pure GEMM stream (compute), a token ping-pong
 #    (latency), with the figures derived by hand from docs/microarch.md 9;

@@ -1,4 +1,4 @@
-# tests/cli/test_races.sh - issue 12 point 2: the race and hazard detector
+# tests/cli/test_races.sh - the race and hazard detector
 # (--check-races; on by default in cosim).  Constructed races on every
 # scratchpad two units share (inp, wgt: load writes, compute reads; out:
 # compute writes, store reads), in both directions (read after write, write
@@ -197,7 +197,7 @@ X
 expect finish-while-load-busy 0 "warning: run 0: FINISH \(compute instruction #1 \(FINISH, .*late.vta:8\)\) is not ordered after load instruction #0 \(LOAD INP .*late.vta:7\) by any chain of token pushes and pops: the run can end while load is busy" -- $V run "$TMP/late.vta" --check-races --quiet
 expect finish-warning-cosim 0 'warning: run 0: FINISH' -- $V cosim "$TMP/late.vta" --quiet
 
-# --- issue 12 point 2: gemm_demo without one pop_prev -----------------------------------
+# --- gemm_demo without one pop_prev --------------------------------------------------
 n=0
 for ln in $(grep -n 'pop_prev' "$T/gemm_demo.vta" | cut -d: -f1); do
   n=$((n + 1))

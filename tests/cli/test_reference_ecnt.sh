@@ -4,7 +4,7 @@
 # The expected values are ECNT measured on the Chisel VTA (apache/tvm-vta's
 # Chisel design, its generated Verilog Verilated, on an ideal AXI slave whose
 # first read beat comes one cycle after the request) for every committed
-# trace and every workload of traces/workloads.sh: issue 15's table.  They are
+# trace and every workload of traces/workloads.sh, as measured.  They are
 # the independent reference; nothing here comes from vtasim.
 #
 # The third column is how many cycles short of the reference a program is

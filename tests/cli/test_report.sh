@@ -186,7 +186,7 @@ expect "report: bad baseline" 2 'broken\.json' -- "$V" report conv.json --baseli
   echo "FAIL a failed report leaves the output file as it was"
 expect "report: no input" 2 'missing RUN\.json' -- "$V" report
 expect "report: unwritable output" 2 'cannot open for writing' -- "$V" report conv.json -o /nonexistent/dir/x.html
-# issue 12: an output naming an input is refused and the input stays whole;
+# an output naming an input is refused and the input stays whole;
 # a device is written in place, never replaced, and its write error is exit 2
 cp conv.json same.json
 expect "report: output is the input" 2 'is the input file .*refusing to overwrite' -- "$V" report same.json -o same.json

@@ -1,4 +1,4 @@
-# tests/cli/test_robust.sh - issue 12: no input or output can hurt the user.
+# tests/cli/test_robust.sh - no input or output can hurt the user.
 # Every reproduction of the issue's points 3-9 (input size, outputs naming
 # inputs, write errors, options an engine cannot honour, configuration JSON,
 # the smaller items) and the malformed-input classes on every engine: the

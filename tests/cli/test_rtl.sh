@@ -1,4 +1,4 @@
-# tests/cli/test_rtl.sh - the Verilog RTL (rtl/, issue 5) through
+# tests/cli/test_rtl.sh - the Verilog RTL (rtl/) through
 # `vtasim run --engine rtl`: lint is clean; every bundle in traces/ (the
 # large ones too when they have been generated) gives the model's results,
 # cycle count, UCNT, fsim statistics and every cycle counter; the

@@ -1,4 +1,4 @@
-# tests/cli/test_systemc.sh - VTA as a SystemC/TLM-2.0 device (issue 11):
+# tests/cli/test_systemc.sh - VTA as a SystemC/TLM-2.0 device:
 # build/vtasim-sc (the example platform) against `vtasim run`, and the cases
 # of build/tests/sc/test_sc, one SystemC process each (SystemC allows one
 # elaboration per process).  The references are `vtasim run` and the
