@@ -75,185 +75,223 @@ static long long parse_count(const char *s) {
   return *end ? -1 : v;
 }
 
-int sc_main(int argc, char **argv) {
+// What the command line asks for.
+struct sc_cli {
   platform_options o;
   const char *in = nullptr;
   std::string period = "10ns", quantum = "1us", poll = "100ns";
   int json = 0, quiet = 0, full = 0;
   std::vector<std::string> dumps;
+};
+
+// One option at argv[i] (and its value): the number of arguments used, or
+// -1 with *rc the exit status (help, usage error).
+static int take_option(sc_cli &c, int argc, char **argv, int i, int *rc) {
+  platform_options &o = c.o;
+  const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
+  const vta_param_info_t *pi = a[0] == '-' && a[1] == '-' ? vta_param_find(a) : nullptr;
+  vta_err e{};
+  *rc = 2;
+  if (!strcmp(a, "--help") || !strcmp(a, "-h")) return fputs(help, stdout), *rc = 0, -1;
+  if (!strcmp(a, "--json")) return c.json = 1;
+  if (!strcmp(a, "--quiet")) return c.quiet = 1;
+  if (!strcmp(a, "--stats")) return c.full = 1;
+  if (!strcmp(a, "--no-dmi")) return o.dmi = false, 1;
+  if (!strcmp(a, "--no-skip")) return o.vta.model.no_skip = 1;
+  if (!strcmp(a, "--poll")) return o.poll = true, 1;
+  if (!v || a[0] != '-' || !a[1]) return 0; // an operand, or an option without its value
+  if (!strcmp(a, "--poll-interval")) return o.poll = true, c.poll = v, 2;
+  if (!strcmp(a, "--engine")) return o.vta.engine = v, 2;
+  if (!strcmp(a, "--clock-period")) return c.period = v, 2;
+  if (!strcmp(a, "--quantum")) return c.quantum = v, 2;
+  if (!strcmp(a, "--dump")) {
+    if (!strchr(v, '=')) return usage(std::string("--dump expects SEG=PATH, got '") + v + "'"), -1;
+    return c.dumps.push_back(v), 2;
+  }
+  if (!strcmp(a, "--inject"))
+    return vta_inject_parse(v, &o.vta.model.inject, &e) ? (usage(e.msg), -1) : 2;
+  if (!strcmp(a, "--max-cycles") || pi) {
+    long long n = parse_count(v);
+    if (n < 0) return usage(std::string("expected a number, got '") + v + "'"), -1;
+    if (!pi) return o.vta.model.max_cycles = (uint64_t)n, 2;
+    return vta_params_set(&o.vta.model, a, (uint64_t)n, &e) ? (usage(e.msg), -1) : 2;
+  }
+  return 0;
+}
+
+// The command line into c; -1 to go on, else the exit status.
+static int parse(sc_cli &c, int argc, char **argv) {
+  platform_options &o = c.o;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
-    const vta_param_info_t *pi = a[0] == '-' && a[1] == '-' ? vta_param_find(a) : nullptr;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(help, stdout);
-      return 0;
-    } else if (!strcmp(a, "--json")) json = 1;
-    else if (!strcmp(a, "--quiet")) quiet = 1;
-    else if (!strcmp(a, "--stats")) full = 1;
-    else if (!strcmp(a, "--no-dmi")) o.dmi = false;
-    else if (!strcmp(a, "--no-skip")) o.vta.model.no_skip = 1;
-    else if (!strcmp(a, "--poll")) o.poll = true;
-    else if (!strcmp(a, "--poll-interval") && v) o.poll = true, poll = v, i++;
-    else if (!strcmp(a, "--engine") && v) o.vta.engine = v, i++;
-    else if (!strcmp(a, "--dump") && v) {
-      if (!strchr(v, '=')) return usage(std::string("--dump expects SEG=PATH, got '") + v + "'");
-      dumps.push_back(v);
-      i++;
-    }
-    else if (!strcmp(a, "--clock-period") && v) period = v, i++;
-    else if (!strcmp(a, "--quantum") && v) quantum = v, i++;
-    else if (!strcmp(a, "--inject") && v) {
-      vta_err e{};
-      if (vta_inject_parse(v, &o.vta.model.inject, &e)) return usage(e.msg);
-      i++;
-    } else if (!strcmp(a, "--max-cycles") && v) {
-      long long n = parse_count(v);
-      if (n < 0) return usage(std::string("expected a number, got '") + v + "'");
-      o.vta.model.max_cycles = (uint64_t)n;
-      i++;
-    } else if (pi && v) {
-      long long n = parse_count(v);
-      vta_err e{};
-      if (n < 0) return usage(std::string("expected a number, got '") + v + "'");
-      if (vta_params_set(&o.vta.model, a, (uint64_t)n, &e)) return usage(e.msg);
-      i++;
-    } else if (a[0] == '-' && a[1]) return usage(std::string("unknown option or missing value '") + a + "'");
-    else if (!in) in = a;
+    int rc, used = take_option(c, argc, argv, i, &rc);
+    const char *a = argv[i];
+    if (used < 0) return rc;
+    if (used) i += used - 1;
+    else if (a[0] == '-' && a[1]) return usage(std::string("unknown option or missing value '") + a + "'");
+    else if (!c.in) c.in = a;
     else return usage(std::string("unexpected argument '") + a + "'");
   }
-  if (!in) return usage("missing input BUNDLE");
-  if (!vta_sc_parse_time(period, SC_ZERO_TIME, &o.vta.period) || o.vta.period == SC_ZERO_TIME ||
+  if (!c.in) return usage("missing input BUNDLE");
+  if (!vta_sc_parse_time(c.period, SC_ZERO_TIME, &o.vta.period) || o.vta.period == SC_ZERO_TIME ||
       o.vta.period == sc_max_time())
-    return usage("--clock-period: expected a time such as 10ns, got '" + period + "'");
-  if (!vta_sc_parse_time(quantum, o.vta.period, &o.vta.quantum) || o.vta.quantum == SC_ZERO_TIME)
-    return usage("--quantum: expected a time (1us), cycles (64cycles) or inf, got '" + quantum + "'");
-  if (!vta_sc_parse_time(poll, o.vta.period, &o.poll_interval) || o.poll_interval == SC_ZERO_TIME)
-    return usage("--poll-interval: expected a time such as 100ns, got '" + poll + "'");
+    return usage("--clock-period: expected a time such as 10ns, got '" + c.period + "'");
+  if (!vta_sc_parse_time(c.quantum, o.vta.period, &o.vta.quantum) || o.vta.quantum == SC_ZERO_TIME)
+    return usage("--quantum: expected a time (1us), cycles (64cycles) or inf, got '" + c.quantum + "'");
+  if (!vta_sc_parse_time(c.poll, o.vta.period, &o.poll_interval) || o.poll_interval == SC_ZERO_TIME)
+    return usage("--poll-interval: expected a time such as 100ns, got '" + c.poll + "'");
   o.vta.dmi = o.dmi;
+  return -1;
+}
 
+// After the platform ran: the expectations against the memory read back,
+// the dumps, the TLM checkers' verdict.  Returns the exit status.
+static int judge(const sc_cli &c, platform &pf, const vta_program_t &p, std::string &failures) {
+  host_result &hr = pf.host.result;
+  int rc = hr.exit_code;
+  if (hr.ran && rc == 0) {
+    std::vector<uint8_t *> segs;
+    for (auto &s : pf.host.segments) segs.push_back(s.data());
+    vta_engine_snapshot_t snap;
+    pf.vta.snapshot(&snap);
+    char *buf = nullptr;
+    size_t len = 0;
+    FILE *rep = open_memstream(&buf, &len);
+    hr.failed = vta_program_check(&p, segs.data(), &snap.stats, rep ? rep : stderr);
+    if (rep) fclose(rep);
+    if (buf) failures = buf;
+    free(buf);
+    if (hr.failed) rc = 1;
+    if (!c.json) fputs(failures.c_str(), stderr);
+  }
+  for (const std::string &d : c.dumps) {
+    if (!hr.ran || rc == 2) break;
+    std::string seg = d.substr(0, d.find('=')), path = d.substr(d.find('=') + 1);
+    int k = -1;
+    for (int i = 0; i < p.nsegs && k < 0; i++)
+      if (seg == p.segs[i].name) k = i;
+    FILE *f = k >= 0 ? fopen(path.c_str(), "wb") : nullptr;
+    bool ok = f && fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, f) == p.segs[k].size;
+    if (f && fclose(f)) ok = false;
+    if (!ok) {
+      rc = 2;
+      hr.error = k < 0 ? "--dump: no segment named '" + seg + "' in " + c.in
+                       : "--dump: " + path + ": cannot write";
+    }
+  }
+  uint64_t viol = tlm_checker::total_violations();
+  if (viol && rc != 2) {
+    rc = 2;
+    hr.error = std::to_string(viol) + " TLM base-protocol violation(s) (see above)";
+  }
+  if (rc && !c.json) {
+    if (rc == 2) fprintf(stderr, "%s: error: %s\n", prog_name, hr.error.c_str());
+    else if (!hr.error.empty()) fprintf(stderr, "%s: co-simulation: %s\n", prog_name, hr.error.c_str());
+  }
+  return rc;
+}
+
+// The platform's own figures: the "systemc" object of --json.
+static void systemc_json(cJSON *j, const sc_cli &c, platform &pf) {
+  const platform_options &o = c.o;
+  const vta_sc::bus_stats &bs = pf.vta.bus();
+  cJSON *s = cJSON_AddObjectToObject(j, "systemc");
+  cJSON_AddNumberToObject(s, "simulated_ns", sc_time_stamp().to_seconds() * 1e9);
+  cJSON_AddNumberToObject(s, "clock_period_ns", o.vta.period.to_seconds() * 1e9);
+  if (pf.vta.params().quantum == sc_max_time()) cJSON_AddStringToObject(s, "quantum_ns", "inf");
+  else cJSON_AddNumberToObject(s, "quantum_ns", pf.vta.params().quantum.to_seconds() * 1e9);
+  cJSON_AddStringToObject(s, "wait", o.poll ? "poll" : "interrupt");
+  cJSON_AddBoolToObject(s, "dmi", o.dmi);
+  cJSON *runs = cJSON_AddArrayToObject(s, "runs");
+  for (const auto &x : pf.host.result.runs) {
+    cJSON *rj = cJSON_CreateObject();
+    cJSON_AddNumberToObject(rj, "launch_ns", x.launch.to_seconds() * 1e9);
+    cJSON_AddNumberToObject(rj, "done_ns", x.finish.to_seconds() * 1e9);
+    cJSON_AddNumberToObject(rj, "ECNT", x.ecnt);
+    cJSON_AddNumberToObject(rj, "UCNT", x.ucnt);
+    cJSON_AddItemToArray(runs, rj);
+  }
+  cJSON *b = cJSON_AddObjectToObject(s, "dram_socket");
+  cJSON_AddNumberToObject(b, "dmi_grants", (double)bs.dmi_grants);
+  cJSON_AddNumberToObject(b, "invalidations", (double)bs.invalidations);
+  cJSON_AddNumberToObject(b, "b_transport_reads", (double)bs.reads);
+  cJSON_AddNumberToObject(b, "b_transport_writes", (double)bs.writes);
+  cJSON *ck = cJSON_AddObjectToObject(s, "tlm_checker");
+  cJSON_AddNumberToObject(ck, "links", tlm_checker::count());
+  cJSON_AddNumberToObject(ck, "transactions", (double)tlm_checker::total_transactions());
+  cJSON_AddNumberToObject(ck, "violations", (double)tlm_checker::total_violations());
+}
+
+// vtasim run's report of the runs, plus the platform's figures.
+static void report(const sc_cli &c, platform &pf, const vta_program_t &p, int rc, double wall,
+                   double t_load, const std::string &failures) {
+  const platform_options &o = c.o;
+  host_result &hr = pf.host.result;
+  vta_engine_snapshot_t snap;
+  pf.vta.snapshot(&snap);
+  vta_report_t r{};
+  r.file = c.in;
+  r.prog = &p;
+  r.engine = pf.vta.engine_name();
+  r.params = &pf.vta.engine_params();
+  r.stats = &snap.stats;
+  r.cycles = snap.has_cycles ? &snap.cycles : nullptr;
+  memcpy(r.tokens, snap.tokens, sizeof r.tokens);
+  r.rtl_edge = snap.rtl_edge;
+  r.wall = wall;
+  r.load_seconds = t_load;
+  r.clock_mhz = 1e-6 / o.vta.period.to_seconds();  // the profile's clock is VTA's
+  r.exit_code = rc;
+  r.error = hr.error.c_str();
+  r.ran = hr.ran;
+  r.failed = hr.failed;
+  r.failures = failures.c_str();
+  if (c.json) {
+    cJSON *j = vta_report_json(&r, VTASIM_SC_VERSION);
+    if (rc == 1 && !hr.error.empty()) cJSON_AddStringToObject(j, "divergence", hr.error.c_str());
+    systemc_json(j, c, pf);
+    char *txt = cJSON_Print(j);
+    if (txt) puts(txt);
+    free(txt);
+    cJSON_Delete(j);
+  } else if (!c.quiet && hr.ran) {
+    const vta_sc::bus_stats &bs = pf.vta.bus();
+    vta_report_print(&r, c.full);
+    printf("  simulated time %s on the platform (clock %s, quantum %s, %s, DMI %s)\n",
+           sc_time_stamp().to_string().c_str(), o.vta.period.to_string().c_str(),
+           pf.vta.params().quantum == sc_max_time() ? "inf"
+                                                     : pf.vta.params().quantum.to_string().c_str(),
+           o.poll ? "polling" : "interrupt", o.dmi ? "on" : "off");
+    printf("  TLM checker: %d links, %llu transactions, %llu violations; DRAM socket: %llu "
+           "DMI grants, %llu b_transport reads, %llu writes\n",
+           tlm_checker::count(), (unsigned long long)tlm_checker::total_transactions(),
+           (unsigned long long)tlm_checker::total_violations(),
+           (unsigned long long)bs.dmi_grants, (unsigned long long)bs.reads,
+           (unsigned long long)bs.writes);
+  }
+}
+
+int sc_main(int argc, char **argv) {
+  sc_cli c;
+  int rc = parse(c, argc, argv);
+  if (rc >= 0) return rc;
   vta_program_t p;
   vta_err e{};
   double t_load = seconds_now();
-  int load_rc = vta_program_load(&p, in, &e);
+  int load_rc = vta_program_load(&p, c.in, &e);
   t_load = seconds_now() - t_load;
   if (load_rc) {
     fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
     return 2;
   }
-  o.vta.cfg = p.cfg;
-  int rc = 0;
+  c.o.vta.cfg = p.cfg;
   try {
-    platform pf(&p, o);
+    platform pf(&p, c.o);
     double t0 = seconds_now();
     sc_start();
     double wall = seconds_now() - t0;
-    host_result &hr = pf.host.result;
-    rc = hr.exit_code;
     std::string failures;
-    if (hr.ran && rc == 0) {
-      std::vector<uint8_t *> segs;
-      for (auto &s : pf.host.segments) segs.push_back(s.data());
-      vta_engine_snapshot_t snap;
-      pf.vta.snapshot(&snap);
-      char *buf = nullptr;
-      size_t len = 0;
-      FILE *rep = open_memstream(&buf, &len);
-      hr.failed = vta_program_check(&p, segs.data(), &snap.stats, rep ? rep : stderr);
-      if (rep) fclose(rep);
-      if (buf) failures = buf;
-      free(buf);
-      if (hr.failed) rc = 1;
-      if (!json) fputs(failures.c_str(), stderr);
-    }
-    for (const std::string &d : dumps) {
-      if (!hr.ran || rc == 2) break;
-      std::string seg = d.substr(0, d.find('=')), path = d.substr(d.find('=') + 1);
-      int k = -1;
-      for (int i = 0; i < p.nsegs && k < 0; i++)
-        if (seg == p.segs[i].name) k = i;
-      FILE *f = k >= 0 ? fopen(path.c_str(), "wb") : nullptr;
-      bool ok = f && fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, f) == p.segs[k].size;
-      if (f && fclose(f)) ok = false;
-      if (!ok) {
-        rc = 2;
-        hr.error = k < 0 ? "--dump: no segment named '" + seg + "' in " + in
-                         : "--dump: " + path + ": cannot write";
-      }
-    }
-    uint64_t viol = tlm_checker::total_violations();
-    if (viol && rc != 2) {
-      rc = 2;
-      hr.error = std::to_string(viol) + " TLM base-protocol violation(s) (see above)";
-    }
-    if (rc && !json) {
-      if (rc == 2) fprintf(stderr, "%s: error: %s\n", prog_name, hr.error.c_str());
-      else if (!hr.error.empty()) fprintf(stderr, "%s: co-simulation: %s\n", prog_name, hr.error.c_str());
-    }
-    vta_engine_snapshot_t snap;
-    pf.vta.snapshot(&snap);
-    vta_report_t r{};
-    r.file = in;
-    r.prog = &p;
-    r.engine = pf.vta.engine_name();
-    r.params = &pf.vta.engine_params();
-    r.stats = &snap.stats;
-    r.cycles = snap.has_cycles ? &snap.cycles : nullptr;
-    memcpy(r.tokens, snap.tokens, sizeof r.tokens);
-    r.wall = wall;
-    r.load_seconds = t_load;
-    r.clock_mhz = 1e-6 / o.vta.period.to_seconds();  // the profile's clock is VTA's
-    r.exit_code = rc;
-    r.error = hr.error.c_str();
-    r.ran = hr.ran;
-    r.failed = hr.failed;
-    r.failures = failures.c_str();
-    sc_time end = sc_time_stamp();
-    const vta_sc::bus_stats &bs = pf.vta.bus();
-    if (json) {
-      cJSON *j = vta_report_json(&r, VTASIM_SC_VERSION);
-      if (rc == 1 && !hr.error.empty()) cJSON_AddStringToObject(j, "divergence", hr.error.c_str());
-      cJSON *s = cJSON_AddObjectToObject(j, "systemc");
-      cJSON_AddNumberToObject(s, "simulated_ns", end.to_seconds() * 1e9);
-      cJSON_AddNumberToObject(s, "clock_period_ns", o.vta.period.to_seconds() * 1e9);
-      if (pf.vta.params().quantum == sc_max_time()) cJSON_AddStringToObject(s, "quantum_ns", "inf");
-      else cJSON_AddNumberToObject(s, "quantum_ns", pf.vta.params().quantum.to_seconds() * 1e9);
-      cJSON_AddStringToObject(s, "wait", o.poll ? "poll" : "interrupt");
-      cJSON_AddBoolToObject(s, "dmi", o.dmi);
-      cJSON *runs = cJSON_AddArrayToObject(s, "runs");
-      for (const auto &x : hr.runs) {
-        cJSON *rj = cJSON_CreateObject();
-        cJSON_AddNumberToObject(rj, "launch_ns", x.launch.to_seconds() * 1e9);
-        cJSON_AddNumberToObject(rj, "done_ns", x.finish.to_seconds() * 1e9);
-        cJSON_AddNumberToObject(rj, "ECNT", x.ecnt);
-        cJSON_AddNumberToObject(rj, "UCNT", x.ucnt);
-        cJSON_AddItemToArray(runs, rj);
-      }
-      cJSON *b = cJSON_AddObjectToObject(s, "dram_socket");
-      cJSON_AddNumberToObject(b, "dmi_grants", (double)bs.dmi_grants);
-      cJSON_AddNumberToObject(b, "invalidations", (double)bs.invalidations);
-      cJSON_AddNumberToObject(b, "b_transport_reads", (double)bs.reads);
-      cJSON_AddNumberToObject(b, "b_transport_writes", (double)bs.writes);
-      cJSON *c = cJSON_AddObjectToObject(s, "tlm_checker");
-      cJSON_AddNumberToObject(c, "links", tlm_checker::count());
-      cJSON_AddNumberToObject(c, "transactions", (double)tlm_checker::total_transactions());
-      cJSON_AddNumberToObject(c, "violations", (double)viol);
-      char *txt = cJSON_Print(j);
-      if (txt) puts(txt);
-      free(txt);
-      cJSON_Delete(j);
-    } else if (!quiet && hr.ran) {
-      vta_report_print(&r, full);
-      printf("  simulated time %s on the platform (clock %s, quantum %s, %s, DMI %s)\n",
-             end.to_string().c_str(), o.vta.period.to_string().c_str(),
-             pf.vta.params().quantum == sc_max_time() ? "inf"
-                                                       : pf.vta.params().quantum.to_string().c_str(),
-             o.poll ? "polling" : "interrupt", o.dmi ? "on" : "off");
-      printf("  TLM checker: %d links, %llu transactions, %llu violations; DRAM socket: %llu "
-             "DMI grants, %llu b_transport reads, %llu writes\n",
-             tlm_checker::count(), (unsigned long long)tlm_checker::total_transactions(),
-             (unsigned long long)viol, (unsigned long long)bs.dmi_grants,
-             (unsigned long long)bs.reads, (unsigned long long)bs.writes);
-    }
+    rc = judge(c, pf, p, failures);
+    report(c, pf, p, rc, wall, t_load, failures);
   } catch (const std::exception &ex) {
     fprintf(stderr, "%s: error: %s\n", prog_name, ex.what());
     rc = 2;
