@@ -65,6 +65,7 @@ STRING(inject)
 static int take_races(vtasim_opts_t *o, const char *opt, const char *v) {
   (void)v;
   o->races = opt[2] == 'c'; /* --check-races, --no-check-races */
+  o->races_given = 1;
   return 0;
 }
 

@@ -36,7 +36,7 @@ typedef struct vtasim_opts {
   const char *name;                /* the command's name in messages: "run", "cosim" */
   const char *in;                  /* the input FILE */
   const char *engine;              /* --engine [model] */
-  int json, quiet, lint, races, stats, no_windows, no_attr;
+  int json, quiet, lint, races, races_given, stats, no_windows, no_attr;
   const char *trace, *wave, *output;
   uint64_t wave_from, wave_to;
   long long wave_window;           /* cosim: --wave-window N */

@@ -173,8 +173,11 @@ static int prepare(run_job_t *j) {
     int lrc = vtasim_lint_gate(&j->p, o->in);
     if (lrc) return lrc;
   }
-  /* Races are a property of the program: found before any engine runs it. */
-  if (o->races && vta_races_check(&j->p, stderr, NULL, &j->e)) return -1;
+  /* Races are a property of the program: found before any engine runs it.
+   * On by default in co-simulation, where a race would show as a spurious
+   * divergence. */
+  const int races = o->races_given ? o->races : !strcmp(j->kind->name, "cosim");
+  if (races && vta_races_check(&j->p, stderr, NULL, &j->e)) return -1;
   if (j->kind->cycles) j->params.stop = vtasim_stop_flag();
   if (open_outputs(j)) return -1;
   j->s = vta_session_new(&j->p, j->kind, &j->params, &j->e);
