@@ -162,9 +162,12 @@ void vta_sc::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
 
 vta_sc::vta_sc(sc_module_name name, const vta_sc_params &p)
     : sc_module(name), regs("regs"), dram("dram"), irq("irq"), rst("rst"), m_p(p) {
-  if (p.engine != "model" && p.engine != "rtl" && p.engine != "cosim")
-    throw std::runtime_error("engine '" + p.engine +
-                             "': the SystemC device runs model, rtl or cosim");
+  vta_err fe{};
+  const vta_engine_kind_t *kind = vta_engine_find(p.engine.c_str(), &fe);
+  if (!kind) throw std::runtime_error(fe.msg);
+  if (!kind->cycles)  // the device's time is the engine's cycles
+    throw std::runtime_error("engine '" + p.engine + "': the SystemC device needs an engine "
+                             "with cycles (model, rtl or cosim)");
   if (p.period == SC_ZERO_TIME) throw std::runtime_error("clock period: must be more than 0");
   if (m_p.quantum < m_p.period) m_p.quantum = m_p.period;  // at least one cycle
   m_qk.q = m_p.quantum;
