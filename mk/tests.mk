@@ -36,12 +36,12 @@ $(BUILD)/tests/host/%: tests/host/%.c $(BUILD)/libvtasim.a | deps
 # generates them into a scratch directory and compares byte for byte
 # (tests/cli/test_workloads.sh); after a deliberate compiler-lite change,
 # `make traces` regenerates them.
-TEST_PROGS := all $(TEST_BIN) $(RTL_TEST_BIN) $(HOST_BIN)
-test: $(TEST_PROGS)
+TEST_NEEDS := all $(TEST_BIN) $(RTL_TEST_BIN) $(HOST_BIN)
+test: $(TEST_NEEDS)
 	@WORKLOADS_MATCH='*.large' traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD)
 
 # The quick tier, for editing: the pieces tests/run.sh --quick lists.
-check: $(TEST_PROGS)
+check: $(TEST_NEEDS)
 	@WORKLOADS_MATCH='*.large' traces/workloads.sh gen $(BUILD)/vtasim >/dev/null
 	@tests/run.sh $(BUILD) --quick
