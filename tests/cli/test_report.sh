@@ -138,7 +138,7 @@ grep -q 'class="delta' baseline.html && grep -q 'data-src="b:cycles.total" data-
 grep -o '<circle' network.html | wc -l | awk '{ print ($1 >= 19 ? "PASS" : "FAIL") " network roofline: one point per layer (" $1 " points)" }'
 
 if ! browser_ready; then
-  echo "SKIP the pages in a browser: $BROWSER_WHY"
+  echo "SKIP report pages in chromium: $BROWSER_WHY"
   exit 0
 fi
 echo "PASS pages opened in chromium via $BROWSER_MODE"

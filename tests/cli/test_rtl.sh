@@ -59,7 +59,7 @@ trace_same() {
 BUILD=$(dirname "$V")
 for f in "$T"/*.vta; do
   case "$BUILD:$f" in */san*:*.large.vta)  # slow under the sanitizers: said, not hidden
-    echo "  skipped under the sanitizers (minutes each there; run by make test): $(basename "$f")"
+    echo "SKIP rtl-$(basename "$f" .vta): takes minutes under the sanitizers (make test without SAN=1 runs it)"
     continue ;; esac
   same "rtl-$(basename "$f" .vta)" "$f"
 done

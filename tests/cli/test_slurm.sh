@@ -15,7 +15,7 @@ mkdir -p "$C"; chmod 755 "$TMP" # munged runs as the munge user
 trap 'bash "$HERE/slurm_cluster.sh" stop "$C"; rm -rf "$TMP"' EXIT
 out=$(bash "$HERE/slurm_cluster.sh" start "$C" 2>&1); rc=$?
 if [ "$rc" = 3 ]; then
-  echo "SKIP test_slurm.sh: cannot start a Slurm cluster here ($out)"
+  echo "SKIP test_slurm.sh: cannot start a Slurm cluster here (${out//$'\n'/; })"
   exit 0
 fi
 if [ "$rc" != 0 ]; then

@@ -195,7 +195,7 @@ if command -v chromium >/dev/null || { [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=non
   check "HTML renders: every ok point drawn in both plots (2 x 20 + 2 x 4 circles)" test "$(grep -c '<circle' dom.html)" = 48
   check "HTML: self-contained (no external resources)" bash -c "! grep -Eq '(src|href)=\"?(http|//)' out/sweep.html"
 else
-  echo "SKIP the HTML rendering checks: chromium is not installed and cannot be"
+  echo "SKIP sweep HTML rendering in chromium: chromium is not installed and $([ "$(id -u)" = 0 ] && echo "apt-get could not install it" || echo "installing it needs root")"
 fi
 
 # ---- --confirm on the RTL ---------------------------------------------------------
