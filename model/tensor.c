@@ -542,12 +542,10 @@ static int wr_burst_next(const vta_model_t *m, dma_wr_t *d) {
  * (vta_dma_wr_sync_events); a span's listener (vta_cycle_advance_spans)
  * must want none of them.  No trace, and whole elements per beat train
  * (E a multiple of BUS_BYTES, bursts a whole number of elements). */
-static int wr_closed_form_unseen(const vta_model_t *m) {
-  const cyc_t *cy = m->cy;
-  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
-  const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
+static int wr_closed_form_unseen(const cyc_t *cy, const vta_memsys_params_t *p, uint32_t E,
+                                 int digest) {
+  const uint32_t bus = p->bus_bytes;
   const uint32_t unseen = (1u << VTA_EV_OUT_RD) | (1u << VTA_EV_WR_BEAT) | (1u << VTA_EV_WR_ACK);
-  const int digest = cy->ev && cy->ev->digest;
   return cy->lazy && (digest || !vta_ev_wanted(cy, unseen)) && !cy->trace && !(E % bus) &&
          !(((uint64_t)p->max_burst * bus) % E);
 }
@@ -663,11 +661,11 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
   const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
   const vta_insn_t *in = &d->in;
-  if (!wr_closed_form_unseen(m)) return 0;
+  const int digest = cy->ev && cy->ev->digest;
+  if (!wr_closed_form_unseen(cy, p, E, digest)) return 0;
   /* Its events are laid out below: for a digest list, which takes each
    * one as the steps pass its cycle, and for a span's listener that wants
    * the address phases, which gets them at once (vta_span_t says so). */
-  const int digest = cy->ev && cy->ev->digest;
   const int emit = digest || vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR);
   if (emit && wr_event_buffers(d, bus)) return 0;
   const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus, S = cy->now;
