@@ -540,8 +540,10 @@ static int wr_burst_next(const vta_model_t *m, dma_wr_t *d) {
  * its reads and beats are not reported in their cycles.  A digest list
  * (co-simulation) gets every event late, in any order
  * (vta_dma_wr_sync_events); a span's listener (vta_cycle_advance_spans)
- * must want none of them.  No trace, and whole elements per beat train
- * (E a multiple of BUS_BYTES, bursts a whole number of elements). */
+ * must want none of them.  No trace, and elements that are whole beats
+ * and never split between bursts (E a multiple of BUS_BYTES, and
+ * MAX_BURST * BUS_BYTES a multiple of E): the schedule of 6.6 is then
+ * fixed at S. */
 static int wr_closed_form_unseen(const cyc_t *cy, const vta_memsys_params_t *p, uint32_t E,
                                  int digest) {
   const uint32_t bus = p->bus_bytes;
@@ -567,8 +569,9 @@ static int wr_event_buffers(dma_wr_t *d, uint32_t bus) {
 /* Its out rows are read at S instead of in their cycles: no compute write
  * may reach them before the last read.  A GEMM/ALU in closed form writes
  * only its own rows until its D; one started later (S' >= S) writes no row
- * before S' + 6.  The first cycle a compute write could reach the rows
- * [sram_base, sram_base + nelem) into *bound; 0 when one could now. */
+ * before S' + 6.  0 when a compute write could reach the rows
+ * [sram_base, sram_base + nelem) at any time (closed form is ruled out);
+ * else 1, with the first cycle one could reach them in *bound. */
 static int wr_compute_bound(const vta_model_t *m, const vta_insn_t *in, uint64_t nelem,
                             uint64_t S, uint64_t *bound) {
   const unit_t *cu = &m->cy->u[VTA_UNIT_COMPUTE];
