@@ -620,23 +620,34 @@ static int pipe_step(vta_model_t *m, unit_t *u, vta_err *err) {
   return t == p->done;
 }
 
-/* A GEMM's or ALU's cycles [synced, upto) in closed form.  Only compute
- * reads acc, so each uop updates its acc row in place in sequential order
- * (what the pipeline's forwarding amounts to, docs/microarch.md 6.4-6.5);
- * the out row, which store reads, is written directly when its write-back
- * cycle is before `upto` and is held in the pipeline otherwise (the
- * entry's acc lanes are then not used).  can_fault ruled out every fault
- * of the instruction before it was run this way. */
+/* The uop loop's position in a closed-form stretch: uop u of iteration
+ * (i, j), and the dst, src and wgt row offsets of (i, j).  The helpers
+ * below work on a local copy and store it back at the end: the scratchpad
+ * writes (int8_t out rows may alias anything) would otherwise make the
+ * compiler reload it after every row. */
+typedef struct loop_pos {
+  uint32_t u, i, j;
+  uint64_t ab, xb, wb;
+} loop_pos_t;
+
 /* The uop loop's next (iter_out, iter_in) and its dst, src and wgt offsets. */
-static inline void next_iter(const vta_insn_t *in, uint32_t *i, uint32_t *j, uint64_t *ab,
-                             uint64_t *xb, uint64_t *wb) {
-  if (++*j == in->iter_in) {
-    *j = 0;
-    ++*i;
+static inline void next_iter(const vta_insn_t *in, loop_pos_t *l) {
+  if (++l->j == in->iter_in) {
+    l->j = 0;
+    ++l->i;
   }
-  *ab = (uint64_t)*i * in->dst_factor_out + (uint64_t)*j * in->dst_factor_in;
-  *xb = (uint64_t)*i * in->src_factor_out + (uint64_t)*j * in->src_factor_in;
-  *wb = (uint64_t)*i * in->wgt_factor_out + (uint64_t)*j * in->wgt_factor_in;
+  l->ab = (uint64_t)l->i * in->dst_factor_out + (uint64_t)l->j * in->dst_factor_in;
+  l->xb = (uint64_t)l->i * in->src_factor_out + (uint64_t)l->j * in->src_factor_in;
+  l->wb = (uint64_t)l->i * in->wgt_factor_out + (uint64_t)l->j * in->wgt_factor_in;
+}
+
+/* The next uop; past the uop loop's last [ubgn, uend), the next
+ * (iter_out, iter_in). */
+static inline void next_uop(const vta_insn_t *in, uint32_t ubgn, uint32_t uend, loop_pos_t *l) {
+  if (++l->u == uend) { /* loop order: iter_out, iter_in, uop */
+    l->u = ubgn;
+    next_iter(in, l);
+  }
 }
 
 /* The SRAM_WR events of a uop's write-back in `when`: acc row a and, but
@@ -653,127 +664,125 @@ static inline void emit_wb(vta_model_t *m, uint64_t when, uint32_t a, const int3
   if (out) vta_emit_row_at(m, when, &m->out, VTA_MEM_OUT, a, out);
 }
 
-void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
-  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
-  pipe_t *p = &u->pipe;
-  cyc_t *cy = m->cy;
-  const vta_insn_t *in = &u->cur.insn;
+/* The out rows held in the pipeline register whose write-back cycle is
+ * before upto reach the out buffer, oldest first (their acc rows are
+ * already written: closed form updates acc in place). */
+static void pipe_write_held(vta_model_t *m, pipe_t *p, uint64_t upto, int emit, int raw) {
   uint32_t lanes = m->acc.lanes, olanes = m->out.lanes;
-  assert(p->lazy);
-  if (upto > p->synced) p->synced = upto;
-  /* A digest list: events in their cycles, any order; a list that skips
-   * SRAM_WR (spans) wants none of them. */
-  int emit = vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR);
-  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* the rows as events hold them */
-  while (p->count && p->when[p->head] < upto) { /* held out rows, oldest first */
+  while (p->count && p->when[p->head] < upto) {
     uint32_t e = p->head;
     if (p->write_out[e])
       memcpy(m->out.i8 + (size_t)p->row[e] * olanes, p->out + (size_t)e * olanes, olanes);
     if (emit)
       emit_wb(m, p->when[e], p->row[e], p->acc + (size_t)e * lanes,
               p->write_out[e] ? p->out + (size_t)e * olanes : NULL, raw);
-    cy->run_ucnt++;
+    m->cy->run_ucnt++;
     p->head = (p->head + 1) % PIPE_DEPTH;
     p->count--;
   }
-  uint64_t due = p->first + p->k * p->next;
-  if (p->next >= p->n || due >= upto) return;
-  uint64_t end = p->next + (upto - due + p->k - 1) / p->k; /* the uops due before upto */
-  if (end > p->n) end = p->n;
-  uint64_t computed = end - p->next;
+}
+
+/* The counters of `n` uops computed (docs/microarch.md 8.1). */
+static void pipe_count_uops(cyc_t *cy, const pipe_t *p, const vta_insn_t *in, uint64_t n) {
   if (p->alu) {
-    cy->stats.alu_uops += computed;
-    cy->stats.alu_slots += p->k * computed;
+    cy->stats.alu_uops += n;
+    cy->stats.alu_slots += p->k * n;
   } else {
-    cy->stats.gemm_uops += computed;
-    if (in->reset_reg) cy->stats.gemm_reset_uops += computed;
+    cy->stats.gemm_uops += n;
+    if (in->reset_reg) cy->stats.gemm_reset_uops += n;
   }
-  int write_out = p->alu || !in->reset_reg;
+}
+
+/* `n` uops of a (non-reset) GEMM from uop `next` on, each written back
+ * before the sync point: the MAC kernel runs every stretch of them up to
+ * the uop loop's end straight on acc and out, and with SRAM_WR wanted
+ * (the rows then in the DRAM layout) reports each uop's rows as it
+ * computes them (mac.c's fold). */
+static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *in,
+                             loop_pos_t *lp, uint64_t next, uint64_t n, int emit) {
+  loop_pos_t l = *lp;
+  const uint32_t lanes = m->acc.lanes, olanes = m->out.lanes, ubgn = in->uop_bgn, uend = p->uend;
+  int32_t *accb = m->acc.i32;
+  int8_t *outb = m->out.i8;
+  const int8_t *inp = m->inp.i8, *wgt = m->wgt.i8;
+  const size_t il = m->inp.lanes, wl = m->wgt.lanes;
+  /* The (i, j) bases; the uop adds its own offsets (pipe_begin). */
+  vta_mac_job_t base = {accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
+                        wgt + l.wb * wl};
+  /* uop `next` is written back in first + next + wb (k = 1) */
+  vta_mac_fold_t f = {m->cy->ev, p->first + next + p->wb, l.ab, NULL, m->acc.elem_bytes,
+                      m->out.elem_bytes};
+  assert(p->k == 1);
+  for (uint64_t left = n; left;) {
+    uint32_t run = left < uend - l.u ? (uint32_t)left : uend - l.u;
+    if (emit) {
+      f.row = l.ab;
+      f.uop = &m->udec[l.u];
+      m->mac.fold(&m->mac.shape, run, &base, &p->off[l.u - ubgn], &f);
+    } else {
+      m->mac.run(&m->mac.shape, run, &base, &p->off[l.u - ubgn]);
+    }
+    left -= run;
+    if ((l.u += run) == uend) {
+      l.u = ubgn;
+      next_iter(in, &l);
+      base = (vta_mac_job_t){accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
+                             wgt + l.wb * wl};
+    }
+  }
+  *lp = l;
+}
+
+/* `n` uops of an ALU or a reset GEMM from uop `next` on, each written back
+ * before the sync point: row by row straight on acc and out, each row
+ * reported as the uop left it when SRAM_WR is wanted. */
+static void pipe_rows_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *in,
+                             loop_pos_t *lp, uint64_t next, uint64_t n, int emit, int raw) {
+  loop_pos_t l = *lp;
+  const uint32_t lanes = m->acc.lanes, olanes = m->out.lanes, k = p->k;
+  const uint32_t ubgn = in->uop_bgn, uend = p->uend;
+  const int alu = p->alu, write_out = alu; /* a reset GEMM writes acc only (spec 12.2) */
+  int32_t *accb = m->acc.i32;
+  int8_t *outb = m->out.i8;
+  uint64_t when = p->first + k * next + p->wb; /* uop next's write-back */
+  for (uint64_t left = n; left; left--, when += k) {
+    const uop_t *op = &m->udec[l.u];
+    uint64_t a = op->dst + l.ab;
+    int32_t *acc = accb + a * lanes;
+    int8_t *out = outb + a * olanes;
+    if (alu) {
+      const int32_t *src = in->use_imm ? NULL : accb + (op->src + l.xb) * lanes;
+      alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
+    } else {
+      memset(acc, 0, lanes * sizeof *acc);
+    }
+    if (emit) emit_wb(m, when, (uint32_t)a, acc, write_out ? out : NULL, raw);
+    next_uop(in, ubgn, uend, &l);
+  }
+  *lp = l;
+}
+
+/* Uops next .. end - 1 one by one: a uop written back before upto goes
+ * straight to acc and out (the count of them is returned, for UCNT); a
+ * later one updates acc in place and holds its out row, with its acc
+ * lanes, in the pipeline register, should pipe_step take over. */
+static uint64_t pipe_uops_around(vta_model_t *m, pipe_t *p, const vta_insn_t *in,
+                                 loop_pos_t *lp, uint64_t next, uint64_t end, uint64_t upto,
+                                 int emit, int raw) {
+  loop_pos_t l = *lp;
+  const uint32_t lanes = m->acc.lanes, olanes = m->out.lanes, k = p->k;
+  const uint32_t ubgn = in->uop_bgn, uend = p->uend;
+  const uint64_t wb = p->wb;
+  const int write_out = p->alu || !in->reset_reg;
+  uint64_t direct = 0;
   macq_t q;
   q.n = 0;
-  /* The loop position in locals (the scratchpad writes below could alias
-   * the pipe's fields), and the loop offsets of (i, j), updated when j or
-   * i moves on. */
-  uint32_t ui = p->u, ii = p->i, jj = p->j, k = p->k;
-  const uint32_t ubgn = in->uop_bgn, uend = p->uend;
-  uint64_t ab = (uint64_t)ii * in->dst_factor_out + (uint64_t)jj * in->dst_factor_in;
-  uint64_t xb = (uint64_t)ii * in->src_factor_out + (uint64_t)jj * in->src_factor_in;
-  uint64_t wbase = (uint64_t)ii * in->wgt_factor_out + (uint64_t)jj * in->wgt_factor_in;
-  uint64_t direct = 0; /* results written straight to out: UCNT */
-  uint64_t next = p->next;
-  /* Uops written back before upto with nobody listening: straight to acc
-   * and out, in a loop that does nothing else (the hot path of a GEMM).
-   * When SRAM_WR is wanted (co-simulation), each uop's rows are reported
-   * right after it computed them: a GEMM's by its kernel (mac.c's fold)
-   * when they are in the DRAM layout, else uop by uop in the slow loop. */
-  const int loop_ok = !emit || p->alu || in->reset_reg || raw;
-  uint64_t fast = 0;
-  if (loop_ok && upto > p->first + p->wb) {
-    fast = (upto - p->first - p->wb + k - 1) / k; /* uops i with first + k i + wb < upto */
-    fast = fast < end ? fast : end;
-    fast = fast > next ? fast - next : 0;
-  }
-  if (fast) {
-    int32_t *accb = m->acc.i32;
-    int8_t *outb = m->out.i8;
-    const uop_t *ud = m->udec;
-    if (!p->alu && !in->reset_reg) {
-      const int8_t *inp = m->inp.i8, *wgt = m->wgt.i8;
-      const size_t il = m->inp.lanes, wl = m->wgt.lanes;
-      /* The (i, j) bases; the uop adds its own offsets (pipe_begin): the
-       * kernel runs each stretch of uops up to the uop loop's end. */
-      vta_mac_job_t base = {accb + ab * lanes, outb + ab * olanes, inp + xb * il, wgt + wbase * wl};
-      /* uop `next` is written back in first + next + wb (k = 1) */
-      vta_mac_fold_t f = {cy->ev, p->first + next + p->wb, ab, NULL, m->acc.elem_bytes,
-                          m->out.elem_bytes};
-      assert(k == 1);
-      for (uint64_t left = fast; left;) {
-        uint32_t run = left < uend - ui ? (uint32_t)left : uend - ui;
-        if (emit) {
-          f.row = ab;
-          f.uop = &ud[ui];
-          m->mac.fold(&m->mac.shape, run, &base, &p->off[ui - ubgn], &f);
-        } else {
-          m->mac.run(&m->mac.shape, run, &base, &p->off[ui - ubgn]);
-        }
-        left -= run;
-        if ((ui += run) == uend) {
-          ui = ubgn;
-          next_iter(in, &ii, &jj, &ab, &xb, &wbase);
-          base = (vta_mac_job_t){accb + ab * lanes, outb + ab * olanes, inp + xb * il,
-                                 wgt + wbase * wl};
-        }
-      }
-    } else {
-      uint64_t when = p->first + k * next + p->wb; /* uop next's write-back */
-      for (uint64_t left = fast; left; left--, when += k) {
-        const uop_t *op = &ud[ui];
-        uint64_t a = op->dst + ab;
-        int32_t *acc = accb + a * lanes;
-        int8_t *out = outb + a * olanes;
-        if (p->alu) {
-          const int32_t *src = in->use_imm ? NULL : accb + (op->src + xb) * lanes;
-          alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
-        } else {
-          memset(acc, 0, lanes * sizeof *acc);
-        }
-        if (emit) emit_wb(m, when, (uint32_t)a, acc, write_out ? out : NULL, raw);
-        if (++ui == uend) {
-          ui = ubgn;
-          next_iter(in, &ii, &jj, &ab, &xb, &wbase);
-        }
-      }
-    }
-    next += fast;
-    due += k * fast;
-    direct += fast;
-  }
-  for (; next < end; next++, due += k) {
-    const uop_t *op = &m->udec[ui];
-    uint64_t a = op->dst + ab;
+  for (uint64_t due = p->first + k * next; next < end; next++, due += k) {
+    const uop_t *op = &m->udec[l.u];
+    uint64_t a = op->dst + l.ab;
     int32_t *acc = m->acc.i32 + a * lanes;
     int8_t *out;
-    uint64_t when = due + p->wb;
+    uint64_t when = due + wb;
     if (when < upto) {
       out = m->out.i8 + a * olanes;
       direct++;
@@ -787,14 +796,14 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
       p->count++;
     }
     if (p->alu) {
-      const int32_t *src = in->use_imm ? NULL : m->acc.i32 + (op->src + xb) * lanes;
+      const int32_t *src = in->use_imm ? NULL : m->acc.i32 + (op->src + l.xb) * lanes;
       alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
     } else if (in->reset_reg) {
       memset(acc, 0, lanes * sizeof *acc);
     } else {
-      mac_add(m, &q, acc, out, op->src + xb, op->wgt + wbase);
+      mac_add(m, &q, acc, out, op->src + l.xb, op->wgt + l.wb);
     }
-    if (when >= upto) { /* held: with its acc lanes too, should pipe_step take over */
+    if (when >= upto) { /* held: with its acc lanes too */
       mac_flush(m, &q);
       memcpy(p->acc + (size_t)((p->head + p->count - 1) % PIPE_DEPTH) * lanes, acc,
              lanes * sizeof *acc);
@@ -802,17 +811,61 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
       mac_flush(m, &q);
       emit_wb(m, when, (uint32_t)a, acc, write_out ? out : NULL, raw);
     }
-    if (++ui == uend) { /* loop order: iter_out, iter_in, uop */
-      ui = ubgn;
-      next_iter(in, &ii, &jj, &ab, &xb, &wbase);
-    }
+    next_uop(in, ubgn, uend, &l);
   }
-  p->next = end;
-  p->u = ui;
-  p->i = ii;
-  p->j = jj;
-  cy->run_ucnt += direct;
   mac_flush(m, &q);
+  *lp = l;
+  return direct;
+}
+
+/* A GEMM's or ALU's cycles [synced, upto) in closed form.  Only compute
+ * reads acc, so each uop updates its acc row in place in sequential order
+ * (what the pipeline's forwarding amounts to, docs/microarch.md 6.4-6.5);
+ * the out row, which store reads, is written directly when its write-back
+ * cycle is before `upto` and is held in the pipeline otherwise (the
+ * entry's acc lanes are then not used).  can_fault ruled out every fault
+ * of the instruction before it was run this way. */
+void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
+  unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
+  pipe_t *p = &u->pipe;
+  const vta_insn_t *in = &u->cur.insn;
+  assert(p->lazy);
+  if (upto > p->synced) p->synced = upto;
+  /* A digest list: events in their cycles, any order; a list that skips
+   * SRAM_WR (spans) wants none of them. */
+  const int emit = vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR);
+  const int raw = vta_row_raw(&m->acc) && vta_row_raw(&m->out); /* the rows as events hold them */
+  pipe_write_held(m, p, upto, emit, raw);
+  const uint64_t k = p->k, due = p->first + k * p->next;
+  if (p->next >= p->n || due >= upto) return;
+  uint64_t end = p->next + (upto - due + k - 1) / k; /* the uops due before upto */
+  if (end > p->n) end = p->n;
+  pipe_count_uops(m->cy, p, in, end - p->next);
+  loop_pos_t l = {p->u, p->i, p->j,
+                  (uint64_t)p->i * in->dst_factor_out + (uint64_t)p->j * in->dst_factor_in,
+                  (uint64_t)p->i * in->src_factor_out + (uint64_t)p->j * in->src_factor_in,
+                  (uint64_t)p->i * in->wgt_factor_out + (uint64_t)p->j * in->wgt_factor_in};
+  uint64_t next = p->next;
+  /* Uops written back before upto with nobody listening: straight to acc
+   * and out, in a loop that does nothing else (the hot path of a GEMM).
+   * When SRAM_WR is wanted (co-simulation), each uop's rows are reported
+   * right after it computed them: a GEMM's by its kernel when they are in
+   * the DRAM layout, else uop by uop in pipe_uops_around. */
+  uint64_t fast = 0;
+  if ((!emit || p->alu || in->reset_reg || raw) && upto > p->first + p->wb) {
+    fast = (upto - p->first - p->wb + k - 1) / k; /* uops i with first + k i + wb < upto */
+    fast = fast < end ? fast : end;
+    fast = fast > next ? fast - next : 0;
+  }
+  if (fast && !p->alu && !in->reset_reg) pipe_gemm_direct(m, p, in, &l, next, fast, emit);
+  else if (fast) pipe_rows_direct(m, p, in, &l, next, fast, emit, raw);
+  next += fast;
+  uint64_t direct = fast + pipe_uops_around(m, p, in, &l, next, end, upto, emit, raw);
+  p->next = end;
+  p->u = l.u;
+  p->i = l.i;
+  p->j = l.j;
+  m->cy->run_ucnt += direct;
 }
 
 int vta_pipe_leave_closed_form(vta_model_t *m) {

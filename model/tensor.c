@@ -536,110 +536,119 @@ static int wr_burst_next(const vta_model_t *m, dma_wr_t *d) {
   return 1;
 }
 
-int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
-  cyc_t *cy = m->cy;
-  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
-  const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
-  const vta_insn_t *in = &d->in;
-  /* Its reads and beats are not reported in their cycles. A digest list
-   * (co-simulation) gets every event late, in any order (vta_dma_wr_sync_events);
-   * a span's listener (vta_cycle_advance_spans) must want none of them. */
+/* Whether nothing could tell a STORE in closed form from one stepped:
+ * its reads and beats are not reported in their cycles.  A digest list
+ * (co-simulation) gets every event late, in any order
+ * (vta_dma_wr_sync_events); a span's listener (vta_cycle_advance_spans)
+ * must want none of them.  No trace, and elements that are whole beats
+ * and never split between bursts (E a multiple of BUS_BYTES, and
+ * MAX_BURST * BUS_BYTES a multiple of E): the schedule of 6.6 is then
+ * fixed at S. */
+static int wr_closed_form_unseen(const cyc_t *cy, const vta_memsys_params_t *p, uint32_t E,
+                                 int digest) {
+  const uint32_t bus = p->bus_bytes;
   const uint32_t unseen = (1u << VTA_EV_OUT_RD) | (1u << VTA_EV_WR_BEAT) | (1u << VTA_EV_WR_ACK);
-  const int digest = cy->ev && cy->ev->digest;
-  if (!cy->lazy || (!digest && vta_ev_wanted(cy, unseen)) || cy->trace || E % bus ||
-      ((uint64_t)p->max_burst * bus) % E)
-    return 0;
-  /* Its events are laid out below: for a digest list, which takes each
-   * one as the steps pass its cycle, and for a span's listener that wants
-   * the address phases, which gets them at once (vta_span_t says so). */
-  const int emit = digest || vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR);
-  if (emit && !d->sev) { /* at most 4 events a beat (its element's OUT_RD, AW, ack) */
-    d->sev = malloc(4 * (size_t)VTA_MEMSYS_POSTS * sizeof *d->sev);
-    d->sdat = malloc((size_t)VTA_MEMSYS_POSTS * bus);
-    if (!d->sev || !d->sdat) {
-      free(d->sev);
-      free(d->sdat);
-      d->sev = NULL;
-      d->sdat = NULL;
-      return 0;
-    }
-  }
-  /* the write beats' strobes: whole beats (elements are whole beats) */
-  const uint32_t strb = bus >= 32 ? 0xffffffffu : (1u << bus) - 1;
-  uint32_t nev = 0;
-#define WR_EV(cyc, kind, idx, addr, bytes, data)                              \
-  do {                                                                         \
-    if (emit)                                                                  \
-      d->sev[nev++] = (vta_event_t){(cyc), (kind), 0, 0, (idx), (addr), (bytes), (data)}; \
-  } while (0)
-  const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus, cpb = p->cpb;
-  const uint64_t per = 1 + ob * cpb, S = cy->now;
-  /* The previous store's posts all preceded its D, so DRAM has them. */
-  assert(vta_memsys_wr_post_room(cy->ms) == VTA_MEMSYS_POSTS);
-  if (!nelem || nelem * ob > VTA_MEMSYS_POSTS) return 0;
-  /* Its out rows are read now instead of in their cycles: no compute write
-   * may reach them before the last read.  A GEMM/ALU in closed form writes
-   * only its own rows until its D; one started later (S' >= now) writes no
-   * row before S' + 6. */
-  const unit_t *cu = &cy->u[VTA_UNIT_COMPUTE];
-  uint64_t bound = S + 6;
+  return cy->lazy && (digest || !vta_ev_wanted(cy, unseen)) && !cy->trace && !(E % bus) &&
+         !(((uint64_t)p->max_burst * bus) % E);
+}
+
+/* The buffers of the events laid out at S: at most 4 events a beat (its
+ * element's OUT_RD, AW, ack) and each beat's data; 0 when they are there. */
+static int wr_event_buffers(dma_wr_t *d, uint32_t bus) {
+  if (d->sev) return 0;
+  d->sev = malloc(4 * (size_t)VTA_MEMSYS_POSTS * sizeof *d->sev);
+  d->sdat = malloc((size_t)VTA_MEMSYS_POSTS * bus);
+  if (d->sev && d->sdat) return 0;
+  free(d->sev);
+  free(d->sdat);
+  d->sev = NULL;
+  d->sdat = NULL;
+  return -1;
+}
+
+/* Its out rows are read at S instead of in their cycles: no compute write
+ * may reach them before the last read.  A GEMM/ALU in closed form writes
+ * only its own rows until its D; one started later (S' >= S) writes no row
+ * before S' + 6.  0 when a compute write could reach the rows
+ * [sram_base, sram_base + nelem) at any time (closed form is ruled out);
+ * else 1, with the first cycle one could reach them in *bound. */
+static int wr_compute_bound(const vta_model_t *m, const vta_insn_t *in, uint64_t nelem,
+                            uint64_t S, uint64_t *bound) {
+  const unit_t *cu = &m->cy->u[VTA_UNIT_COMPUTE];
+  *bound = S + 6;
   if (cu->busy && (cu->kind == K_GEMM || cu->kind == K_ALU)) {
     const pipe_t *pp = &cu->pipe;
     if (!pp->lazy) return 0;
     if (pp->o_lo <= pp->o_hi && in->sram_base <= pp->o_hi && in->sram_base + nelem - 1 >= pp->o_lo)
       return 0;
-    bound = pp->done + 7;
+    *bound = pp->done + 7;
   } else if (cu->busy) {
-    bound = S + 7;
+    *bound = S + 7;
   }
-  /* One walk over the bursts: read and post every beat in its cycle, and
-   * lay the counters out per cycle (cum[k] gets cycle S + k - 1's, summed
-   * below); anything that rules closed form out drops the posts. */
+  return 1;
+}
+
+/* The walk over a STORE's bursts that lays its schedule out at S. */
+typedef struct wr_walk {
+  uint64_t S, E, bus, ob, cpb, per; /* per: cycles of an element, 1 + OB CPB */
+  uint32_t strb;                    /* a write beat's strobes: every byte */
+  int emit;                         /* lay its events out too */
+  uint32_t nev;                     /* events laid out */
+  uint32_t entry;                   /* the next out row to read */
+  uint64_t filled;                  /* cum entries zeroed so far */
+} wr_walk_t;
+
+static inline void wr_ev(dma_wr_t *d, wr_walk_t *w, uint64_t cycle, uint32_t kind, uint32_t idx,
+                         uint64_t addr, uint32_t bytes, const uint8_t *data) {
+  if (w->emit) d->sev[w->nev++] = (vta_event_t){cycle, kind, 0, 0, idx, addr, bytes, data};
+}
+
+/* Element i of the current burst, read in `read`: its out row packed, its
+ * OB beats posted in the cycles they are accepted, and the cycles' counters
+ * (c[k] gets cycle S + k - 1's). */
+static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *host, uint64_t i,
+                           uint64_t read) {
   struct wr_cum *c = d->cum;
-  uint32_t entry = in->sram_base;
-  uint64_t last_read = 0, filled = 1; /* cum entries zeroed so far */
-  c[0] = c[1] = (struct wr_cum){0};
-  c[1].busy = 1; /* S: the start */
-  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
-  do {
-    const uint64_t T = d->bbytes / E, b0 = d->ba - S + 1, bk = d->back - S + 1;
-    uint8_t *host = vta_mem_host(m->mem, d->baddr_c, d->bbytes);
-    if (!host || bk > WR_SCHED_MAX) { /* not host memory (posts need it), or too long */
-      vta_memsys_wr_drop(cy->ms);
-      return 0;
-    }
-    memset(&c[filled + 1], 0, (bk - filled) * sizeof *c);
-    filled = bk;
-    c[b0].busy = c[b0].req = 1;
-    c[b0].bytes = (uint32_t)d->bbytes;
-    for (uint64_t k = b0; k <= bk; k++) c[k].wbusy = 1;
-    for (uint64_t k = b0 + T * per + 1; k < bk; k++) c[k].mem = 1; /* the ack's wait */
-    c[bk].busy = 1;
-    WR_EV(d->ba, VTA_EV_WR_ADDR, 0, d->baddr_c, (uint32_t)d->bbytes, NULL);
-    for (uint64_t i = 0; i < T; i++, entry++) {
-      uint64_t read = d->ba + 1 + i * per;
-      c[read - S + 1].busy = 1;
-      vta_tensor_pack(&m->out, entry, d->sbuf);
-      WR_EV(read, VTA_EV_OUT_RD, entry, 0, 0, NULL);
-      uint8_t *data = emit ? d->sdat + (size_t)(entry - in->sram_base) * E : NULL;
-      if (emit) memcpy(data, d->sbuf, E);
-      for (uint64_t j = 0; j < ob; j++) {
-        uint64_t acc = read + (j + 1) * cpb;
-        for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
-        c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
-        vta_memsys_wr_post(cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
-        WR_EV(acc, VTA_EV_WR_BEAT, strb, d->baddr_c + i * E + j * bus, bus,
-              emit ? data + j * bus : NULL);
-      }
-    }
-    WR_EV(d->back, VTA_EV_WR_ACK, 0, 0, 0, NULL);
-    last_read = d->ba + 1 + (T - 1) * per;
-  } while (wr_burst_next(m, d));
-  if (last_read >= bound) {
-    vta_memsys_wr_drop(cy->ms);
-    return 0;
+  const uint64_t E = w->E, bus = w->bus, cpb = w->cpb, S = w->S;
+  c[read - S + 1].busy = 1;
+  vta_tensor_pack(&m->out, w->entry, d->sbuf);
+  wr_ev(d, w, read, VTA_EV_OUT_RD, w->entry, 0, 0, NULL);
+  uint8_t *data = w->emit ? d->sdat + (size_t)(w->entry - d->in.sram_base) * E : NULL;
+  if (w->emit) memcpy(data, d->sbuf, E);
+  for (uint64_t j = 0; j < w->ob; j++) {
+    uint64_t acc = read + (j + 1) * cpb;
+    for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
+    c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
+    vta_memsys_wr_post(m->cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
+    wr_ev(d, w, acc, VTA_EV_WR_BEAT, w->strb, d->baddr_c + i * E + j * bus, (uint32_t)bus,
+          w->emit ? data + j * bus : NULL);
   }
-  d->done_at = d->back;
+  w->entry++;
+}
+
+/* The burst under d's cursor: its address phase, elements and
+ * acknowledge; returns its last read's cycle, or 0 when closed form is
+ * ruled out (not host memory, which the posts need, or too long). */
+static uint64_t wr_lay_burst(vta_model_t *m, dma_wr_t *d, wr_walk_t *w) {
+  struct wr_cum *c = d->cum;
+  const uint64_t T = d->bbytes / w->E, b0 = d->ba - w->S + 1, bk = d->back - w->S + 1;
+  uint8_t *host = vta_mem_host(m->mem, d->baddr_c, d->bbytes);
+  if (!host || bk > WR_SCHED_MAX) return 0;
+  memset(&c[w->filled + 1], 0, (bk - w->filled) * sizeof *c);
+  w->filled = bk;
+  c[b0].busy = c[b0].req = 1;
+  c[b0].bytes = (uint32_t)d->bbytes;
+  for (uint64_t k = b0; k <= bk; k++) c[k].wbusy = 1;
+  for (uint64_t k = b0 + T * w->per + 1; k < bk; k++) c[k].mem = 1; /* the ack's wait */
+  c[bk].busy = 1;
+  wr_ev(d, w, d->ba, VTA_EV_WR_ADDR, 0, d->baddr_c, (uint32_t)d->bbytes, NULL);
+  for (uint64_t i = 0; i < T; i++) wr_lay_element(m, d, w, host, i, d->ba + 1 + i * w->per);
+  wr_ev(d, w, d->back, VTA_EV_WR_ACK, 0, 0, 0, NULL);
+  return d->ba + 1 + (T - 1) * w->per;
+}
+
+/* cum[k] from cycle S + k - 1's counters to those of cycles [S, S + k). */
+static void wr_cum_sum(struct wr_cum *c, uint64_t filled) {
   for (uint64_t k = 1; k <= filled; k++) {
     c[k].busy += c[k - 1].busy;
     c[k].mem += c[k - 1].mem;
@@ -648,14 +657,52 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
     c[k].beats += c[k - 1].beats;
     c[k].wbusy += c[k - 1].wbusy;
   }
+}
+
+int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
+  cyc_t *cy = m->cy;
+  const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
+  const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
+  const vta_insn_t *in = &d->in;
+  const int digest = cy->ev && cy->ev->digest;
+  if (!wr_closed_form_unseen(cy, p, E, digest)) return 0;
+  /* Its events are laid out below: for a digest list, which takes each
+   * one as the steps pass its cycle, and for a span's listener that wants
+   * the address phases, which gets them at once (vta_span_t says so). */
+  const int emit = digest || vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR);
+  if (emit && wr_event_buffers(d, bus)) return 0;
+  const uint64_t nelem = (uint64_t)in->x_size * in->y_size, ob = E / bus, S = cy->now;
+  /* The previous store's posts all preceded its D, so DRAM has them. */
+  assert(vta_memsys_wr_post_room(cy->ms) == VTA_MEMSYS_POSTS);
+  uint64_t bound;
+  if (!nelem || nelem * ob > VTA_MEMSYS_POSTS || !wr_compute_bound(m, in, nelem, S, &bound))
+    return 0;
+  /* One walk over the bursts: read and post every beat in its cycle, and
+   * lay the counters out per cycle (cum[k] gets cycle S + k - 1's, summed
+   * below); anything that rules closed form out drops the posts. */
+  wr_walk_t w = {S, E, bus, ob, p->cpb, 1 + ob * p->cpb, bus >= 32 ? 0xffffffffu : (1u << bus) - 1,
+                 emit, 0, in->sram_base, 1};
+  uint64_t last_read = 0;
+  d->cum[0] = d->cum[1] = (struct wr_cum){0};
+  d->cum[1].busy = 1; /* S: the start */
+  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
+  do {
+    last_read = wr_lay_burst(m, d, &w);
+    if (!last_read) break;
+  } while (wr_burst_next(m, d));
+  if (!last_read || last_read >= bound) {
+    vta_memsys_wr_drop(cy->ms);
+    return 0;
+  }
+  d->done_at = d->back;
+  wr_cum_sum(d->cum, w.filled);
   d->start = S;
   d->acct = d->upto = S;
   d->lazy = 1;
-  d->nsev = nev;
+  d->nsev = w.nev;
   d->ksev = 0;
   if (emit && !digest) vta_dma_wr_sync_events(m, d, UINT64_MAX); /* the span's: now */
   return 1;
-#undef WR_EV
 }
 
 void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto) {

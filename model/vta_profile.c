@@ -735,6 +735,194 @@ static void attribute(vta_prof_t *p, int u, const tally_t *c) {
     for (int q = 0; q < 4; q++) h->a.dep[q] += c->dep[q];
 }
 
+/* Which units start (with the index) and complete an instruction in this
+ * cycle: attribution reads one START and one DONE per unit. */
+typedef struct walk_units {
+  int started[3], done[3];
+  uint32_t sidx[3];
+} walk_units_t;
+
+static void walk_units_of(const vta_evlist_t *ev, int n, walk_units_t *w) {
+  memset(w, 0, sizeof *w);
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    if (e->kind == VTA_EV_START && e->unit < 3) {
+      w->started[e->unit] = 1;
+      w->sidx[e->unit] = e->index;
+    }
+    if (e->kind == VTA_EV_DONE && e->unit < 3) w->done[e->unit] = 1;
+  }
+}
+
+/* A span's cycles of unit u before its last one go to what the unit was
+ * doing through them; so does the last one, unless the unit starts an
+ * instruction in it (its category then goes to the new one). */
+static void attribute_span(vta_prof_t *p, int u, const uint64_t count[VTA_NCAT], int cat,
+                           int new_insn) {
+  tally_t c = {count[VTA_CAT_BUSY], count[VTA_CAT_MEM],
+               {count[VTA_CAT_DEP], count[VTA_CAT_DEP + 1], count[VTA_CAT_DEP + 2],
+                count[VTA_CAT_DEP + 3]}};
+  if (new_insn) {
+    if (cat == VTA_CAT_BUSY) c.busy--;
+    else if (cat == VTA_CAT_MEM) c.mem--;
+    else if (cat >= VTA_CAT_DEP && cat < VTA_CAT_IDLE) c.dep[cat - VTA_CAT_DEP]--;
+  }
+  attribute(p, u, &c);
+}
+
+/* One cycle of unit u in category c: busy and mem_stall to the executing
+ * instruction, dep_* to the head waiting for its token, idle to nobody. */
+static void attribute_cycle(vta_prof_t *p, int u, int c) {
+  if (c == VTA_CAT_BUSY || c == VTA_CAT_MEM) {
+    if (p->cur_on[u]) *(c == VTA_CAT_BUSY ? &p->cur[u].a.busy : &p->cur[u].a.mem) += 1;
+  } else if (c >= VTA_CAT_DEP && c < VTA_CAT_IDLE) {
+    pinsn_t *h = fifo_front(&p->q[u]);
+    if (h) h->a.dep[c - VTA_CAT_DEP]++;
+  }
+}
+
+/* The fetch track's dispatch slice: back-to-back dispatches extend it. */
+static void tl_dispatch(vta_prof_t *p, uint64_t t, uint32_t idx) {
+  if (p->disp_open && p->disp_to + 1 == t) {
+    p->disp_to = t;
+    p->disp_last = idx;
+    return;
+  }
+  fetch_flush(p, 1, 1);
+  p->disp_open = 1;
+  p->disp_from = p->disp_to = t;
+  p->disp_first = p->disp_last = idx;
+}
+
+/* An instruction dispatched in run cycle t joins its unit's queue, in which
+ * it is from t + 1. */
+static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
+  pinsn_t x;
+  memset(&x, 0, sizeof x);
+  x.idx = e->index;
+  x.queued = t + 1;
+  vta_insn_t in;
+  int ok;
+  decode(p, e->index, &in, &ok);
+  x.cls = ok ? classify(&in) : C_NOP;
+  x.pops = ok && (in.pop_prev || in.pop_next);
+  x.pushes = ok && (in.push_prev || in.push_next);
+  if (fifo_push(&p->q[e->unit], &x)) p->tl_err = 1;
+  p->qlen[e->unit]++;
+  if (p->tl) tl_dispatch(p, t, e->index);
+}
+
+/* Each token queue's producer and consumer unit (the flow arrows' tracks). */
+static const int producer[4] = {VTA_UNIT_LOAD, VTA_UNIT_COMPUTE, VTA_UNIT_COMPUTE,
+                                VTA_UNIT_STORE};
+static const int consumer[4] = {VTA_UNIT_COMPUTE, VTA_UNIT_LOAD, VTA_UNIT_STORE,
+                                VTA_UNIT_COMPUTE};
+
+/* A pop of token queue q at timeline cycle g: the timeline's flow arrow
+ * from the oldest push not yet popped. */
+static void token_popped(vta_prof_t *p, int q, uint64_t g) {
+  if (p->tokens[q]) p->tokens[q]--;
+  if (!p->tl || !p->pend[q].n) return;
+  uint64_t from = p->pend[q].ts[p->pend[q].head];
+  p->pend[q].head = (p->pend[q].head + 1) % p->pend[q].cap;
+  p->pend[q].n--;
+  uint64_t id = ++p->flow_id;
+  tl_sep(p);
+  fprintf(p->tl, "{\"ph\":\"s\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
+          "\"id\":%" PRIu64 ",\"ts\":", tid_of[producer[q]], q_short[q], id);
+  tl_ts(p, from);
+  fputs("}", p->tl);
+  tl_sep(p);
+  fprintf(p->tl, "{\"ph\":\"f\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
+          "\"id\":%" PRIu64 ",\"ts\":", tid_of[consumer[q]], q_short[q], id);
+  tl_ts(p, g);
+  fputs("}", p->tl);
+}
+
+/* A push into token queue q at timeline cycle g, kept for its pop's arrow. */
+static void token_pushed(vta_prof_t *p, int q, uint64_t g) {
+  p->tokens[q]++;
+  if (!p->tl) return;
+  tsq_t *pq = &p->pend[q];
+  if (pq->n == pq->cap) {
+    size_t cap = pq->cap ? 2 * pq->cap : 16;
+    uint64_t *v = malloc(cap * 8);
+    if (!v) {
+      p->tl_err = 1;
+      return;
+    }
+    for (size_t k = 0; k < pq->n; k++) v[k] = pq->ts[(pq->head + k) % pq->cap];
+    free(pq->ts);
+    pq->ts = v;
+    pq->head = 0;
+    pq->cap = cap;
+  }
+  pq->ts[(pq->head + pq->n++) % pq->cap] = g;
+}
+
+/* A read request of client c for `beats` beats issued in run cycle t: the
+ * read server places its beats (docs/microarch.md 5.1) for the bandwidth
+ * counters and, for fetch, the chunk's slice. */
+static void read_issued(vta_prof_t *p, int c, uint64_t t, uint64_t beats) {
+  const uint64_t cpb = p->params.mem.cpb;
+  uint64_t first = vta_rd_sched_place(&p->rd, &p->params.mem, t, beats);
+  if (!p->tl) return;
+  bw_add(p, c, p->base + first, beats, cpb);
+  if (c != VTA_RD_FETCH) return;
+  if (!p->rd_open) {
+    fetch_flush(p, 0, 1);
+    p->rd_open = 1;
+    p->rd_from = t;
+  }
+  p->rd_to = p->rd.last;
+}
+
+/* The cycle's token and memory events, in the canonical order. */
+static void walk_tokens_memory(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
+                               uint64_t g) {
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    int q = e->which;
+    switch (e->kind) {
+    case VTA_EV_POP:
+      if (q < 4) token_popped(p, q, g);
+      break;
+    case VTA_EV_PUSH:
+      if (q < 4) token_pushed(p, q, g);
+      break;
+    case VTA_EV_RD_REQ:
+      if (q < VTA_RD_NCLIENTS && e->index) read_issued(p, q, t, e->index);
+      break;
+    case VTA_EV_WR_BEAT:
+      if (p->tl) bw_add(p, VTA_RD_NCLIENTS, g, 1, 1);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/* The token and queue counters that changed, at the end of timeline cycle
+ * g; a finished run's queues are dropped by run_end instead. */
+static void tl_counters(vta_prof_t *p, uint64_t g, int finished) {
+  for (int q = 0; q < 4; q++)
+    if ((int64_t)p->tokens[q] != p->tok_shown[q]) {
+      char nm[32];
+      snprintf(nm, sizeof nm, "tokens %s", q_short[q]);
+      tl_counter(p, nm, g + 1, p->tokens[q]);
+      p->tok_shown[q] = p->tokens[q];
+    }
+  if (finished) return;
+  for (int u = 0; u < 3; u++)
+    if ((int64_t)p->qlen[u] != p->q_shown[u]) {
+      char nm[32];
+      snprintf(nm, sizeof nm, "queue %s", vta_unit_name((vta_unit_t)u));
+      tl_counter(p, nm, g + 1, p->qlen[u]);
+      p->q_shown[u] = p->qlen[u];
+      p->q_ts[u] = g + 1;
+    }
+}
+
 /* One cycle of the run at p->now: its events and categories; with
  * `count`, the cycles of a span before it are accounted first (each unit's
  * categories of the span, this cycle's included unless the unit starts an
@@ -747,159 +935,22 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
    * token flows; attribution reads one DISPATCH, START, DONE per unit. */
   if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
-  int started[3] = {0, 0, 0}, done[3] = {0, 0, 0};
-  uint32_t sidx[3] = {0, 0, 0};
-  for (int i = 0; i < n; i++) {
-    const vta_event_t *e = &ev->ev[i];
-    if (e->kind == VTA_EV_START && e->unit < 3) started[e->unit] = 1, sidx[e->unit] = e->index;
-    if (e->kind == VTA_EV_DONE && e->unit < 3) done[e->unit] = 1;
-  }
+  walk_units_t w;
+  walk_units_of(ev, n, &w);
   /* 0. a span's earlier cycles, 1. starts (the pops happen now), 2. this
    * cycle's category, 3. dones */
   for (int u = 0; u < 3; u++) {
-    if (count) {
-      tally_t c = {count[u][VTA_CAT_BUSY], count[u][VTA_CAT_MEM],
-                   {count[u][VTA_CAT_DEP], count[u][VTA_CAT_DEP + 1], count[u][VTA_CAT_DEP + 2],
-                    count[u][VTA_CAT_DEP + 3]}};
-      if (started[u] && !finished) { /* this cycle's category is the new instruction's */
-        int k = cat[u];
-        if (k == VTA_CAT_BUSY) c.busy--;
-        else if (k == VTA_CAT_MEM) c.mem--;
-        else if (k >= VTA_CAT_DEP && k < VTA_CAT_IDLE) c.dep[k - VTA_CAT_DEP]--;
-      }
-      attribute(p, u, &c);
-    }
-    if (started[u]) insn_start(p, u, sidx[u]);
-    if (!finished && (!count || started[u])) {
-      int c = cat[u];
-      if (c == VTA_CAT_BUSY || c == VTA_CAT_MEM) {
-        if (p->cur_on[u]) *(c == VTA_CAT_BUSY ? &p->cur[u].a.busy : &p->cur[u].a.mem) += 1;
-      } else if (c >= VTA_CAT_DEP && c < VTA_CAT_IDLE) {
-        pinsn_t *h = fifo_front(&p->q[u]);
-        if (h) h->a.dep[c - VTA_CAT_DEP]++;
-      }
-    }
-    if (done[u] && p->cur_on[u]) insn_done(p, u, 0);
+    if (count) attribute_span(p, u, count[u], cat[u], w.started[u] && !finished);
+    if (w.started[u]) insn_start(p, u, w.sidx[u]);
+    if (!finished && (!count || w.started[u])) attribute_cycle(p, u, cat[u]);
+    if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0);
   }
-  /* dispatches: in the queue from t + 1 */
-  for (int i = 0; i < n; i++) {
-    const vta_event_t *e = &ev->ev[i];
-    if (e->kind != VTA_EV_DISPATCH || e->unit >= 3) continue;
-    pinsn_t x;
-    memset(&x, 0, sizeof x);
-    x.idx = e->index;
-    x.queued = t + 1;
-    vta_insn_t in;
-    int ok;
-    decode(p, e->index, &in, &ok);
-    x.cls = ok ? classify(&in) : C_NOP;
-    x.pops = ok && (in.pop_prev || in.pop_next);
-    x.pushes = ok && (in.push_prev || in.push_next);
-    if (fifo_push(&p->q[e->unit], &x)) p->tl_err = 1;
-    p->qlen[e->unit]++;
-    if (p->tl) {
-      if (p->disp_open && p->disp_to + 1 == t) {
-        p->disp_to = t;
-        p->disp_last = e->index;
-      } else {
-        fetch_flush(p, 1, 1);
-        p->disp_open = 1;
-        p->disp_from = p->disp_to = t;
-        p->disp_first = p->disp_last = e->index;
-      }
-    }
-  }
+  for (int i = 0; i < n; i++)
+    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3) dispatched(p, &ev->ev[i], t);
   for (int u = 0; u < 3; u++)
-    if (done[u] && p->qlen[u]) p->qlen[u]--;
-  /* tokens, flows, memory */
-  static const int producer[4] = {VTA_UNIT_LOAD, VTA_UNIT_COMPUTE, VTA_UNIT_COMPUTE,
-                                  VTA_UNIT_STORE};
-  static const int consumer[4] = {VTA_UNIT_COMPUTE, VTA_UNIT_LOAD, VTA_UNIT_STORE,
-                                  VTA_UNIT_COMPUTE};
-  for (int i = 0; i < n; i++) {
-    const vta_event_t *e = &ev->ev[i];
-    int q = e->which;
-    switch (e->kind) {
-    case VTA_EV_POP:
-      if (q >= 4) break;
-      if (p->tokens[q]) p->tokens[q]--;
-      if (p->tl && p->pend[q].n) {
-        uint64_t from = p->pend[q].ts[p->pend[q].head];
-        p->pend[q].head = (p->pend[q].head + 1) % p->pend[q].cap;
-        p->pend[q].n--;
-        uint64_t id = ++p->flow_id;
-        tl_sep(p);
-        fprintf(p->tl, "{\"ph\":\"s\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
-                "\"id\":%" PRIu64 ",\"ts\":", tid_of[producer[q]], q_short[q], id);
-        tl_ts(p, from);
-        fputs("}", p->tl);
-        tl_sep(p);
-        fprintf(p->tl, "{\"ph\":\"f\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
-                "\"id\":%" PRIu64 ",\"ts\":", tid_of[consumer[q]], q_short[q], id);
-        tl_ts(p, g);
-        fputs("}", p->tl);
-      }
-      break;
-    case VTA_EV_PUSH:
-      if (q >= 4) break;
-      p->tokens[q]++;
-      if (p->tl) {
-        tsq_t *pq = &p->pend[q];
-        if (pq->n == pq->cap) {
-          size_t cap = pq->cap ? 2 * pq->cap : 16;
-          uint64_t *v = malloc(cap * 8);
-          if (!v) { p->tl_err = 1; break; }
-          for (size_t k = 0; k < pq->n; k++) v[k] = pq->ts[(pq->head + k) % pq->cap];
-          free(pq->ts);
-          pq->ts = v;
-          pq->head = 0;
-          pq->cap = cap;
-        }
-        pq->ts[(pq->head + pq->n++) % pq->cap] = g;
-      }
-      break;
-    case VTA_EV_RD_REQ:
-      if (q < VTA_RD_NCLIENTS && e->index) {
-        const uint64_t cpb = p->params.mem.cpb;
-        uint64_t first = vta_rd_sched_place(&p->rd, &p->params.mem, t, e->index);
-        if (p->tl) {
-          bw_add(p, q, p->base + first, e->index, cpb);
-          if (q == VTA_RD_FETCH) {
-            if (!p->rd_open) {
-              fetch_flush(p, 0, 1);
-              p->rd_open = 1;
-              p->rd_from = t;
-            }
-            p->rd_to = p->rd.last;
-          }
-        }
-      }
-      break;
-    case VTA_EV_WR_BEAT:
-      if (p->tl) bw_add(p, VTA_RD_NCLIENTS, g, 1, 1);
-      break;
-    default:
-      break;
-    }
-  }
-  if (p->tl) {
-    for (int q = 0; q < 4; q++)
-      if ((int64_t)p->tokens[q] != p->tok_shown[q]) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "tokens %s", q_short[q]);
-        tl_counter(p, nm, g + 1, p->tokens[q]);
-        p->tok_shown[q] = p->tokens[q];
-      }
-    if (!finished)
-      for (int u = 0; u < 3; u++)
-        if ((int64_t)p->qlen[u] != p->q_shown[u]) {
-          char nm[32];
-          snprintf(nm, sizeof nm, "queue %s", vta_unit_name((vta_unit_t)u));
-          tl_counter(p, nm, g + 1, p->qlen[u]);
-          p->q_shown[u] = p->qlen[u];
-          p->q_ts[u] = g + 1;
-        }
-  }
+    if (w.done[u] && p->qlen[u]) p->qlen[u]--;
+  walk_tokens_memory(p, ev, n, t, g);
+  if (p->tl) tl_counters(p, g, finished);
   if (finished) {
     run_end(p);
     return;

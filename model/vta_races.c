@@ -348,88 +348,87 @@ static int pops_ready(const races_t *R, int unit, const vta_insn_t *in) {
   return 1;
 }
 
-/* Returns 1 when the run cannot be followed (undecodable, no FINISH...):
- * the engines report that, and later runs are not checked. */
-static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int *nwarn) {
-  item_t *it = calloc(count ? count : 1, sizeof *it);
-  uint32_t *order[3], n[3] = {0, 0, 0}, head[3] = {0, 0, 0};
-  for (int u = 0; u < 3; u++) order[u] = malloc((count ? count : 1) * sizeof *order[u]);
-  int rc = 1;
-  if (!it || !order[0] || !order[1] || !order[2]) {
-    rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
-    goto out;
-  }
+/* A run's instructions, decoded, and each unit's in program order. */
+typedef struct run_insns {
+  item_t *it;
+  uint32_t *order[3], n[3];
+} run_insns_t;
+
+/* Decode the run's `count` instructions; 1 when one is unmapped or does
+ * not decode (the engines report that), -1 out of memory. */
+static int run_decode(races_t *R, uint32_t phys, uint32_t count, run_insns_t *ri) {
+  ri->it = calloc(count ? count : 1, sizeof *ri->it);
+  for (int u = 0; u < 3; u++) ri->order[u] = malloc((count ? count : 1) * sizeof *ri->order[u]);
+  if (!ri->it || !ri->order[0] || !ri->order[1] || !ri->order[2])
+    return vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
   /* The run's instructions in one look-up when they are mapped together. */
   const uint8_t *all = vta_mem_host(R->mem, phys, (uint64_t)count * VTA_INS_BYTES);
   for (uint32_t k = 0; k < count; k++) {
     const uint8_t *raw = all ? all + (size_t)k * VTA_INS_BYTES
                              : vta_mem_host(R->mem, (uint64_t)phys + (uint64_t)k * VTA_INS_BYTES,
                                             VTA_INS_BYTES);
-    if (!raw || vta_insn_decode(R->cfg, raw, &it[k].in, NULL)) goto out;
-    int u = (int)vta_insn_unit(&it[k].in);
-    it[k].who = (who_t){0, R->run, k, u};
-    order[u][n[u]++] = k;
+    item_t *x = &ri->it[k];
+    if (!raw || vta_insn_decode(R->cfg, raw, &x->in, NULL)) return 1;
+    int u = (int)vta_insn_unit(&x->in);
+    x->who = (who_t){0, R->run, k, u};
+    ri->order[u][ri->n[u]++] = k;
   }
-  item_t *fin = NULL;
-  vclock_t fin_vc = {{0, 0, 0}};
-  /* Of the heads whose pops can be served, the first in program order: any
-   * choice gives the same clocks (FIFO tokens), this one the messages a
-   * reader expects ("reads it, then ... writes it"). */
-  for (;;) {
-    int u = -1;
-    for (int v = 0; v < 3; v++)
-      if (head[v] < n[v] && pops_ready(R, v, &it[order[v][head[v]]].in) &&
-          (u < 0 || order[v][head[v]] < order[u][head[u]]))
-        u = v;
-    if (u < 0) break;
-    item_t *x = &it[order[u][head[u]]];
-    for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
-      if (!vta_dep_flag(&x->in, f)) continue;
-      tokq_t *q = &R->q[vta_dep_queue((vta_unit_t)u, f)];
-      join(&R->vc[u], &q->v[q->head++]);
-      q->n--;
-    }
-    x->who.epoch = ++R->vc[u].c[u];
-    assert(x->who.epoch == (R->nat[u] ? R->nat[u] : 1) && x->who.epoch < (uint64_t)1 << 62);
-    if (!R->nat[u]) R->nat[u] = 1; /* epoch 0 is nobody */
-    if (R->nat[u] >= R->capat[u]) { /* the shadow names it by its epoch from now on */
-      uint64_t cap = R->capat[u] ? 2 * R->capat[u] : 1024;
-      who_t *na = cap <= SIZE_MAX / sizeof *na ? realloc(R->at[u], cap * sizeof *na) : NULL;
-      if (!na) {
-        rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
-        goto out;
-      }
-      R->at[u] = na;
-      R->capat[u] = cap;
-    }
-    R->at[u][R->nat[u]++] = x->who;
-    if (accesses(R, &x->in, u, x->who.epoch)) {
-      rc = -1;
-      goto out;
-    }
-    for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
-      int q = vta_dep_queue((vta_unit_t)u, f);
-      if (vta_dep_flag(&x->in, f) && q >= 0 && tq_push(&R->q[q], &R->vc[u])) {
-        rc = vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
-        goto out;
-      }
-    }
-    if (x->in.opcode == VTA_OP_FINISH && !fin) {
-      fin = x;
-      fin_vc = R->vc[u];
-    }
-    head[u]++;
+  return 0;
+}
+
+/* Of the heads whose pops can be served, the first in program order: any
+ * choice gives the same clocks (FIFO tokens), this one the messages a
+ * reader expects ("reads it, then ... writes it").  -1: none. */
+static int run_next_unit(const races_t *R, const run_insns_t *ri, const uint32_t head[3]) {
+  int u = -1;
+  for (int v = 0; v < 3; v++)
+    if (head[v] < ri->n[v] && pops_ready(R, v, &ri->it[ri->order[v][head[v]]].in) &&
+        (u < 0 || ri->order[v][head[v]] < ri->order[u][head[u]]))
+      u = v;
+  return u;
+}
+
+/* Unit u executes x: it pops its tokens (joining the clocks they carry),
+ * advances its own clock component to name x by it, checks x's accesses
+ * against the shadow and pushes its clock with its tokens. */
+static int run_execute(races_t *R, int u, item_t *x) {
+  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+    if (!vta_dep_flag(&x->in, f)) continue;
+    tokq_t *q = &R->q[vta_dep_queue((vta_unit_t)u, f)];
+    join(&R->vc[u], &q->v[q->head++]);
+    q->n--;
   }
-  if (!fin) goto out; /* deadlock or no FINISH: the engine's fault */
-  /* Everything not ordered before FINISH can still be running when the
-   * run ends: one warning per unit, naming its first such instruction. */
+  x->who.epoch = ++R->vc[u].c[u];
+  assert(x->who.epoch == (R->nat[u] ? R->nat[u] : 1) && x->who.epoch < (uint64_t)1 << 62);
+  if (!R->nat[u]) R->nat[u] = 1; /* epoch 0 is nobody */
+  if (R->nat[u] >= R->capat[u]) { /* the shadow names it by its epoch from now on */
+    uint64_t cap = R->capat[u] ? 2 * R->capat[u] : 1024;
+    who_t *na = cap <= SIZE_MAX / sizeof *na ? realloc(R->at[u], cap * sizeof *na) : NULL;
+    if (!na) return vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+    R->at[u] = na;
+    R->capat[u] = cap;
+  }
+  R->at[u][R->nat[u]++] = x->who;
+  if (accesses(R, &x->in, u, x->who.epoch)) return -1;
+  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+    int q = vta_dep_queue((vta_unit_t)u, f);
+    if (vta_dep_flag(&x->in, f) && q >= 0 && tq_push(&R->q[q], &R->vc[u]))
+      return vta_errf(R->err, VTA_ENOMEM, "--check-races: out of memory");
+  }
+  return 0;
+}
+
+/* Everything not ordered before FINISH can still be running when the run
+ * ends: one warning per unit, naming its first such instruction. */
+static void warn_unordered(races_t *R, const run_insns_t *ri, const item_t *fin,
+                           const vclock_t *fin_vc, FILE *warn, int *nwarn) {
   for (int u = 0; u < 3; u++) {
     const item_t *first = NULL;
     int more = 0;
-    for (uint32_t k = 0; k < n[u]; k++) {
-      const item_t *x = &it[order[u][k]];
+    for (uint32_t k = 0; k < ri->n[u]; k++) {
+      const item_t *x = &ri->it[ri->order[u][k]];
       /* A sync NOP moves no data: only its token count can be late. */
-      if (x == fin || vta_insn_is_nop(&x->in) || (x->who.epoch && x->who.epoch <= fin_vc.c[u]))
+      if (x == fin || vta_insn_is_nop(&x->in) || (x->who.epoch && x->who.epoch <= fin_vc->c[u]))
         continue;
       if (!first) first = x;
       else more++;
@@ -445,12 +444,36 @@ static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int 
               more ? " and later ones of its unit" : "", vta_unit_name((vta_unit_t)u));
     if (nwarn) ++*nwarn;
   }
+}
+
+/* One run, executed abstractly: the units take their instructions in
+ * order as their tokens allow.  Returns 1 when the run cannot be followed
+ * (undecodable, no FINISH...): the engines report that, and later runs are
+ * not checked. */
+static int check_run(races_t *R, uint32_t phys, uint32_t count, FILE *warn, int *nwarn) {
+  run_insns_t ri = {NULL, {NULL, NULL, NULL}, {0, 0, 0}};
+  uint32_t head[3] = {0, 0, 0};
+  int rc = run_decode(R, phys, count, &ri);
+  if (rc) goto out;
+  item_t *fin = NULL;
+  vclock_t fin_vc = {{0, 0, 0}};
+  for (int u; (u = run_next_unit(R, &ri, head)) >= 0; head[u]++) {
+    item_t *x = &ri.it[ri.order[u][head[u]]];
+    if ((rc = run_execute(R, u, x))) goto out;
+    if (x->in.opcode == VTA_OP_FINISH && !fin) {
+      fin = x;
+      fin_vc = R->vc[u];
+    }
+  }
+  rc = 1;
+  if (!fin) goto out; /* deadlock or no FINISH: the engine's fault */
+  warn_unordered(R, &ri, fin, &fin_vc, warn, nwarn);
   /* The host launches the next run after FINISH. */
   for (int u = 0; u < 3; u++) join(&R->vc[u], &fin_vc);
   rc = 0;
 out:
-  free(it);
-  for (int u = 0; u < 3; u++) free(order[u]);
+  free(ri.it);
+  for (int u = 0; u < 3; u++) free(ri.order[u]);
   return rc;
 }
 
