@@ -37,7 +37,7 @@ expect_cycles sweep-bus 62 "$TMP/wgt3.vta" --bus-bytes 16
 # --- options ------------------------------------------------------------------
 expect bad-rd-lat 2 'RD_LAT = 0 is out of range' -- $V run "$TMP/finish.vta" --rd-lat 0
 expect bad-bus 2 'BUS_BYTES = 12: expected a power of two' -- $V run "$TMP/finish.vta" --bus-bytes 12
-expect bad-engine 2 "unknown engine 'bogus' \(available: model, functional, rtl\)" -- $V run --engine bogus "$TMP/finish.vta"
+expect bad-engine 2 "unknown engine 'bogus' \(available: functional, model, rtl, cosim\)" -- $V run --engine bogus "$TMP/finish.vta"
 expect max-cycles 2 'stopped at cycle 5 \(max_cycles=5\) without reaching FINISH' -- $V run "$TMP/gemm10.vta" --max-cycles 5
 
 # --- --stats --------------------------------------------------------------------
