@@ -1,8 +1,9 @@
 /*
  * check.h - the few macros our C tests need.  Each test binary prints one
  * "PASS name" or "FAIL name" line per test and a closing "N passed, N failed";
- * tests/run.sh adds the lines of every binary and script into the suite's
- * closing line.  (A framework such as cmocka prints its summary in its own
+ * tests/run.sh adds the lines of every binary and script (and their
+ * "SKIP name: why" lines) into the suite's closing line, "N passed,
+ * N failed, N skipped".  (A framework such as cmocka prints its summary in its own
  * format on stderr; one plain format across C and shell tests is simpler.)
  */
 #ifndef VTASIM_CHECK_H
