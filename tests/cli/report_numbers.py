@@ -2,7 +2,7 @@
 """tests/cli/report_numbers.py RECORD.json ID=FILE.json... - check that every
 number an HTML report shows (recorded from the rendered DOM by
 browser_check.js) equals the JSON report it names: data-v is the JSON value
-itself, and the shown text is that value in the stated format (cli/report.c:
+itself, and the shown text is that value in the stated format (analysis/html_util.c:
 0 integer with commas, 1 percent of a 0..1 fraction with one decimal, 2-4 one
 to three decimals; a share shows the value divided by the data-den field).  Prints one PASS/FAIL line; FAIL lists the first
 mismatches."""
