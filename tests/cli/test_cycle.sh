@@ -108,13 +108,17 @@ check scenarios-model env VTASIM_ENGINE=model "$BUILD/tests/test_scenarios"
 # The large workloads (make traces) through test_cycle's deep comparison: DRAM, every
 # scratchpad lane, statistics, tokens; counters; skipping.  Not under the sanitizers.
 if ls $T/*.large.vta >/dev/null 2>&1; then
-  case "$BUILD" in */san*) ;; *) check bundles-large-equivalent env VTASIM_LARGE=1 VTASIM_TRACES="$T" "$BUILD/tests/test_cycle" ;; esac
+  case "$BUILD" in
+    */san*) echo "SKIP bundles-large-equivalent: the large workloads take minutes under the sanitizers" ;;
+    *) check bundles-large-equivalent env VTASIM_LARGE=1 VTASIM_TRACES="$T" "$BUILD/tests/test_cycle" ;;
+  esac
 fi
 # Every workload bundle: both engines meet the bundle's expectations (output bytes and
 # statistics); the large ones (traces/*.large.vta, from `make traces`) when present.
 for f in $T/*.vta; do
   n=$(basename "$f" .vta)
-  case "$BUILD" in */san*) case "$n" in *.large) case "$n" in *tutorial*) ;; *) continue ;; esac ;; esac ;; esac
+  case "$BUILD" in */san*) case "$n" in *.large) case "$n" in *tutorial*) ;; *)
+    echo "SKIP bundle-$n: a large workload, minutes under the sanitizers"; continue ;; esac ;; esac ;; esac
   for e in model functional; do
     expect "bundle-$e-$n" 0 'expectations: [0-9]+ passed, 0 failed' -- $V run --engine $e "$f"
   done
