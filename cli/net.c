@@ -237,8 +237,8 @@ int vtasim_cmd_gen_net(int argc, char **argv) {
   for (int i = 0; i < net->nlayers; i++) {
     const vta_cl_net_layer_t *l = &net->layer[i];
     const vta_cl_conv2d_params_t *p = &l->p;
-    int oh = (p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1;
-    int ow = (p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1;
+    int oh = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+    int ow = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
     size_t ny = (size_t)p->batch * p->out_channels * oh * ow;
     t[i + 1] = malloc(ny);
     if (!t[i + 1]) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto out; }
@@ -450,7 +450,8 @@ int vtasim_cmd_run_net(int argc, char **argv) {
     const net_layer_t *l = &mf->layer[i];
     tensor_t *x = find_tensor(t, nt, l->in);
     tensor_t *r = strcmp(l->res, "-") ? find_tensor(t, nt, l->res) : NULL;
-    int oh = (l->h + 2 * l->pad - l->kh) / l->stride + 1, ow = (l->w + 2 * l->pad - l->kw) / l->stride + 1;
+    int oh = vta_cl_conv_out_size(l->h, l->kh, l->pad, l->stride);
+    int ow = vta_cl_conv_out_size(l->w, l->kw, l->pad, l->stride);
     if (!x || (strcmp(l->res, "-") && !r)) {
       vta_errf(&e, VTA_EINPUT, "%s:%d: layer %s reads tensor '%s', which no earlier line "
                "defines", in, l->line, l->name, !x ? l->in : l->res);

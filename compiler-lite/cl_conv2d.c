@@ -63,6 +63,10 @@ void vta_cl_conv2d_defaults(vta_cl_conv2d_params_t *p) {
   p->range = 128;
 }
 
+int vta_cl_conv_out_size(int in, int kernel, int pad, int stride) {
+  return (in + 2 * pad - kernel) / stride + 1;
+}
+
 int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vta_err *err) {
   if (cl_check_config(cfg, err)) return -1;
   if (p->batch <= 0 || p->height <= 0 || p->width <= 0 || p->in_channels <= 0 ||
@@ -88,8 +92,8 @@ int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vt
                     p->pad_h, p->pad_w, CL_PAD_MAX);
   if (p->range < 1 || p->range > 128)
     return vta_errf(err, VTA_EINPUT, "data range %d is outside 1..128", p->range);
-  uint64_t oh = (uint64_t)((p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1);
-  uint64_t ow = (uint64_t)((p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1);
+  uint64_t oh = (uint64_t)vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  uint64_t ow = (uint64_t)vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
   uint64_t n = (uint64_t)p->batch, c = (uint64_t)p->in_channels, k = (uint64_t)p->out_channels;
   if (cl_check_tensor("input", n * c * (uint64_t)p->height * (uint64_t)p->width, err) ||
       cl_check_tensor("kernel", k * c * (uint64_t)p->kernel_h * (uint64_t)p->kernel_w, err) ||
@@ -113,8 +117,8 @@ static int conv_plan(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, c
   c->nb = (uint32_t)(p->batch / cfg->batch);
   c->nic = (uint32_t)(p->in_channels / cfg->block_in);
   c->noc = (uint32_t)(p->out_channels / cfg->block_out);
-  c->oh = (uint32_t)((p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1);
-  c->ow = (uint32_t)((p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1);
+  c->oh = (uint32_t)vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  c->ow = (uint32_t)vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
   if (divides("b_block", p->b_block, c->nb, "batch blocks (batch / BATCH)", err) ||
       divides("oc_block", p->oc_block, c->noc, "output-channel blocks (out_channels / BLOCK_OUT)", err) ||
       divides("ic_block", p->ic_block, c->nic, "input-channel blocks (in_channels / BLOCK_IN)", err) ||

@@ -75,7 +75,7 @@ int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64
     int o = (64 << (stage - 1)) / width_div;
     for (int blk = 0; blk < 2; blk++) {
       int stride = stage > 1 && blk == 0 ? 2 : 1;
-      int oh = (h + 2 - 3) / stride + 1;
+      int oh = vta_cl_conv_out_size(h, 3, 1, stride);
       char name[48];
       int in = t, shortcut = t;
       snprintf(name, sizeof name, "layer%d.%d.conv1", stage, blk);
@@ -141,8 +141,8 @@ int vta_cl_net_build_layer(const vta_config_t *cfg, const vta_cl_net_t *n, int i
   }
   /* the reference output is the bundle's expectation of "out", unpacked */
   const vta_cl_conv2d_params_t *p = &l->p;
-  int oh = (p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1;
-  int ow = (p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1;
+  int oh = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  int ow = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
   for (int e = 0; e < out->nexpects; e++)
     if (out->expects[e].kind == VTA_EXPECT_BYTES && !strcmp(out->expects[e].segment, "out")) {
       vta_cl_unpack_nchw(cfg, (const int8_t *)out->expects[e].bytes, p->batch, p->out_channels,

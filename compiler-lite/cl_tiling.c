@@ -84,8 +84,8 @@ int vta_cl_conv2d_autotile(const vta_config_t *cfg, vta_cl_conv2d_params_t *p, v
   if (p->b_block > 0 && p->oc_block > 0 && p->ic_block > 0 && p->h_block > 0 &&
       p->w_block > 0 && p->virtual_threads > 0)
     return cl_conv2d_validate(cfg, p, NULL, err);
-  uint32_t oh = (uint32_t)((p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1);
-  uint32_t ow = (uint32_t)((p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1);
+  uint32_t oh = (uint32_t)vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  uint32_t ow = (uint32_t)vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
   int db[MAXDIV], dob[MAXDIV], di[MAXDIV], dh[MAXDIV], dw[MAXDIV];
   int nb = divisors((uint32_t)(p->batch / cfg->batch), p->b_block, db, MAXDIV);
   int no = divisors((uint32_t)(p->out_channels / cfg->block_out), p->oc_block, dob, MAXDIV);

@@ -72,6 +72,12 @@ typedef struct vta_cl_conv2d_params {
   int range;
 } vta_cl_conv2d_params_t;
 
+/* The output rows (or columns) of a convolution over `in` input rows (or
+ * columns): `kernel` wide, `pad` zeros on each side, every `stride`th
+ * position.  Every conv2d size in vtasim comes from here, except the naive
+ * reference's (cl_reference.c), which shares no code with the scheduler. */
+int vta_cl_conv_out_size(int in, int kernel, int pad, int stride);
+
 /* TVM's blocked matrix-multiply tutorial: 1x1024 . 1024x1024, 16-block output
  * and reduction tiles, shift 8, clip [0,127], one thread, per-element stores. */
 void vta_cl_gemm_defaults(vta_cl_gemm_params_t *p);
