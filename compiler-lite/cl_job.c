@@ -3,8 +3,9 @@
  * data segments, runs the sync pass and the tree against the runtime
  * emulation, lays the uop kernels out as the runtime's ReadBarrier does,
  * encodes everything, and adds the run, the expectations and the meta
- * lines.  Also the report (counts per kind, spec 9 statistics) and the
- * small helpers both schedules share.
+ * lines.  Also the report (counts per kind, spec 9 statistics), the
+ * deterministic data behind --seed, and the tile's statement tree both
+ * schedules lower to (cl_op.c drives the assembly for them).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -42,37 +43,6 @@ int32_t *cl_random_bias(uint64_t seed, size_t n, int range) {
   for (size_t i = 0; i < n; i++)
     v[i] = (int32_t)((int64_t)(vta_cl_rand(&st) % (uint64_t)(2 * range)) - range);
   return v;
-}
-
-int cl_check_config(const vta_config_t *cfg, vta_err *err) {
-  if (cfg->inp_width != 8 || cfg->wgt_width != 8 || cfg->out_width != 8 ||
-      cfg->acc_width != 32)
-    return vta_errf(err, VTA_EINPUT,
-                    "compiler-lite needs 8-bit inputs, weights and outputs and 32-bit "
-                    "accumulators (LOG_INP_WIDTH = LOG_WGT_WIDTH = 3, LOG_ACC_WIDTH = 5)");
-  return 0;
-}
-
-int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err) {
-  if (e->shift < -15 || e->shift > 15)
-    return vta_errf(err, VTA_EINPUT,
-                    "shift %d is outside -15..15, the SHR amounts every VTA implementation "
-                    "agrees on (spec 6.5)", e->shift);
-  if (e->clip_lo < -32768 || e->clip_lo > 32767 || e->clip_hi < -32768 || e->clip_hi > 32767)
-    return vta_errf(err, VTA_EINPUT,
-                    "clip bounds %d,%d must fit the 16-bit ALU immediate (-32768..32767)",
-                    e->clip_lo, e->clip_hi);
-  if (e->clip_lo > e->clip_hi)
-    return vta_errf(err, VTA_EINPUT, "clip bounds %d,%d: the low bound exceeds the high one",
-                    e->clip_lo, e->clip_hi);
-  return 0;
-}
-
-int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err) {
-  if (bytes > VTA_SEGMENT_MAX_BYTES)
-    return vta_errf(err, VTA_EINPUT, "the %s tensor (%llu bytes) exceeds the largest segment "
-                    "(%u bytes)", what, (unsigned long long)bytes, VTA_SEGMENT_MAX_BYTES);
-  return 0;
 }
 
 /* ---- statistics and token bookkeeping --------------------------------------- */
@@ -157,28 +127,6 @@ static uint32_t next_free(const vta_program_t *p) {
   return next >= 0x100000000ull ? 0 : (uint32_t)next;
 }
 
-int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
-                         uint32_t vt, int epi_flags, vta_err *err) {
-  uint32_t uops = 0;
-  cl_kernel_t k = {0};
-  static const int ops[] = {OP_INIT, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_ALU_RES, OP_MAX, OP_MIN};
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-    int op = ops[i];
-    if (op == OP_ALU_BIAS && !(epi_flags & CL_EPI_BIAS)) continue;
-    if (op == OP_ALU_RES && !(epi_flags & CL_EPI_RESIDUAL)) continue;
-    if (kernel(ctx, op, vt - 1, &k, err)) {
-      cl_kernel_clear(&k);
-      return -1;
-    }
-    uops += k.nuops;
-  }
-  cl_kernel_clear(&k);
-  if ((uint64_t)uops * vt <= cfg->uop_depth) return 0;
-  char d[96];
-  snprintf(d, sizeof d, "%u thread(s) x %u uops of distinct kernels", vt, uops);
-  return cl_buffer_err(err, "uop", (uint64_t)uops * vt, cfg->uop_depth, d);
-}
-
 void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags) {
   if (epi_flags & CL_EPI_BIAS) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
@@ -201,23 +149,6 @@ cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) 
   cl_ir_add(ir, v, root);
   *bare = 0;
   return v;
-}
-
-vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
-                                vta_program_t *out) {
-  if (!rep) rep = local;
-  memset(rep, 0, sizeof *rep);
-  vta_program_init(out);
-  return rep;
-}
-
-void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
-                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz) {
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d%s", epi->shift,
-           epi->clip_lo, epi->clip_hi, epi->bias, epi->residual ? " residual=1" : "");
-  rep->sram_used[0] = vt * inp_sz;
-  rep->sram_used[1] = vt * wgt_sz;
-  rep->sram_used[2] = vt * acc_sz;
 }
 
 cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int epi_flags) {
