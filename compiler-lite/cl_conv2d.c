@@ -48,12 +48,7 @@ void vta_cl_conv2d_defaults(vta_cl_conv2d_params_t *p) {
   p->h_block = 7;
   p->w_block = 14;
   p->virtual_threads = 2;
-  p->store = VTA_CL_STORE_ELEM;
-  p->epi.shift = 8;
-  p->epi.clip_lo = 0;
-  p->epi.clip_hi = 127;
-  p->seed = 1;
-  p->range = 128;
+  cl_tutorial_defaults(&p->store, &p->epi, &p->seed, &p->range);
 }
 
 int vta_cl_conv_out_size(int in, int kernel, int pad, int stride) {
@@ -173,7 +168,8 @@ static int conv_plan(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, c
   return 0;
 }
 
-static int conv_kernel(const conv_t *c, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
+static int conv_kernel(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
+  const conv_t *c = ctx;
   const cl_op_t *o = &c->op;
   cl_nest_t n = {0};
   uint32_t acc = t * o->acc_sz, ib = o->ib;
@@ -211,10 +207,6 @@ static int conv_kernel(const conv_t *c, int op, uint32_t t, cl_kernel_t *k, vta_
     cl_nest_add(&n, c->wb, 1, 1, 0);
     return cl_op_alu_kernel(o, op, &n, acc, k, err);
   }
-}
-
-static int conv_kernel_cb(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
-  return conv_kernel((const conv_t *)ctx, op, t, k, err);
 }
 
 static int fold_dma(const cl_dim_t *d, int n, uint32_t *x, uint32_t *y, uint32_t *s,
@@ -339,14 +331,14 @@ static int conv_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
     return cl_rt_load(rt, VTA_MEM_ACC, acc + o->res_sz + o->bias_sz,
                       cl_op_dram(o, o->seg_res, cfg->acc_elem_bytes) + at, x, y, s, 0, 0, 0, 0);
   case OP_STORE: return conv_store(c, cl_op_dram(o, o->seg_out, cfg->out_elem_bytes) + at, acc, rt, err);
-  default: return cl_op_exec_compute(o, op, t, conv_kernel_cb, c, rt, err);
+  default: return cl_op_exec_compute(o, op, t, conv_kernel, c, rt, err);
   }
 }
 
 int cl_conv2d_validate(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
                        cl_cost_t *cost, vta_err *err) {
   conv_t c;
-  if (conv_plan(cfg, p, &c, err) || cl_op_check_uops(&c.op, conv_kernel_cb, &c, err)) return -1;
+  if (conv_plan(cfg, p, &c, err) || cl_op_check_uops(&c.op, conv_kernel, &c, err)) return -1;
   /* every DMA pattern: the corner tiles carry the most padding */
   load_t l;
   if (input_load(&c, 0, 0, 0, 0, &l, err) ||

@@ -39,12 +39,7 @@ void vta_cl_gemm_defaults(vta_cl_gemm_params_t *p) {
   p->ic_block = 16;
   p->oc_block = 16;
   p->virtual_threads = 1;
-  p->store = VTA_CL_STORE_ELEM;
-  p->epi.shift = 8;
-  p->epi.clip_lo = 0;
-  p->epi.clip_hi = 127;
-  p->seed = 1;
-  p->range = 128;
+  cl_tutorial_defaults(&p->store, &p->epi, &p->seed, &p->range);
 }
 
 int cl_gemm_shape(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_err *err) {
@@ -116,7 +111,8 @@ static int gemm_plan(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, gem
 }
 
 /* Record the kernel of a compute op for thread t. */
-static int gemm_kernel(const gemm_t *g, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
+static int gemm_kernel(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
+  const gemm_t *g = ctx;
   const cl_op_t *o = &g->op;
   cl_nest_t n = {0};
   uint32_t acc = t * o->acc_sz, ob = g->ob, ib = o->ib;
@@ -139,10 +135,6 @@ static int gemm_kernel(const gemm_t *g, int op, uint32_t t, cl_kernel_t *k, vta_
     cl_nest_add(&n, ob, 1, 1, 0);
     return cl_op_alu_kernel(o, op, &n, acc, k, err);
   }
-}
-
-static int gemm_kernel_cb(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_err *err) {
-  return gemm_kernel((const gemm_t *)ctx, op, t, k, err);
 }
 
 static int gemm_dma(const cl_dim_t *d, int n, uint32_t *x, uint32_t *y, uint32_t *s,
@@ -203,14 +195,14 @@ static int gemm_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
                       0, 0, 0, 0);
   }
   case OP_STORE: return gemm_store(g, bo, oc, acc, rt, err);
-  default: return cl_op_exec_compute(o, op, t, gemm_kernel_cb, g, rt, err);
+  default: return cl_op_exec_compute(o, op, t, gemm_kernel, g, rt, err);
   }
 }
 
 int cl_gemm_validate(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, cl_cost_t *cost,
                      vta_err *err) {
   gemm_t g;
-  if (gemm_plan(cfg, p, &g, err) || cl_op_check_uops(&g.op, gemm_kernel_cb, &g, err))
+  if (gemm_plan(cfg, p, &g, err) || cl_op_check_uops(&g.op, gemm_kernel, &g, err))
     return -1;
   return cl_op_cost(&g.op, cost, err);
 }

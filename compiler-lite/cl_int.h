@@ -314,6 +314,11 @@ typedef struct cl_op {
   int seg_bias, seg_res, seg_out;
 } cl_op_t;
 
+/* What both TVM tutorials' schedules share: per-element stores, the
+ * requantizing epilogue (shift 8, clip to [0, 127]); and the data of
+ * seed 1 in the full int8 range. */
+void cl_tutorial_defaults(vta_cl_store_t *store, vta_cl_epilogue_t *epi, uint64_t *seed,
+                          int *range);
 /* o's identity and epilogue, everything else zero. */
 void cl_op_init(cl_op_t *o, const char *name, const vta_config_t *cfg,
                 const vta_cl_epilogue_t *epi, vta_cl_store_t store, uint64_t seed, int range);

@@ -12,6 +12,16 @@
 
 #include "cl_int.h"
 
+void cl_tutorial_defaults(vta_cl_store_t *store, vta_cl_epilogue_t *epi, uint64_t *seed,
+                          int *range) {
+  *store = VTA_CL_STORE_ELEM;
+  epi->shift = 8;
+  epi->clip_lo = 0;
+  epi->clip_hi = 127;
+  *seed = 1;
+  *range = 128;
+}
+
 void cl_op_init(cl_op_t *o, const char *name, const vta_config_t *cfg,
                 const vta_cl_epilogue_t *epi, vta_cl_store_t store, uint64_t seed, int range) {
   memset(o, 0, sizeof *o);
