@@ -1,8 +1,9 @@
 /*
  * cl_check.c - the rules every schedule is checked against, each with the
  * message that names it: the configuration compiler-lite handles, the
- * epilogue's immediates, the largest DRAM tensor, tile sizes that divide
- * what they tile, and the scratchpad message.  Both schedules and the
+ * epilogue's immediates, whole output-channel blocks, the data range, the
+ * largest DRAM tensor, tile sizes that divide what they tile, and the
+ * scratchpad message.  Both schedules and the
  * shared operator code (cl_op.c) call them, so a rule reads the same
  * whichever operator breaks it.
  */
@@ -29,6 +30,19 @@ int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err) {
   if (e->clip_lo > e->clip_hi)
     return vta_errf(err, VTA_EINPUT, "clip bounds %d,%d: the low bound exceeds the high one",
                     e->clip_lo, e->clip_hi);
+  return 0;
+}
+
+int cl_check_out_channels(const vta_config_t *cfg, int out_channels, vta_err *err) {
+  if (out_channels % cfg->block_out)
+    return vta_errf(err, VTA_EINPUT, "out_channels %d is not a multiple of BLOCK_OUT (%d): VTA "
+                    "produces whole BLOCK_OUT-channel blocks", out_channels, cfg->block_out);
+  return 0;
+}
+
+int cl_check_range(int range, vta_err *err) {
+  if (range < 1 || range > 128)
+    return vta_errf(err, VTA_EINPUT, "data range %d is outside 1..128", range);
   return 0;
 }
 

@@ -69,17 +69,14 @@ int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vt
   if (p->in_channels % cfg->block_in)
     return vta_errf(err, VTA_EINPUT, "in_channels %d is not a multiple of BLOCK_IN (%d): NCHWnc "
                     "packs whole BLOCK_IN-channel blocks", p->in_channels, cfg->block_in);
-  if (p->out_channels % cfg->block_out)
-    return vta_errf(err, VTA_EINPUT, "out_channels %d is not a multiple of BLOCK_OUT (%d): VTA "
-                    "produces whole BLOCK_OUT-channel blocks", p->out_channels, cfg->block_out);
+  if (cl_check_out_channels(cfg, p->out_channels, err)) return -1;
   if (p->height + 2 * p->pad_h < p->kernel_h || p->width + 2 * p->pad_w < p->kernel_w)
     return vta_errf(err, VTA_EINPUT, "the %dx%d kernel is larger than the padded %dx%d input",
                     p->kernel_h, p->kernel_w, p->height + 2 * p->pad_h, p->width + 2 * p->pad_w);
   if (p->pad_h > (int)CL_PAD_MAX || p->pad_w > (int)CL_PAD_MAX)
     return vta_errf(err, VTA_EINPUT, "padding %d,%d exceeds %u, the 4-bit load pad fields",
                     p->pad_h, p->pad_w, CL_PAD_MAX);
-  if (p->range < 1 || p->range > 128)
-    return vta_errf(err, VTA_EINPUT, "data range %d is outside 1..128", p->range);
+  if (cl_check_range(p->range, err)) return -1;
   uint64_t oh = (uint64_t)vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
   uint64_t ow = (uint64_t)vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
   uint64_t n = (uint64_t)p->batch, c = (uint64_t)p->in_channels, k = (uint64_t)p->out_channels;

@@ -143,19 +143,27 @@ int cl_rt_dep_push(cl_rt_t *rt, int from, int to) {
   return push_noop(rt, from, from > to, from < to, 0, 0);
 }
 
-int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t x_size,
-               uint32_t y_size, uint32_t x_stride, uint32_t x_pad0, uint32_t y_pad0,
-               uint32_t x_pad1, uint32_t y_pad1) {
-  int stage = (mem == VTA_MEM_ACC || mem == VTA_MEM_UOP) ? CL_STAGE_COMPUTE : CL_STAGE_LOAD;
+/* A LOAD or STORE of a 2-D region in `stage`'s queue, no padding. */
+static vta_insn_t *memop(cl_rt_t *rt, int stage, uint32_t opcode, uint32_t mem, uint32_t sram,
+                         uint32_t dram, uint32_t x_size, uint32_t y_size, uint32_t x_stride) {
   vta_insn_t *in = create(rt, stage);
-  if (!in) return -1;
-  in->opcode = VTA_OP_LOAD;
+  if (!in) return NULL;
+  in->opcode = opcode;
   in->mem_type = mem;
   in->sram_base = sram;
   in->dram_base = dram;
   in->x_size = x_size;
   in->y_size = y_size;
   in->x_stride = x_stride;
+  return in;
+}
+
+int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t x_size,
+               uint32_t y_size, uint32_t x_stride, uint32_t x_pad0, uint32_t y_pad0,
+               uint32_t x_pad1, uint32_t y_pad1) {
+  int stage = (mem == VTA_MEM_ACC || mem == VTA_MEM_UOP) ? CL_STAGE_COMPUTE : CL_STAGE_LOAD;
+  vta_insn_t *in = memop(rt, stage, VTA_OP_LOAD, mem, sram, dram, x_size, y_size, x_stride);
+  if (!in) return -1;
   in->x_pad_0 = x_pad0;
   in->y_pad_0 = y_pad0;
   in->x_pad_1 = x_pad1;
@@ -165,16 +173,8 @@ int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t
 
 int cl_rt_store(cl_rt_t *rt, uint32_t sram, uint32_t dram, uint32_t x_size, uint32_t y_size,
                 uint32_t x_stride) {
-  vta_insn_t *in = create(rt, CL_STAGE_STORE);
-  if (!in) return -1;
-  in->opcode = VTA_OP_STORE;
-  in->mem_type = VTA_MEM_OUT;
-  in->sram_base = sram;
-  in->dram_base = dram;
-  in->x_size = x_size;
-  in->y_size = y_size;
-  in->x_stride = x_stride;
-  return 0;
+  return memop(rt, CL_STAGE_STORE, VTA_OP_STORE, VTA_MEM_OUT, sram, dram, x_size, y_size,
+               x_stride) ? 0 : -1;
 }
 
 cl_kernel_t *cl_rt_kernel(cl_rt_t *rt, int site, int key, int *fresh) {

@@ -54,11 +54,8 @@ int cl_gemm_shape(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_er
   if (p->in_channels % cfg->block_in)
     return vta_errf(err, VTA_EINPUT, "in_channels %d is not a multiple of BLOCK_IN (%d): VTA "
                     "reduces over whole BLOCK_IN-channel blocks", p->in_channels, cfg->block_in);
-  if (p->out_channels % cfg->block_out)
-    return vta_errf(err, VTA_EINPUT, "out_channels %d is not a multiple of BLOCK_OUT (%d): VTA "
-                    "produces whole BLOCK_OUT-channel blocks", p->out_channels, cfg->block_out);
-  if (p->range < 1 || p->range > 128)
-    return vta_errf(err, VTA_EINPUT, "data range %d is outside 1..128", p->range);
+  if (cl_check_out_channels(cfg, p->out_channels, err) || cl_check_range(p->range, err))
+    return -1;
   uint64_t k = (uint64_t)p->in_channels;
   if (cl_check_tensor("input", (uint64_t)p->batch * k, err) ||
       cl_check_tensor("weight", (uint64_t)p->out_channels * k, err) ||
@@ -147,6 +144,19 @@ static int gemm_dma(const cl_dim_t *d, int n, uint32_t *x, uint32_t *y, uint32_t
   return 0;
 }
 
+/* Both operands are rows of a matrix of nk blocks per row: `rows` rows
+ * from row0, the ib blocks of reduction step ic. */
+static int gemm_load(const gemm_t *g, cl_rt_t *rt, uint32_t mem, uint32_t sram, int seg,
+                     uint32_t elem_bytes, uint32_t rows, uint32_t row0, uint32_t ic,
+                     const char *what, vta_err *err) {
+  const cl_op_t *o = &g->op;
+  uint32_t x, y, s;
+  cl_dim_t d[2] = {{rows, g->nk}, {o->ib, 1}};
+  if (gemm_dma(d, 2, &x, &y, &s, what, err)) return -1;
+  return cl_rt_load(rt, mem, sram, cl_op_dram(o, seg, elem_bytes) + row0 * g->nk + ic * o->ib,
+                    x, y, s, 0, 0, 0, 0);
+}
+
 static int gemm_store(const gemm_t *g, uint32_t bo, uint32_t oc, uint32_t acc, cl_rt_t *rt,
                       vta_err *err) {
   const cl_op_t *o = &g->op;
@@ -173,20 +183,12 @@ static int gemm_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
   uint32_t ic = (uint32_t)env[V_I], acc = (uint32_t)t * o->acc_sz;
   uint32_t x, y, s;
   switch (op) {
-  case OP_LOAD_INP: {
-    cl_dim_t d[2] = {{g->bb, g->nk}, {o->ib, 1}};
-    if (gemm_dma(d, 2, &x, &y, &s, "input", err)) return -1;
-    return cl_rt_load(rt, VTA_MEM_INP, (uint32_t)t * o->inp_sz,
-                      cl_op_dram(o, 0, cfg->inp_elem_bytes) + bo * g->bb * g->nk + ic * o->ib,
-                      x, y, s, 0, 0, 0, 0);
-  }
-  case OP_LOAD_WGT: {
-    cl_dim_t d[2] = {{g->ob, g->nk}, {o->ib, 1}};
-    if (gemm_dma(d, 2, &x, &y, &s, "weight", err)) return -1;
-    return cl_rt_load(rt, VTA_MEM_WGT, (uint32_t)t * o->wgt_sz,
-                      cl_op_dram(o, 1, cfg->wgt_elem_bytes) + oc * g->ob * g->nk + ic * o->ib,
-                      x, y, s, 0, 0, 0, 0);
-  }
+  case OP_LOAD_INP:
+    return gemm_load(g, rt, VTA_MEM_INP, (uint32_t)t * o->inp_sz, 0, cfg->inp_elem_bytes,
+                     g->bb, bo * g->bb, ic, "input", err);
+  case OP_LOAD_WGT:
+    return gemm_load(g, rt, VTA_MEM_WGT, (uint32_t)t * o->wgt_sz, 1, cfg->wgt_elem_bytes,
+                     g->ob, oc * g->ob, ic, "weight", err);
   case OP_LOAD_BIAS: {
     cl_dim_t d[1] = {{g->ob, 1}};
     if (gemm_dma(d, 1, &x, &y, &s, "bias", err)) return -1;

@@ -251,6 +251,10 @@ int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *
 /* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
 int cl_check_config(const vta_config_t *cfg, vta_err *err);
 int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err);
+/* VTA produces whole BLOCK_OUT-channel blocks. */
+int cl_check_out_channels(const vta_config_t *cfg, int out_channels, vta_err *err);
+/* The data range of --range: values in [-range, range-1], int8. */
+int cl_check_range(int range, vta_err *err);
 /* A DRAM tensor must fit one segment. */
 int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err);
 /* A tile size must divide the `total` blocks (rows, columns) it tiles:
