@@ -270,53 +270,56 @@ static int kernel_ok(cl_rt_t *rt, const cl_kernel_t *k, int mode) {
   return 0;
 }
 
-int cl_rt_push_gemm(cl_rt_t *rt, cl_kernel_t *k) {
-  if (kernel_ok(rt, k, 0) || uop_push(rt, k)) return -1;
+/* The GEMM (mode 0) or ALU (mode 1) instruction that runs kernel k, made
+ * resident first; its hardware loops are the caller's. */
+static vta_insn_t *compute_insn(cl_rt_t *rt, cl_kernel_t *k, int mode) {
+  if (kernel_ok(rt, k, mode) || uop_push(rt, k)) return NULL;
   vta_insn_t *in = create(rt, CL_STAGE_COMPUTE);
-  if (!in) return -1;
-  in->opcode = VTA_OP_GEMM;
-  in->reset_reg = (uint32_t)k->reset;
+  if (!in) return NULL;
+  in->opcode = mode ? VTA_OP_ALU : VTA_OP_GEMM;
   in->uop_bgn = k->sram_begin;
   in->uop_end = k->sram_end;
   in->iter_out = in->iter_in = 1;
-  if (k->nloops > 0) {
-    in->iter_out = k->loop[0].extent;
-    in->dst_factor_out = k->loop[0].dst;
-    in->src_factor_out = k->loop[0].src;
-    in->wgt_factor_out = k->loop[0].wgt;
+  return in;
+}
+
+/* Kernel loop l as the instruction's outer or inner hardware loop (an ALU
+ * kernel's loops have no weight factor: 0). */
+static void set_loop(vta_insn_t *in, int outer, const cl_loop_t *l) {
+  if (outer) {
+    in->iter_out = l->extent;
+    in->dst_factor_out = l->dst;
+    in->src_factor_out = l->src;
+    in->wgt_factor_out = l->wgt;
+  } else {
+    in->iter_in = l->extent;
+    in->dst_factor_in = l->dst;
+    in->src_factor_in = l->src;
+    in->wgt_factor_in = l->wgt;
   }
-  if (k->nloops > 1) {
-    in->iter_in = k->loop[1].extent;
-    in->dst_factor_in = k->loop[1].dst;
-    in->src_factor_in = k->loop[1].src;
-    in->wgt_factor_in = k->loop[1].wgt;
-  }
+}
+
+int cl_rt_push_gemm(cl_rt_t *rt, cl_kernel_t *k) {
+  vta_insn_t *in = compute_insn(rt, k, 0);
+  if (!in) return -1;
+  in->reset_reg = (uint32_t)k->reset;
+  if (k->nloops > 0) set_loop(in, 1, &k->loop[0]);
+  if (k->nloops > 1) set_loop(in, 0, &k->loop[1]);
   return 0;
 }
 
 int cl_rt_push_alu(cl_rt_t *rt, cl_kernel_t *k) {
-  if (kernel_ok(rt, k, 1) || uop_push(rt, k)) return -1;
-  vta_insn_t *in = create(rt, CL_STAGE_COMPUTE);
+  vta_insn_t *in = compute_insn(rt, k, 1);
   if (!in) return -1;
-  in->opcode = VTA_OP_ALU;
-  in->uop_bgn = k->sram_begin;
-  in->uop_end = k->sram_end;
   in->alu_opcode = k->alu_op;
   in->use_imm = k->use_imm;
   in->imm = k->imm;
-  in->iter_out = in->iter_in = 1;
   /* a single ALU loop is the inner one */
   if (k->nloops == 1) {
-    in->iter_in = k->loop[0].extent;
-    in->dst_factor_in = k->loop[0].dst;
-    in->src_factor_in = k->loop[0].src;
+    set_loop(in, 0, &k->loop[0]);
   } else if (k->nloops == 2) {
-    in->iter_out = k->loop[0].extent;
-    in->dst_factor_out = k->loop[0].dst;
-    in->src_factor_out = k->loop[0].src;
-    in->iter_in = k->loop[1].extent;
-    in->dst_factor_in = k->loop[1].dst;
-    in->src_factor_in = k->loop[1].src;
+    set_loop(in, 1, &k->loop[0]);
+    set_loop(in, 0, &k->loop[1]);
   }
   return 0;
 }
