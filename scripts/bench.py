@@ -6,7 +6,8 @@ run on the same machine.
 
   bench.py VTASIM BASE_VTASIM OUT_DIR
 
-Per workload (GEMM and conv2d tutorials, ResNet-18 c2 and c8, the whole
+Per workload (GEMM and conv2d tutorials, ResNet-18 c2 and c8 with the shapes
+`vtasim gen resnet18 --list --json` gives, the whole
 ResNet-18 when `vtasim gen resnet18` exists) and engine (functional, model,
 rtl, cosim): simulated cycles, wall seconds, simulated cycles per second and
 the ratio to the baseline's.  The model is measured twice: as the plain run
@@ -51,14 +52,35 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+RESNET18_BENCHED = ("c2", "c8")  # ResNet-18 workloads measured (TVM's names of its shapes)
+
+
+def resnet18_conv2d(workloads):
+    """`vtasim gen conv2d` options of ResNet-18's layers, as compiler-lite
+    derives them (`vtasim gen resnet18 --list --json`): the first layer of
+    each named workload, as (name, options)."""
+    r = sh([vtasim, "gen", "resnet18", "--list", "--json"])
+    if r.returncode:
+        sys.exit("bench: vtasim gen resnet18 --list failed: %s" % r.stderr)
+    first = {}
+    for layer in json.loads(r.stdout)["layers"]:
+        first.setdefault(layer["workload"], layer)
+
+    def pair(layer, key):
+        h, w = layer[key + "_h"], layer[key + "_w"]
+        return str(h) if h == w else "%d,%d" % (h, w)
+    return [("resnet18_" + w, ["--height", str(first[w]["height"]), "--width", str(first[w]["width"]),
+                               "--in-channels", str(first[w]["in_channels"]),
+                               "--out-channels", str(first[w]["out_channels"]),
+                               "--kernel", pair(first[w], "kernel"), "--pad", pair(first[w], "pad"),
+                               "--stride", pair(first[w], "stride")])
+            for w in workloads]
+
+
 def gen_workloads():
     """The bundles, generated once by the current build for both sides."""
     lst = [("gemm_tutorial", "gemm", []), ("conv2d_tutorial", "conv2d", [])]
-    for name, opts in (("resnet18_c2", "--height 56 --width 56 --in-channels 64 "
-                        "--out-channels 64 --kernel 3 --pad 1 --stride 1"),
-                       ("resnet18_c8", "--height 14 --width 14 --in-channels 256 "
-                        "--out-channels 256 --kernel 3 --pad 1 --stride 1")):
-        lst.append((name, "conv2d", opts.split()))
+    lst += [(name, "conv2d", opts) for name, opts in resnet18_conv2d(RESNET18_BENCHED)]
     files = []
     for name, op, opts in lst:
         f = os.path.join(out, name + ".vta")
