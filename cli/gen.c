@@ -313,7 +313,8 @@ static void list_text(const vta_cl_net_t *n, int size, int div) {
     layer_ints(l, v);
     printf("  %-22s c%-7d", l->name, l->workload);
     for (int c = 0; c < L_N; c++) printf(" %*d", (int)strlen(list_cols[c]), v[c]);
-    printf(" %s %s\n", tensor_name(n, l->input), l->residual < 0 ? "-" : tensor_name(n, l->residual));
+    printf(" %s %s\n", tensor_name(n, l->input),
+           l->residual < 0 ? "-" : tensor_name(n, l->residual));
   }
 }
 
@@ -370,7 +371,8 @@ static int gen_resnet18_list(int argc, char **argv) {
     else if (!strcmp(a, "--config") && v) config = argv[++i];
     else if (num && v) {
       *num = vtasim_parse_count(v);
-      if (*num < 0 || *num > 100000) return usage(op, "expected a number up to 100000, got '%s'", v);
+      if (*num < 0 || *num > 100000)
+        return usage(op, "expected a number up to 100000, got '%s'", v);
       i++;
     } else return usage(op, "with --list: unknown option or missing value '%s'", a);
   }

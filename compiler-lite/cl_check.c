@@ -53,9 +53,16 @@ int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err) {
   return 0;
 }
 
-int cl_check_tile(const char *name, int tile, uint32_t total, const char *what, vta_err *err) {
+int cl_check_tile(int which, int tile, uint32_t total, vta_err *err) {
+  static const char *const tiles[][2] = {
+      [CL_TILE_B] = {"b_block", "batch blocks (batch / BATCH)"},
+      [CL_TILE_IC] = {"ic_block", "input-channel blocks (in_channels / BLOCK_IN)"},
+      [CL_TILE_OC] = {"oc_block", "output-channel blocks (out_channels / BLOCK_OUT)"},
+      [CL_TILE_H] = {"h_block", "output rows"},
+      [CL_TILE_W] = {"w_block", "output columns"}};
   if (tile <= 0 || total % (uint32_t)tile)
-    return vta_errf(err, VTA_EINPUT, "%s %d does not divide the %u %s", name, tile, total, what);
+    return vta_errf(err, VTA_EINPUT, "%s %d does not divide the %u %s", tiles[which][0], tile,
+                    total, tiles[which][1]);
   return 0;
 }
 

@@ -95,8 +95,9 @@ static int conv_check_sram(const conv_t *c, vta_err *err) {
            "x columns", o->vt, o->inp_sz, c->bb, o->ib, c->rows, c->cols);
   snprintf(dw, sizeof dw, "%u thread(s) x %u: oc_block %u x ic_block %u x %dx%d kernel", o->vt,
            o->wgt_sz, c->ob, o->ib, c->p.kernel_h, c->p.kernel_w);
-  snprintf(da, sizeof da, "%u thread(s) x %u: b_block %u x oc_block %u x h_block %u x w_block %u%s%s",
-           o->vt, o->acc_sz, c->bb, c->ob, c->hb, c->wb, o->bias_sz ? " + oc_block bias" : "",
+  snprintf(da, sizeof da,
+           "%u thread(s) x %u: b_block %u x oc_block %u x h_block %u x w_block %u%s%s", o->vt,
+           o->acc_sz, c->bb, c->ob, c->hb, c->wb, o->bias_sz ? " + oc_block bias" : "",
            o->sc_sz ? " + the residual tile" : "");
   return cl_op_check_sram(o, di, dw, da, err);
 }
@@ -149,11 +150,11 @@ static int conv_plan(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, c
   c->noc = (uint32_t)(p->out_channels / cfg->block_out);
   c->oh = (uint32_t)vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
   c->ow = (uint32_t)vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
-  if (cl_check_tile("b_block", p->b_block, c->nb, "batch blocks (batch / BATCH)", err) ||
-      cl_check_tile("oc_block", p->oc_block, c->noc, "output-channel blocks (out_channels / BLOCK_OUT)", err) ||
-      cl_check_tile("ic_block", p->ic_block, c->nic, "input-channel blocks (in_channels / BLOCK_IN)", err) ||
-      cl_check_tile("h_block", p->h_block, c->oh, "output rows", err) ||
-      cl_check_tile("w_block", p->w_block, c->ow, "output columns", err))
+  if (cl_check_tile(CL_TILE_B, p->b_block, c->nb, err) ||
+      cl_check_tile(CL_TILE_OC, p->oc_block, c->noc, err) ||
+      cl_check_tile(CL_TILE_IC, p->ic_block, c->nic, err) ||
+      cl_check_tile(CL_TILE_H, p->h_block, c->oh, err) ||
+      cl_check_tile(CL_TILE_W, p->w_block, c->ow, err))
     return -1;
   if (p->virtual_threads != 1 && p->virtual_threads != 2)
     return vta_errf(err, VTA_EINPUT, "virtual threads must be 1 or 2, not %d",
@@ -314,7 +315,8 @@ static int conv_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
     wgt_dims(c, d);
     if (fold_dma(d, 4, &x, &y, &s, "weight", err)) return -1;
     return cl_rt_load(rt, VTA_MEM_WGT, (uint32_t)t * o->wgt_sz,
-                      cl_op_dram(o, 1, cfg->wgt_elem_bytes) + (oc * c->ob * c->nic + ic * o->ib) * kk,
+                      cl_op_dram(o, 1, cfg->wgt_elem_bytes) +
+                          (oc * c->ob * c->nic + ic * o->ib) * kk,
                       x, y, s, 0, 0, 0, 0);
   case OP_LOAD_BIAS:
     d[0] = (cl_dim_t){c->ob, 1};
@@ -327,7 +329,8 @@ static int conv_exec(void *ctx, int op, const int *env, int t, cl_rt_t *rt, vta_
     if (fold_dma(d, 4, &x, &y, &s, "residual", err)) return -1;
     return cl_rt_load(rt, VTA_MEM_ACC, acc + o->res_sz + o->bias_sz,
                       cl_op_dram(o, o->seg_res, cfg->acc_elem_bytes) + at, x, y, s, 0, 0, 0, 0);
-  case OP_STORE: return conv_store(c, cl_op_dram(o, o->seg_out, cfg->out_elem_bytes) + at, acc, rt, err);
+  case OP_STORE:
+    return conv_store(c, cl_op_dram(o, o->seg_out, cfg->out_elem_bytes) + at, acc, rt, err);
   default: return cl_op_exec_compute(o, op, t, conv_kernel, c, rt, err);
   }
 }

@@ -74,9 +74,9 @@ static int gemm_plan(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, gem
   g->nb = (uint32_t)(p->batch / cfg->batch);
   g->nk = (uint32_t)(p->in_channels / cfg->block_in);
   g->nm = (uint32_t)(p->out_channels / cfg->block_out);
-  if (cl_check_tile("b_block", p->b_block, g->nb, "batch blocks (batch / BATCH)", err) ||
-      cl_check_tile("ic_block", p->ic_block, g->nk, "input-channel blocks (in_channels / BLOCK_IN)", err) ||
-      cl_check_tile("oc_block", p->oc_block, g->nm, "output-channel blocks (out_channels / BLOCK_OUT)", err))
+  if (cl_check_tile(CL_TILE_B, p->b_block, g->nb, err) ||
+      cl_check_tile(CL_TILE_IC, p->ic_block, g->nk, err) ||
+      cl_check_tile(CL_TILE_OC, p->oc_block, g->nm, err))
     return -1;
   if (p->virtual_threads != 1 && p->virtual_threads != 2)
     return vta_errf(err, VTA_EINPUT, "virtual threads must be 1 or 2, not %d (VTA has two "
@@ -96,8 +96,10 @@ static int gemm_plan(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, gem
   o->bias_sz = p->epi.bias ? g->ob : 0;
   o->acc_sz = o->res_sz + o->bias_sz;
   char di[160], dw[160], da[160];
-  snprintf(di, sizeof di, "%u thread(s) x %u: b_block %u x ic_block %u", o->vt, o->inp_sz, g->bb, o->ib);
-  snprintf(dw, sizeof dw, "%u thread(s) x %u: oc_block %u x ic_block %u", o->vt, o->wgt_sz, g->ob, o->ib);
+  snprintf(di, sizeof di, "%u thread(s) x %u: b_block %u x ic_block %u", o->vt, o->inp_sz,
+           g->bb, o->ib);
+  snprintf(dw, sizeof dw, "%u thread(s) x %u: oc_block %u x ic_block %u", o->vt, o->wgt_sz,
+           g->ob, o->ib);
   snprintf(da, sizeof da, "%u thread(s) x %u: b_block %u x oc_block %u%s", o->vt, o->acc_sz,
            g->bb, g->ob, o->bias_sz ? " + oc_block bias" : "");
   if (cl_op_check_sram(o, di, dw, da, err)) return -1;

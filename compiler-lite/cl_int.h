@@ -257,9 +257,10 @@ int cl_check_out_channels(const vta_config_t *cfg, int out_channels, vta_err *er
 int cl_check_range(int range, vta_err *err);
 /* A DRAM tensor must fit one segment. */
 int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err);
-/* A tile size must divide the `total` blocks (rows, columns) it tiles:
- * "NAME TILE does not divide the TOTAL WHAT". */
-int cl_check_tile(const char *name, int tile, uint32_t total, const char *what, vta_err *err);
+/* The tile sizes of the schedules, as the messages name them. */
+enum { CL_TILE_B, CL_TILE_IC, CL_TILE_OC, CL_TILE_H, CL_TILE_W };
+/* Tile size `which` must divide the `total` blocks (rows, columns) it tiles. */
+int cl_check_tile(int which, int tile, uint32_t total, vta_err *err);
 /* "needs N entries (detail), M available" for a scratchpad. */
 int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
                   const char *detail);

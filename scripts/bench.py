@@ -66,15 +66,15 @@ def resnet18_conv2d(workloads):
     for layer in json.loads(r.stdout)["layers"]:
         first.setdefault(layer["workload"], layer)
 
-    def pair(layer, key):
-        h, w = layer[key + "_h"], layer[key + "_w"]
-        return str(h) if h == w else "%d,%d" % (h, w)
-    return [("resnet18_" + w, ["--height", str(first[w]["height"]), "--width", str(first[w]["width"]),
-                               "--in-channels", str(first[w]["in_channels"]),
-                               "--out-channels", str(first[w]["out_channels"]),
-                               "--kernel", pair(first[w], "kernel"), "--pad", pair(first[w], "pad"),
-                               "--stride", pair(first[w], "stride")])
-            for w in workloads]
+    def options(layer):
+        def pair(key):
+            h, w = layer[key + "_h"], layer[key + "_w"]
+            return str(h) if h == w else "%d,%d" % (h, w)
+        return ["--height", str(layer["height"]), "--width", str(layer["width"]),
+                "--in-channels", str(layer["in_channels"]),
+                "--out-channels", str(layer["out_channels"]),
+                "--kernel", pair("kernel"), "--pad", pair("pad"), "--stride", pair("stride")]
+    return [("resnet18_" + w, options(first[w])) for w in workloads]
 
 
 def gen_workloads():
