@@ -140,6 +140,98 @@ static int known_value_opt(const char *a, int conv) {
   return 0;
 }
 
+/* --kernel, --pad or --stride: "N" or "N,N" (rows, columns). */
+static int parse_conv_pair(gen_t *g, const char *op, const char *a, const char *v) {
+  int *x = !strcmp(a, "--kernel") ? &g->c.kernel_h : !strcmp(a, "--pad") ? &g->c.pad_h
+                                                                        : &g->c.stride_h;
+  int *y = x == &g->c.kernel_h ? &g->c.kernel_w : x == &g->c.pad_h ? &g->c.pad_w
+                                                                   : &g->c.stride_w;
+  long lo = x == &g->c.pad_h ? 0 : 1;
+  if (parse_pair(v, lo, 1L << 16, x, y))
+    return usage(op, "expected N or N,N (non-negative for --pad, positive otherwise), "
+                 "got '%s'", v);
+  g->shape_given = 1;
+  g->kernel_given |= x == &g->c.kernel_h;
+  g->pad_given |= x == &g->c.pad_h;
+  return 0;
+}
+
+/* One option with its value: a = its name, v = the value. */
+static int parse_value(gen_t *g, const char *op, vta_cl_epilogue_t *epi, const char *a,
+                       const char *v) {
+  const long BIG = 1L << 30;
+  int *d = NULL;
+  int tile = -1, shape = 0;
+  if (!strcmp(a, "-o") || !strcmp(a, "--output")) g->out = v;
+  else if (!strcmp(a, "--config")) g->config = v;
+  else if (!strcmp(a, "--seed")) {
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(v, &end, 0);
+    if (errno || *end || !*v || *v == '-') return usage(op, "--seed expects a non-negative integer, got '%s'", v);
+    g->g.seed = g->c.seed = s;
+  } else if (!strcmp(a, "--range")) {
+    if (set_int(op, a, v, 1, 128, &g->g.range)) return GEN_BAD;
+    g->c.range = g->g.range;
+  } else if (!strcmp(a, "--shift")) {
+    if (set_int(op, a, v, -15, 15, &epi->shift)) return GEN_BAD;
+  } else if (!strcmp(a, "--clip")) {
+    if (parse_pair(v, -32768, 32767, &epi->clip_lo, &epi->clip_hi) || !strchr(v, ','))
+      return usage(op, "--clip expects LO,HI (16-bit integers), got '%s'", v);
+  } else if (!strcmp(a, "--store")) {
+    vta_cl_store_t s;
+    if (!strcmp(v, "elem")) s = VTA_CL_STORE_ELEM;
+    else if (!strcmp(v, "tile")) s = VTA_CL_STORE_TILE;
+    else return usage(op, "--store expects 'elem' or 'tile', got '%s'", v);
+    g->g.store = g->c.store = s;
+  } else if (!strcmp(a, "--virtual-threads")) {
+    if (set_int(op, a, v, 1, 2, g->conv ? &g->c.virtual_threads : &g->g.virtual_threads))
+      return GEN_BAD;
+    g->tile_set[T_VT] = 1;
+  } else if (!strcmp(a, "--batch")) {
+    d = g->conv ? &g->c.batch : &g->g.batch;
+    shape = 1;
+  } else if (!strcmp(a, "--in-channels") || !strcmp(a, "--in")) {
+    d = g->conv ? &g->c.in_channels : &g->g.in_channels;
+    shape = 1;
+  } else if (!strcmp(a, "--out-channels") || !strcmp(a, "--out")) {
+    d = g->conv ? &g->c.out_channels : &g->g.out_channels;
+    shape = 1;
+  } else if (!strcmp(a, "--b-block")) {
+    d = g->conv ? &g->c.b_block : &g->g.b_block;
+    tile = T_B;
+  } else if (!strcmp(a, "--ic-block")) {
+    d = g->conv ? &g->c.ic_block : &g->g.ic_block;
+    tile = T_IC;
+  } else if (!strcmp(a, "--oc-block")) {
+    d = g->conv ? &g->c.oc_block : &g->g.oc_block;
+    tile = T_OC;
+  } else if (g->conv && !strcmp(a, "--height")) {
+    d = &g->c.height;
+    shape = 1;
+  } else if (g->conv && !strcmp(a, "--width")) {
+    d = &g->c.width;
+    shape = 1;
+  } else if (g->conv && !strcmp(a, "--h-block")) {
+    d = &g->c.h_block;
+    tile = T_H;
+  } else if (g->conv && !strcmp(a, "--w-block")) {
+    d = &g->c.w_block;
+    tile = T_W;
+  } else if (g->conv && (!strcmp(a, "--kernel") || !strcmp(a, "--pad") ||
+                         !strcmp(a, "--stride"))) {
+    return parse_conv_pair(g, op, a, v);
+  } else {
+    return usage(op, "unknown option '%s'", a);
+  }
+  if (d) {
+    if (set_int(op, a, v, 1, BIG, d)) return GEN_BAD;
+    if (shape) g->shape_given = 1;
+    if (tile >= 0) g->tile_set[tile] = 1;
+  }
+  return 0;
+}
+
 static int parse_args(gen_t *g, int argc, char **argv) {
   const char *op = g->conv ? "conv2d" : "gemm";
   vta_cl_epilogue_t *epi = g->conv ? &g->c.epi : &g->g.epi;
@@ -173,86 +265,7 @@ static int parse_args(gen_t *g, int argc, char **argv) {
       if (i + 1 >= argc) return usage(op, "option '%s' needs a value", a);
       v = argv[++i];
     }
-    const long BIG = 1L << 30;
-    int *d = NULL;
-    int tile = -1, shape = 0;
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) g->out = v;
-    else if (!strcmp(a, "--config")) g->config = v;
-    else if (!strcmp(a, "--seed")) {
-      char *end;
-      errno = 0;
-      unsigned long long s = strtoull(v, &end, 0);
-      if (errno || *end || !*v || *v == '-') return usage(op, "--seed expects a non-negative integer, got '%s'", v);
-      g->g.seed = g->c.seed = s;
-    } else if (!strcmp(a, "--range")) {
-      if (set_int(op, a, v, 1, 128, &g->g.range)) return GEN_BAD;
-      g->c.range = g->g.range;
-    } else if (!strcmp(a, "--shift")) {
-      if (set_int(op, a, v, -15, 15, &epi->shift)) return GEN_BAD;
-    } else if (!strcmp(a, "--clip")) {
-      if (parse_pair(v, -32768, 32767, &epi->clip_lo, &epi->clip_hi) || !strchr(v, ','))
-        return usage(op, "--clip expects LO,HI (16-bit integers), got '%s'", v);
-    } else if (!strcmp(a, "--store")) {
-      vta_cl_store_t s;
-      if (!strcmp(v, "elem")) s = VTA_CL_STORE_ELEM;
-      else if (!strcmp(v, "tile")) s = VTA_CL_STORE_TILE;
-      else return usage(op, "--store expects 'elem' or 'tile', got '%s'", v);
-      g->g.store = g->c.store = s;
-    } else if (!strcmp(a, "--virtual-threads")) {
-      if (set_int(op, a, v, 1, 2, g->conv ? &g->c.virtual_threads : &g->g.virtual_threads))
-        return GEN_BAD;
-      g->tile_set[T_VT] = 1;
-    } else if (!strcmp(a, "--batch")) {
-      d = g->conv ? &g->c.batch : &g->g.batch;
-      shape = 1;
-    } else if (!strcmp(a, "--in-channels") || !strcmp(a, "--in")) {
-      d = g->conv ? &g->c.in_channels : &g->g.in_channels;
-      shape = 1;
-    } else if (!strcmp(a, "--out-channels") || !strcmp(a, "--out")) {
-      d = g->conv ? &g->c.out_channels : &g->g.out_channels;
-      shape = 1;
-    } else if (!strcmp(a, "--b-block")) {
-      d = g->conv ? &g->c.b_block : &g->g.b_block;
-      tile = T_B;
-    } else if (!strcmp(a, "--ic-block")) {
-      d = g->conv ? &g->c.ic_block : &g->g.ic_block;
-      tile = T_IC;
-    } else if (!strcmp(a, "--oc-block")) {
-      d = g->conv ? &g->c.oc_block : &g->g.oc_block;
-      tile = T_OC;
-    } else if (g->conv && !strcmp(a, "--height")) {
-      d = &g->c.height;
-      shape = 1;
-    } else if (g->conv && !strcmp(a, "--width")) {
-      d = &g->c.width;
-      shape = 1;
-    } else if (g->conv && !strcmp(a, "--h-block")) {
-      d = &g->c.h_block;
-      tile = T_H;
-    } else if (g->conv && !strcmp(a, "--w-block")) {
-      d = &g->c.w_block;
-      tile = T_W;
-    } else if (g->conv && (!strcmp(a, "--kernel") || !strcmp(a, "--pad") ||
-                           !strcmp(a, "--stride"))) {
-      int *x = !strcmp(a, "--kernel") ? &g->c.kernel_h : !strcmp(a, "--pad") ? &g->c.pad_h
-                                                                            : &g->c.stride_h;
-      int *y = x == &g->c.kernel_h ? &g->c.kernel_w : x == &g->c.pad_h ? &g->c.pad_w
-                                                                       : &g->c.stride_w;
-      long lo = x == &g->c.pad_h ? 0 : 1;
-      if (parse_pair(v, lo, 1L << 16, x, y))
-        return usage(op, "expected N or N,N (non-negative for --pad, positive otherwise), "
-                     "got '%s'", v);
-      g->shape_given = 1;
-      g->kernel_given |= x == &g->c.kernel_h;
-      g->pad_given |= x == &g->c.pad_h;
-    } else {
-      return usage(op, "unknown option '%s'", a);
-    }
-    if (d) {
-      if (set_int(op, a, v, 1, BIG, d)) return GEN_BAD;
-      if (shape) g->shape_given = 1;
-      if (tile >= 0) g->tile_set[tile] = 1;
-    }
+    if (parse_value(g, op, epi, a, v)) return GEN_BAD;
   }
   return 0;
 }
