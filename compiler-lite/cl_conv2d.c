@@ -17,7 +17,6 @@
  * the clipped pads of the tile (InjectCopyIntrin + InjectDMAIntrin); without
  * padding the data is a plain cache_read and its dims fold.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "cl_int.h"

@@ -15,7 +15,6 @@
  * Scratchpad offsets are per thread: every buffer is replicated for each
  * virtual thread (InjectVirtualThread with "cthread" never shares).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "cl_int.h"
