@@ -23,7 +23,7 @@ int vta_sweep_read_workload(vta_sweep_spec_t *s, const cJSON *w, int idx, vta_er
 
 /* A convolution of ResNet-18 as VTA runs it. */
 typedef struct vta_sweep_conv {
-  char name[12]; /* TVM's workload name, "c2".."c11" */
+  char name[16]; /* TVM's workload name, "c2".."c11" */
   int h, w, ic, oc, kh, kw, ph, pw, sh, sw;
 } vta_sweep_conv_t;
 

@@ -1,7 +1,7 @@
 /*
  * sweep_resnet.c - the ResNet-18 workloads of a sweep ({"resnet18": "c2"}
  * .. "c11", or "all"), taken from compiler-lite's network
- * (vta_cl_net_resnet18) rather than typed again here, so that the sweep and
+ * (vta_cl_net_resnet18_layers) rather than typed again here, so that the sweep and
  * `vtasim gen resnet18` cannot disagree on a shape.
  *
  * The network lists its 19 convolutions; a sweep wants each shape once.
@@ -22,7 +22,6 @@
  * 56x56 output. */
 #define RN_WIDTH_DIV 1
 #define RN_SIZE 56
-#define RN_FIRST 2 /* TVM's number of the first convolution on VTA */
 
 static vta_sweep_conv_t conv_of(const vta_cl_conv2d_params_t *p) {
   vta_sweep_conv_t c = {.h = p->height, .w = p->width, .ic = p->in_channels,
@@ -31,31 +30,27 @@ static vta_sweep_conv_t conv_of(const vta_cl_conv2d_params_t *p) {
   return c;
 }
 
-static int same_shape(const vta_sweep_conv_t *a, const vta_sweep_conv_t *b) {
-  return a->h == b->h && a->w == b->w && a->ic == b->ic && a->oc == b->oc && a->kh == b->kh &&
-         a->kw == b->kw && a->ph == b->ph && a->pw == b->pw && a->sh == b->sh && a->sw == b->sw;
-}
-
 int vta_sweep_resnet18(vta_sweep_conv_t *out, int max, vta_err *err) {
-  /* the shapes do not depend on the configuration: the default one is
-   * given only because the network is also tiled for one */
+  /* the shapes depend on the configuration only through BATCH: the default's */
   vta_config_t cfg;
   vta_config_default(&cfg);
   if (vta_config_derive(&cfg, err)) return -1;
   vta_cl_net_t *net = malloc(sizeof *net);
   if (!net) return vta_errf(err, VTA_ENOMEM, "out of memory");
-  int n = 0;
-  if (vta_cl_net_resnet18(&cfg, RN_WIDTH_DIV, RN_SIZE, 0, net, err)) n = -1;
+  int n = 0, last = 0;
+  if (vta_cl_net_resnet18_layers(&cfg, RN_WIDTH_DIV, RN_SIZE, 0, net, err)) n = -1;
+  /* compiler-lite numbers each layer's shape as TVM does (its workload);
+   * a layer whose number is new is a shape not seen before */
   for (int i = 0; n >= 0 && i < net->nlayers; i++) {
-    vta_sweep_conv_t c = conv_of(&net->layer[i].p);
-    int seen = 0;
-    for (int k = 0; k < n && !seen; k++) seen = same_shape(&out[k], &c);
-    if (seen) continue;
+    const vta_cl_net_layer_t *l = &net->layer[i];
+    if (l->workload <= last) continue;
     if (n == max) {
       n = vta_errf(err, VTA_EINPUT, "ResNet-18 has more than %d distinct convolutions", max);
       break;
     }
-    snprintf(c.name, sizeof c.name, "c%d", RN_FIRST + n);
+    last = l->workload;
+    vta_sweep_conv_t c = conv_of(&l->p);
+    snprintf(c.name, sizeof c.name, "c%d", l->workload);
     out[n++] = c;
   }
   free(net);

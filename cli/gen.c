@@ -3,8 +3,11 @@
  * data options, pick the tiling (the tutorial schedule by default,
  * automatic tiling with --auto or when shapes are given), build the bundle
  * with compiler-lite and write it, then print the schedule and the
- * instruction counts per kind.  `gen random` lives in gen_random.c.
+ * instruction counts per kind.  `gen random` lives in gen_random.c, `gen
+ * resnet18` in net.c; `gen resnet18 --list` here prints the layers
+ * compiler-lite derives, for the scripts that need their shapes.
  */
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,8 @@ static const char gen_help[] =
     "       vtasim gen conv2d [options] -o FILE\n"
     "       vtasim gen random [options] -o FILE   (see vtasim gen random --help)\n"
     "       vtasim gen resnet18 [options] -o DIR  (see vtasim gen resnet18 --help)\n"
+    "       vtasim gen resnet18 --list [--json] [--size N] [--width-div N] [--config FILE]\n"
+    "                         print the layers' shapes, one a line (no files)\n"
     "\n"
     "Compile a dense layer or a 2-D convolution into the VTA program TVM's VTA\n"
     "stack produces for the schedule (instructions, micro-op kernels, packed data,\n"
@@ -135,6 +140,98 @@ static int known_value_opt(const char *a, int conv) {
   return 0;
 }
 
+/* --kernel, --pad or --stride: "N" or "N,N" (rows, columns). */
+static int parse_conv_pair(gen_t *g, const char *op, const char *a, const char *v) {
+  int *x = !strcmp(a, "--kernel") ? &g->c.kernel_h : !strcmp(a, "--pad") ? &g->c.pad_h
+                                                                        : &g->c.stride_h;
+  int *y = x == &g->c.kernel_h ? &g->c.kernel_w : x == &g->c.pad_h ? &g->c.pad_w
+                                                                   : &g->c.stride_w;
+  long lo = x == &g->c.pad_h ? 0 : 1;
+  if (parse_pair(v, lo, 1L << 16, x, y))
+    return usage(op, "expected N or N,N (non-negative for --pad, positive otherwise), "
+                 "got '%s'", v);
+  g->shape_given = 1;
+  g->kernel_given |= x == &g->c.kernel_h;
+  g->pad_given |= x == &g->c.pad_h;
+  return 0;
+}
+
+/* One option with its value: a = its name, v = the value. */
+static int parse_value(gen_t *g, const char *op, vta_cl_epilogue_t *epi, const char *a,
+                       const char *v) {
+  const long BIG = 1L << 30;
+  int *d = NULL;
+  int tile = -1, shape = 0;
+  if (!strcmp(a, "-o") || !strcmp(a, "--output")) g->out = v;
+  else if (!strcmp(a, "--config")) g->config = v;
+  else if (!strcmp(a, "--seed")) {
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(v, &end, 0);
+    if (errno || *end || !*v || *v == '-') return usage(op, "--seed expects a non-negative integer, got '%s'", v);
+    g->g.seed = g->c.seed = s;
+  } else if (!strcmp(a, "--range")) {
+    if (set_int(op, a, v, 1, 128, &g->g.range)) return GEN_BAD;
+    g->c.range = g->g.range;
+  } else if (!strcmp(a, "--shift")) {
+    if (set_int(op, a, v, -15, 15, &epi->shift)) return GEN_BAD;
+  } else if (!strcmp(a, "--clip")) {
+    if (parse_pair(v, -32768, 32767, &epi->clip_lo, &epi->clip_hi) || !strchr(v, ','))
+      return usage(op, "--clip expects LO,HI (16-bit integers), got '%s'", v);
+  } else if (!strcmp(a, "--store")) {
+    vta_cl_store_t s;
+    if (!strcmp(v, "elem")) s = VTA_CL_STORE_ELEM;
+    else if (!strcmp(v, "tile")) s = VTA_CL_STORE_TILE;
+    else return usage(op, "--store expects 'elem' or 'tile', got '%s'", v);
+    g->g.store = g->c.store = s;
+  } else if (!strcmp(a, "--virtual-threads")) {
+    if (set_int(op, a, v, 1, 2, g->conv ? &g->c.virtual_threads : &g->g.virtual_threads))
+      return GEN_BAD;
+    g->tile_set[T_VT] = 1;
+  } else if (!strcmp(a, "--batch")) {
+    d = g->conv ? &g->c.batch : &g->g.batch;
+    shape = 1;
+  } else if (!strcmp(a, "--in-channels") || !strcmp(a, "--in")) {
+    d = g->conv ? &g->c.in_channels : &g->g.in_channels;
+    shape = 1;
+  } else if (!strcmp(a, "--out-channels") || !strcmp(a, "--out")) {
+    d = g->conv ? &g->c.out_channels : &g->g.out_channels;
+    shape = 1;
+  } else if (!strcmp(a, "--b-block")) {
+    d = g->conv ? &g->c.b_block : &g->g.b_block;
+    tile = T_B;
+  } else if (!strcmp(a, "--ic-block")) {
+    d = g->conv ? &g->c.ic_block : &g->g.ic_block;
+    tile = T_IC;
+  } else if (!strcmp(a, "--oc-block")) {
+    d = g->conv ? &g->c.oc_block : &g->g.oc_block;
+    tile = T_OC;
+  } else if (g->conv && !strcmp(a, "--height")) {
+    d = &g->c.height;
+    shape = 1;
+  } else if (g->conv && !strcmp(a, "--width")) {
+    d = &g->c.width;
+    shape = 1;
+  } else if (g->conv && !strcmp(a, "--h-block")) {
+    d = &g->c.h_block;
+    tile = T_H;
+  } else if (g->conv && !strcmp(a, "--w-block")) {
+    d = &g->c.w_block;
+    tile = T_W;
+  } else if (g->conv && (!strcmp(a, "--kernel") || !strcmp(a, "--pad") ||
+                         !strcmp(a, "--stride"))) {
+    return parse_conv_pair(g, op, a, v);
+  } else {
+    return usage(op, "unknown option '%s'", a);
+  }
+  if (d) {
+    if (set_int(op, a, v, 1, BIG, d)) return GEN_BAD;
+    if (shape) g->shape_given = 1;
+    if (tile >= 0) g->tile_set[tile] = 1;
+  }
+  return 0;
+}
+
 static int parse_args(gen_t *g, int argc, char **argv) {
   const char *op = g->conv ? "conv2d" : "gemm";
   vta_cl_epilogue_t *epi = g->conv ? &g->c.epi : &g->g.epi;
@@ -168,86 +265,7 @@ static int parse_args(gen_t *g, int argc, char **argv) {
       if (i + 1 >= argc) return usage(op, "option '%s' needs a value", a);
       v = argv[++i];
     }
-    const long BIG = 1L << 30;
-    int *d = NULL;
-    int tile = -1, shape = 0;
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) g->out = v;
-    else if (!strcmp(a, "--config")) g->config = v;
-    else if (!strcmp(a, "--seed")) {
-      char *end;
-      errno = 0;
-      unsigned long long s = strtoull(v, &end, 0);
-      if (errno || *end || !*v || *v == '-') return usage(op, "--seed expects a non-negative integer, got '%s'", v);
-      g->g.seed = g->c.seed = s;
-    } else if (!strcmp(a, "--range")) {
-      if (set_int(op, a, v, 1, 128, &g->g.range)) return GEN_BAD;
-      g->c.range = g->g.range;
-    } else if (!strcmp(a, "--shift")) {
-      if (set_int(op, a, v, -15, 15, &epi->shift)) return GEN_BAD;
-    } else if (!strcmp(a, "--clip")) {
-      if (parse_pair(v, -32768, 32767, &epi->clip_lo, &epi->clip_hi) || !strchr(v, ','))
-        return usage(op, "--clip expects LO,HI (16-bit integers), got '%s'", v);
-    } else if (!strcmp(a, "--store")) {
-      vta_cl_store_t s;
-      if (!strcmp(v, "elem")) s = VTA_CL_STORE_ELEM;
-      else if (!strcmp(v, "tile")) s = VTA_CL_STORE_TILE;
-      else return usage(op, "--store expects 'elem' or 'tile', got '%s'", v);
-      g->g.store = g->c.store = s;
-    } else if (!strcmp(a, "--virtual-threads")) {
-      if (set_int(op, a, v, 1, 2, g->conv ? &g->c.virtual_threads : &g->g.virtual_threads))
-        return GEN_BAD;
-      g->tile_set[T_VT] = 1;
-    } else if (!strcmp(a, "--batch")) {
-      d = g->conv ? &g->c.batch : &g->g.batch;
-      shape = 1;
-    } else if (!strcmp(a, "--in-channels") || !strcmp(a, "--in")) {
-      d = g->conv ? &g->c.in_channels : &g->g.in_channels;
-      shape = 1;
-    } else if (!strcmp(a, "--out-channels") || !strcmp(a, "--out")) {
-      d = g->conv ? &g->c.out_channels : &g->g.out_channels;
-      shape = 1;
-    } else if (!strcmp(a, "--b-block")) {
-      d = g->conv ? &g->c.b_block : &g->g.b_block;
-      tile = T_B;
-    } else if (!strcmp(a, "--ic-block")) {
-      d = g->conv ? &g->c.ic_block : &g->g.ic_block;
-      tile = T_IC;
-    } else if (!strcmp(a, "--oc-block")) {
-      d = g->conv ? &g->c.oc_block : &g->g.oc_block;
-      tile = T_OC;
-    } else if (g->conv && !strcmp(a, "--height")) {
-      d = &g->c.height;
-      shape = 1;
-    } else if (g->conv && !strcmp(a, "--width")) {
-      d = &g->c.width;
-      shape = 1;
-    } else if (g->conv && !strcmp(a, "--h-block")) {
-      d = &g->c.h_block;
-      tile = T_H;
-    } else if (g->conv && !strcmp(a, "--w-block")) {
-      d = &g->c.w_block;
-      tile = T_W;
-    } else if (g->conv && (!strcmp(a, "--kernel") || !strcmp(a, "--pad") ||
-                           !strcmp(a, "--stride"))) {
-      int *x = !strcmp(a, "--kernel") ? &g->c.kernel_h : !strcmp(a, "--pad") ? &g->c.pad_h
-                                                                            : &g->c.stride_h;
-      int *y = x == &g->c.kernel_h ? &g->c.kernel_w : x == &g->c.pad_h ? &g->c.pad_w
-                                                                       : &g->c.stride_w;
-      long lo = x == &g->c.pad_h ? 0 : 1;
-      if (parse_pair(v, lo, 1L << 16, x, y))
-        return usage(op, "expected N or N,N (non-negative for --pad, positive otherwise), "
-                     "got '%s'", v);
-      g->shape_given = 1;
-      g->kernel_given |= x == &g->c.kernel_h;
-      g->pad_given |= x == &g->c.pad_h;
-    } else {
-      return usage(op, "unknown option '%s'", a);
-    }
-    if (d) {
-      if (set_int(op, a, v, 1, BIG, d)) return GEN_BAD;
-      if (shape) g->shape_given = 1;
-      if (tile >= 0) g->tile_set[tile] = 1;
-    }
+    if (parse_value(g, op, epi, a, v)) return GEN_BAD;
   }
   return 0;
 }
@@ -271,13 +289,128 @@ static void free_tiles(gen_t *g) {
   }
 }
 
+/* ---- vtasim gen resnet18 --list ------------------------------------------------ */
+
+/* The integer columns of a layer, in the order text and JSON list them. */
+enum { L_BATCH, L_IN, L_H, L_W, L_OUT, L_KH, L_KW, L_PH, L_PW, L_SH, L_SW, L_OH, L_OW,
+       L_SHIFT, L_LO, L_HI, L_N };
+static const char *const list_cols[L_N] = {
+    "batch",    "in_channels", "height",   "width",      "out_channels", "kernel_h",
+    "kernel_w", "pad_h",       "pad_w",    "stride_h",   "stride_w",     "out_height",
+    "out_width", "shift",      "clip_lo",  "clip_hi"};
+
+static void layer_ints(const vta_cl_net_layer_t *l, int v[L_N]) {
+  const vta_cl_conv2d_params_t *p = &l->p;
+  const int row[L_N] = {p->batch, p->in_channels, p->height, p->width, p->out_channels,
+                        p->kernel_h, p->kernel_w, p->pad_h, p->pad_w, p->stride_h, p->stride_w,
+                        vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h),
+                        vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w),
+                        p->epi.shift, p->epi.clip_lo, p->epi.clip_hi};
+  memcpy(v, row, sizeof row);
+}
+
+/* The tensor a layer reads: "input" (tensor 0) or the layer that wrote it. */
+static const char *tensor_name(const vta_cl_net_t *n, int t) {
+  return t ? n->layer[t - 1].name : "input";
+}
+
+static void list_text(const vta_cl_net_t *n, int size, int div) {
+  printf("# vtasim gen resnet18 --list --size %d --width-div %d: the %d convolutions VTA runs\n"
+         "# workload: TVM's name of the layer's shape (c1, the stem, runs on the host)\n"
+         "# %-22s %-8s", size, div, n->nlayers, "name", "workload");
+  for (int c = 0; c < L_N; c++) printf(" %s", list_cols[c]);
+  printf(" input residual\n");
+  for (int i = 0; i < n->nlayers; i++) {
+    const vta_cl_net_layer_t *l = &n->layer[i];
+    int v[L_N];
+    layer_ints(l, v);
+    printf("  %-22s c%-7d", l->name, l->workload);
+    for (int c = 0; c < L_N; c++) printf(" %*d", (int)strlen(list_cols[c]), v[c]);
+    printf(" %s %s\n", tensor_name(n, l->input),
+           l->residual < 0 ? "-" : tensor_name(n, l->residual));
+  }
+}
+
+static int list_json(const vta_cl_net_t *n, int size, int div) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "network", n->name);
+  cJSON_AddNumberToObject(o, "size", size);
+  cJSON_AddNumberToObject(o, "width_div", div);
+  cJSON *a = cJSON_AddArrayToObject(o, "layers");
+  for (int i = 0; i < n->nlayers; i++) {
+    const vta_cl_net_layer_t *l = &n->layer[i];
+    cJSON *lo = cJSON_CreateObject();
+    cJSON_AddItemToArray(a, lo);
+    char w[16];
+    snprintf(w, sizeof w, "c%d", l->workload);
+    cJSON_AddStringToObject(lo, "name", l->name);
+    cJSON_AddStringToObject(lo, "workload", w);
+    int v[L_N];
+    layer_ints(l, v);
+    for (int c = 0; c < L_N; c++) cJSON_AddNumberToObject(lo, list_cols[c], v[c]);
+    cJSON_AddStringToObject(lo, "input", tensor_name(n, l->input));
+    if (l->residual < 0) cJSON_AddNullToObject(lo, "residual");
+    else cJSON_AddStringToObject(lo, "residual", tensor_name(n, l->residual));
+  }
+  char *txt = cJSON_Print(o);
+  cJSON_Delete(o);
+  if (!txt) return -1;
+  puts(txt);
+  free(txt);
+  return 0;
+}
+
+static int has_arg(int argc, char **argv, const char *a) {
+  for (int i = 2; i < argc; i++)
+    if (!strcmp(argv[i], a)) return 1;
+  return 0;
+}
+
+/* `vtasim gen resnet18 --list`: the shapes alone, so that no script has to
+ * type ResNet-18's layer table again. */
+static int gen_resnet18_list(int argc, char **argv) {
+  const char *op = "resnet18", *config = NULL;
+  long long size = 56, div = 1;
+  int json = 0;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    long long *num = !strcmp(a, "--size") ? &size : !strcmp(a, "--width-div") ? &div : NULL;
+    if (!strcmp(a, "--list")) continue;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(gen_help, stdout);
+      return GEN_OK;
+    }
+    if (!strcmp(a, "--json")) json = 1;
+    else if (!strcmp(a, "--config") && v) config = argv[++i];
+    else if (num && v) {
+      *num = vtasim_parse_count(v);
+      if (*num < 0 || *num > 100000)
+        return usage(op, "expected a number up to 100000, got '%s'", v);
+      i++;
+    } else return usage(op, "with --list: unknown option or missing value '%s'", a);
+  }
+  vta_err e = {0};
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  vta_cl_net_t *n = malloc(sizeof *n);
+  int bad = !n || (config && vta_config_load_json(&cfg, config, &e)) ||
+            vta_cl_net_resnet18_layers(&cfg, (int)div, (int)size, 1, n, &e);
+  if (!bad) bad = json ? list_json(n, (int)size, (int)div) : (list_text(n, (int)size, (int)div), 0);
+  free(n);
+  if (!bad) return GEN_OK;
+  fprintf(stderr, "vtasim: error: %s\n", e.msg[0] ? e.msg : "out of memory");
+  return GEN_BAD;
+}
+
 int vtasim_cmd_gen(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
     fputs(gen_help, argc < 2 ? stderr : stdout);
     return argc < 2 ? GEN_BAD : GEN_OK;
   }
   if (!strcmp(argv[1], "random")) return vtasim_cmd_gen_random(argc, argv);
-  if (!strcmp(argv[1], "resnet18")) return vtasim_cmd_gen_net(argc, argv);
+  if (!strcmp(argv[1], "resnet18"))
+    return has_arg(argc, argv, "--list") ? gen_resnet18_list(argc, argv)
+                                         : vtasim_cmd_gen_net(argc, argv);
   gen_t g;
   memset(&g, 0, sizeof g);
   if (!strcmp(argv[1], "conv2d")) g.conv = 1;

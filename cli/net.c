@@ -238,8 +238,8 @@ int vtasim_cmd_gen_net(int argc, char **argv) {
   for (int i = 0; i < net->nlayers; i++) {
     const vta_cl_net_layer_t *l = &net->layer[i];
     const vta_cl_conv2d_params_t *p = &l->p;
-    int oh = (p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1;
-    int ow = (p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1;
+    int oh = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+    int ow = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
     size_t ny = (size_t)p->batch * p->out_channels * oh * ow;
     t[i + 1] = malloc(ny);
     if (!t[i + 1]) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto out; }
@@ -431,8 +431,8 @@ static int layer_inputs(net_job_t *j, net_layer_run_t *L) {
   const char *in = j->opt->in;
   L->x = find_tensor(j->t, j->nt, l->in);
   L->r = strcmp(l->res, "-") ? find_tensor(j->t, j->nt, l->res) : NULL;
-  L->oh = (l->h + 2 * l->pad - l->kh) / l->stride + 1;
-  L->ow = (l->w + 2 * l->pad - l->kw) / l->stride + 1;
+  L->oh = vta_cl_conv_out_size(l->h, l->kh, l->pad, l->stride);
+  L->ow = vta_cl_conv_out_size(l->w, l->kw, l->pad, l->stride);
   if (!L->x || (strcmp(l->res, "-") && !L->r))
     return vta_errf(&j->e, VTA_EINPUT, "%s:%d: layer %s reads tensor '%s', which no earlier "
                     "line defines", in, l->line, l->name, !L->x ? l->in : l->res);

@@ -143,19 +143,27 @@ int cl_rt_dep_push(cl_rt_t *rt, int from, int to) {
   return push_noop(rt, from, from > to, from < to, 0, 0);
 }
 
-int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t x_size,
-               uint32_t y_size, uint32_t x_stride, uint32_t x_pad0, uint32_t y_pad0,
-               uint32_t x_pad1, uint32_t y_pad1) {
-  int stage = (mem == VTA_MEM_ACC || mem == VTA_MEM_UOP) ? CL_STAGE_COMPUTE : CL_STAGE_LOAD;
+/* A LOAD or STORE of a 2-D region in `stage`'s queue, no padding. */
+static vta_insn_t *memop(cl_rt_t *rt, int stage, uint32_t opcode, uint32_t mem, uint32_t sram,
+                         uint32_t dram, uint32_t x_size, uint32_t y_size, uint32_t x_stride) {
   vta_insn_t *in = create(rt, stage);
-  if (!in) return -1;
-  in->opcode = VTA_OP_LOAD;
+  if (!in) return NULL;
+  in->opcode = opcode;
   in->mem_type = mem;
   in->sram_base = sram;
   in->dram_base = dram;
   in->x_size = x_size;
   in->y_size = y_size;
   in->x_stride = x_stride;
+  return in;
+}
+
+int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t x_size,
+               uint32_t y_size, uint32_t x_stride, uint32_t x_pad0, uint32_t y_pad0,
+               uint32_t x_pad1, uint32_t y_pad1) {
+  int stage = (mem == VTA_MEM_ACC || mem == VTA_MEM_UOP) ? CL_STAGE_COMPUTE : CL_STAGE_LOAD;
+  vta_insn_t *in = memop(rt, stage, VTA_OP_LOAD, mem, sram, dram, x_size, y_size, x_stride);
+  if (!in) return -1;
   in->x_pad_0 = x_pad0;
   in->y_pad_0 = y_pad0;
   in->x_pad_1 = x_pad1;
@@ -165,16 +173,8 @@ int cl_rt_load(cl_rt_t *rt, uint32_t mem, uint32_t sram, uint32_t dram, uint32_t
 
 int cl_rt_store(cl_rt_t *rt, uint32_t sram, uint32_t dram, uint32_t x_size, uint32_t y_size,
                 uint32_t x_stride) {
-  vta_insn_t *in = create(rt, CL_STAGE_STORE);
-  if (!in) return -1;
-  in->opcode = VTA_OP_STORE;
-  in->mem_type = VTA_MEM_OUT;
-  in->sram_base = sram;
-  in->dram_base = dram;
-  in->x_size = x_size;
-  in->y_size = y_size;
-  in->x_stride = x_stride;
-  return 0;
+  return memop(rt, CL_STAGE_STORE, VTA_OP_STORE, VTA_MEM_OUT, sram, dram, x_size, y_size,
+               x_stride) ? 0 : -1;
 }
 
 cl_kernel_t *cl_rt_kernel(cl_rt_t *rt, int site, int key, int *fresh) {
@@ -270,53 +270,56 @@ static int kernel_ok(cl_rt_t *rt, const cl_kernel_t *k, int mode) {
   return 0;
 }
 
-int cl_rt_push_gemm(cl_rt_t *rt, cl_kernel_t *k) {
-  if (kernel_ok(rt, k, 0) || uop_push(rt, k)) return -1;
+/* The GEMM (mode 0) or ALU (mode 1) instruction that runs kernel k, made
+ * resident first; its hardware loops are the caller's. */
+static vta_insn_t *compute_insn(cl_rt_t *rt, cl_kernel_t *k, int mode) {
+  if (kernel_ok(rt, k, mode) || uop_push(rt, k)) return NULL;
   vta_insn_t *in = create(rt, CL_STAGE_COMPUTE);
-  if (!in) return -1;
-  in->opcode = VTA_OP_GEMM;
-  in->reset_reg = (uint32_t)k->reset;
+  if (!in) return NULL;
+  in->opcode = mode ? VTA_OP_ALU : VTA_OP_GEMM;
   in->uop_bgn = k->sram_begin;
   in->uop_end = k->sram_end;
   in->iter_out = in->iter_in = 1;
-  if (k->nloops > 0) {
-    in->iter_out = k->loop[0].extent;
-    in->dst_factor_out = k->loop[0].dst;
-    in->src_factor_out = k->loop[0].src;
-    in->wgt_factor_out = k->loop[0].wgt;
+  return in;
+}
+
+/* Kernel loop l as the instruction's outer or inner hardware loop (an ALU
+ * kernel's loops have no weight factor: 0). */
+static void set_loop(vta_insn_t *in, int outer, const cl_loop_t *l) {
+  if (outer) {
+    in->iter_out = l->extent;
+    in->dst_factor_out = l->dst;
+    in->src_factor_out = l->src;
+    in->wgt_factor_out = l->wgt;
+  } else {
+    in->iter_in = l->extent;
+    in->dst_factor_in = l->dst;
+    in->src_factor_in = l->src;
+    in->wgt_factor_in = l->wgt;
   }
-  if (k->nloops > 1) {
-    in->iter_in = k->loop[1].extent;
-    in->dst_factor_in = k->loop[1].dst;
-    in->src_factor_in = k->loop[1].src;
-    in->wgt_factor_in = k->loop[1].wgt;
-  }
+}
+
+int cl_rt_push_gemm(cl_rt_t *rt, cl_kernel_t *k) {
+  vta_insn_t *in = compute_insn(rt, k, 0);
+  if (!in) return -1;
+  in->reset_reg = (uint32_t)k->reset;
+  if (k->nloops > 0) set_loop(in, 1, &k->loop[0]);
+  if (k->nloops > 1) set_loop(in, 0, &k->loop[1]);
   return 0;
 }
 
 int cl_rt_push_alu(cl_rt_t *rt, cl_kernel_t *k) {
-  if (kernel_ok(rt, k, 1) || uop_push(rt, k)) return -1;
-  vta_insn_t *in = create(rt, CL_STAGE_COMPUTE);
+  vta_insn_t *in = compute_insn(rt, k, 1);
   if (!in) return -1;
-  in->opcode = VTA_OP_ALU;
-  in->uop_bgn = k->sram_begin;
-  in->uop_end = k->sram_end;
   in->alu_opcode = k->alu_op;
   in->use_imm = k->use_imm;
   in->imm = k->imm;
-  in->iter_out = in->iter_in = 1;
   /* a single ALU loop is the inner one */
   if (k->nloops == 1) {
-    in->iter_in = k->loop[0].extent;
-    in->dst_factor_in = k->loop[0].dst;
-    in->src_factor_in = k->loop[0].src;
+    set_loop(in, 0, &k->loop[0]);
   } else if (k->nloops == 2) {
-    in->iter_out = k->loop[0].extent;
-    in->dst_factor_out = k->loop[0].dst;
-    in->src_factor_out = k->loop[0].src;
-    in->iter_in = k->loop[1].extent;
-    in->dst_factor_in = k->loop[1].dst;
-    in->src_factor_in = k->loop[1].src;
+    set_loop(in, 1, &k->loop[0]);
+    set_loop(in, 0, &k->loop[1]);
   }
   return 0;
 }

@@ -190,14 +190,6 @@ enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
 /* The optional epilogue steps (flags of the two functions below). */
 enum { CL_EPI_BIAS = 1, CL_EPI_RESIDUAL = 2 };
 
-/* Builds the micro-op kernel of operation `op` for virtual thread t. */
-typedef int (*cl_kernel_fn)(const void *ctx, int op, uint32_t t, cl_kernel_t *k,
-                            vta_err *err);
-/* The uop buffer must hold every distinct kernel of every thread (each
- * thread's kernels differ, spec 8.6); the last thread's are the largest. */
-int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
-                         uint32_t vt, int epi_flags, vta_err *err);
-
 /* Append the per-tile epilogue every operator ends with (spec 10): the
  * optional bias (ACC load, ALU ADD), SHR, the optional residual (ACC load,
  * ALU ADD), MAX, MIN, then the store.  epi_flags: CL_EPI_*. */
@@ -254,22 +246,24 @@ int cl_job_plan(cl_job_t *job, cl_ir_t *ir, cl_node_t *root, int vt, int nvars,
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err);
 
-/* ---- shared helpers ------------------------------------------------------ */
-
-/* The start of every operator's build: rep (or local when NULL) cleared, out
- * an empty program (what a failed build leaves); returns the report to fill. */
-vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
-                                vta_program_t *out);
-/* The report lines every operator shares: the epilogue, and the scratchpad
- * entries of vt threads of inp_sz, wgt_sz and acc_sz each. */
-void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
-                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz);
+/* ---- the rules a schedule must satisfy (cl_check.c) ------------------------- */
 
 /* compiler-lite handles 8-bit inp/wgt/out lanes and 32-bit acc lanes. */
 int cl_check_config(const vta_config_t *cfg, vta_err *err);
 int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err);
+/* VTA produces whole BLOCK_OUT-channel blocks. */
+int cl_check_out_channels(const vta_config_t *cfg, int out_channels, vta_err *err);
+/* The data range of --range: values in [-range, range-1], int8. */
+int cl_check_range(int range, vta_err *err);
 /* A DRAM tensor must fit one segment. */
 int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err);
+/* The tile sizes of the schedules, as the messages name them. */
+enum { CL_TILE_B, CL_TILE_IC, CL_TILE_OC, CL_TILE_H, CL_TILE_W };
+/* Tile size `which` must divide the `total` blocks (rows, columns) it tiles. */
+int cl_check_tile(int which, int tile, uint32_t total, vta_err *err);
+/* "needs N entries (detail), M available" for a scratchpad. */
+int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
+                  const char *detail);
 /* The 14-bit loop-count and 16-bit DMA fields. */
 #define CL_ITER_MAX ((1u << VTA_LOOP_ITER_BITS) - 1)
 #define CL_SIZE_MAX ((1u << VTA_MEMOP_SIZE_BITS) - 1)
@@ -298,8 +292,109 @@ int cl_conv2d_validate(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p,
 int cl_gemm_shape(const vta_config_t *cfg, const vta_cl_gemm_params_t *p, vta_err *err);
 int cl_conv2d_shape(const vta_config_t *cfg, const vta_cl_conv2d_params_t *p, vta_err *err);
 
-/* "needs N entries (detail), M available" for a scratchpad. */
-int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avail,
-                  const char *detail);
+/* ---- what the two schedules share (cl_op.c) ------------------------------- */
+
+/*
+ * The part of a planned schedule that GEMM and conv2d have alike: both lower
+ * to the same tile (cl_ir_gemm_tile) with the same epilogue, so the
+ * scratchpad budget, the epilogue's kernels, the cost, the report and the
+ * bundle's assembly depend on these figures only.  gemm_t and conv_t embed
+ * one, filled by their plan.
+ */
+typedef struct cl_op {
+  const char *name; /* "gemm" or "conv2d", the .meta op */
+  const vta_config_t *cfg;
+  vta_cl_epilogue_t epi;
+  vta_cl_store_t store;
+  uint64_t seed;
+  int range;
+  uint32_t vt;    /* virtual threads */
+  uint32_t ib;    /* reduction tile, in BLOCK_IN blocks */
+  uint32_t ti;    /* reduction steps per output tile */
+  uint64_t tiles; /* output tiles, all threads */
+  /* scratchpad entries per thread: input, weights, the output tile, the
+   * bias, the residual operand (sc); acc holds res + bias + sc */
+  uint32_t inp_sz, wgt_sz, res_sz, bias_sz, sc_sz, acc_sz;
+  const cl_job_t *job; /* the segments' addresses, once cl_op_build places them */
+  int seg_bias, seg_res, seg_out;
+} cl_op_t;
+
+/* What both TVM tutorials' schedules share: per-element stores, the
+ * requantizing epilogue (shift 8, clip to [0, 127]); and the data of
+ * seed 1 in the full int8 range. */
+void cl_tutorial_defaults(vta_cl_store_t *store, vta_cl_epilogue_t *epi, uint64_t *seed,
+                          int *range);
+/* o's identity and epilogue, everything else zero. */
+void cl_op_init(cl_op_t *o, const char *name, const vta_config_t *cfg,
+                const vta_cl_epilogue_t *epi, vta_cl_store_t store, uint64_t seed, int range);
+/* The epilogue steps o has (CL_EPI_*). */
+int cl_op_epi_flags(const cl_op_t *o);
+/* DRAM element index of a segment's first element (spec 2.3: base
+ * registers are 0, dram_base holds phys / elem_bytes). */
+uint32_t cl_op_dram(const cl_op_t *o, int seg, uint32_t elem_bytes);
+/* With `to` output-channel tiles (noc blocks / ob), two threads need an even count. */
+int cl_op_check_threads(const cl_op_t *o, uint32_t to, uint32_t noc, uint32_t ob, vta_err *err);
+/* Every scratchpad holds vt threads' tiles; the details name the tile's
+ * factors in the messages of inp, wgt and acc. */
+int cl_op_check_sram(const cl_op_t *o, const char *inp_detail, const char *wgt_detail,
+                     const char *acc_detail, vta_err *err);
+
+/* Builds the micro-op kernel of operation `op` for virtual thread t. */
+typedef int (*cl_kernel_fn)(const void *ctx, int op, uint32_t t, cl_kernel_t *k,
+                            vta_err *err);
+/* The uop buffer must hold every distinct kernel of every thread (each
+ * thread's kernels differ, spec 8.6); the last thread's are the largest. */
+int cl_op_check_uops(const cl_op_t *o, cl_kernel_fn kernel, const void *ctx, vta_err *err);
+/* The epilogue's ALU kernel for op (OP_ALU_BIAS, OP_ALU_RES, OP_SHR, OP_MAX,
+ * OP_MIN) over the element nest n of the accumulator tile at acc. */
+int cl_op_alu_kernel(const cl_op_t *o, int op, const cl_nest_t *n, uint32_t acc,
+                     cl_kernel_t *k, vta_err *err);
+/* A compute operation of thread t: its kernel (recorded by `kernel` the
+ * first time) pushed as GEMM or ALU. */
+int cl_op_exec_compute(const cl_op_t *o, int op, int t, cl_kernel_fn kernel, const void *ctx,
+                       cl_rt_t *rt, vta_err *err);
+/* The tiler's figures for o; fails when the stream would not fit one run. */
+int cl_op_cost(const cl_op_t *o, cl_cost_t *cost, vta_err *err);
+
+/* The start of every operator's build: rep (or local when NULL) cleared, out
+ * an empty program (what a failed build leaves); returns the report to fill. */
+vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
+                                vta_program_t *out);
+/* The report lines every operator shares: the epilogue, the scratchpad
+ * entries and the tiles. */
+void cl_op_report(const cl_op_t *o, vta_cl_report_t *rep);
+
+/* The tensors of one build, row-major: the operands (the seed's random
+ * ones, or copies of given ones, so that one free path serves both), the
+ * reference output; and their packed images, the DRAM segments. */
+typedef struct cl_tensors {
+  int8_t *x, *k, *ref;
+  int32_t *bias;          /* NULL without epi.bias */
+  const int8_t *residual; /* the caller's; NULL without epi.residual */
+  int8_t *px, *pk, *py;   /* packed x, k and ref */
+  uint8_t *pb, *pr, *zero; /* packed bias and residual (int32); zero: "out" before the run */
+  size_t nx, nk, ny;      /* bytes of x and px, k and pk, ref and py and zero */
+  size_t nb, nr;          /* bytes of pb and pr */
+} cl_tensors_t;
+
+/* nx input, nk weight and ny output elements, m output channels; d: given
+ * tensors (conv2d; NULL: the seed's). */
+int cl_tensors_new(cl_tensors_t *t, const cl_op_t *o, size_t nx, size_t nk, size_t ny, int m,
+                   const vta_cl_conv2d_data_t *d, vta_err *err);
+void cl_tensors_free(cl_tensors_t *t);
+
+/* One output-tile loop of an operator's nest: its variable and extent. */
+typedef struct cl_loopvar {
+  int var, extent;
+} cl_loopvar_t;
+/*
+ * The bundle: the tile (cl_ir_gemm_tile, reduction variable var_i) inside
+ * the `nloops` output-tile loops (outermost first), run by exec(ctx, ...)
+ * with nvars variables on t's packed tensors as segments, with the meta
+ * lines.  o->job and the segment indices are set while the tree runs.
+ */
+int cl_op_build(cl_op_t *o, const cl_tensors_t *t, const cl_loopvar_t *loops, int nloops,
+                int var_i, int nvars, cl_exec_fn exec, void *ctx, vta_program_t *out,
+                vta_cl_report_t *rep, vta_err *err);
 
 #endif

@@ -3,8 +3,9 @@
  * data segments, runs the sync pass and the tree against the runtime
  * emulation, lays the uop kernels out as the runtime's ReadBarrier does,
  * encodes everything, and adds the run, the expectations and the meta
- * lines.  Also the report (counts per kind, spec 9 statistics) and the
- * small helpers both schedules share.
+ * lines.  Also the report (counts per kind, spec 9 statistics), the
+ * deterministic data behind --seed, and the tile's statement tree both
+ * schedules lower to (cl_op.c drives the assembly for them).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -42,37 +43,6 @@ int32_t *cl_random_bias(uint64_t seed, size_t n, int range) {
   for (size_t i = 0; i < n; i++)
     v[i] = (int32_t)((int64_t)(vta_cl_rand(&st) % (uint64_t)(2 * range)) - range);
   return v;
-}
-
-int cl_check_config(const vta_config_t *cfg, vta_err *err) {
-  if (cfg->inp_width != 8 || cfg->wgt_width != 8 || cfg->out_width != 8 ||
-      cfg->acc_width != 32)
-    return vta_errf(err, VTA_EINPUT,
-                    "compiler-lite needs 8-bit inputs, weights and outputs and 32-bit "
-                    "accumulators (LOG_INP_WIDTH = LOG_WGT_WIDTH = 3, LOG_ACC_WIDTH = 5)");
-  return 0;
-}
-
-int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err) {
-  if (e->shift < -15 || e->shift > 15)
-    return vta_errf(err, VTA_EINPUT,
-                    "shift %d is outside -15..15, the SHR amounts every VTA implementation "
-                    "agrees on (spec 6.5)", e->shift);
-  if (e->clip_lo < -32768 || e->clip_lo > 32767 || e->clip_hi < -32768 || e->clip_hi > 32767)
-    return vta_errf(err, VTA_EINPUT,
-                    "clip bounds %d,%d must fit the 16-bit ALU immediate (-32768..32767)",
-                    e->clip_lo, e->clip_hi);
-  if (e->clip_lo > e->clip_hi)
-    return vta_errf(err, VTA_EINPUT, "clip bounds %d,%d: the low bound exceeds the high one",
-                    e->clip_lo, e->clip_hi);
-  return 0;
-}
-
-int cl_check_tensor(const char *what, uint64_t bytes, vta_err *err) {
-  if (bytes > VTA_SEGMENT_MAX_BYTES)
-    return vta_errf(err, VTA_EINPUT, "the %s tensor (%llu bytes) exceeds the largest segment "
-                    "(%u bytes)", what, (unsigned long long)bytes, VTA_SEGMENT_MAX_BYTES);
-  return 0;
 }
 
 /* ---- statistics and token bookkeeping --------------------------------------- */
@@ -157,28 +127,6 @@ static uint32_t next_free(const vta_program_t *p) {
   return next >= 0x100000000ull ? 0 : (uint32_t)next;
 }
 
-int cl_check_uop_kernels(const vta_config_t *cfg, cl_kernel_fn kernel, const void *ctx,
-                         uint32_t vt, int epi_flags, vta_err *err) {
-  uint32_t uops = 0;
-  cl_kernel_t k = {0};
-  static const int ops[] = {OP_INIT, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_ALU_RES, OP_MAX, OP_MIN};
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-    int op = ops[i];
-    if (op == OP_ALU_BIAS && !(epi_flags & CL_EPI_BIAS)) continue;
-    if (op == OP_ALU_RES && !(epi_flags & CL_EPI_RESIDUAL)) continue;
-    if (kernel(ctx, op, vt - 1, &k, err)) {
-      cl_kernel_clear(&k);
-      return -1;
-    }
-    uops += k.nuops;
-  }
-  cl_kernel_clear(&k);
-  if ((uint64_t)uops * vt <= cfg->uop_depth) return 0;
-  char d[96];
-  snprintf(d, sizeof d, "%u thread(s) x %u uops of distinct kernels", vt, uops);
-  return cl_buffer_err(err, "uop", (uint64_t)uops * vt, cfg->uop_depth, d);
-}
-
 void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags) {
   if (epi_flags & CL_EPI_BIAS) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
@@ -201,23 +149,6 @@ cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare) 
   cl_ir_add(ir, v, root);
   *bare = 0;
   return v;
-}
-
-vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
-                                vta_program_t *out) {
-  if (!rep) rep = local;
-  memset(rep, 0, sizeof *rep);
-  vta_program_init(out);
-  return rep;
-}
-
-void cl_report_common(vta_cl_report_t *rep, const vta_cl_epilogue_t *epi, uint32_t vt,
-                      uint32_t inp_sz, uint32_t wgt_sz, uint32_t acc_sz) {
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d%s", epi->shift,
-           epi->clip_lo, epi->clip_hi, epi->bias, epi->residual ? " residual=1" : "");
-  rep->sram_used[0] = vt * inp_sz;
-  rep->sram_used[1] = vt * wgt_sz;
-  rep->sram_used[2] = vt * acc_sz;
 }
 
 cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int epi_flags) {
@@ -288,6 +219,103 @@ void cl_job_set_meta(cl_job_t *job, const char *op, const vta_cl_report_t *rep,
   memcpy(job->meta, meta, sizeof meta);
 }
 
+/* The data segments, each job segment learning its address; *uop_addr the
+ * uop buffer's, which the LOAD UOPs need while the tree runs: the kernels
+ * fit in uop_depth words or the build fails, so that much is reserved. */
+static int place_segments(cl_job_t *job, vta_program_t *p, uint32_t *uop_addr, vta_err *err) {
+  for (int i = 0; i < job->nseg; i++) {
+    vta_segment_t *s = vta_program_add_segment(p, job->seg[i].name, VTA_SEG_DATA, 0,
+                                               job->seg[i].data, job->seg[i].size, err);
+    if (!s) return -1;
+    job->seg[i].phys = s->addr;
+  }
+  *uop_addr = next_free(p);
+  if (!*uop_addr ||
+      (uint64_t)*uop_addr + job->cfg->uop_depth * VTA_UOP_BYTES + 0x1000 > 0xffffffffull)
+    return vta_errf(err, VTA_EINPUT,
+                    "the tensors leave no room in the 32-bit device address space");
+  return 0;
+}
+
+/* The sync pass, then the tree against the runtime emulation. */
+static int run_tree(cl_job_t *job, cl_ir_t *ir, cl_rt_t *rt, vta_err *err) {
+  cl_node_t *top;
+  if (cl_ir_sync(ir, job->root, job->bare, &top))
+    return vta_errf(err, VTA_ENOMEM, "out of memory");
+  if (cl_ir_run(top, job->nvars, job->exec, job->ctx, rt, err)) return -1;
+  if (!rt->synced)
+    return vta_errf(err, VTA_EINPUT, "internal: the lowered program never synchronised");
+  if (rt->evicted) {
+    uint32_t need = 0;
+    for (int i = 0; i < rt->nkern; i++) need += rt->kern[i]->nuops;
+    return vta_errf(err, VTA_EINPUT,
+                    "uop buffer: the distinct micro-op kernels need %u entries, %u available "
+                    "(TVM's runtime would evict and reload kernels and misplace them in DRAM, "
+                    "spec 8.6); use smaller tiles", need, job->cfg->uop_depth);
+  }
+  return 0;
+}
+
+/* The "uop" segment (ReadBarrier: resident kernels back to back, in
+ * cache-list order) at uop_addr, then the "insn" segment. */
+static int add_code(const vta_config_t *cfg, const cl_rt_t *rt, uint32_t uop_addr,
+                    vta_program_t *p, vta_err *err) {
+  uint32_t words = cl_rt_uop_words(rt);
+  uint8_t *buf = malloc((size_t)words * VTA_UOP_BYTES + (size_t)rt->ninsn * VTA_INS_BYTES + 16);
+  if (!buf) return vta_errf(err, VTA_ENOMEM, "out of memory");
+  int rc = -1;
+  uint32_t at = 0;
+  for (int i = 0; i < rt->ncache; i++)
+    for (uint32_t j = 0; j < rt->cache[i]->nuops; j++, at += VTA_UOP_BYTES)
+      if (vta_uop_encode(cfg, &rt->cache[i]->uops[j], buf + at, err)) {
+        vta_err_prefix(err, "micro-op %u of kernel %d/%d: ", j, rt->cache[i]->site,
+                       rt->cache[i]->key);
+        goto out;
+      }
+  if (!vta_program_add_segment(p, "uop", VTA_SEG_UOP, uop_addr, buf, at, err)) goto out;
+  for (uint32_t i = 0; i < rt->ninsn; i++)
+    if (vta_insn_encode(cfg, &rt->insn[i], buf + (size_t)i * VTA_INS_BYTES, err)) {
+      char text[512];
+      vta_insn_format(&rt->insn[i], text, sizeof text);
+      vta_err_prefix(err, "instruction %u (%s): ", i, text);
+      goto out;
+    }
+  if (vta_program_add_segment(p, "insn", VTA_SEG_INSN, 0, buf, rt->ninsn * VTA_INS_BYTES, err))
+    rc = 0;
+out:
+  free(buf);
+  return rc;
+}
+
+/* The report from the stream, its statistics as expectations, and the
+ * meta lines: the job's, the instruction count and the counts per kind. */
+static int add_report(const cl_job_t *job, const cl_rt_t *rt, vta_program_t *p,
+                      vta_cl_report_t *rep, vta_err *err) {
+  memset(rep->count, 0, sizeof rep->count);
+  memset(rep->stats, 0, sizeof rep->stats);
+  memset(rep->leftover, 0, sizeof rep->leftover);
+  rep->total = 0;
+  for (uint32_t i = 0; i < rt->ninsn; i++) account(job->cfg, &rt->insn[i], rep);
+  rep->kernels = (uint32_t)rt->ncache;
+  rep->uops = rep->sram_used[3] = cl_rt_uop_words(rt);
+  for (int i = 0; i < VTA_NSTATS; i++)
+    if (vta_program_add_expect_counter(p, vta_stat_names[i], rep->stats[i], err)) return -1;
+  char text[96];
+  for (int i = 0; i < job->nmeta; i++)
+    if (vta_program_add_meta(p, job->meta[i][0], job->meta[i][1], err)) return -1;
+  snprintf(text, sizeof text, "%u", rep->total);
+  if (vta_program_add_meta(p, "instructions", text, err)) return -1;
+  for (int k = 0; k < VTA_CL_NKINDS; k++) {
+    char key[48];
+    snprintf(key, sizeof key, "count.%s", vta_cl_kind_names[k]);
+    for (char *c = key; *c; c++)
+      if (*c == ' ') *c = '_';
+    snprintf(text, sizeof text, "%u", rep->count[k]);
+    if (vta_program_add_meta(p, key, text, err)) return -1;
+  }
+  return 0;
+}
+
 int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *rep,
                  vta_err *err) {
   const vta_config_t *cfg = job->cfg;
@@ -295,102 +323,18 @@ int cl_job_build(cl_job_t *job, cl_ir_t *ir, vta_program_t *p, vta_cl_report_t *
   p->cfg = *cfg;
   cl_rt_t rt;
   cl_rt_init(&rt, cfg, 0, err);
-  uint8_t *buf = NULL;
+  uint32_t uop_addr;
   int rc = -1;
-
-  for (int i = 0; i < job->nseg; i++) {
-    vta_segment_t *s = vta_program_add_segment(p, job->seg[i].name, VTA_SEG_DATA, 0,
-                                               job->seg[i].data, job->seg[i].size, err);
-    if (!s) goto out;
-    job->seg[i].phys = s->addr;
-  }
-  /* The uop buffer's address must be known while the LOAD UOPs are built;
-   * the kernels fit in uop_depth words or the build fails, so reserve that. */
-  uint32_t uop_addr = next_free(p);
-  if (!uop_addr || (uint64_t)uop_addr + cfg->uop_depth * VTA_UOP_BYTES + 0x1000 > 0xffffffffull) {
-    vta_errf(err, VTA_EINPUT, "the tensors leave no room in the 32-bit device address space");
-    goto out;
-  }
+  if (place_segments(job, p, &uop_addr, err)) goto out;
   rt.uop_phys = uop_addr;
-
-  cl_node_t *top;
-  if (cl_ir_sync(ir, job->root, job->bare, &top)) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto out;
-  }
-  if (cl_ir_run(top, job->nvars, job->exec, job->ctx, &rt, err)) goto out;
-  if (!rt.synced) {
-    vta_errf(err, VTA_EINPUT, "internal: the lowered program never synchronised");
-    goto out;
-  }
-  if (rt.evicted) {
-    uint32_t need = 0;
-    for (int i = 0; i < rt.nkern; i++) need += rt.kern[i]->nuops;
-    vta_errf(err, VTA_EINPUT,
-             "uop buffer: the distinct micro-op kernels need %u entries, %u available (TVM's "
-             "runtime would evict and reload kernels and misplace them in DRAM, spec 8.6); "
-             "use smaller tiles", need, cfg->uop_depth);
-    goto out;
-  }
-
-  /* ReadBarrier: resident kernels back to back, in cache-list order */
-  uint32_t words = cl_rt_uop_words(&rt);
-  buf = malloc((size_t)words * VTA_UOP_BYTES + (size_t)rt.ninsn * VTA_INS_BYTES + 16);
-  if (!buf) {
-    vta_errf(err, VTA_ENOMEM, "out of memory");
-    goto out;
-  }
-  uint32_t at = 0;
-  for (int i = 0; i < rt.ncache; i++)
-    for (uint32_t j = 0; j < rt.cache[i]->nuops; j++, at += VTA_UOP_BYTES)
-      if (vta_uop_encode(cfg, &rt.cache[i]->uops[j], buf + at, err)) {
-        vta_err_prefix(err, "micro-op %u of kernel %d/%d: ", j, rt.cache[i]->site,
-                       rt.cache[i]->key);
-        goto out;
-      }
-  if (!vta_program_add_segment(p, "uop", VTA_SEG_UOP, uop_addr, buf, at, err)) goto out;
-  for (uint32_t i = 0; i < rt.ninsn; i++)
-    if (vta_insn_encode(cfg, &rt.insn[i], buf + (size_t)i * VTA_INS_BYTES, err)) {
-      char text[512];
-      vta_insn_format(&rt.insn[i], text, sizeof text);
-      vta_err_prefix(err, "instruction %u (%s): ", i, text);
-      goto out;
-    }
-  if (!vta_program_add_segment(p, "insn", VTA_SEG_INSN, 0, buf,
-                               rt.ninsn * VTA_INS_BYTES, err) ||
+  if (run_tree(job, ir, &rt, err) || add_code(cfg, &rt, uop_addr, p, err) ||
       vta_program_add_run(p, "insn", 0, err) ||
       vta_program_add_expect_bytes(p, job->seg[job->out_seg].name, 0, job->expect,
-                                   job->seg[job->out_seg].size, err))
+                                   job->seg[job->out_seg].size, err) ||
+      add_report(job, &rt, p, rep, err) || vta_program_validate(p, err))
     goto out;
-
-  memset(rep->count, 0, sizeof rep->count);
-  memset(rep->stats, 0, sizeof rep->stats);
-  memset(rep->leftover, 0, sizeof rep->leftover);
-  rep->total = 0;
-  for (uint32_t i = 0; i < rt.ninsn; i++) account(cfg, &rt.insn[i], rep);
-  rep->kernels = (uint32_t)rt.ncache;
-  rep->uops = words;
-  rep->sram_used[3] = words;
-  for (int i = 0; i < VTA_NSTATS; i++)
-    if (vta_program_add_expect_counter(p, vta_stat_names[i], rep->stats[i], err)) goto out;
-
-  char text[96];
-  for (int i = 0; i < job->nmeta; i++)
-    if (vta_program_add_meta(p, job->meta[i][0], job->meta[i][1], err)) goto out;
-  snprintf(text, sizeof text, "%u", rep->total);
-  if (vta_program_add_meta(p, "instructions", text, err)) goto out;
-  for (int k = 0; k < VTA_CL_NKINDS; k++) {
-    char key[48];
-    snprintf(key, sizeof key, "count.%s", vta_cl_kind_names[k]);
-    for (char *c = key; *c; c++)
-      if (*c == ' ') *c = '_';
-    snprintf(text, sizeof text, "%u", rep->count[k]);
-    if (vta_program_add_meta(p, key, text, err)) goto out;
-  }
-  if (vta_program_validate(p, err)) goto out;
   rc = 0;
 out:
-  free(buf);
   cl_rt_free(&rt);
   if (rc) vta_program_free(p);
   return rc;

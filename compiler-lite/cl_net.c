@@ -55,8 +55,56 @@ static int add_layer(vta_cl_net_t *n, const char *name, int input, int residual,
   return 0;
 }
 
-int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
-                        vta_cl_net_t *n, vta_err *err) {
+/* Two layers compute the same convolution shape (TVM's workload). */
+static int same_shape(const vta_cl_conv2d_params_t *a, const vta_cl_conv2d_params_t *b) {
+  return a->batch == b->batch && a->height == b->height && a->width == b->width &&
+         a->in_channels == b->in_channels && a->out_channels == b->out_channels &&
+         a->kernel_h == b->kernel_h && a->kernel_w == b->kernel_w && a->pad_h == b->pad_h &&
+         a->pad_w == b->pad_w && a->stride_h == b->stride_h && a->stride_w == b->stride_w;
+}
+
+/* TVM's VTA scripts number ResNet-18's distinct convolution shapes C1..C11
+ * in network order; C1, the 7x7 stem, stays on the host, so the layers
+ * here start at 2 and a layer repeating an earlier shape takes its number. */
+static void number_workloads(vta_cl_net_t *n) {
+  int next = 2;
+  for (int i = 0; i < n->nlayers; i++) {
+    vta_cl_net_layer_t *l = &n->layer[i];
+    l->workload = 0;
+    for (int j = 0; j < i && !l->workload; j++)
+      if (same_shape(&n->layer[j].p, &l->p)) l->workload = n->layer[j].workload;
+    if (!l->workload) l->workload = next++;
+  }
+}
+
+/* One basic block of a stage: conv1, the downsample shortcut where the
+ * shape changes, then conv2 with the shortcut added; *t is the tensor
+ * holding the activation, *c and *h its channels and size. */
+static int add_block(vta_cl_net_t *n, int stage, int blk, int o, int *t, int *c, int *h,
+                     vta_err *err) {
+  int stride = stage > 1 && blk == 0 ? 2 : 1;
+  int in = *t, shortcut = *t;
+  char name[48];
+  snprintf(name, sizeof name, "layer%d.%d.conv1", stage, blk);
+  if (add_layer(n, name, in, -1, *c, *h, o, 3, stride, 1, err)) return -1;
+  int mid = n->nlayers;
+  const vta_cl_conv2d_params_t *c1 = &n->layer[mid - 1].p;
+  int oh = vta_cl_conv_out_size(c1->height, c1->kernel_h, c1->pad_h, c1->stride_h);
+  if (stride != 1 || *c != o) {
+    snprintf(name, sizeof name, "layer%d.%d.downsample", stage, blk);
+    if (add_layer(n, name, in, -1, *c, *h, o, 1, stride, 0, err)) return -1;
+    shortcut = n->nlayers;
+  }
+  snprintf(name, sizeof name, "layer%d.%d.conv2", stage, blk);
+  if (add_layer(n, name, mid, shortcut, o, oh, o, 3, 1, 1, err)) return -1;
+  *t = n->nlayers;
+  *c = o;
+  *h = oh;
+  return 0;
+}
+
+int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
+                               vta_cl_net_t *n, vta_err *err) {
   memset(n, 0, sizeof *n);
   if (width_div != 1 && width_div != 2 && width_div != 4)
     return vta_errf(err, VTA_EINPUT, "--width-div %d: expected 1, 2 or 4 (the stages' 64..512 "
@@ -71,28 +119,16 @@ int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64
   n->seed = seed;
   int t = 0; /* the tensor holding the current activation: 0 is the input */
   int c = 64 / width_div, h = size;
-  for (int stage = 1; stage <= 4; stage++) {
-    int o = (64 << (stage - 1)) / width_div;
-    for (int blk = 0; blk < 2; blk++) {
-      int stride = stage > 1 && blk == 0 ? 2 : 1;
-      int oh = (h + 2 - 3) / stride + 1;
-      char name[48];
-      int in = t, shortcut = t;
-      snprintf(name, sizeof name, "layer%d.%d.conv1", stage, blk);
-      if (add_layer(n, name, in, -1, c, h, o, 3, stride, 1, err)) return -1;
-      int mid = n->nlayers;
-      if (stride != 1 || c != o) {
-        snprintf(name, sizeof name, "layer%d.%d.downsample", stage, blk);
-        if (add_layer(n, name, in, -1, c, h, o, 1, stride, 0, err)) return -1;
-        shortcut = n->nlayers;
-      }
-      snprintf(name, sizeof name, "layer%d.%d.conv2", stage, blk);
-      if (add_layer(n, name, mid, shortcut, o, oh, o, 3, 1, 1, err)) return -1;
-      t = n->nlayers;
-      c = o;
-      h = oh;
-    }
-  }
+  for (int stage = 1; stage <= 4; stage++)
+    for (int blk = 0; blk < 2; blk++)
+      if (add_block(n, stage, blk, (64 << (stage - 1)) / width_div, &t, &c, &h, err)) return -1;
+  number_workloads(n);
+  return 0;
+}
+
+int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
+                        vta_cl_net_t *n, vta_err *err) {
+  if (vta_cl_net_resnet18_layers(cfg, width_div, size, seed, n, err)) return -1;
   for (int i = 0; i < n->nlayers; i++)
     if (vta_cl_conv2d_autotile(cfg, &n->layer[i].p, err))
       return vta_err_prefix(err, "%s: ", n->layer[i].name);
@@ -141,8 +177,8 @@ int vta_cl_net_build_layer(const vta_config_t *cfg, const vta_cl_net_t *n, int i
   }
   /* the reference output is the bundle's expectation of "out", unpacked */
   const vta_cl_conv2d_params_t *p = &l->p;
-  int oh = (p->height + 2 * p->pad_h - p->kernel_h) / p->stride_h + 1;
-  int ow = (p->width + 2 * p->pad_w - p->kernel_w) / p->stride_w + 1;
+  int oh = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  int ow = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
   for (int e = 0; e < out->nexpects; e++)
     if (out->expects[e].kind == VTA_EXPECT_BYTES && !strcmp(out->expects[e].segment, "out")) {
       vta_cl_unpack_nchw(cfg, (const int8_t *)out->expects[e].bytes, p->batch, p->out_channels,

@@ -634,6 +634,112 @@ static int add_meta_u(vta_program_t *p, const char *k, uint64_t v, vta_err *e) {
   return vta_program_add_meta(p, k, b, e);
 }
 
+/* The data segments' images: random inp and wgt bytes, acc rows (the first
+ * small: vector SHR amounts; the rest full int32), and the uop table. */
+enum { IMG_INP, IMG_WGT, IMG_ACC, IMG_UOP, NIMG };
+
+static int fill_images(rg_t *g, uint8_t *img[NIMG], const size_t nbytes[NIMG], vta_err *e) {
+  const vta_config_t *cfg = g->cfg;
+  for (int i = IMG_INP; i <= IMG_WGT; i++)
+    for (size_t b = 0; b < nbytes[i]; b++) img[i][b] = (uint8_t)vta_cl_rand(&g->rng);
+  g->acc_small_rows = N_ACC / 4;
+  for (uint32_t r = 0; r < N_ACC; r++)
+    for (uint32_t l = 0; l < cfg->acc_elem_bytes / 4; l++) {
+      int32_t v = r < (uint32_t)g->acc_small_rows ? (int32_t)rrange(g, 0, 30) - 15
+                                                 : (int32_t)(uint32_t)vta_cl_rand(&g->rng);
+      uint8_t *d = img[IMG_ACC] + r * cfg->acc_elem_bytes + 4 * l;
+      for (int k = 0; k < 4; k++) d[k] = (uint8_t)((uint32_t)v >> (8 * k));
+    }
+  /* uops: fields well inside the depths so loops have room */
+  for (int i = 0; i < N_UOP; i++) {
+    vta_uop_t u; /* one field per statement: a fixed order of random draws */
+    u.dst = rnd(g, cfg->acc_depth / 4);
+    u.src = rnd(g, (cfg->inp_depth < cfg->acc_depth ? cfg->inp_depth : cfg->acc_depth) / 4);
+    u.wgt = rnd(g, cfg->wgt_depth / 4);
+    if (g->portable) { /* inside the loaded windows; half fit ALUs (wgt 0), a quarter src = dst */
+      u.dst %= 128, u.src %= 128, u.wgt %= N_WGT / 2;
+      int k = (int)rnd(g, 4);
+      if (k >= 2) u.wgt = 0;
+      if (k == 3) u.src = u.dst;
+    }
+    g->uop_dram[i] = u;
+    if (vta_uop_encode(cfg, &u, img[IMG_UOP] + 4 * i, e)) return -1;
+  }
+  return 0;
+}
+
+/* The segments inp, wgt, acc, uops and the empty out; g learns their addresses. */
+static int add_segments(rg_t *g, vta_program_t *p, uint8_t *img[NIMG],
+                        const size_t nbytes[NIMG], vta_err *e) {
+  static const char *const dn[NIMG] = {"inp", "wgt", "acc", "uops"};
+  uint32_t *addr[NIMG] = {&g->inp_addr, &g->wgt_addr, &g->acc_addr, &g->uop_addr};
+  vta_segment_t *sg;
+  for (int i = 0; i < NIMG; i++) {
+    if (!(sg = vta_program_add_segment(p, dn[i], i == IMG_UOP ? VTA_SEG_UOP : VTA_SEG_DATA, 0,
+                                       img[i], (uint32_t)nbytes[i], e)))
+      return -1;
+    *addr[i] = sg->addr;
+  }
+  if (!(sg = vta_program_add_segment(p, "out", VTA_SEG_DATA, 0, NULL,
+                                     N_OUT * g->cfg->out_elem_bytes, e)))
+    return -1;
+  g->out_addr = sg->addr;
+  return 0;
+}
+
+/* The .meta lines that regenerate the bundle. */
+static int add_knobs(vta_program_t *p, const vta_cl_random_params_t *rp, int insns, int runs,
+                     int max_size, int carry, int portable, vta_err *e) {
+  char key[192];
+  snprintf(key, sizeof key, "vtasim gen random --seed %llu --insns %d --runs %d --max-size %d%s",
+           (unsigned long long)rp->seed, insns, runs, max_size, portable ? " --portable" : "");
+  if (vta_program_add_meta(p, "generator", key, e) || add_meta_u(p, "seed", rp->seed, e) ||
+      add_meta_u(p, "insns", (uint64_t)insns, e) || add_meta_u(p, "runs", (uint64_t)runs, e) ||
+      add_meta_u(p, "max_size", (uint64_t)max_size, e) ||
+      add_meta_u(p, "carry", (uint64_t)carry, e) || (portable && add_meta_u(p, "portable", 1, e)))
+    return -1;
+  return 0;
+}
+
+/* Timing the contract lets a run change (docs/rtl.md 2): memory latency and
+ * rate freely, bursts, outstanding reads and queues up to the built values.
+ * The token queue is never smaller than the pushes into any queue. */
+static int add_timing(rg_t *g, vta_program_t *p, int no_timing, vta_err *e) {
+  uint32_t maxpush = 1;
+  for (int q = 0; q < NQ; q++) if (g->pushes[q] > maxpush) maxpush = g->pushes[q];
+  char args[256];
+  if (no_timing) {
+    snprintf(args, sizeof args, "--cmd-queue 512");
+  } else {
+    uint32_t tokq = maxpush >= 1024 ? 1024 : rrange(g, maxpush, 1024);
+    /* one draw per statement, last option first: the order GCC's builds
+     * have always drawn them in (it evaluated the arguments right to left),
+     * now fixed whatever the compiler */
+    uint32_t cmdq = chance(g, 30) ? 512 : rrange(g, 1, 64);
+    uint32_t outst = rrange(g, 1, 16);
+    uint32_t burst = 1u << rnd(g, 9);
+    uint32_t ack = rrange(g, 1, 12);
+    uint32_t cpb = chance(g, 50) ? 1 : rrange(g, 1, 4);
+    uint32_t lat = chance(g, 30) ? 4 : rrange(g, 1, 40);
+    snprintf(args, sizeof args,
+             "--rd-lat %u --cpb %u --wr-ack %u --max-burst %u --max-outst %u --cmd-queue %u "
+             "--token-queue %u",
+             lat, cpb, ack, burst, outst, cmdq, tokq);
+  }
+  return vta_program_add_meta(p, "cosim_args", args, e);
+}
+
+static void free_state(rg_t *g, uint8_t *img[NIMG]) {
+  for (int i = 0; i < NIMG; i++) free(img[i]);
+  free(g->uop_sram);
+  free(g->uop_dram);
+  free(g->out_ok);
+  free(g->acc_small);
+  free(g->inp_w), free(g->wgt_w), free(g->acc_w), free(g->uop_w);
+  free(g->ins);
+  free(g);
+}
+
 int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *rp,
                         vta_program_t *p, vta_err *e) {
   rg_t *g = calloc(1, sizeof *g); /* the token FIFOs are too big for the stack */
@@ -658,108 +764,31 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
   g->wgt_w = calloc(cfg->wgt_depth, 1);
   g->acc_w = calloc(cfg->acc_depth, 1);
   g->uop_w = calloc(cfg->uop_depth, 1);
-  size_t nbytes[4] = {(size_t)N_INP * cfg->inp_elem_bytes, (size_t)N_WGT * cfg->wgt_elem_bytes,
-                      (size_t)N_ACC * cfg->acc_elem_bytes, (size_t)N_UOP * 4};
-  uint8_t *img[4] = {0};
-  for (int i = 0; i < 4; i++) img[i] = malloc(nbytes[i]);
+  const size_t nbytes[NIMG] = {(size_t)N_INP * cfg->inp_elem_bytes,
+                               (size_t)N_WGT * cfg->wgt_elem_bytes,
+                               (size_t)N_ACC * cfg->acc_elem_bytes, (size_t)N_UOP * 4};
+  uint8_t *img[NIMG] = {0};
+  for (int i = 0; i < NIMG; i++) img[i] = malloc(nbytes[i]);
   if (!g->uop_sram || !g->uop_dram || !g->out_ok || !g->acc_small || !g->inp_w || !g->wgt_w ||
-      !g->acc_w || !g->uop_w || !img[0] || !img[1] ||
-      !img[2] || !img[3]) {
+      !g->acc_w || !g->uop_w || !img[0] || !img[1] || !img[2] || !img[3]) {
     vta_errf(e, VTA_ENOMEM, "out of memory");
     goto done;
   }
   memset(g->acc_small, 1, cfg->acc_depth); /* scratchpads start at 0 */
-  for (int i = 0; i < 2; i++)
-    for (size_t b = 0; b < nbytes[i]; b++) img[i][b] = (uint8_t)vta_cl_rand(&g->rng);
-  /* acc: the first rows small (vector SHR amounts), the rest full int32 */
-  g->acc_small_rows = N_ACC / 4;
-  for (uint32_t r = 0; r < N_ACC; r++)
-    for (uint32_t l = 0; l < cfg->acc_elem_bytes / 4; l++) {
-      int32_t v = r < (uint32_t)g->acc_small_rows ? (int32_t)rrange(g, 0, 30) - 15
-                                                 : (int32_t)(uint32_t)vta_cl_rand(&g->rng);
-      uint8_t *d = img[2] + r * cfg->acc_elem_bytes + 4 * l;
-      for (int k = 0; k < 4; k++) d[k] = (uint8_t)((uint32_t)v >> (8 * k));
-    }
-  /* uops: fields well inside the depths so loops have room */
-  for (int i = 0; i < N_UOP; i++) {
-    vta_uop_t u; /* one field per statement: a fixed order of random draws */
-    u.dst = rnd(g, cfg->acc_depth / 4);
-    u.src = rnd(g, (cfg->inp_depth < cfg->acc_depth ? cfg->inp_depth : cfg->acc_depth) / 4);
-    u.wgt = rnd(g, cfg->wgt_depth / 4);
-    if (g->portable) { /* inside the loaded windows; half fit ALUs (wgt 0), a quarter src = dst */
-      u.dst %= 128, u.src %= 128, u.wgt %= N_WGT / 2;
-      int k = (int)rnd(g, 4);
-      if (k >= 2) u.wgt = 0;
-      if (k == 3) u.src = u.dst;
-    }
-    g->uop_dram[i] = u;
-    if (vta_uop_encode(cfg, &u, img[3] + 4 * i, e)) goto done;
-  }
-  static const char *const dn[4] = {"inp", "wgt", "acc", "uops"};
-  vta_segment_t *sg;
-  for (int i = 0; i < 4; i++) {
-    if (!(sg = vta_program_add_segment(p, dn[i], i == 3 ? VTA_SEG_UOP : VTA_SEG_DATA, 0,
-                                       img[i], (uint32_t)nbytes[i], e)))
-      goto done;
-    uint32_t a = sg->addr;
-    if (i == 0) g->inp_addr = a;
-    else if (i == 1) g->wgt_addr = a;
-    else if (i == 2) g->acc_addr = a;
-    else g->uop_addr = a;
-  }
-  if (!(sg = vta_program_add_segment(p, "out", VTA_SEG_DATA, 0, NULL,
-                                     N_OUT * cfg->out_elem_bytes, e)))
+  if (fill_images(g, img, nbytes, e) || add_segments(g, p, img, nbytes, e) ||
+      add_knobs(p, rp, insns, runs, g->max_size, carry, g->portable, e))
     goto done;
-  g->out_addr = sg->addr;
-
-  char key[192];
-  snprintf(key, sizeof key, "vtasim gen random --seed %llu --insns %d --runs %d --max-size %d%s",
-           (unsigned long long)rp->seed, insns, runs, g->max_size,
-           g->portable ? " --portable" : "");
-  if (vta_program_add_meta(p, "generator", key, e) || add_meta_u(p, "seed", rp->seed, e) ||
-      add_meta_u(p, "insns", (uint64_t)insns, e) || add_meta_u(p, "runs", (uint64_t)runs, e) ||
-      add_meta_u(p, "max_size", (uint64_t)g->max_size, e) ||
-      add_meta_u(p, "carry", (uint64_t)carry, e) ||
-      (g->portable && add_meta_u(p, "portable", 1, e)))
-    goto done;
-
   for (int r = 0; r < runs; r++) {
     char name[16];
     snprintf(name, sizeof name, "run%d", r);
     if (gen_run(g, insns, carry && r + 1 < runs, e) || add_insns(g, p, name, e)) goto done;
   }
-
-  /* Timing the contract lets a run change (docs/rtl.md 2): memory latency and
-   * rate freely, bursts, outstanding reads and queues up to the built values.
-   * The token queue is never smaller than the pushes into any queue. */
-  uint32_t maxpush = 1;
-  for (int q = 0; q < NQ; q++) if (g->pushes[q] > maxpush) maxpush = g->pushes[q];
-  char args[256];
-  if (rp->no_timing) {
-    snprintf(args, sizeof args, "--cmd-queue 512");
-  } else {
-    uint32_t tokq = maxpush >= 1024 ? 1024 : rrange(g, maxpush, 1024);
-    snprintf(args, sizeof args,
-             "--rd-lat %u --cpb %u --wr-ack %u --max-burst %u --max-outst %u --cmd-queue %u "
-             "--token-queue %u",
-             chance(g, 30) ? 4 : rrange(g, 1, 40), chance(g, 50) ? 1 : rrange(g, 1, 4),
-             rrange(g, 1, 12), 1u << rnd(g, 9), rrange(g, 1, 16),
-             chance(g, 30) ? 512 : rrange(g, 1, 64), tokq);
-  }
-  if (vta_program_add_meta(p, "cosim_args", args, e)) goto done;
-
+  if (add_timing(g, p, rp->no_timing, e)) goto done;
   for (int i = 0; i < VTA_NSTATS; i++)
     if (vta_program_add_expect_counter(p, vta_stat_names[i], g->stat[i], e)) goto done;
   rc = vta_program_validate(p, e);
 done:
-  for (int i = 0; i < 4; i++) free(img[i]);
-  free(g->uop_sram);
-  free(g->uop_dram);
-  free(g->out_ok);
-  free(g->acc_small);
-  free(g->inp_w), free(g->wgt_w), free(g->acc_w), free(g->uop_w);
-  free(g->ins);
-  free(g);
+  free_state(g, img);
   if (rc) vta_program_free(p);
   return rc;
 }

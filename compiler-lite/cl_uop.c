@@ -55,15 +55,22 @@ static int loop_fits(uint32_t extent, vta_err *err) {
   return 0;
 }
 
+/* The loops of a nest that TE emits, outer first: one of extent 1 does not
+ * exist.  l holds as many as the nest (8). */
+static int emitted_loops(const cl_nest_t *nest, cl_loop_t l[8]) {
+  int n = 0;
+  for (int i = 0; i < nest->n; i++)
+    if (nest->l[i].extent > 1) l[n++] = nest->l[i];
+  return n;
+}
+
 int cl_kernel_gemm(cl_kernel_t *k, const cl_nest_t *nest, int reset, uint32_t dst,
                    uint32_t src, uint32_t wgt, vta_err *err) {
   cl_kernel_clear(k);
   k->mode = 0;
   k->reset = reset;
   cl_loop_t l[8];
-  int n = 0;
-  for (int i = 0; i < nest->n; i++)
-    if (nest->l[i].extent > 1) l[n++] = nest->l[i];
+  int n = emitted_loops(nest, l);
   int fold = n < 2 ? n : 2;
   for (int i = 0; i < fold; i++) {
     if (loop_fits(l[i].extent, err)) return -1;
@@ -95,9 +102,7 @@ int cl_kernel_alu(cl_kernel_t *k, const cl_nest_t *nest, uint32_t op, int use_im
   k->use_imm = (uint32_t)use_imm;
   k->imm = imm;
   cl_loop_t l[8];
-  int n = 0;
-  for (int i = 0; i < nest->n; i++)
-    if (nest->l[i].extent > 1) l[n++] = nest->l[i];
+  int n = emitted_loops(nest, l);
   /* flatten from the innermost loop outwards */
   cl_loop_t out[8];
   int m = 0;

@@ -72,6 +72,12 @@ typedef struct vta_cl_conv2d_params {
   int range;
 } vta_cl_conv2d_params_t;
 
+/* The output rows (or columns) of a convolution over `in` input rows (or
+ * columns): `kernel` wide, `pad` zeros on each side, every `stride`th
+ * position.  Every conv2d size in vtasim comes from here, except the naive
+ * reference's (cl_reference.c), which shares no code with the scheduler. */
+int vta_cl_conv_out_size(int in, int kernel, int pad, int stride);
+
 /* TVM's blocked matrix-multiply tutorial: 1x1024 . 1024x1024, 16-block output
  * and reduction tiles, shift 8, clip [0,127], one thread, per-element stores. */
 void vta_cl_gemm_defaults(vta_cl_gemm_params_t *p);
@@ -225,6 +231,10 @@ typedef struct vta_cl_net_layer {
   char name[48];               /* e.g. "layer2.0.downsample" (torchvision's names) */
   int input;                   /* the tensor this layer reads */
   int residual;                /* the tensor its epilogue adds (epi.residual), or -1 */
+  /* TVM's number of the layer's convolution shape (its VTA scripts' resnet-18.C2
+   * .. C11; C1, the stem, runs on the host): distinct shapes are numbered in
+   * network order from 2, layers sharing a shape share the number */
+  int workload;
   vta_cl_conv2d_params_t p;    /* shape, epilogue, seed; tiles chosen by autotile */
 } vta_cl_net_layer_t;
 
@@ -246,6 +256,12 @@ typedef struct vta_cl_net {
  */
 int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
                         vta_cl_net_t *n, vta_err *err);
+/* The same layers untiled: shapes, epilogues, seeds, the tensors they read
+ * and their workload numbers, with every tile size and the thread count 0
+ * (what vta_cl_conv2d_autotile chooses); the layer list of `vtasim gen
+ * resnet18 --list`.  The shapes depend on cfg only through BATCH. */
+int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
+                               vta_cl_net_t *n, vta_err *err);
 /* The network's input (NCHW, 0..127) and layer i's weights (OIHW) and int32
  * bias, deterministic from the seed; malloc'd (the weights: -1 when out of memory). */
 int8_t *vta_cl_net_input(const vta_cl_net_t *n);

@@ -8,19 +8,25 @@
 
 #include "vta_model.h"
 
-static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
-static const char *const q_dir[4] = {"load->compute", "compute->load", "compute->store",
-                                     "store->compute"};
+/* The token queues VTA_Q_*, in order: short name and direction (spec 5.2).
+ * Every queue name of a run is spelled from this one table. */
+#define QUEUES(X)                  \
+  X("l2g", "load->compute")        \
+  X("g2l", "compute->load")        \
+  X("g2s", "compute->store")       \
+  X("s2g", "store->compute")
+#define Q_SHORT(s, d) s,
+#define Q_DIR(s, d) d,
+#define Q_NAME(s, d) s " (" d ")",
+static const char *const q_short[4] = {QUEUES(Q_SHORT)};
+static const char *const q_dir[4] = {QUEUES(Q_DIR)};
+static const char *const q_name[4] = {QUEUES(Q_NAME)};
 /* The queue each unit pops with pop_prev / pop_next (spec 5.2), -1: none. */
 static const int unit_pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
 
 const char *vta_diag_queue_short(int q) { return q >= 0 && q < 4 ? q_short[q] : "?"; }
 
-const char *vta_queue_name(int q) {
-  static const char *const n[4] = {"l2g (load->compute)", "g2l (compute->load)",
-                                    "g2s (compute->store)", "s2g (store->compute)"};
-  return q >= 0 && q < 4 ? n[q] : "?";
-}
+const char *vta_queue_name(int q) { return q >= 0 && q < 4 ? q_name[q] : "?"; }
 
 static void disasm(const vta_insn_t *in, char *buf, size_t len) {
   if (in) vta_insn_format(in, buf, len);

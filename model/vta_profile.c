@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vta_diag.h"
 #include "vta_isa.h"
 
 const char *vta_bound_name(vta_bound_t b) {
@@ -34,8 +35,6 @@ const char *vta_bound_name(vta_bound_t b) {
 }
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
-
-static const char *const q_short[4] = {"l2g", "g2l", "g2s", "s2g"};
 
 /* ---- the verdict (counters only) ----------------------------------------- */
 
@@ -440,7 +439,7 @@ vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
     tl_header(p);
     for (int q = 0; q < 4; q++) {
       char n[32];
-      snprintf(n, sizeof n, "tokens %s", q_short[q]);
+      snprintf(n, sizeof n, "tokens %s", vta_diag_queue_short(q));
       tl_counter(p, n, 0, 0);
       p->tok_shown[q] = 0;
     }
@@ -554,7 +553,7 @@ static void emit_wait(vta_prof_t *p, int unit, const pinsn_t *x) {
   for (int q = 1; q < 4; q++)
     if (x->a.dep[q] > x->a.dep[best]) best = q;
   char name[32], args[256];
-  snprintf(name, sizeof name, "wait %s", q_short[best]);
+  snprintf(name, sizeof name, "wait %s", vta_diag_queue_short(best));
   snprintf(args, sizeof args, "\"run\":%u,\"index\":%u,\"dep_l2g\":%" PRIu64 ",\"dep_g2l\":%"
            PRIu64 ",\"dep_g2s\":%" PRIu64 ",\"dep_s2g\":%" PRIu64, p->run, x->idx,
            x->a.dep[0], x->a.dep[1], x->a.dep[2], x->a.dep[3]);
@@ -829,12 +828,12 @@ static void token_popped(vta_prof_t *p, int q, uint64_t g) {
   uint64_t id = ++p->flow_id;
   tl_sep(p);
   fprintf(p->tl, "{\"ph\":\"s\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
-          "\"id\":%" PRIu64 ",\"ts\":", tid_of[producer[q]], q_short[q], id);
+          "\"id\":%" PRIu64 ",\"ts\":", tid_of[producer[q]], vta_diag_queue_short(q), id);
   tl_ts(p, from);
   fputs("}", p->tl);
   tl_sep(p);
   fprintf(p->tl, "{\"ph\":\"f\",\"pid\":1,\"tid\":%d,\"cat\":\"token\",\"name\":\"%s\","
-          "\"id\":%" PRIu64 ",\"ts\":", tid_of[consumer[q]], q_short[q], id);
+          "\"id\":%" PRIu64 ",\"ts\":", tid_of[consumer[q]], vta_diag_queue_short(q), id);
   tl_ts(p, g);
   fputs("}", p->tl);
 }
@@ -908,7 +907,7 @@ static void tl_counters(vta_prof_t *p, uint64_t g, int finished) {
   for (int q = 0; q < 4; q++)
     if ((int64_t)p->tokens[q] != p->tok_shown[q]) {
       char nm[32];
-      snprintf(nm, sizeof nm, "tokens %s", q_short[q]);
+      snprintf(nm, sizeof nm, "tokens %s", vta_diag_queue_short(q));
       tl_counter(p, nm, g + 1, p->tokens[q]);
       p->tok_shown[q] = p->tokens[q];
     }
@@ -1005,40 +1004,36 @@ uint64_t vta_prof_retired(const vta_prof_t *p) { return p->retired; }
 
 /* ---- reports ------------------------------------------------------------------------ */
 
-static void stall_of(const acct_t *a, const char **name, uint64_t *v) {
-  *name = "none";
+/* An instruction's largest stall: its category (VTA_CAT_MEM, or VTA_CAT_DEP
+ * + the queue), -1 when it never stalled; *v its cycles. */
+static int stall_of(const acct_t *a, uint64_t *v) {
+  int cat = -1;
   *v = 0;
-  if (a->mem) *name = "mem_stall", *v = a->mem;
-  static const char *const dn[4] = {"dep_l2g", "dep_g2l", "dep_g2s", "dep_s2g"};
+  if (a->mem) cat = VTA_CAT_MEM, *v = a->mem;
   for (int q = 0; q < 4; q++)
-    if (a->dep[q] > *v) *name = dn[q], *v = a->dep[q];
+    if (a->dep[q] > *v) cat = VTA_CAT_DEP + q, *v = a->dep[q];
+  return cat;
 }
 
 static void stall_text(const acct_t *a, char *buf, size_t len) {
-  const char *name;
   uint64_t v;
-  stall_of(a, &name, &v);
+  const int cat = stall_of(a, &v);
   const double pct = 100 * ratio((double)v, (double)acct_total(a));
-  if (!v) {
+  if (!v)
     snprintf(buf, len, "no stall");
-  } else if (!strcmp(name, "mem_stall")) {
+  else if (cat == VTA_CAT_MEM)
     snprintf(buf, len, "waits for memory %" PRIu64 " cycles (%.1f%%)", v, pct);
-  } else {
-    int q = 0;
-    while (q < 3 && strcmp(name + 4, q_short[q])) q++;
-    snprintf(buf, len, "waits on %s %" PRIu64 " cycles (%.1f%%)", vta_queue_name(q), v, pct);
-  }
+  else
+    snprintf(buf, len, "waits on %s %" PRIu64 " cycles (%.1f%%)",
+             vta_queue_name(cat - VTA_CAT_DEP), v, pct);
 }
 
 static void add_acct(cJSON *o, const acct_t *a) {
   cJSON_AddNumberToObject(o, "cycles", (double)acct_total(a));
   cJSON_AddNumberToObject(o, "busy", (double)a->busy);
   cJSON_AddNumberToObject(o, "mem_stall", (double)a->mem);
-  for (int q = 0; q < 4; q++) {
-    char n[16];
-    snprintf(n, sizeof n, "dep_%s", q_short[q]);
-    cJSON_AddNumberToObject(o, n, (double)a->dep[q]);
-  }
+  for (int q = 0; q < 4; q++)
+    cJSON_AddNumberToObject(o, vta_cat_name(VTA_CAT_DEP + q), (double)a->dep[q]);
 }
 
 cJSON *vta_prof_json(const vta_prof_summary_t *s, const vta_prof_t *p) {
@@ -1092,10 +1087,9 @@ cJSON *vta_prof_json(const vta_prof_summary_t *s, const vta_prof_t *p) {
     cJSON_AddNumberToObject(e, "start", (double)r->start);
     cJSON_AddNumberToObject(e, "done", (double)r->done);
     add_acct(e, &r->a);
-    const char *sn;
     uint64_t sv;
-    stall_of(&r->a, &sn, &sv);
-    cJSON_AddStringToObject(e, "stall", sn);
+    const int sc = stall_of(&r->a, &sv);
+    cJSON_AddStringToObject(e, "stall", sc < 0 ? "none" : vta_cat_name(sc));
     char st[160];
     stall_text(&r->a, st, sizeof st);
     cJSON_AddStringToObject(e, "stall_text", st);

@@ -6,7 +6,8 @@ run on the same machine.
 
   bench.py VTASIM BASE_VTASIM OUT_DIR
 
-Per workload (GEMM and conv2d tutorials, ResNet-18 c2 and c8, the whole
+Per workload (GEMM and conv2d tutorials, ResNet-18 c2 and c8 with the shapes
+`vtasim gen resnet18 --list --json` gives, the whole
 ResNet-18 when `vtasim gen resnet18` exists) and engine (functional, model,
 rtl, cosim): simulated cycles, wall seconds, simulated cycles per second and
 the ratio to the baseline's.  The model is measured twice: as the plain run
@@ -51,14 +52,35 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+RESNET18_BENCHED = ("c2", "c8")  # ResNet-18 workloads measured (TVM's names of its shapes)
+
+
+def resnet18_conv2d(workloads):
+    """`vtasim gen conv2d` options of ResNet-18's layers, as compiler-lite
+    derives them (`vtasim gen resnet18 --list --json`): the first layer of
+    each named workload, as (name, options)."""
+    r = sh([vtasim, "gen", "resnet18", "--list", "--json"])
+    if r.returncode:
+        sys.exit("bench: vtasim gen resnet18 --list failed: %s" % r.stderr)
+    first = {}
+    for layer in json.loads(r.stdout)["layers"]:
+        first.setdefault(layer["workload"], layer)
+
+    def options(layer):
+        def pair(key):
+            h, w = layer[key + "_h"], layer[key + "_w"]
+            return str(h) if h == w else "%d,%d" % (h, w)
+        return ["--height", str(layer["height"]), "--width", str(layer["width"]),
+                "--in-channels", str(layer["in_channels"]),
+                "--out-channels", str(layer["out_channels"]),
+                "--kernel", pair("kernel"), "--pad", pair("pad"), "--stride", pair("stride")]
+    return [("resnet18_" + w, options(first[w])) for w in workloads]
+
+
 def gen_workloads():
     """The bundles, generated once by the current build for both sides."""
     lst = [("gemm_tutorial", "gemm", []), ("conv2d_tutorial", "conv2d", [])]
-    for name, opts in (("resnet18_c2", "--height 56 --width 56 --in-channels 64 "
-                        "--out-channels 64 --kernel 3 --pad 1 --stride 1"),
-                       ("resnet18_c8", "--height 14 --width 14 --in-channels 256 "
-                        "--out-channels 256 --kernel 3 --pad 1 --stride 1")):
-        lst.append((name, "conv2d", opts.split()))
+    lst += [(name, "conv2d", opts) for name, opts in resnet18_conv2d(RESNET18_BENCHED)]
     files = []
     for name, op, opts in lst:
         f = os.path.join(out, name + ".vta")
@@ -192,13 +214,17 @@ def peak_macs():
     return level, float(rate)
 
 
-have_rtl = "rtl" in sh([vtasim, "run", "--help"]).stdout
+have_rtl = "not in this build" not in sh([vtasim, "run", "--help"]).stdout
 engines = [e for e in ENGINES if have_rtl or e not in ("rtl", "cosim")]
 if "model" in engines:  # the default report's path, right after the plain model
     engines.insert(engines.index("model") + 1, REPORT)
 workloads = gen_workloads()
 level, peak = peak_macs()
 print("vtasim bench: best of %d runs; baseline %s" % (REPEAT, os.environ.get("BASELINE_NAME", base)))
+if have_rtl:  # which clock-edge path the RTL harness takes (slower when "portable")
+    edge = run_json(vtasim, os.path.join(here, "..", "traces", "gemm_demo.vta"), "rtl")["host"].get("rtl_edge")
+    print("  RTL harness edge path: %s%s" % (edge, "" if edge == "nba" else
+                                           " (not Verilator 5.006's fast path: slower)"))
 print("  model/functional/rtl: simulation only (host.wall_seconds); cosim: whole process, "
       "its overhead against rtl's whole process: the median ratio of adjacent cosim/rtl pairs")
 print("  model: --no-attribution --no-windows; %s: the model on the default `vtasim run --json` "

@@ -5,7 +5,8 @@
 #        (traces/small_*.vta, committed, run by `make test`) and the large
 #        ones (traces/*.large.vta, ignored by git, rebuilt on demand): the two
 #        TVM tutorial schedules, the ResNet-18 convolutions VTA runs (auto
-#        tiling) and a few GEMM shapes.  WORKLOADS_MATCH (a shell pattern on
+#        tiling; their shapes from `vtasim gen resnet18 --list`) and a few
+#        GEMM shapes.  WORKLOADS_MATCH (a shell pattern on
 #        the name, e.g. '*.large') limits it to some of them: `make test`
 #        regenerates only the large ones, never the committed small ones
 #        (tests/cli/test_workloads.sh compares those byte for byte instead).
@@ -23,6 +24,27 @@ match=${WORKLOADS_MATCH:-*}  # which workloads, by name
 case "$mode" in gen|run) ;; *) echo "usage: $0 gen|run VTASIM" >&2; exit 2 ;; esac
 [ -x "$vtasim" ] || { echo "$0: $vtasim is not built" >&2; exit 2; }
 
+# The layers VTA runs in ResNet-18, as compiler-lite derives them (not typed
+# here): `vtasim gen resnet18 --list`, one line per layer.
+resnet18=$("$vtasim" gen resnet18 --list) || {
+  echo "$0: $vtasim gen resnet18 --list failed" >&2
+  exit 2
+}
+
+# One workload per distinct convolution shape of ResNet-18, named by its
+# workload column (TVM's c2..c11), the columns found by the header's names.
+resnet18_rows() {
+  awk '
+    function pair(a, b) { return a == b ? a : a "," b }
+    /^# name / { for (i = 2; i <= NF; i++) col[$i] = i - 1; next }
+    /^#/ || seen[$col["workload"]]++ { next }
+    { printf "resnet18_%s.large|conv2d|--height %s --width %s --in-channels %s " \
+             "--out-channels %s --kernel %s --pad %s --stride %s\n", $col["workload"],
+             $col["height"], $col["width"], $col["in_channels"], $col["out_channels"],
+             pair($col["kernel_h"], $col["kernel_w"]), pair($col["pad_h"], $col["pad_w"]),
+             pair($col["stride_h"], $col["stride_w"]) }' <<<"$resnet18"
+}
+
 # name | operator | options (no options: the tutorial schedule)
 workloads() {
   cat <<'EOF'
@@ -36,16 +58,9 @@ small_conv_1x1_s2|conv2d|--height 8 --width 8 --in-channels 32 --out-channels 32
 small_conv_auto|conv2d|--height 7 --width 7 --in-channels 32 --out-channels 32 --kernel 3 --pad 1 --stride 1 --range 8 --shift 5
 gemm_tutorial.large|gemm|
 conv2d_tutorial.large|conv2d|
-resnet18_c2.large|conv2d|--height 56 --width 56 --in-channels 64 --out-channels 64 --kernel 3 --pad 1 --stride 1
-resnet18_c3.large|conv2d|--height 56 --width 56 --in-channels 64 --out-channels 128 --kernel 3 --pad 1 --stride 2
-resnet18_c4.large|conv2d|--height 56 --width 56 --in-channels 64 --out-channels 128 --kernel 1 --pad 0 --stride 2
-resnet18_c5.large|conv2d|--height 28 --width 28 --in-channels 128 --out-channels 128 --kernel 3 --pad 1 --stride 1
-resnet18_c6.large|conv2d|--height 28 --width 28 --in-channels 128 --out-channels 256 --kernel 3 --pad 1 --stride 2
-resnet18_c7.large|conv2d|--height 28 --width 28 --in-channels 128 --out-channels 256 --kernel 1 --pad 0 --stride 2
-resnet18_c8.large|conv2d|--height 14 --width 14 --in-channels 256 --out-channels 256 --kernel 3 --pad 1 --stride 1
-resnet18_c9.large|conv2d|--height 14 --width 14 --in-channels 256 --out-channels 512 --kernel 3 --pad 1 --stride 2
-resnet18_c10.large|conv2d|--height 14 --width 14 --in-channels 256 --out-channels 512 --kernel 1 --pad 0 --stride 2
-resnet18_c11.large|conv2d|--height 7 --width 7 --in-channels 512 --out-channels 512 --kernel 3 --pad 1 --stride 1
+EOF
+  resnet18_rows
+  cat <<'EOF'
 gemm_1x512x1008.large|gemm|--batch 1 --in-channels 512 --out-channels 1008
 gemm_16x1024x1024.large|gemm|--batch 16 --in-channels 1024 --out-channels 1024
 gemm_1x2048x2048_bias.large|gemm|--batch 1 --in-channels 2048 --out-channels 2048 --bias
