@@ -5,13 +5,13 @@
  * field with the report of the captured bundle.
  */
 #include "runlog.h"
+#include "vta_diag.h"
 
 static void add_u64(cJSON *o, const char *k, uint64_t v) { cJSON_AddNumberToObject(o, k, (double)v); }
 
 static cJSON *tokens_json(const uint32_t t[4]) {
-  static const char *const qn[4] = {"l2g", "g2l", "g2s", "s2g"};
   cJSON *o = cJSON_CreateObject();
-  for (int q = 0; q < 4; q++) add_u64(o, qn[q], t[q]);
+  for (int q = 0; q < 4; q++) add_u64(o, vta_diag_queue_short(q), t[q]);
   return o;
 }
 

@@ -5,6 +5,7 @@
  * every front end prints the same bytes.
  */
 #include "vta_report.h"
+#include "vta_diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,8 +228,7 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON_AddNumberToObject(o, "exit_code", rc);
   cJSON_AddItemToObject(o, "stats", stats_json(r->stats));
   cJSON *tok = cJSON_AddObjectToObject(o, "tokens");
-  const char *qn[4] = {"l2g", "g2l", "g2s", "s2g"};
-  for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, qn[q], r->tokens[q]);
+  for (int q = 0; q < 4; q++) cJSON_AddNumberToObject(tok, vta_diag_queue_short(q), r->tokens[q]);
   if (r->cycles) cJSON_AddItemToObject(o, "cycles", cycles_json(r));
   else cJSON_AddNullToObject(o, "cycles");
   if (r->cycles) {
