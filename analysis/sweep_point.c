@@ -49,8 +49,8 @@ static double workload_macs(const cJSON *w) {
   getpair(w, "kernel", &kh, &kw);
   getpair(w, "pad", &ph, &pw);
   getpair(w, "stride", &sh, &sw);
-  double oh = (geti(w, "height") + 2 * ph - kh) / sh + 1;
-  double ow = (geti(w, "width") + 2 * pw - kw) / sw + 1;
+  double oh = vta_cl_conv_out_size(geti(w, "height"), kh, ph, sh);
+  double ow = vta_cl_conv_out_size(geti(w, "width"), kw, pw, sw);
   return (double)geti(w, "batch") * geti(w, "out_channels") * oh * ow * geti(w, "in_channels") *
          kh * kw;
 }

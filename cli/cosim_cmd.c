@@ -59,13 +59,7 @@ static void print_help(const vtasim_opts_t *o) {
   for (int i = 1; i < VTA_INJECT_N; i++)
     snprintf(bugs + strlen(bugs), sizeof bugs - strlen(bugs), "%s%s", i > 1 ? ", " : "",
              vta_inject_name(i));
-  char *table = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&table, &len);
-  if (f) {
-    vtasim_opts_help(f, VTASIM_CMD_COSIM);
-    fclose(f);
-  }
+  char *table = vtasim_opts_help_text(VTASIM_CMD_COSIM);
   printf(cosim_help, table ? table : "", bugs, opts);
   free(table);
 }

@@ -363,3 +363,14 @@ void vtasim_opts_help(FILE *f, int cmd) {
     wrap(f, text, 24);
   }
 }
+
+char *vtasim_opts_help_text(int cmd) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (f) {
+    vtasim_opts_help(f, cmd);
+    fclose(f);
+  }
+  return text ? text : strdup("");
+}

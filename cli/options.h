@@ -72,7 +72,9 @@ int vtasim_opts_parse(vtasim_opts_t *o, int cmd, const char *name, int argc, cha
 int vtasim_opts_check(const vtasim_opts_t *o, const char *name, const vta_engine_kind_t *kind,
                       int net);
 
-/* The help lines of cmd's options, each with the engines that honour it. */
+/* The help lines of cmd's options, each with the engines that honour it;
+ * as a string to free (for a help text's "%s"; "" when out of memory). */
 void vtasim_opts_help(FILE *f, int cmd);
+char *vtasim_opts_help_text(int cmd);
 
 #endif

@@ -58,13 +58,7 @@ static const char sweep_help[] =
 
 /* The help, its options from the option table. */
 static void help_to(FILE *f) {
-  char *table = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&table, &len);
-  if (m) {
-    vtasim_opts_help(m, VTASIM_CMD_SWEEP);
-    fclose(m);
-  }
+  char *table = vtasim_opts_help_text(VTASIM_CMD_SWEEP);
   fprintf(f, sweep_help, table ? table : "");
   free(table);
 }

@@ -124,32 +124,7 @@ make_inputs() {
   awk 'BEGIN{skip=0} /^\.data inp /{skip=1} skip&&/^}/{skip=0; next} !skip' "$I/traces/small_gemm.vta" > "$I/hand/no_inp.vta"
   sed '0,/^  LOAD /s/^  LOAD /  LAOD /' "$I/traces/alu_demo.vta" > "$I/hand/syntax_error.vta"
   # lint (tests/cli/test_lint.sh): a clean program and variants with findings
-  cat > "$I/hand/lint_base.vta" <<'EOF'
-.version 1
-.config default
-.data inp auto zero 256
-.data wgt auto zero 1024
-.data acc auto zero 1024
-.data out auto zero 256
-.uop k auto {
-  dst=0 src=0 wgt=0
-  dst=1 src=1 wgt=0
-  dst=0 src=1 wgt=0
-  dst=0 src=0 wgt=1
-}
-.insn main auto {
-  LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=4 x_stride=4
-  LOAD ACC sram_base=8 dram_base=@acc y_size=1 x_size=1 x_stride=1
-  LOAD INP sram_base=0 dram_base=@inp y_size=1 x_size=2 x_stride=2
-  LOAD WGT sram_base=0 dram_base=@wgt y_size=1 x_size=2 x_stride=2 push_next
-  GEMM reset_reg=1 uop_bgn=0 uop_end=2 iter_out=1 iter_in=1
-  GEMM uop_bgn=0 uop_end=2 iter_out=1 iter_in=1 pop_prev
-  ALU ADD uop_bgn=0 uop_end=2 iter_out=1 iter_in=1 use_imm=1 imm=1 push_next
-  STORE OUT sram_base=0 dram_base=@out y_size=1 x_size=2 x_stride=2 pop_prev push_prev
-  FINISH pop_next
-}
-.run main
-EOF
+  cp "$ROOT/tests/cli/data/lint_base.vta" "$I/hand/lint_base.vta"
   variant() { awk -v n="$2" -v r="$3" 'NR == n { print "  " r; next } { print }' "$I/hand/lint_base.vta" > "$I/hand/lint_$1.vta"; }
   variant zero_loop 19 'GEMM uop_bgn=0 uop_end=2 iter_out=1 iter_in=0 pop_prev'
   variant alu_forward 20 'ALU ADD uop_bgn=0 uop_end=1 iter_out=1 iter_in=4 use_imm=1 imm=1 push_next'
@@ -160,31 +135,11 @@ EOF
   variant index_wrap 15 'LOAD ACC sram_base=2047 dram_base=@acc y_size=1 x_size=2 x_stride=2'
   sed 's/^.config default$/.config default\n.set LOG_ACC_BUFF_SIZE 16/' "$I/hand/lint_base.vta" > "$I/hand/lint_config.vta"
   # configurations (every key given), a bad one, the sweep spec
-  cfg() { python3 - "$@" <<'PY'
-import json, sys
-c = {"TARGET": "sim", "HW_VER": "0.0.2", "LOG_INP_WIDTH": 3, "LOG_WGT_WIDTH": 3,
-     "LOG_ACC_WIDTH": 5, "LOG_BATCH": 0, "LOG_BLOCK": 4, "LOG_UOP_BUFF_SIZE": 15,
-     "LOG_INP_BUFF_SIZE": 15, "LOG_WGT_BUFF_SIZE": 18, "LOG_ACC_BUFF_SIZE": 17}
-for kv in sys.argv[2:]:
-    k, v = kv.split("=")
-    c[k] = int(v)
-open(sys.argv[1], "w").write(json.dumps(c, indent=1) + "\n")
-PY
-  }
+  cfg() { python3 "$ROOT/tests/cli/config_json.py" "${@:2}" > "$1"; }
   cfg "$I/configs/default.json" && cfg "$I/configs/batch2.json" LOG_BATCH=1 &&
   cfg "$I/configs/block32.json" LOG_BLOCK=5 && cfg "$I/configs/small_bufs.json" LOG_ACC_BUFF_SIZE=16 LOG_WGT_BUFF_SIZE=16 &&
   cfg "$I/configs/invalid.json" LOG_INP_BUFF_SIZE=15 LOG_BLOCK=3 || return 1
-  cat > "$I/sweep/tiny.json" <<'EOF'
-{"name": "saved outputs: tiny sweep",
- "config": {"LOG_BLOCK": [4], "LOG_ACC_BUFF_SIZE": [16, 17]},
- "timing": {"BUS_BYTES": [8, 16], "RD_LAT": [4]},
- "workloads": [
-   {"name": "g", "op": "gemm", "batch": 2, "in_channels": 64, "out_channels": 64},
-   {"name": "c", "op": "conv2d", "height": 8, "width": 8, "in_channels": 32, "out_channels": 32,
-    "kernel": 3, "pad": 1},
-   {"name": "odd", "op": "gemm", "in_channels": 48, "out_channels": 64}
- ]}
-EOF
+  cp "$ROOT/tests/cli/data/sweep_small.json" "$I/sweep/tiny.json"
   printf '{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}],\n "colour": "blue"}\n' > "$I/sweep/bad_key.json"
   # networks: the whole ResNet-18 and a reduced one
   "$V" gen resnet18 -o "$I/net" --quiet >/dev/null &&

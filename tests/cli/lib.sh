@@ -28,18 +28,7 @@ check() {
 
 # config_json KEY=VALUE... > FILE: a complete vta_config.json, the default
 # configuration with the given keys changed (every key is required).
-config_json() {
-  python3 - "$@" <<'PY'
-import json, sys
-c = {"TARGET": "sim", "HW_VER": "0.0.2", "LOG_INP_WIDTH": 3, "LOG_WGT_WIDTH": 3,
-     "LOG_ACC_WIDTH": 5, "LOG_BATCH": 0, "LOG_BLOCK": 4, "LOG_UOP_BUFF_SIZE": 15,
-     "LOG_INP_BUFF_SIZE": 15, "LOG_WGT_BUFF_SIZE": 18, "LOG_ACC_BUFF_SIZE": 17}
-for kv in sys.argv[1:]:
-    k, v = kv.split("=")
-    c[k] = int(v)
-print(json.dumps(c, indent=1))
-PY
-}
+config_json() { python3 "$ROOT/tests/cli/config_json.py" "$@"; }
 
 # --- timing tests (test_cycle.sh on the model, test_rtl.sh on the RTL) ----------
 # timing_prog NAME, then instruction lines on stdin -> $TMP/NAME.vta (a 64 KiB

@@ -8,34 +8,7 @@ V=$VTASIM
 
 # The base program.  Line numbers matter: each variant names the line of the
 # instruction it changes (the .insn block starts on line 15).
-base() {
-  cat <<'EOF'
-.version 1
-.config default
-.data inp auto zero 256
-.data wgt auto zero 1024
-.data acc auto zero 1024
-.data out auto zero 256
-.uop k auto {
-  dst=0 src=0 wgt=0
-  dst=1 src=1 wgt=0
-  dst=0 src=1 wgt=0
-  dst=0 src=0 wgt=1
-}
-.insn main auto {
-  LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=4 x_stride=4
-  LOAD ACC sram_base=8 dram_base=@acc y_size=1 x_size=1 x_stride=1
-  LOAD INP sram_base=0 dram_base=@inp y_size=1 x_size=2 x_stride=2
-  LOAD WGT sram_base=0 dram_base=@wgt y_size=1 x_size=2 x_stride=2 push_next
-  GEMM reset_reg=1 uop_bgn=0 uop_end=2 iter_out=1 iter_in=1
-  GEMM uop_bgn=0 uop_end=2 iter_out=1 iter_in=1 pop_prev
-  ALU ADD uop_bgn=0 uop_end=2 iter_out=1 iter_in=1 use_imm=1 imm=1 push_next
-  STORE OUT sram_base=0 dram_base=@out y_size=1 x_size=2 x_stride=2 pop_prev push_prev
-  FINISH pop_next
-}
-.run main
-EOF
-}
+base() { cat "$ROOT/tests/cli/data/lint_base.vta"; }
 # line numbers of the base's instructions
 L_UOP=14 L_ACC=15 L_WGT=17 L_GEMM=19 L_ALU=20 L_STORE=21 L_FINISH=22
 

@@ -78,17 +78,7 @@ expect "a sweep above the limit asks for --yes" 2 'big.json has 12 points, more 
 expect "--yes runs it" 0 '12 points: 12 ok; 0 missing' -- "$V" sweep big.json --limit 10 --yes -o big
 
 # ---- a small sweep, against independent references --------------------------
-spec small <<'EOF'
-{"name": "test sweep",
- "config": {"LOG_BLOCK": [4, 5], "LOG_ACC_BUFF_SIZE": [16, 17]},
- "timing": {"BUS_BYTES": [8, 16]},
- "workloads": [
-   {"name": "g", "op": "gemm", "batch": 2, "in_channels": 64, "out_channels": 64},
-   {"name": "c", "op": "conv2d", "height": 8, "width": 8, "in_channels": 32, "out_channels": 32,
-    "kernel": 3, "pad": 1},
-   {"name": "odd", "op": "gemm", "in_channels": 48, "out_channels": 64}
- ]}
-EOF
+spec small < "$ROOT/tests/cli/data/sweep_small.json"
 expect "small sweep runs with -j 2" 0 '24 points: 20 ok, 4 uncompilable; 0 missing' -- "$V" sweep small.json -o out -j 2
 check "outputs written" test -s out/sweep.csv -a -s out/sweep.json -a -s out/sweep.html
 check "CSV: a header and one row per point" test "$(wc -l <out/sweep.csv)" = 25
