@@ -583,7 +583,7 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
    * row before S' + 6. */
   const unit_t *cu = &cy->u[VTA_UNIT_COMPUTE];
   uint64_t bound = S + 6;
-  if (cu->busy && (cu->kind == K_GEMM || cu->kind == K_ALU)) {
+  if (cu->busy && cu->kind == K_PIPE) {
     const pipe_t *pp = &cu->pipe;
     if (!pp->lazy) return 0;
     if (pp->o_lo <= pp->o_hi && in->sram_base <= pp->o_hi && in->sram_base + nelem - 1 >= pp->o_lo)
