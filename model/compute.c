@@ -870,7 +870,7 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
 
 int vta_pipe_leave_closed_form(vta_model_t *m) {
   unit_t *u = &m->cy->u[VTA_UNIT_COMPUTE];
-  if (!u->busy || (u->kind != K_GEMM && u->kind != K_ALU) || !u->pipe.lazy) return 0;
+  if (!u->busy || u->kind != K_PIPE || !u->pipe.lazy) return 0;
   vta_pipe_sync_to(m, m->cy->now);
   u->pipe.lazy = 0; /* the results in flight carry their acc lanes: pipe_step takes over */
   return 1;
@@ -896,7 +896,7 @@ int vta_compute_cycle(vta_model_t *m, vta_err *err) {
       m->finished = 1;
       break;
     case K_DMA: done = vta_dma_rd_step(m, &u->rd, &busy); break;
-    default:
+    default: /* K_PIPE */
       if (u->pipe.lazy) { /* closed form: only the done cycle needs a step */
         if (cy->now < u->pipe.done) {
           u->cat = VTA_CAT_BUSY; /* busy, but nothing for the engine to do */
@@ -932,12 +932,12 @@ int vta_compute_cycle(vta_model_t *m, vta_err *err) {
   }
   case VTA_OP_GEMM:
     if (gemm_begin(m, c, &n, err)) return -1;
-    u->kind = K_GEMM;
+    u->kind = K_PIPE;
     pipe_begin(m, &u->pipe, &c->insn, n, u->start);
     return 0;
   case VTA_OP_ALU:
     if (alu_begin(m, c, &n, err)) return -1;
-    u->kind = K_ALU;
+    u->kind = K_PIPE;
     pipe_begin(m, &u->pipe, &c->insn, n, u->start);
     return 0;
   case VTA_OP_FINISH: u->kind = K_FINISH; return 0;

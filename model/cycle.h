@@ -121,7 +121,13 @@ typedef struct pipe {
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */
 
-enum { K_SYNC = 0, K_DMA, K_STORE, K_GEMM, K_ALU, K_FINISH };
+/* What a unit executes: the instruction kinds of docs/microarch.md 6 (the
+ * same names in rtl/compute.v, which has no K_STORE: that is the store
+ * unit's).  K_SYNC a sync NOP (6.1); K_DMA the load DMA (6.2, 6.3: LOAD
+ * INP/WGT in load, LOAD ACC/UOP in compute); K_STORE the store DMA (6.6);
+ * K_PIPE the GEMM/ALU pipeline (6.4, 6.5: GEMM and ALU, pipe_t); K_FINISH
+ * (6.7). */
+enum { K_SYNC = 0, K_DMA, K_STORE, K_PIPE, K_FINISH };
 
 typedef struct unit {
   int id;              /* VTA_CY_LOAD, COMPUTE, STORE */

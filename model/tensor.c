@@ -576,7 +576,7 @@ static int wr_compute_bound(const vta_model_t *m, const vta_insn_t *in, uint64_t
                             uint64_t S, uint64_t *bound) {
   const unit_t *cu = &m->cy->u[VTA_UNIT_COMPUTE];
   *bound = S + 6;
-  if (cu->busy && (cu->kind == K_GEMM || cu->kind == K_ALU)) {
+  if (cu->busy && cu->kind == K_PIPE) {
     const pipe_t *pp = &cu->pipe;
     if (!pp->lazy) return 0;
     if (pp->o_lo <= pp->o_hi && in->sram_base <= pp->o_hi && in->sram_base + nelem - 1 >= pp->o_lo)

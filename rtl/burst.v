@@ -11,16 +11,17 @@ module burst (
   output wire [BEATS_W-1:0] beats       // 1 .. MAX_BURST
 );
 `include "vta_params.vh"
-  localparam integer XW = WORD_W + 1;   // a byte count up to 2^WORD_W
-  localparam [XW-1:0] X_ONE = 1, X_BUS_M1 = BUS_BYTES - 1;
-  wire [XW-1:0] room = {1'b0, win_mask} + X_ONE - {1'b0, addr & win_mask};
+  localparam integer BYTE_CNT_W = WORD_W + 1;   // a byte count up to 2^WORD_W
+  localparam [BYTE_CNT_W-1:0] CNT_ONE = 1, CNT_BUS_M1 = BUS_BYTES - 1;   // (BUS_BYTES minus 1)
+  wire [BYTE_CNT_W-1:0] room = {1'b0, win_mask} + CNT_ONE - {1'b0, addr & win_mask};
   assign bytes = ({1'b0, remaining} < room) ? remaining : room[WORD_W-1:0];
   // beats = ceil((addr mod BUS + bytes) / BUS); at most MAX_BURST <= 256
-  wire [XW-1:0] span = {1'b0, bytes} + {{(XW-LOG_BUS_BYTES){1'b0}}, addr[LOG_BUS_BYTES-1:0]}
-                     + X_BUS_M1;
-  wire [XW-1:0] nbeats = span >> LOG_BUS_BYTES;
+  wire [BYTE_CNT_W-1:0] span = {1'b0, bytes}
+                            + {{(BYTE_CNT_W-LOG_BUS_BYTES){1'b0}}, addr[LOG_BUS_BYTES-1:0]}
+                            + CNT_BUS_M1;
+  wire [BYTE_CNT_W-1:0] nbeats = span >> LOG_BUS_BYTES;
   assign beats = nbeats[BEATS_W-1:0];
   /* verilator lint_off UNUSEDSIGNAL */
-  wire unused_ok = &{1'b0, nbeats[XW-1:BEATS_W]};
+  wire unused_ok = &{1'b0, nbeats[BYTE_CNT_W-1:BEATS_W]};
   /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -8,30 +8,30 @@
 // combinationally so that a unit can start the cycle it sees the entry.
 // Queues start empty at every launch (`clr`).
 module cmd_queue #(
-  // (vta_top sets every parameter: DEPTH = CMDQ, W = QWORD_W)
+  // (vta_top sets every parameter: DEPTH = CMDQ, WIDTH = QWORD_W)
   parameter integer DEPTH = 2,
-  parameter integer W     = 1,
-  parameter integer CW    = 2,    // bits of a count 0..DEPTH
-  parameter integer PW    = 1     // bits of a slot index
+  parameter integer WIDTH = 1,
+  parameter integer CNT_W = 2,    // bits of a count 0..DEPTH
+  parameter integer PTR_W = 1     // bits of a slot index
 ) (
-  input  wire          clk,
-  input  wire          clr,
-  input  wire [CW-1:0] limit,
-  input  wire          push,
-  input  wire [W-1:0]  push_data,
-  input  wire          pop,
-  output wire [W-1:0]  head,
-  output wire          empty,
-  output wire          full
+  input  wire             clk,
+  input  wire             clr,
+  input  wire [CNT_W-1:0] limit,
+  input  wire             push,
+  input  wire [WIDTH-1:0] push_data,
+  input  wire             pop,
+  output wire [WIDTH-1:0] head,
+  output wire             empty,
+  output wire             full
 );
-  reg [W-1:0]  slot_q [0:DEPTH-1];
-  reg [PW-1:0] head_q, tail_q;
-  reg [CW-1:0] count_q;
-  reg [PW-1:0] head_d, tail_d;
-  reg [CW-1:0] count_d;
+  reg [WIDTH-1:0] slot_q [0:DEPTH-1];
+  reg [PTR_W-1:0] head_q, tail_q;
+  reg [CNT_W-1:0] count_q;
+  reg [PTR_W-1:0] head_d, tail_d;
+  reg [CNT_W-1:0] count_d;
 
-  function [PW-1:0] next_slot(input [PW-1:0] p);
-    next_slot = (p == DEPTH[PW-1:0] - 1'b1) ? {PW{1'b0}} : p + 1'b1;
+  function [PTR_W-1:0] next_slot(input [PTR_W-1:0] p);
+    next_slot = (p == DEPTH[PTR_W-1:0] - 1'b1) ? {PTR_W{1'b0}} : p + 1'b1;
   endfunction
 
   always @(*) begin
@@ -44,9 +44,9 @@ module cmd_queue #(
 
   always @(posedge clk) begin
     if (clr) begin
-      head_q  <= {PW{1'b0}};
-      tail_q  <= {PW{1'b0}};
-      count_q <= {CW{1'b0}};
+      head_q  <= {PTR_W{1'b0}};
+      tail_q  <= {PTR_W{1'b0}};
+      count_q <= {CNT_W{1'b0}};
     end else begin
       head_q  <= head_d;
       tail_q  <= tail_d;
@@ -63,14 +63,14 @@ module cmd_queue #(
   // only when the head moves (pop, clr) or a push lands in the head's slot,
   // so a simulator copies the QWORD_W-bit entry in those cycles only rather
   // than selecting it from the slots in every cycle.
-  reg  [W-1:0]  hdata_q;
-  wire [PW-1:0] head_n = clr ? {PW{1'b0}} : head_d;
+  reg  [WIDTH-1:0] head_data_q;
+  wire [PTR_W-1:0] head_next = clr ? {PTR_W{1'b0}} : head_d;
   always @(posedge clk) begin
     if (clr || pop || (push && tail_q == head_q))
-      hdata_q <= (push && tail_q == head_n) ? push_data : slot_q[head_n];
+      head_data_q <= (push && tail_q == head_next) ? push_data : slot_q[head_next];
   end
-  assign head  = hdata_q;
-  assign empty = count_q == {CW{1'b0}};
+  assign head  = head_data_q;
+  assign empty = count_q == {CNT_W{1'b0}};
   assign full  = count_q >= limit;
 
 `ifdef SIMULATION
@@ -78,7 +78,7 @@ module cmd_queue #(
   // not full at the start of the cycle, and a unit pops only its own head.
 `include "vta_params.vh"
   wire overflow  = push && count_q >= limit;
-  wire underflow = pop && count_q == {CW{1'b0}};
+  wire underflow = pop && count_q == {CNT_W{1'b0}};
   always @(posedge clk) begin
     if (!clr && (overflow || underflow)) begin
       if (overflow)

@@ -9,7 +9,8 @@
 //  * landing: an element (E bytes, E a multiple of BUS_BYTES) is written in
 //    the cycle the beat holding its last byte lands, at entry
 //    sram_base + (y_pad_0 + y) * row_len + x_pad_0 + x; a uop beat (4-byte
-//    elements) writes up to BUS_BYTES/UOP_ELEM_BYTES consecutive uop entries at once;
+//    elements) writes up to BUS_BYTES/UOP_ELEM_BYTES consecutive uop entries
+//    at once;
 //  * padding: the zero entries in ascending order (top rows, then each data
 //    row's left and right columns, then bottom rows), one per cycle from
 //    S+2 (S+1 counts as busy when pads are due), in cycles in which no beat
@@ -17,8 +18,12 @@
 //
 // Done (`done` high in cycle D): inp/wgt/acc one register stage after the
 // last write, D = 1 + max(S, last beat, last pad); uop in the cycle of its
-// last beat.  `act` says the engine did something this cycle (busy), else
+// last beat.  `acted` says the engine did something this cycle (busy), else
 // the unit is waiting for the memory (mem_stall).
+//
+// Names: the walkers' registers are the C model's (ry, raddr, rend,
+// pend_beats, lx, stage) or spelled out (req_*, land_*, pad_*; side_* for the
+// left and right pads of the data rows); s_* are quantities formed at S.
 //
 // Structure for simulation speed (docs/rtl.md 4): an idle engine does next
 // to nothing per cycle.  The instruction's quantities (with multipliers)
@@ -28,8 +33,8 @@
 // and the stage register takes each landing beat in place instead of being
 // copied every cycle.
 module dma_rd #(
-  parameter integer EB   = 256,  // widest element in bytes (the stage register)
-  parameter integer NS   = 2     // uop slots per beat: BUS_BYTES / UOP_ELEM_BYTES
+  parameter integer MAX_ELEM_BYTES = 256,  // widest element in bytes (the stage register)
+  parameter integer UOP_SLOTS      = 2     // uop slots per beat: BUS_BYTES / UOP_ELEM_BYTES
 ) (
   input  wire                 clk,
   input  wire                 clr,
@@ -58,341 +63,359 @@ module dma_rd #(
   input  wire [BUS_BYTES*8-1:0] m_rdata,
   output wire                 wr_en,        // element or pad write
   output wire [WORD_W-1:0]    wr_idx,
-  output wire [EB*8-1:0]      wr_data,
-  output wire [NS-1:0]        uop_we,       // uop slots of this beat written
+  output wire [MAX_ELEM_BYTES*8-1:0] wr_data,
+  output wire [UOP_SLOTS-1:0] uop_we,       // uop slots of this beat written
   output wire [WORD_W-1:0]    uop_idx,      // uop entry of slot 0 of the beat
   output wire                 done,
-  output wire                 act
+  output wire                 acted
 );
 `include "vta_params.vh"
-  localparam integer BW     = BUS_BYTES * 8;
-  localparam integer SW     = INSN_MEM_SRAM_BASE_W;
-  localparam integer XW     = INSN_MEM_X_SIZE_W;
-  localparam integer YW     = INSN_MEM_Y_SIZE_W;
-  localparam integer SIDE_W = PAD_W + 1;                     // x_pad_0 + x_pad_1
-  localparam integer BIDX_W = $clog2(EB / BUS_BYTES + 1);    // a beat of an element
-  localparam integer SLOT_W = $clog2(NS + 1);                // a uop slot of a beat, or NS
+  localparam integer BEAT_W     = BUS_BYTES * 8;
+  localparam integer BASE_W     = INSN_MEM_SRAM_BASE_W;
+  localparam integer X_SIZE_W   = INSN_MEM_X_SIZE_W;
+  localparam integer Y_SIZE_W   = INSN_MEM_Y_SIZE_W;
+  localparam integer SIDE_W     = PAD_W + 1;                          // x_pad_0 + x_pad_1
+  localparam integer BEAT_IDX_W = $clog2(MAX_ELEM_BYTES / BUS_BYTES + 1); // a beat of an element
+  localparam integer SLOT_W     = $clog2(UOP_SLOTS + 1);   // a uop slot of a beat, or UOP_SLOTS
   localparam integer LOG_UOP_SLOT = $clog2(UOP_ELEM_BYTES);
-  localparam [NS-1:0]     ONE_NS = 1;
-  localparam [WORD_W-1:0] W_ZERO = 0, W_ONE = 1;
-  localparam [XW-1:0]     X_ZERO = 0, X_ONE = 1;
-  localparam [YW-1:0]     Y_ZERO = 0, Y_ONE = 1;
-  localparam [PAD_W-1:0]  PAD_ZERO = 0, PAD_ONE = 1;
-  localparam [SIDE_W-1:0] SIDE_ZERO = 0, SIDE_ONE = 1;
-  localparam [BIDX_W-1:0] BIDX_ZERO = 0, BIDX_ONE = 1;
-  localparam [SLOT_W-1:0] SLOT_ZERO = 0;
+  localparam [UOP_SLOTS-1:0]  SLOTS_ONE = 1;
+  localparam [WORD_W-1:0]     W_ZERO = 0, W_ONE = 1;
+  localparam [X_SIZE_W-1:0]   X_ZERO = 0, X_ONE = 1;
+  localparam [Y_SIZE_W-1:0]   Y_ZERO = 0, Y_ONE = 1;
+  localparam [PAD_W-1:0]      PAD_ZERO = 0, PAD_ONE = 1;
+  localparam [SIDE_W-1:0]     SIDE_ZERO = 0, SIDE_ONE = 1;
+  localparam [BEAT_IDX_W-1:0] BEAT_IDX_ZERO = 0, BEAT_IDX_ONE = 1;
+  localparam [SLOT_W-1:0]     SLOT_ZERO = 0;
 
   // zero-extended to WORD_W
-  function [WORD_W-1:0] wp(input [PAD_W-1:0] v);   wp = {{(WORD_W-PAD_W){1'b0}}, v};  endfunction
-  function [WORD_W-1:0] wx(input [XW-1:0] v);      wx = {{(WORD_W-XW){1'b0}}, v};     endfunction
-  function [WORD_W-1:0] wy(input [YW-1:0] v);      wy = {{(WORD_W-YW){1'b0}}, v};     endfunction
-  function [WORD_W-1:0] wb(input [SW-1:0] v);      wb = {{(WORD_W-SW){1'b0}}, v};     endfunction
-  localparam integer PH_W = 2;
-  localparam [PH_W-1:0] P_TOP = 0, P_SIDE = 1, P_BOT = 2, P_DONE = 3;
+  function [WORD_W-1:0] zext_pad(input [PAD_W-1:0] v);
+    zext_pad = {{(WORD_W-PAD_W){1'b0}}, v};
+  endfunction
+  function [WORD_W-1:0] zext_x(input [X_SIZE_W-1:0] v);
+    zext_x = {{(WORD_W-X_SIZE_W){1'b0}}, v};
+  endfunction
+  function [WORD_W-1:0] zext_y(input [Y_SIZE_W-1:0] v);
+    zext_y = {{(WORD_W-Y_SIZE_W){1'b0}}, v};
+  endfunction
+  function [WORD_W-1:0] zext_base(input [BASE_W-1:0] v);
+    zext_base = {{(WORD_W-BASE_W){1'b0}}, v};
+  endfunction
+  // the pad walker's phases
+  localparam integer PHASE_W = 2;
+  localparam [PHASE_W-1:0] PHASE_TOP = 0, PHASE_SIDE = 1, PHASE_BOTTOM = 2, PHASE_DONE = 3;
 
-  reg         act_q, act_d;
-  reg         uop_q;
-  reg [RD_ID_W-1:0] client_q;
-  reg [LOG_E_W-1:0] log_e_q;
-  reg [SW-1:0]      base_q;
-  reg [XW-1:0]      xs_q;
-  reg [YW-1:0]      ys_q;
-  reg [PAD_W-1:0]   xp0_q, xp1_q;
-  reg [WORD_W-1:0]  stride_b_q, row_b_q;
+  reg                  active_q, active_d;
+  reg                  uop_q;
+  reg [RD_ID_W-1:0]    client_q;
+  reg [LOG_E_W-1:0]    log_e_q;
+  reg [BASE_W-1:0]     sram_base_q;
+  reg [X_SIZE_W-1:0]   x_size_q;
+  reg [Y_SIZE_W-1:0]   y_size_q;
+  reg [PAD_W-1:0]      x_pad_0_q, x_pad_1_q;
+  reg [WORD_W-1:0]     stride_bytes_q, row_bytes_q;
   // request walker
-  reg [PAD_W-1:0] rwait_q, rwait_d;
-  reg         rleft_q, rleft_d;
-  reg [YW-1:0]  ry_q, ry_d;
-  reg [WORD_W-1:0] rrow_q, rrow_d, raddr_q, raddr_d, rend_q, rend_d;
-  reg [WORD_W-1:0] pend_q, pend_d;
+  reg [PAD_W-1:0]      req_wait_q, req_wait_d;   // cycles until the first request
+  reg                  req_left_q, req_left_d;   // bursts remain to be requested
+  reg [Y_SIZE_W-1:0]   ry_q, ry_d;               // row of the next request
+  reg [WORD_W-1:0]     req_row_q, req_row_d, raddr_q, raddr_d, rend_q, rend_d;
+  reg [WORD_W-1:0]     pend_beats_q, pend_beats_d;
   // landing
-  reg [BIDX_W-1:0] bidx_q, bidx_d;
-  reg [XW-1:0]  lx_q, lx_d;
-  reg [WORD_W-1:0] lptr_q, lptr_d;
-  reg         lfirst_q, lfirst_d;
-  reg [WORD_W-1:0] lrow_q, lrow_d;
-  reg [EB*8-1:0] stage_q;
+  reg [BEAT_IDX_W-1:0] beat_idx_q, beat_idx_d;   // the next beat of the element
+  reg [X_SIZE_W-1:0]   lx_q, lx_d;
+  reg [WORD_W-1:0]     land_entry_q, land_entry_d;
+  reg                  land_first_q, land_first_d;
+  reg [WORD_W-1:0]     land_row_q, land_row_d;
+  reg [MAX_ELEM_BYTES*8-1:0] stage_q;
   // padding
-  reg [PH_W-1:0]   pph_q, pph_d;
-  reg              pfirst_q, pfirst_d;  // S+1: no pad yet (pads from S+2)
-  reg [WORD_W-1:0] pk_q, pk_d, pptr_q, pptr_d, prow_q, prow_d;
-  reg [SIDE_W-1:0] pc_q, pc_d;
-  reg [YW-1:0]     py_q, py_d;
-  reg [WORD_W-1:0] top_q, bot_q, bstart_q, rowlen_q;
-  reg [SIDE_W-1:0] side_q;
+  reg [PHASE_W-1:0]    pad_phase_q, pad_phase_d;
+  reg                  pad_first_q, pad_first_d;  // S+1: no pad yet (pads from S+2)
+  reg [WORD_W-1:0]     pad_count_q, pad_count_d, pad_ptr_q, pad_ptr_d, side_row_q, side_row_d;
+  reg [SIDE_W-1:0]     side_col_q, side_col_d;
+  reg [Y_SIZE_W-1:0]   side_y_q, side_y_d;
+  reg [WORD_W-1:0]     top_pads_q, bottom_pads_q, bottom_start_q, row_len_q;
+  reg [SIDE_W-1:0]     side_pads_q;
 
   // ---- quantities of the instruction, at S (zero in other cycles: used only at S)
-  reg [WORD_W-1:0] s_rowlen, s_top, s_bot, s_bstart, s_addr;
-  reg [SIDE_W-1:0] s_side;
-  reg [PH_W-1:0]   s_pph;
-  reg [YW-1:0]     s_ypy;   // (YW bits, as y_size)
-  reg              s_up;
+  reg [WORD_W-1:0]   s_row_len, s_top_pads, s_bottom_pads, s_bottom_start, s_addr;
+  reg [SIDE_W-1:0]   s_side_pads;
+  reg [PHASE_W-1:0]  s_pad_phase;
+  reg [Y_SIZE_W-1:0] s_rows_above_bottom;   // y_pad_0 + y_size (Y_SIZE_W bits, as y_size)
+  reg                s_pad_up;
   always @(*) begin
-    s_rowlen = W_ZERO;
-    s_top    = W_ZERO;
-    s_bot    = W_ZERO;
-    s_bstart = W_ZERO;
-    s_addr   = W_ZERO;
-    s_side   = SIDE_ZERO;
-    s_pph    = P_DONE;
-    s_ypy    = Y_ZERO;
-    s_up     = 1'b0;
+    s_row_len           = W_ZERO;
+    s_top_pads          = W_ZERO;
+    s_bottom_pads       = W_ZERO;
+    s_bottom_start      = W_ZERO;
+    s_addr              = W_ZERO;
+    s_side_pads         = SIDE_ZERO;
+    s_pad_phase         = PHASE_DONE;
+    s_rows_above_bottom = Y_ZERO;
+    s_pad_up            = 1'b0;
     if (start) begin
-      s_rowlen = wp(x_pad_0) + wx(x_size) + wp(x_pad_1);
-      s_top    = s_rowlen * wp(y_pad_0);
-      s_bot    = s_rowlen * wp(y_pad_1);
-      s_ypy    = {{(YW-PAD_W){1'b0}}, y_pad_0} + y_size;
-      s_up     = pad_up && |y_pad_1 && |s_ypy;
-      s_bstart = wb(sram_base) + s_top + s_rowlen * wy(y_size) - (s_up ? s_rowlen : W_ZERO);
-      s_side   = {1'b0, x_pad_0} + {1'b0, x_pad_1};
-      s_addr   = dram_base << log_e;
-      s_pph    = is_uop ? P_DONE
-               : |s_top ? P_TOP
-               : (|s_side && |y_size) ? P_SIDE
-               : |s_bot ? P_BOT : P_DONE;
+      s_row_len           = zext_pad(x_pad_0) + zext_x(x_size) + zext_pad(x_pad_1);
+      s_top_pads          = s_row_len * zext_pad(y_pad_0);
+      s_bottom_pads       = s_row_len * zext_pad(y_pad_1);
+      s_rows_above_bottom = {{(Y_SIZE_W-PAD_W){1'b0}}, y_pad_0} + y_size;
+      s_pad_up            = pad_up && |y_pad_1 && |s_rows_above_bottom;
+      s_bottom_start      = zext_base(sram_base) + s_top_pads + s_row_len * zext_y(y_size)
+                          - (s_pad_up ? s_row_len : W_ZERO);
+      s_side_pads         = {1'b0, x_pad_0} + {1'b0, x_pad_1};
+      s_addr              = dram_base << log_e;
+      s_pad_phase         = is_uop ? PHASE_DONE
+                          : |s_top_pads ? PHASE_TOP
+                          : (|s_side_pads && |y_size) ? PHASE_SIDE
+                          : |s_bottom_pads ? PHASE_BOTTOM : PHASE_DONE;
     end
   end
 
   // ---- this cycle ---------------------------------------------------------------
-  wire beat     = act_q && m_rvalid && m_rid == client_q;
-  wire n_done   = act_q && !uop_q && !rleft_q && pend_q == W_ZERO && pph_q == P_DONE;
-  wire u_done   = act_q && uop_q && !rleft_q && pend_q == W_ONE && beat;
-  wire padp     = act_q && !uop_q && !beat && pph_q != P_DONE;   // a pad is due
-  wire padw     = padp && !pfirst_q;
+  wire beat        = active_q && m_rvalid && m_rid == client_q;
+  wire tensor_done = active_q && !uop_q && !req_left_q && pend_beats_q == W_ZERO
+                  && pad_phase_q == PHASE_DONE;                       // inp/wgt/acc
+  wire uop_done    = active_q && uop_q && !req_left_q && pend_beats_q == W_ONE && beat;
+  wire pad_due     = active_q && !uop_q && !beat && pad_phase_q != PHASE_DONE;   // a pad is due
+  wire pad_write   = pad_due && !pad_first_q;
   // the last beat of an element (inp/wgt/acc: E / BUS_BYTES beats)
-  wire [BIDX_W-1:0] ob_last = (BIDX_ONE << (log_e_q - LOG_BUS_BYTES[LOG_E_W-1:0])) - BIDX_ONE;
-  wire elem     = beat && !uop_q && bidx_q == ob_last;
+  wire [BEAT_IDX_W-1:0] elem_last_beat = (BEAT_IDX_ONE << (log_e_q - LOG_BUS_BYTES[LOG_E_W-1:0]))
+                                       - BEAT_IDX_ONE;
+  wire elem_write  = beat && !uop_q && beat_idx_q == elem_last_beat;
 
   burst u_burst (.addr(raddr_q), .remaining(rend_q - raddr_q), .win_mask(win_mask),
                  .bytes(req_bytes), .beats(req_beats));
-  assign req_valid = act_q && rleft_q && rwait_q == PAD_ZERO;
+  assign req_valid = active_q && req_left_q && req_wait_q == PAD_ZERO;
   assign req_addr  = raddr_q;
 
   // uop beat: the first beat of a row may start mid-beat; the last may end
   // early.  Formed only in the cycle of a uop beat (zero otherwise).
-  reg [XW-1:0]     u_cnt;
-  reg [NS-1:0]     u_we;
-  reg [WORD_W-1:0] u_idx;
+  reg [X_SIZE_W-1:0]  uop_slots_n;     // uops this beat writes
+  reg [UOP_SLOTS-1:0] uop_slots_we;
+  reg [WORD_W-1:0]    uop_entry;       // the entry of slot 0 of the beat
   /* verilator lint_off UNUSEDSIGNAL */
-  reg [WORD_W-1:0] u_boff;   // at most NS - 1: SLOT_W bits
+  reg [WORD_W-1:0]    uop_beat_off;    // at most UOP_SLOTS - 1: SLOT_W bits
   /* verilator lint_on UNUSEDSIGNAL */
-  reg [SLOT_W-1:0] u_off;
-  reg [XW-1:0]     u_left, u_room;
+  reg [SLOT_W-1:0]    uop_slot_off;    // the slot of the beat's first uop
+  reg [X_SIZE_W-1:0]  uop_left, uop_room;
   always @(*) begin
-    u_cnt  = X_ZERO;
-    u_we   = {NS{1'b0}};
-    u_idx  = W_ZERO;
-    u_boff = W_ZERO;
-    u_off  = SLOT_ZERO;
-    u_left = X_ZERO;
-    u_room = X_ZERO;
+    uop_slots_n  = X_ZERO;
+    uop_slots_we = {UOP_SLOTS{1'b0}};
+    uop_entry    = W_ZERO;
+    uop_beat_off = W_ZERO;
+    uop_slot_off = SLOT_ZERO;
+    uop_left     = X_ZERO;
+    uop_room     = X_ZERO;
     if (beat && uop_q) begin
-      u_boff = {{(WORD_W-LOG_BUS_BYTES){1'b0}}, lrow_q[LOG_BUS_BYTES-1:0]} >> LOG_UOP_SLOT;
-      u_off  = lfirst_q ? u_boff[SLOT_W-1:0] : SLOT_ZERO;
-      u_left = xs_q - lx_q;
-      u_room = NS[XW-1:0] - {{(XW-SLOT_W){1'b0}}, u_off};
-      u_cnt  = u_left < u_room ? u_left : u_room;         // at most NS: SLOT_W bits
-      u_we   = ((ONE_NS << u_cnt[SLOT_W-1:0]) - ONE_NS) << u_off;
-      u_idx  = wb(base_q) + wx(lx_q) - {{(WORD_W-SLOT_W){1'b0}}, u_off};
+      uop_beat_off = {{(WORD_W-LOG_BUS_BYTES){1'b0}}, land_row_q[LOG_BUS_BYTES-1:0]}
+                     >> LOG_UOP_SLOT;
+      uop_slot_off = land_first_q ? uop_beat_off[SLOT_W-1:0] : SLOT_ZERO;
+      uop_left     = x_size_q - lx_q;
+      uop_room     = UOP_SLOTS[X_SIZE_W-1:0] - {{(X_SIZE_W-SLOT_W){1'b0}}, uop_slot_off};
+      uop_slots_n  = uop_left < uop_room ? uop_left : uop_room;   // at most UOP_SLOTS: SLOT_W bits
+      uop_slots_we = ((SLOTS_ONE << uop_slots_n[SLOT_W-1:0]) - SLOTS_ONE) << uop_slot_off;
+      uop_entry    = zext_base(sram_base_q) + zext_x(lx_q)
+                   - {{(WORD_W-SLOT_W){1'b0}}, uop_slot_off};
     end
   end
-  assign uop_we  = u_we;
-  assign uop_idx = u_idx;
+  assign uop_we  = uop_slots_we;
+  assign uop_idx = uop_entry;
 
   // a pad's entry (in a pad cycle) and an element's write data (in the cycle
   // of its last beat: the staged beats and this one)
-  reg [WORD_W-1:0] pad_entry;
-  reg [EB*8-1:0]   elem_data;
+  reg [WORD_W-1:0]           pad_entry;
+  reg [MAX_ELEM_BYTES*8-1:0] elem_data;
   always @(*) begin
-    pad_entry = pptr_q;
-    if (padw && pph_q == P_SIDE)
-      pad_entry = prow_q + {{(WORD_W-SIDE_W){1'b0}}, pc_q}
-                + ((pc_q >= {1'b0, xp0_q}) ? wx(xs_q) : W_ZERO);
+    pad_entry = pad_ptr_q;
+    if (pad_write && pad_phase_q == PHASE_SIDE)
+      pad_entry = side_row_q + {{(WORD_W-SIDE_W){1'b0}}, side_col_q}
+                + ((side_col_q >= {1'b0, x_pad_0_q}) ? zext_x(x_size_q) : W_ZERO);
   end
   always @(*) begin
-    elem_data = {EB*8{1'b0}};
-    if (elem) begin
+    elem_data = {MAX_ELEM_BYTES*8{1'b0}};
+    if (elem_write) begin
       elem_data = stage_q;
-      elem_data[bidx_q * BW +: BW] = m_rdata;
+      elem_data[beat_idx_q * BEAT_W +: BEAT_W] = m_rdata;
     end
   end
-  assign wr_en   = elem || padw;
-  assign wr_idx  = padw ? pad_entry : lptr_q;
+  assign wr_en   = elem_write || pad_write;
+  assign wr_idx  = pad_write ? pad_entry : land_entry_q;
   assign wr_data = elem_data;
-  assign done    = n_done || u_done;
-  assign act     = n_done || grant || beat || padp;
+  assign done    = tensor_done || uop_done;
+  assign acted   = tensor_done || grant || beat || pad_due;
 
   always @(*) begin
-    act_d    = act_q;
-    rwait_d  = rwait_q;
-    rleft_d  = rleft_q;
-    ry_d     = ry_q;
-    rrow_d   = rrow_q;
-    raddr_d  = raddr_q;
-    rend_d   = rend_q;
-    pend_d   = pend_q;
-    bidx_d   = bidx_q;
-    lx_d     = lx_q;
-    lptr_d   = lptr_q;
-    lfirst_d = lfirst_q;
-    lrow_d   = lrow_q;
-    pph_d    = pph_q;
-    pfirst_d = 1'b0;
-    pk_d     = pk_q;
-    pptr_d   = pptr_q;
-    prow_d   = prow_q;
-    pc_d     = pc_q;
-    py_d     = py_q;
+    active_d     = active_q;
+    req_wait_d   = req_wait_q;
+    req_left_d   = req_left_q;
+    ry_d         = ry_q;
+    req_row_d    = req_row_q;
+    raddr_d      = raddr_q;
+    rend_d       = rend_q;
+    pend_beats_d = pend_beats_q;
+    beat_idx_d   = beat_idx_q;
+    lx_d         = lx_q;
+    land_entry_d = land_entry_q;
+    land_first_d = land_first_q;
+    land_row_d   = land_row_q;
+    pad_phase_d  = pad_phase_q;
+    pad_first_d  = 1'b0;
+    pad_count_d  = pad_count_q;
+    pad_ptr_d    = pad_ptr_q;
+    side_row_d   = side_row_q;
+    side_col_d   = side_col_q;
+    side_y_d     = side_y_q;
     // the walkers move only while active (grant, beat, pads and done imply it)
-    if (act_q) begin
-      if (rwait_q != PAD_ZERO) rwait_d = rwait_q - PAD_ONE;
+    if (active_q) begin
+      if (req_wait_q != PAD_ZERO) req_wait_d = req_wait_q - PAD_ONE;
       // requests
       if (grant) begin
-        raddr_d = raddr_q + req_bytes;
-        pend_d  = pend_d + {{(WORD_W-BEATS_W){1'b0}}, req_beats};
+        raddr_d      = raddr_q + req_bytes;
+        pend_beats_d = pend_beats_d + {{(WORD_W-BEATS_W){1'b0}}, req_beats};
         if (raddr_q + req_bytes == rend_q) begin
-          if (ry_q + Y_ONE < ys_q) begin
-            ry_d    = ry_q + Y_ONE;
-            rrow_d  = rrow_q + stride_b_q;
-            raddr_d = rrow_q + stride_b_q;
-            rend_d  = rrow_q + stride_b_q + row_b_q;
+          if (ry_q + Y_ONE < y_size_q) begin
+            ry_d      = ry_q + Y_ONE;
+            req_row_d = req_row_q + stride_bytes_q;
+            raddr_d   = req_row_q + stride_bytes_q;
+            rend_d    = req_row_q + stride_bytes_q + row_bytes_q;
           end else begin
-            rleft_d = 1'b0;
+            req_left_d = 1'b0;
           end
         end
       end
       // landing
       if (beat) begin
-        pend_d = pend_d - W_ONE;
+        pend_beats_d = pend_beats_d - W_ONE;
         if (uop_q) begin
-          if (lx_q + u_cnt == xs_q) begin
-            lx_d     = X_ZERO;
-            lfirst_d = 1'b1;
-            lrow_d   = lrow_q + stride_b_q;
+          if (lx_q + uop_slots_n == x_size_q) begin
+            lx_d         = X_ZERO;
+            land_first_d = 1'b1;
+            land_row_d   = land_row_q + stride_bytes_q;
           end else begin
-            lx_d     = lx_q + u_cnt;
-            lfirst_d = 1'b0;
+            lx_d         = lx_q + uop_slots_n;
+            land_first_d = 1'b0;
           end
         end else begin
-          if (elem) begin
-            bidx_d = BIDX_ZERO;
-            if (lx_q + X_ONE == xs_q) begin
-              lx_d   = X_ZERO;
-              lptr_d = lptr_q + W_ONE + wp(xp1_q) + wp(xp0_q);
+          if (elem_write) begin
+            beat_idx_d = BEAT_IDX_ZERO;
+            if (lx_q + X_ONE == x_size_q) begin
+              lx_d         = X_ZERO;
+              land_entry_d = land_entry_q + W_ONE + zext_pad(x_pad_1_q) + zext_pad(x_pad_0_q);
             end else begin
-              lx_d   = lx_q + X_ONE;
-              lptr_d = lptr_q + W_ONE;
+              lx_d         = lx_q + X_ONE;
+              land_entry_d = land_entry_q + W_ONE;
             end
           end else begin
-            bidx_d = bidx_q + BIDX_ONE;
+            beat_idx_d = beat_idx_q + BEAT_IDX_ONE;
           end
         end
       end
       // padding
-      if (padw) begin
-        case (pph_q)
-          P_TOP: begin
-            pptr_d = pptr_q + W_ONE;
-            pk_d   = pk_q + W_ONE;
-            if (pk_q + W_ONE == top_q) begin
-              pk_d = W_ZERO;
-              if (side_q != SIDE_ZERO && ys_q != Y_ZERO) pph_d = P_SIDE;
-              else if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
-              else pph_d = P_DONE;
+      if (pad_write) begin
+        case (pad_phase_q)
+          PHASE_TOP: begin
+            pad_ptr_d   = pad_ptr_q + W_ONE;
+            pad_count_d = pad_count_q + W_ONE;
+            if (pad_count_q + W_ONE == top_pads_q) begin
+              pad_count_d = W_ZERO;
+              if (side_pads_q != SIDE_ZERO && y_size_q != Y_ZERO) pad_phase_d = PHASE_SIDE;
+              else if (bottom_pads_q != W_ZERO) begin
+                pad_phase_d = PHASE_BOTTOM; pad_ptr_d = bottom_start_q;
+              end
+              else pad_phase_d = PHASE_DONE;
             end
           end
-          P_SIDE: begin
-            pc_d = pc_q + SIDE_ONE;
-            if (pc_q + SIDE_ONE == side_q) begin
-              pc_d   = SIDE_ZERO;
-              prow_d = prow_q + rowlen_q;
-              py_d   = py_q + Y_ONE;
-              if (py_q + Y_ONE == ys_q) begin
-                if (bot_q != W_ZERO) begin pph_d = P_BOT; pptr_d = bstart_q; end
-                else pph_d = P_DONE;
+          PHASE_SIDE: begin
+            side_col_d = side_col_q + SIDE_ONE;
+            if (side_col_q + SIDE_ONE == side_pads_q) begin
+              side_col_d = SIDE_ZERO;
+              side_row_d = side_row_q + row_len_q;
+              side_y_d   = side_y_q + Y_ONE;
+              if (side_y_q + Y_ONE == y_size_q) begin
+                if (bottom_pads_q != W_ZERO) begin
+                  pad_phase_d = PHASE_BOTTOM; pad_ptr_d = bottom_start_q;
+                end
+                else pad_phase_d = PHASE_DONE;
               end
             end
           end
-          default: begin // P_BOT
-            pptr_d = pptr_q + W_ONE;
-            pk_d   = pk_q + W_ONE;
-            if (pk_q + W_ONE == bot_q) pph_d = P_DONE;
+          default: begin // PHASE_BOTTOM
+            pad_ptr_d   = pad_ptr_q + W_ONE;
+            pad_count_d = pad_count_q + W_ONE;
+            if (pad_count_q + W_ONE == bottom_pads_q) pad_phase_d = PHASE_DONE;
           end
         endcase
       end
-      if (done) act_d = 1'b0;
+      if (done) active_d = 1'b0;
     end
     // S: set the walkers up
     if (start) begin
-      act_d    = 1'b1;
-      rwait_d  = y_pad_0;
-      rleft_d  = |y_size;
-      ry_d     = Y_ZERO;
-      rrow_d   = s_addr;
-      raddr_d  = s_addr;
-      rend_d   = s_addr + (wx(x_size) << log_e);
-      pend_d   = W_ZERO;
-      bidx_d   = BIDX_ZERO;
-      lx_d     = X_ZERO;
-      lptr_d   = wb(sram_base) + s_top + wp(x_pad_0);
-      lfirst_d = 1'b1;
-      lrow_d   = s_addr;
-      pph_d    = s_pph;
-      pfirst_d = 1'b1;
-      pk_d     = W_ZERO;
-      pptr_d   = s_pph == P_BOT ? s_bstart : wb(sram_base);
-      prow_d   = wb(sram_base) + s_top;
-      pc_d     = SIDE_ZERO;
-      py_d     = Y_ZERO;
+      active_d     = 1'b1;
+      req_wait_d   = y_pad_0;
+      req_left_d   = |y_size;
+      ry_d         = Y_ZERO;
+      req_row_d    = s_addr;
+      raddr_d      = s_addr;
+      rend_d       = s_addr + (zext_x(x_size) << log_e);
+      pend_beats_d = W_ZERO;
+      beat_idx_d   = BEAT_IDX_ZERO;
+      lx_d         = X_ZERO;
+      land_entry_d = zext_base(sram_base) + s_top_pads + zext_pad(x_pad_0);
+      land_first_d = 1'b1;
+      land_row_d   = s_addr;
+      pad_phase_d  = s_pad_phase;
+      pad_first_d  = 1'b1;
+      pad_count_d  = W_ZERO;
+      pad_ptr_d    = s_pad_phase == PHASE_BOTTOM ? s_bottom_start : zext_base(sram_base);
+      side_row_d   = zext_base(sram_base) + s_top_pads;
+      side_col_d   = SIDE_ZERO;
+      side_y_d     = Y_ZERO;
     end
   end
 
   always @(posedge clk) begin
-    if (clr) act_q <= 1'b0;
-    else     act_q <= act_d;
+    if (clr) active_q <= 1'b0;
+    else     active_q <= active_d;
   end
 
-  // the walkers' registers change only while active or at S (pfirst_q is
+  // the walkers' registers change only while active or at S (pad_first_q is
   // read only while active, and S sets it)
   always @(posedge clk) begin
-    if (act_q || start) begin
-      rwait_q  <= rwait_d;
-      rleft_q  <= rleft_d;
-      ry_q     <= ry_d;
-      rrow_q   <= rrow_d;
-      raddr_q  <= raddr_d;
-      rend_q   <= rend_d;
-      pend_q   <= pend_d;
-      bidx_q   <= bidx_d;
-      lx_q     <= lx_d;
-      lptr_q   <= lptr_d;
-      lfirst_q <= lfirst_d;
-      lrow_q   <= lrow_d;
-      pph_q    <= pph_d;
-      pfirst_q <= pfirst_d;
-      pk_q     <= pk_d;
-      pptr_q   <= pptr_d;
-      prow_q   <= prow_d;
-      pc_q     <= pc_d;
-      py_q     <= py_d;
+    if (active_q || start) begin
+      req_wait_q   <= req_wait_d;
+      req_left_q   <= req_left_d;
+      ry_q         <= ry_d;
+      req_row_q    <= req_row_d;
+      raddr_q      <= raddr_d;
+      rend_q       <= rend_d;
+      pend_beats_q <= pend_beats_d;
+      beat_idx_q   <= beat_idx_d;
+      lx_q         <= lx_d;
+      land_entry_q <= land_entry_d;
+      land_first_q <= land_first_d;
+      land_row_q   <= land_row_d;
+      pad_phase_q  <= pad_phase_d;
+      pad_first_q  <= pad_first_d;
+      pad_count_q  <= pad_count_d;
+      pad_ptr_q    <= pad_ptr_d;
+      side_row_q   <= side_row_d;
+      side_col_q   <= side_col_d;
+      side_y_q     <= side_y_d;
     end
-    if (beat && !uop_q) stage_q[bidx_q * BW +: BW] <= m_rdata;
+    if (beat && !uop_q) stage_q[beat_idx_q * BEAT_W +: BEAT_W] <= m_rdata;
     if (start) begin
-      uop_q      <= is_uop;
-      client_q   <= client;
-      log_e_q    <= log_e;
-      base_q     <= sram_base;
-      xs_q       <= x_size;
-      ys_q       <= y_size;
-      xp0_q      <= x_pad_0;
-      xp1_q      <= x_pad_1;
-      stride_b_q <= {{(WORD_W-INSN_MEM_X_STRIDE_W){1'b0}}, x_stride} << log_e;
-      row_b_q    <= wx(x_size) << log_e;
-      top_q      <= s_top;
-      bot_q      <= s_bot;
-      bstart_q   <= s_bstart;
-      rowlen_q   <= s_rowlen;
-      side_q     <= s_side;
+      uop_q          <= is_uop;
+      client_q       <= client;
+      log_e_q        <= log_e;
+      sram_base_q    <= sram_base;
+      x_size_q       <= x_size;
+      y_size_q       <= y_size;
+      x_pad_0_q      <= x_pad_0;
+      x_pad_1_q      <= x_pad_1;
+      stride_bytes_q <= {{(WORD_W-INSN_MEM_X_STRIDE_W){1'b0}}, x_stride} << log_e;
+      row_bytes_q    <= zext_x(x_size) << log_e;
+      top_pads_q     <= s_top_pads;
+      bottom_pads_q  <= s_bottom_pads;
+      bottom_start_q <= s_bottom_start;
+      row_len_q      <= s_row_len;
+      side_pads_q    <= s_side_pads;
     end
   end
 endmodule

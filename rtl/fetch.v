@@ -43,38 +43,39 @@ module fetch (
   output reg  [CAT_W-1:0]     cat          // VTA_CAT_* of this cycle
 );
 `include "vta_params.vh"
-  localparam integer NBK  = INS_BYTES / BUS_BYTES;   // banks (beats per instruction)
-  localparam integer CW   = $clog2(FETCH_CHUNK + 1);
-  localparam integer XW   = FETCH_CHUNK > 1 ? $clog2(FETCH_CHUNK) : 1;
-  localparam integer FW   = $clog2(FETCH_CHUNK * NBK + 1);
-  localparam integer LOG_INS = $clog2(INS_BYTES);
-  localparam integer ST_W = 2;
-  localparam [ST_W-1:0] S_REQ = 0, S_WAIT = 1, S_DISP = 2, S_DONE = 3;
+  localparam integer NBANKS        = INS_BYTES / BUS_BYTES;  // banks (beats per instruction)
+  localparam integer CHUNK_CNT_W   = $clog2(FETCH_CHUNK + 1);            // instructions of a chunk
+  localparam integer SLOT_W        = FETCH_CHUNK > 1 ? $clog2(FETCH_CHUNK) : 1;  // a buffer slot
+  localparam integer FILL_W        = $clog2(FETCH_CHUNK * NBANKS + 1);   // beats of a chunk
+  localparam integer LOG_INS_BYTES = $clog2(INS_BYTES);
+  localparam integer STATE_W       = 2;
+  // the states of the C model's fetch_t (model/cycle.h)
+  localparam [STATE_W-1:0] F_REQ = 0, F_WAIT = 1, F_DISP = 2, F_DONE = 3;
   localparam [NUNITS-1:0] UNIT_ONE = 1;
 
-  reg [ST_W-1:0]   state_q, state_d;
+  reg [STATE_W-1:0]     state_q, state_d;
   reg [QIDX_W-1:0] first_q, first_d;   // index of the chunk's first instruction
-  reg [CW-1:0]     n_q, n_d;           // instructions in the chunk
-  reg [CW-1:0]     disp_q, disp_d;     // of them dispatched
+  reg [CHUNK_CNT_W-1:0] n_q, n_d;           // instructions in the chunk
+  reg [CHUNK_CNT_W-1:0] disp_q, disp_d;     // of them dispatched
   reg [WORD_W-1:0] raddr_q, raddr_d, rend_q, rend_d;
-  reg [FW-1:0] pend_q, pend_d;   // beats requested, not landed
-  reg [FW-1:0] fill_q, fill_d;   // beats landed in the chunk
+  reg [FILL_W-1:0]      pend_beats_q, pend_beats_d;   // beats requested, not landed
+  reg [FILL_W-1:0]      fill_q, fill_d;               // beats landed in the chunk
 
   // ---- the chunk buffer -----------------------------------------------------
   wire beat = m_rvalid && m_rid == RD_FETCH[RD_ID_W-1:0];
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [FW-1:0] fill_ins = fill_q / NBK[FW-1:0];    // instruction the next beat is in
+  wire [FILL_W-1:0] fill_insn = fill_q / NBANKS[FILL_W-1:0];   // instruction the next beat is in
   /* verilator lint_on UNUSEDSIGNAL */
-  wire [XW-1:0] wr_slot = fill_ins[XW-1:0];
+  wire [SLOT_W-1:0] wr_slot = fill_insn[SLOT_W-1:0];
   wire [INSN_W-1:0] insn;
-  genvar b;
+  genvar bank;
   generate
-    for (b = 0; b < NBK; b = b + 1) begin : g_bank
+    for (bank = 0; bank < NBANKS; bank = bank + 1) begin : g_bank
       reg [BUS_BYTES*8-1:0] bank_q [0:FETCH_CHUNK-1];
       always @(posedge clk) begin
-        if (beat && (fill_q % NBK[FW-1:0]) == b) bank_q[wr_slot] <= m_rdata;
+        if (beat && (fill_q % NBANKS[FILL_W-1:0]) == bank) bank_q[wr_slot] <= m_rdata;
       end
-      assign insn[b*BUS_BYTES*8 +: BUS_BYTES*8] = bank_q[disp_q[XW-1:0]];
+      assign insn[bank*BUS_BYTES*8 +: BUS_BYTES*8] = bank_q[disp_q[SLOT_W-1:0]];
     end
   endgenerate
 
@@ -93,95 +94,97 @@ module fetch (
   // ---- the request walker ---------------------------------------------------
   burst u_burst (.addr(raddr_q), .remaining(rend_q - raddr_q), .win_mask(win_mask),
                  .bytes(req_bytes), .beats(req_beats));
-  assign req_valid = run && state_q == S_REQ;
+  assign req_valid = run && state_q == F_REQ;
   assign req_addr  = raddr_q;
 
-  wire dispatch = run && state_q == S_DISP && !beat && !q_full[unit];
+  wire dispatch = run && state_q == F_DISP && !beat && !q_full[unit];
   assign q_push    = dispatch ? (UNIT_ONE << unit) : {NUNITS{1'b0}};
-  assign disp_idx  = first_q + {{(QIDX_W-CW){1'b0}}, disp_q};
+  assign disp_idx  = first_q + {{(QIDX_W-CHUNK_CNT_W){1'b0}}, disp_q};
   assign q_data    = {disp_idx, insn};
   assign disp_unit = unit;
 
   // The next chunk: [first + n, first + n + min(remaining, chunk)).
-  wire [QIDX_W-1:0] next_first = first_q + {{(QIDX_W-CW){1'b0}}, n_q};
-  wire [WORD_W-1:0] left       = insn_count - next_first;
-  wire [CW-1:0]     next_n     = left < chunk ? left[CW-1:0] : chunk[CW-1:0];
-  wire [CW-1:0]     first_n    = insn_count < chunk ? insn_count[CW-1:0] : chunk[CW-1:0];
+  wire [QIDX_W-1:0]      next_first = first_q + {{(QIDX_W-CHUNK_CNT_W){1'b0}}, n_q};
+  wire [WORD_W-1:0]      insns_left = insn_count - next_first;
+  wire [CHUNK_CNT_W-1:0] next_n     = insns_left < chunk ? insns_left[CHUNK_CNT_W-1:0]
+                                                         : chunk[CHUNK_CNT_W-1:0];
+  wire [CHUNK_CNT_W-1:0] first_n    = insn_count < chunk ? insn_count[CHUNK_CNT_W-1:0]
+                                                         : chunk[CHUNK_CNT_W-1:0];
   // bytes of n instructions
-  function [WORD_W-1:0] ins_bytes(input [CW-1:0] n);
-    ins_bytes = {{(WORD_W-CW){1'b0}}, n} << LOG_INS;
+  function [WORD_W-1:0] insn_bytes(input [CHUNK_CNT_W-1:0] n);
+    insn_bytes = {{(WORD_W-CHUNK_CNT_W){1'b0}}, n} << LOG_INS_BYTES;
   endfunction
 
   always @(*) begin
-    state_d = state_q;
-    first_d = first_q;
-    n_d     = n_q;
-    disp_d  = disp_q;
-    raddr_d = raddr_q;
-    rend_d  = rend_q;
-    pend_d  = pend_q;
-    fill_d  = fill_q;
+    state_d      = state_q;
+    first_d      = first_q;
+    n_d          = n_q;
+    disp_d       = disp_q;
+    raddr_d      = raddr_q;
+    rend_d       = rend_q;
+    pend_beats_d = pend_beats_q;
+    fill_d       = fill_q;
     if (grant) begin
-      raddr_d = raddr_q + req_bytes;
-      pend_d  = pend_d + req_beats[FW-1:0];
-      if (raddr_q + req_bytes == rend_q) state_d = S_WAIT;
+      raddr_d      = raddr_q + req_bytes;
+      pend_beats_d = pend_beats_d + req_beats[FILL_W-1:0];
+      if (raddr_q + req_bytes == rend_q) state_d = F_WAIT;
     end
     if (beat) begin
-      pend_d = pend_d - 1'b1;
-      fill_d = fill_q + 1'b1;
+      pend_beats_d = pend_beats_d - 1'b1;
+      fill_d       = fill_q + 1'b1;
       // dispatch starts the cycle after the chunk's last beat
-      if (state_q == S_WAIT && pend_q == {{(FW-1){1'b0}}, 1'b1}) state_d = S_DISP;
+      if (state_q == F_WAIT && pend_beats_q == {{(FILL_W-1){1'b0}}, 1'b1}) state_d = F_DISP;
     end
     if (dispatch) begin
       disp_d = disp_q + 1'b1;
       if (disp_q + 1'b1 == n_q) begin
         if (next_first < insn_count) begin
-          state_d = S_REQ;
+          state_d = F_REQ;
           first_d = next_first;
           n_d     = next_n;
-          disp_d  = {CW{1'b0}};
+          disp_d  = {CHUNK_CNT_W{1'b0}};
           raddr_d = rend_q;
-          rend_d  = rend_q + ins_bytes(next_n);
-          fill_d  = {FW{1'b0}};
+          rend_d  = rend_q + insn_bytes(next_n);
+          fill_d  = {FILL_W{1'b0}};
         end else begin
-          state_d = S_DONE;
+          state_d = F_DONE;
         end
       end
     end
-    if (stop) state_d = S_DONE;
+    if (stop) state_d = F_DONE;
   end
 
   always @(posedge clk) begin
     if (rst) begin
-      state_q <= S_DONE;
-      first_q <= {QIDX_W{1'b0}};
-      n_q     <= {CW{1'b0}};
-      disp_q  <= {CW{1'b0}};
-      raddr_q <= {WORD_W{1'b0}};
-      rend_q  <= {WORD_W{1'b0}};
-      pend_q  <= {FW{1'b0}};
-      fill_q  <= {FW{1'b0}};
+      state_q      <= F_DONE;
+      first_q      <= {QIDX_W{1'b0}};
+      n_q          <= {CHUNK_CNT_W{1'b0}};
+      disp_q       <= {CHUNK_CNT_W{1'b0}};
+      raddr_q      <= {WORD_W{1'b0}};
+      rend_q       <= {WORD_W{1'b0}};
+      pend_beats_q <= {FILL_W{1'b0}};
+      fill_q       <= {FILL_W{1'b0}};
     end else if (launch) begin
       // Launch (cycle -1): latch the count and address, request the first
       // chunk (here, not in the next-state logic: that logic then depends on
       // no input of the core, docs/rtl.md 4)
-      state_q <= ~|insn_count ? S_DONE : S_REQ;
-      first_q <= {QIDX_W{1'b0}};
-      n_q     <= first_n;
-      disp_q  <= {CW{1'b0}};
-      raddr_q <= insn_addr;
-      rend_q  <= insn_addr + ins_bytes(first_n);
-      pend_q  <= {FW{1'b0}};
-      fill_q  <= {FW{1'b0}};
+      state_q      <= ~|insn_count ? F_DONE : F_REQ;
+      first_q      <= {QIDX_W{1'b0}};
+      n_q          <= first_n;
+      disp_q       <= {CHUNK_CNT_W{1'b0}};
+      raddr_q      <= insn_addr;
+      rend_q       <= insn_addr + insn_bytes(first_n);
+      pend_beats_q <= {FILL_W{1'b0}};
+      fill_q       <= {FILL_W{1'b0}};
     end else begin
-      state_q <= state_d;
-      first_q <= first_d;
-      n_q     <= n_d;
-      disp_q  <= disp_d;
-      raddr_q <= raddr_d;
-      rend_q  <= rend_d;
-      pend_q  <= pend_d;
-      fill_q  <= fill_d;
+      state_q      <= state_d;
+      first_q      <= first_d;
+      n_q          <= n_d;
+      disp_q       <= disp_d;
+      raddr_q      <= raddr_d;
+      rend_q       <= rend_d;
+      pend_beats_q <= pend_beats_d;
+      fill_q       <= fill_d;
     end
   end
 
@@ -190,8 +193,8 @@ module fetch (
   // blocked; idle when everything is dispatched; else waiting for memory.
   always @(*) begin
     if (grant || beat || dispatch)                          cat = CAT_BUSY[CAT_W-1:0];
-    else if (state_q == S_DISP && q_full[unit])              cat = CAT_QUEUE[CAT_W-1:0];
-    else if (state_q == S_DONE)                              cat = CAT_IDLE[CAT_W-1:0];
+    else if (state_q == F_DISP && q_full[unit])              cat = CAT_QUEUE[CAT_W-1:0];
+    else if (state_q == F_DONE)                              cat = CAT_IDLE[CAT_W-1:0];
     else                                                     cat = CAT_MEM[CAT_W-1:0];
   end
 endmodule

@@ -58,7 +58,7 @@ module insn_decode (
   // past INSN_W read 0), not a shift of the whole 128-bit word: Verilator
   // makes it a word extract instead of a wide shift in every evaluation.
   /* verilator lint_off UNUSEDSIGNAL */
-  wire [INSN_W+SRAM_IDX_W-1:0] insn_z = {{SRAM_IDX_W{1'b0}}, insn};   // (fields of some formats)
+  wire [INSN_W+SRAM_IDX_W-1:0] insn_zext = {{SRAM_IDX_W{1'b0}}, insn};   // (fields of some formats)
   /* verilator lint_on UNUSEDSIGNAL */
   function [SRAM_IDX_W-1:0] idx_mask(input integer width);
     idx_mask = ~({SRAM_IDX_W{1'b1}} << width);
@@ -71,23 +71,23 @@ module insn_decode (
   assign uop_end        = insn[INSN_GEMM_UOP_END_LSB +: INSN_GEMM_UOP_END_W];
   assign iter_out       = insn[INSN_GEMM_ITER_OUT_LSB +: INSN_GEMM_ITER_OUT_W];
   assign iter_in        = insn[INSN_GEMM_ITER_IN_LSB +: INSN_GEMM_ITER_IN_W];
-  assign dst_factor_out = (insn_z[INSN_GEMM_DST_FACTOR_OUT_LSB +: SRAM_IDX_W]
+  assign dst_factor_out = (insn_zext[INSN_GEMM_DST_FACTOR_OUT_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_GEMM_DST_FACTOR_OUT_W));
-  assign dst_factor_in  = (insn_z[INSN_GEMM_DST_FACTOR_IN_LSB +: SRAM_IDX_W]
+  assign dst_factor_in  = (insn_zext[INSN_GEMM_DST_FACTOR_IN_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_GEMM_DST_FACTOR_IN_W));
   assign src_factor_out = is_alu
-      ? (insn_z[INSN_ALU_SRC_FACTOR_OUT_LSB +: SRAM_IDX_W]
+      ? (insn_zext[INSN_ALU_SRC_FACTOR_OUT_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_ALU_SRC_FACTOR_OUT_W))
-      : (insn_z[INSN_GEMM_SRC_FACTOR_OUT_LSB +: SRAM_IDX_W]
+      : (insn_zext[INSN_GEMM_SRC_FACTOR_OUT_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_GEMM_SRC_FACTOR_OUT_W));
   assign src_factor_in  = is_alu
-      ? (insn_z[INSN_ALU_SRC_FACTOR_IN_LSB +: SRAM_IDX_W]
+      ? (insn_zext[INSN_ALU_SRC_FACTOR_IN_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_ALU_SRC_FACTOR_IN_W))
-      : (insn_z[INSN_GEMM_SRC_FACTOR_IN_LSB +: SRAM_IDX_W]
+      : (insn_zext[INSN_GEMM_SRC_FACTOR_IN_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_GEMM_SRC_FACTOR_IN_W));
-  assign wgt_factor_out = (insn_z[INSN_GEMM_WGT_FACTOR_OUT_LSB +: SRAM_IDX_W]
+  assign wgt_factor_out = (insn_zext[INSN_GEMM_WGT_FACTOR_OUT_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_GEMM_WGT_FACTOR_OUT_W));
-  assign wgt_factor_in  = (insn_z[INSN_GEMM_WGT_FACTOR_IN_LSB +: SRAM_IDX_W]
+  assign wgt_factor_in  = (insn_zext[INSN_GEMM_WGT_FACTOR_IN_LSB +: SRAM_IDX_W]
                           & idx_mask(INSN_GEMM_WGT_FACTOR_IN_W));
   assign alu_opcode     = insn[INSN_ALU_ALU_OPCODE_LSB +: ALU_OP_W];
   assign use_imm        = insn[INSN_ALU_USE_IMM_LSB];

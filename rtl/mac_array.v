@@ -27,37 +27,39 @@ module mac_array (
   /*verilator tracing_off*/
   // (the sums are locals of the simulator's evaluation, not traced state;
   // waves show the inputs and `dot`)
-  localparam [INP_WIDTH-1:0] I_SIGN = {1'b1, {(INP_WIDTH-1){1'b0}}};
-  localparam [ALU_W-1:0]     I_OFF  = {{(ALU_W-INP_WIDTH){1'b0}}, I_SIGN};
-  localparam integer         Q_SH   = WGT_WIDTH - 1;
+  localparam [INP_WIDTH-1:0] INP_SIGN         = {1'b1, {(INP_WIDTH-1){1'b0}}};
+  localparam [ALU_W-1:0]     INP_OFFSET       = {{(ALU_W-INP_WIDTH){1'b0}}, INP_SIGN};
+  localparam integer         WGT_OFFSET_SHIFT = WGT_WIDTH - 1;
 
-  localparam [WGT_WIDTH-1:0] W_SIGN = {1'b1, {(WGT_WIDTH-1){1'b0}}};
+  localparam [WGT_WIDTH-1:0] WGT_SIGN = {1'b1, {(WGT_WIDTH-1){1'b0}}};
 
-  reg [WGT_ELEM_BYTES*8-1:0] q;     // the tile in offset binary
-  reg [ALU_W*BLOCK_IN-1:0] a;       // the row's inputs, sign-extended to ALU_W bits
-  reg [ALU_W-1:0]          asum, t;
+  // (loops: b a row of the batch, o an output, k an input)
+  reg [WGT_ELEM_BYTES*8-1:0] wgt_offset;   // the tile in offset binary (q above)
+  reg [ALU_W*BLOCK_IN-1:0]   inp_ext;      // the row's inputs, sign-extended to ALU_W bits (a)
+  reg [ALU_W-1:0]            inp_sum, sum; // sum_k a_k; an output's sum
   integer b, o, k;
   always @(*) begin
-    dot  = {(ALU_W*BATCH*BLOCK_OUT){1'b0}};
-    a    = {(ALU_W*BLOCK_IN){1'b0}};
-    asum = {ALU_W{1'b0}};
-    t    = asum;
-    q    = {(WGT_ELEM_BYTES*8){1'b0}};
+    dot        = {(ALU_W*BATCH*BLOCK_OUT){1'b0}};
+    inp_ext    = {(ALU_W*BLOCK_IN){1'b0}};
+    inp_sum    = {ALU_W{1'b0}};
+    sum        = inp_sum;
+    wgt_offset = {(WGT_ELEM_BYTES*8){1'b0}};
     if (en) begin
-      q = wgt ^ {(BLOCK_OUT*BLOCK_IN){W_SIGN}};
+      wgt_offset = wgt ^ {(BLOCK_OUT*BLOCK_IN){WGT_SIGN}};
       for (b = 0; b < BATCH; b = b + 1) begin
-        asum = {ALU_W{1'b0}};
+        inp_sum = {ALU_W{1'b0}};
         for (k = 0; k < BLOCK_IN; k = k + 1) begin
-          a[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){1'b0}},
-                                 inp[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH] ^ I_SIGN} - I_OFF;
-          asum = asum + a[k*ALU_W +: ALU_W];
+          inp_ext[k*ALU_W +: ALU_W] = {{(ALU_W-INP_WIDTH){1'b0}},
+                                       inp[(b*BLOCK_IN+k)*INP_WIDTH +: INP_WIDTH] ^ INP_SIGN}
+                                      - INP_OFFSET;
+          inp_sum = inp_sum + inp_ext[k*ALU_W +: ALU_W];
         end
         for (o = 0; o < BLOCK_OUT; o = o + 1) begin
-          t = {ALU_W{1'b0}} - (asum << Q_SH);
+          sum = {ALU_W{1'b0}} - (inp_sum << WGT_OFFSET_SHIFT);
           for (k = 0; k < BLOCK_IN; k = k + 1)
-            t = t + a[k*ALU_W +: ALU_W]
-                  * {{(ALU_W-WGT_WIDTH){1'b0}}, q[wgt_slot(o, k)*WGT_WIDTH +: WGT_WIDTH]};
-          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = t;
+            sum = sum + inp_ext[k*ALU_W +: ALU_W]
+                * {{(ALU_W-WGT_WIDTH){1'b0}}, wgt_offset[wgt_slot(o, k)*WGT_WIDTH +: WGT_WIDTH]};
+          dot[(b*BLOCK_OUT+o)*ALU_W +: ALU_W] = sum;
         end
       end
     end

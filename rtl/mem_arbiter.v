@@ -19,11 +19,11 @@
 // the testbench gives to the memory model so that its statistics, its fault
 // checks and the co-simulation events are exact.
 module mem_arbiter #(
-  parameter integer OW = 9            // bits of an outstanding count
+  parameter integer OUTST_W = 9       // bits of an outstanding count
 ) (
   input  wire                          clk,
   input  wire                          clr,
-  input  wire [OW-1:0]                 max_outst,  // run-time MAX_OUTST
+  input  wire [OUTST_W-1:0]            max_outst,  // run-time MAX_OUTST
   input  wire [RD_NCLIENTS-1:0]        req_valid,
   input  wire [RD_NCLIENTS*WORD_W-1:0] req_addr,   // client c at [WORD_W*c +: WORD_W]
   input  wire [RD_NCLIENTS*WORD_W-1:0] req_bytes,
@@ -42,28 +42,28 @@ module mem_arbiter #(
 `include "vta_params.vh"
   localparam [RD_NCLIENTS-1:0] GRANT_ONE = 1;
   localparam [AXI_LEN_W-1:0]   LEN_ONE   = 1;
-  reg [OW-1:0] outst_q, outst_d;
-  reg [RD_NCLIENTS-1:0] gprev_q;   // granted in the previous cycle
-  reg blk_q;                       // a last beat lands three cycles from now
-  wire [RD_NCLIENTS-1:0] elig = req_valid & ~gprev_q;
-  reg [RD_ID_W-1:0] sel;
-  integer c;
+  reg [OUTST_W-1:0]     outst_q, outst_d;    // bursts in flight
+  reg [RD_NCLIENTS-1:0] granted_prev_q;      // granted in the previous cycle
+  reg                   rlast_block_q;       // a last beat lands three cycles from now
+  wire [RD_NCLIENTS-1:0] eligible = req_valid & ~granted_prev_q;
+  reg [RD_ID_W-1:0]     selected;            // the client presented on AR
+  integer client;
 
   always @(*) begin
-    sel = {RD_ID_W{1'b0}};
-    for (c = RD_NCLIENTS - 1; c >= 0; c = c - 1)
-      if (elig[c]) sel = c[RD_ID_W-1:0];
+    selected = {RD_ID_W{1'b0}};
+    for (client = RD_NCLIENTS - 1; client >= 0; client = client - 1)
+      if (eligible[client]) selected = client[RD_ID_W-1:0];
   end
 
-  assign m_arvalid = (|elig) && !blk_q && (outst_q < max_outst);
-  assign m_araddr  = req_addr[WORD_W*sel +: WORD_W];
-  assign ar_bytes  = req_bytes[WORD_W*sel +: WORD_W];
-  wire [BEATS_W-1:0] beats = req_beats[BEATS_W*sel +: BEATS_W];
+  assign m_arvalid = (|eligible) && !rlast_block_q && (outst_q < max_outst);
+  assign m_araddr  = req_addr[WORD_W*selected +: WORD_W];
+  assign ar_bytes  = req_bytes[WORD_W*selected +: WORD_W];
+  wire [BEATS_W-1:0] beats = req_beats[BEATS_W*selected +: BEATS_W];
   // ARLEN = beats - 1 (the largest burst's count needs one bit more than ARLEN)
   assign m_arlen   = beats[AXI_LEN_W-1:0] - LEN_ONE;
-  assign m_arid    = sel;
+  assign m_arid    = selected;
   wire   issue     = m_arvalid && m_arready;
-  assign grant     = issue ? (GRANT_ONE << sel) : {RD_NCLIENTS{1'b0}};
+  assign grant     = issue ? (GRANT_ONE << selected) : {RD_NCLIENTS{1'b0}};
 
   always @(*) begin
     outst_d = outst_q;
@@ -77,13 +77,13 @@ module mem_arbiter #(
 
   always @(posedge clk) begin
     if (clr) begin
-      outst_q <= {OW{1'b0}};
-      gprev_q <= {RD_NCLIENTS{1'b0}};
-      blk_q   <= 1'b0;
+      outst_q        <= {OUTST_W{1'b0}};
+      granted_prev_q <= {RD_NCLIENTS{1'b0}};
+      rlast_block_q  <= 1'b0;
     end else begin
-      outst_q <= outst_d;
-      gprev_q <= grant;
-      blk_q   <= rlast_soon;
+      outst_q        <= outst_d;
+      granted_prev_q <= grant;
+      rlast_block_q  <= rlast_soon;
     end
   end
 
@@ -100,7 +100,7 @@ module mem_arbiter #(
               max_outst);
       $stop;
     end
-    if (!clr && m_rvalid && m_rlast && outst_q == {OW{1'b0}} && !issue) begin
+    if (!clr && m_rvalid && m_rlast && outst_q == {OUTST_W{1'b0}} && !issue) begin
       $fwrite(STDERR_FD, "mem_arbiter %m: a last beat with no burst in flight\n");
       $stop;
     end

@@ -14,17 +14,17 @@ module semaphore #(
   /* verilator lint_off UNUSEDPARAM */
   parameter integer CAP = 1024,     // the largest TOKQ a run may configure
   /* verilator lint_on UNUSEDPARAM */
-  parameter integer W   = 11
+  parameter integer COUNT_W = 11
 ) (
   input  wire         clk,
   input  wire         rst,
   input  wire         push,
   input  wire         pop,
   output wire         nonzero,
-  output wire [W-1:0] count
+  output wire [COUNT_W-1:0] count
 );
-  reg [W-1:0] count_q;
-  reg [W-1:0] count_d;
+  reg [COUNT_W-1:0] count_q;
+  reg [COUNT_W-1:0] count_d;
 
   always @(*) begin
     count_d = count_q;
@@ -33,11 +33,11 @@ module semaphore #(
   end
 
   always @(posedge clk) begin
-    if (rst) count_q <= {W{1'b0}};
+    if (rst) count_q <= {COUNT_W{1'b0}};
     else     count_q <= count_d;
   end
 
-  assign nonzero = count_q != {W{1'b0}};
+  assign nonzero = count_q != {COUNT_W{1'b0}};
   assign count   = count_q;
 
 `ifdef SIMULATION
@@ -46,7 +46,7 @@ module semaphore #(
   // C model's message before the push lands (testbench/vta_rtl.cpp).
 `include "vta_params.vh"
   always @(posedge clk) begin
-    if (!rst && pop && count_q == {W{1'b0}}) begin
+    if (!rst && pop && count_q == {COUNT_W{1'b0}}) begin
       $fwrite(STDERR_FD, "semaphore %m: pop of an empty queue\n");
       $stop;
     end

@@ -11,14 +11,14 @@
 module sram #(
   parameter integer DEPTH = 16,
   parameter integer WIDTH = 8,
-  parameter integer AW    = 4
+  parameter integer ADDR_W = 4
 ) (
   input  wire             clk,
   input  wire             we,
-  input  wire [AW-1:0]    waddr,
+  input  wire [ADDR_W-1:0] waddr,
   input  wire [WIDTH-1:0] wdata,
   input  wire             re,
-  input  wire [AW-1:0]    raddr,
+  input  wire [ADDR_W-1:0] raddr,
   output wire [WIDTH-1:0] rdata
 );
   reg [WIDTH-1:0] mem_q [0:DEPTH-1];

@@ -33,7 +33,7 @@ module store (
   output wire                 ev_done,
   output wire [QIDX_W-1:0]    ev_idx,
   output wire [CAT_W-1:0]     cat,
-  output wire [WORD_W-1:0]    st_out
+  output wire [WORD_W-1:0]    add_out_store_nbytes   // fsim statistic added at S (spec 9)
 );
 `include "vta_params.vh"
   wire [INSN_MEM_SRAM_BASE_W-1:0] sram_base;
@@ -54,14 +54,14 @@ module store (
   wire sync = ~|x_size || ~|y_size;
 
   reg  sync_q;
-  wire dma_done, dma_act, start, done;
+  wire dma_done, dma_acted, start, done;
 
   /* verilator lint_off PINCONNECTEMPTY */
   unit_skeleton #(.USE_PREV(1), .USE_NEXT(0), .Q_PREV(Q_G2S), .Q_NEXT(Q_G2S)) u_skel (
     .clk(clk), .clr(clr), .run(run), .q_empty(q_empty), .head_idx(head[QIDX_LSB +: QIDX_W]),
     .pop_prev(pop_prev), .pop_next(1'b0), .push_prev(push_prev), .push_next(1'b0),
-    .prev_nz(g2s_nz), .next_nz(1'b0), .fin(sync_q || dma_done),
-    .act(sync_q || dma_act || dma_done),   // (the acknowledge of the last burst is busy)
+    .prev_nz(g2s_nz), .next_nz(1'b0), .at_done(sync_q || dma_done),
+    .acted(sync_q || dma_acted || dma_done),   // (the acknowledge of the last burst is busy)
     .start(start), .done(done), .busy(), .pop_prev_o(pop_g2s), .pop_next_o(),
     .push_prev_o(push_s2g), .push_next_o(), .idx(ev_idx), .cat(cat));
   /* verilator lint_on PINCONNECTEMPTY */
@@ -72,15 +72,16 @@ module store (
     .win_mask(win_mask), .out_re(out_re), .out_idx(out_idx), .out_rdata(out_rdata),
     .m_awvalid(m_awvalid), .m_awready(m_awready), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
     .m_wvalid(m_wvalid), .m_wready(m_wready), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
-    .m_wlast(m_wlast), .m_bvalid(m_bvalid), .done(dma_done), .act(dma_act));
+    .m_wlast(m_wlast), .m_bvalid(m_bvalid), .done(dma_done), .acted(dma_acted));
 
   assign q_pop    = done;
   assign ev_start = start;
   assign ev_done  = done;
   // out_store_nbytes counts every STORE with x_size != 0 (spec 9)
-  wire [WORD_W-1:0] x_w = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size};
-  wire [WORD_W-1:0] y_w = {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
-  assign st_out = (start && |x_size) ? (x_w * y_w) << LOG_OUT_ELEM_BYTES : {WORD_W{1'b0}};
+  wire [WORD_W-1:0] x_size_word = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size};
+  wire [WORD_W-1:0] y_size_word = {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
+  assign add_out_store_nbytes = (start && |x_size)
+                              ? (x_size_word * y_size_word) << LOG_OUT_ELEM_BYTES : {WORD_W{1'b0}};
 
   always @(posedge clk) begin
     if (start) sync_q <= sync;

@@ -2,17 +2,17 @@
 // store and compute (the C model's per-unit start/done logic in
 // model/cycle.c): the head instruction of the unit's command queue starts in
 // cycle S when the unit is idle, the run is on and every token queue it pops
-// holds a token; it pops those tokens in S; in its done cycle D (`fin`, as the
-// unit says, while busy) it leaves the queue and pushes the tokens its
+// holds a token; it pops those tokens in S; in its done cycle D (`at_done`, as
+// the unit says, while busy) it leaves the queue and pushes the tokens its
 // push flags ask for.  A unit has a previous stage (token queue Q_PREV:
 // pop_prev/push_prev), a next stage (Q_NEXT: pop_next/push_next), or both
 // (USE_PREV, USE_NEXT); the flags of a stage it lacks are ignored (fetch's
 // check rejects them in the C model).
 //
-// `cat` is the unit's cycle category (docs/microarch.md 8.1): busy in S and in
-// busy cycles with `act`, mem_stall in the other busy cycles, idle with an
-// empty queue or no run, else waiting for the token it lacks (the previous
-// stage's first).
+// `cat` is the unit's cycle category (docs/microarch.md 8.1): busy in S and
+// in busy cycles in which the unit `acted`, mem_stall in the other busy
+// cycles, idle with an empty queue or no run, else waiting for the token it
+// lacks (the previous stage's first).
 module unit_skeleton #(
   parameter integer USE_PREV = 1,
   parameter integer USE_NEXT = 1,
@@ -30,8 +30,8 @@ module unit_skeleton #(
   input  wire              push_next,
   input  wire              prev_nz,      // the token queues hold a token
   input  wire              next_nz,
-  input  wire              fin,          // while busy: this cycle is D
-  input  wire              act,          // while busy and not S: busy (else mem_stall)
+  input  wire              at_done,      // while busy: this cycle is D
+  input  wire              acted,        // while busy and not S: busy (else mem_stall)
   output wire              start,        // S
   output wire              done,         // D: also the dequeue
   output wire              busy,
@@ -43,26 +43,26 @@ module unit_skeleton #(
   output reg  [CAT_W-1:0]  cat
 );
 `include "vta_params.vh"
-  reg              busy_q, pushp_q, pushn_q;
+  reg              busy_q, push_prev_q, push_next_q;
   reg [QIDX_W-1:0] idx_q;
 
   wire prev_ok = USE_PREV == 0 || !pop_prev || prev_nz;
   wire next_ok = USE_NEXT == 0 || !pop_next || next_nz;
   assign start = run && !busy_q && !q_empty && prev_ok && next_ok;
-  assign done  = busy_q && fin;
+  assign done  = busy_q && at_done;
   assign busy  = busy_q;
 
   assign pop_prev_o  = USE_PREV != 0 && start && pop_prev;
   assign pop_next_o  = USE_NEXT != 0 && start && pop_next;
-  assign push_prev_o = USE_PREV != 0 && done && pushp_q;
-  assign push_next_o = USE_NEXT != 0 && done && pushn_q;
+  assign push_prev_o = USE_PREV != 0 && done && push_prev_q;
+  assign push_next_o = USE_NEXT != 0 && done && push_next_q;
   assign idx         = start ? head_idx : idx_q;
 
   // the token a waiting head lacks: the previous stage's first
   wire wait_prev = USE_NEXT == 0 || (USE_PREV != 0 && pop_prev && !prev_nz);
   always @(*) begin
     if (start)                cat = CAT_BUSY[CAT_W-1:0];
-    else if (busy_q)          cat = act ? CAT_BUSY[CAT_W-1:0] : CAT_MEM[CAT_W-1:0];
+    else if (busy_q)          cat = acted ? CAT_BUSY[CAT_W-1:0] : CAT_MEM[CAT_W-1:0];
     else if (q_empty || !run) cat = CAT_IDLE[CAT_W-1:0];
     else if (wait_prev)       cat = CAT_DEP[CAT_W-1:0] + Q_PREV[CAT_W-1:0];
     else                      cat = CAT_DEP[CAT_W-1:0] + Q_NEXT[CAT_W-1:0];
@@ -76,9 +76,9 @@ module unit_skeleton #(
 
   always @(posedge clk) begin
     if (start) begin
-      pushp_q <= push_prev;
-      pushn_q <= push_next;
-      idx_q   <= head_idx;
+      push_prev_q <= push_prev;
+      push_next_q <= push_next;
+      idx_q       <= head_idx;
     end
   end
 endmodule

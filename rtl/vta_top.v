@@ -110,10 +110,10 @@ module vta_top (
     m_wready_q  <= m_wready;
     m_bvalid_q  <= m_bvalid;
   end
-  localparam integer CW = $clog2(CMDQ + 1);
-  localparam integer PW = CMDQ > 1 ? $clog2(CMDQ) : 1;
-  localparam integer OW = $clog2(MAX_OUTST + 1);
-  localparam integer TW = $clog2(TOKQ + 1);
+  localparam integer CMDQ_CNT_W = $clog2(CMDQ + 1);                 // a queue's count
+  localparam integer CMDQ_PTR_W = CMDQ > 1 ? $clog2(CMDQ) : 1;      // a queue's slot
+  localparam integer OUTST_W    = $clog2(MAX_OUTST + 1);            // bursts in flight
+  localparam integer TOK_W      = $clog2(TOKQ + 1);                 // a token count
 
   // ---- registers and run control -------------------------------------------------
   wire        launch, run, finish;
@@ -122,20 +122,20 @@ module vta_top (
   // The end of a run (the finish pulse) drops whatever the units were doing,
   // like a launch (docs/microarch.md 3); tokens and scratchpads persist.
   wire        clr = rst || launch || finish;
-  localparam integer LOG_INS = $clog2(INS_BYTES);
+  localparam integer LOG_INS_BYTES = $clog2(INS_BYTES);
   localparam [WORD_W-1:0] WORD_ONE = 1;
   wire [WORD_W-1:0] win_mask = (max_burst << LOG_BUS_BYTES) - WORD_ONE;
   // FETCH_CHUNK of the run-time MAX_BURST: the instructions of one burst, at least 1
-  wire [WORD_W-1:0] chunk32  = max_burst >> (LOG_INS - LOG_BUS_BYTES);
-  wire [WORD_W-1:0] chunk    = ~|chunk32 ? WORD_ONE : chunk32;
+  wire [WORD_W-1:0] burst_insns = max_burst >> (LOG_INS_BYTES - LOG_BUS_BYTES);
+  wire [WORD_W-1:0] chunk       = ~|burst_insns ? WORD_ONE : burst_insns;
 
   // ---- token semaphores ------------------------------------------------------------
-  wire [TW-1:0]      tok [0:NQUEUES-1];
+  wire [TOK_W-1:0]   tok [0:NQUEUES-1];
   wire [NQUEUES-1:0] tok_nz, pop, push;
   genvar q;
   generate
     for (q = 0; q < NQUEUES; q = q + 1) begin : g_sem
-      semaphore #(.CAP(TOKQ), .W(TW)) u_sem (.clk(clk), .rst(rst), .push(push[q]),
+      semaphore #(.CAP(TOKQ), .COUNT_W(TOK_W)) u_sem (.clk(clk), .rst(rst), .push(push[q]),
         .pop(pop[q]), .nonzero(tok_nz[q]), .count(tok[q]));
     end
   endgenerate
@@ -147,123 +147,135 @@ module vta_top (
   wire [QWORD_W-1:0] q_data;
   // the head entry of each unit's queue: plain wires, not an array (a simulator
   // then reads the queue's register in place instead of copying it every cycle)
-  wire [QWORD_W-1:0] q_head_ld, q_head_cp, q_head_st;
+  wire [QWORD_W-1:0] q_head_load, q_head_compute, q_head_store;
   wire [CAT_W-1:0]  cat_fetch, cat_load, cat_compute, cat_store;
   assign ev_cat = {cat_fetch, cat_store, cat_compute, cat_load};
-  wire [RD_NCLIENTS-1:0] rq_valid, grant;
+  wire [RD_NCLIENTS-1:0] req_valid, grant;
   // fetch's read request (plain wires, not arrays per client: no per-cycle copies)
-  wire [WORD_W-1:0]  f_addr, f_bytes;
-  wire [BEATS_W-1:0] f_beats;
+  wire [WORD_W-1:0]  fetch_req_addr, fetch_req_bytes;
+  wire [BEATS_W-1:0] fetch_req_beats;
 
   fetch u_fetch (
     .clk(clk), .rst(rst), .launch(launch), .stop(finish), .run(run), .insn_count(insn_count),
     .insn_addr(insn_addr), .win_mask(win_mask), .chunk(chunk),
-    .req_valid(rq_valid[RD_FETCH]), .req_addr(f_addr), .req_bytes(f_bytes),
-    .req_beats(f_beats), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid_q), .m_rid(m_rid_q),
-    .m_rdata(m_rdata_q), .q_full(q_full), .q_push(q_push), .q_data(q_data),
+    .req_valid(req_valid[RD_FETCH]), .req_addr(fetch_req_addr), .req_bytes(fetch_req_bytes),
+    .req_beats(fetch_req_beats), .grant(grant[RD_FETCH]), .m_rvalid(m_rvalid_q),
+    .m_rid(m_rid_q), .m_rdata(m_rdata_q), .q_full(q_full), .q_push(q_push), .q_data(q_data),
     .disp_unit(ev_dispatch_unit), .disp_idx(ev_dispatch_idx), .cat(cat_fetch));
   assign ev_dispatch = |q_push;
 
-  cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q_load (
-    .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[UNIT_LOAD]), .push_data(q_data),
-    .pop(q_pop[UNIT_LOAD]), .head(q_head_ld), .empty(q_empty[UNIT_LOAD]), .full(q_full[UNIT_LOAD]));
-  cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q_compute (
-    .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[UNIT_COMPUTE]), .push_data(q_data),
-    .pop(q_pop[UNIT_COMPUTE]), .head(q_head_cp), .empty(q_empty[UNIT_COMPUTE]),
-    .full(q_full[UNIT_COMPUTE]));
-  cmd_queue #(.DEPTH(CMDQ), .W(QWORD_W), .CW(CW), .PW(PW)) u_q_store (
-    .clk(clk), .clr(clr), .limit(cmdq[CW-1:0]), .push(q_push[UNIT_STORE]), .push_data(q_data),
-    .pop(q_pop[UNIT_STORE]), .head(q_head_st), .empty(q_empty[UNIT_STORE]), .full(q_full[UNIT_STORE]));
+  cmd_queue #(.DEPTH(CMDQ), .WIDTH(QWORD_W), .CNT_W(CMDQ_CNT_W), .PTR_W(CMDQ_PTR_W)) u_q_load (
+    .clk(clk), .clr(clr), .limit(cmdq[CMDQ_CNT_W-1:0]), .push(q_push[UNIT_LOAD]),
+    .push_data(q_data), .pop(q_pop[UNIT_LOAD]), .head(q_head_load), .empty(q_empty[UNIT_LOAD]),
+    .full(q_full[UNIT_LOAD]));
+  cmd_queue #(.DEPTH(CMDQ), .WIDTH(QWORD_W), .CNT_W(CMDQ_CNT_W), .PTR_W(CMDQ_PTR_W)) u_q_compute (
+    .clk(clk), .clr(clr), .limit(cmdq[CMDQ_CNT_W-1:0]), .push(q_push[UNIT_COMPUTE]),
+    .push_data(q_data), .pop(q_pop[UNIT_COMPUTE]), .head(q_head_compute),
+    .empty(q_empty[UNIT_COMPUTE]), .full(q_full[UNIT_COMPUTE]));
+  cmd_queue #(.DEPTH(CMDQ), .WIDTH(QWORD_W), .CNT_W(CMDQ_CNT_W), .PTR_W(CMDQ_PTR_W)) u_q_store (
+    .clk(clk), .clr(clr), .limit(cmdq[CMDQ_CNT_W-1:0]), .push(q_push[UNIT_STORE]),
+    .push_data(q_data), .pop(q_pop[UNIT_STORE]), .head(q_head_store), .empty(q_empty[UNIT_STORE]),
+    .full(q_full[UNIT_STORE]));
 
   // ---- scratchpads ----------------------------------------------------------------------
-  wire                         inp_we, wgt_we, sp_re;
-  wire [WORD_W-1:0]                  ld_idx, inp_ridx, wgt_ridx;
-  wire [WGT_ELEM_BYTES*8-1:0]  ld_wdata;
+  wire                         inp_we, wgt_we, inp_wgt_re;
+  wire [WORD_W-1:0]            load_wr_idx, inp_ridx, wgt_ridx;
+  wire [WGT_ELEM_BYTES*8-1:0]  load_wr_data;   // inp rows in the low bits
   wire [INP_ELEM_BYTES*8-1:0]  inp_rdata;
   wire [WGT_ELEM_BYTES*8-1:0]  wgt_rdata;
   wire                         acc_re, acc_we, out_we, out_re;
-  wire [WORD_W-1:0]                  acc_ridx, acc_widx, out_widx, out_ridx;
+  wire [WORD_W-1:0]            acc_ridx, acc_widx, out_widx, out_ridx;
   wire [ACC_ELEM_BYTES*8-1:0]  acc_rdata, acc_wdata;
   wire [OUT_ELEM_BYTES*8-1:0]  out_rdata, out_wdata;
-  wire [BUS_BYTES/UOP_ELEM_BYTES-1:0]       uop_we;
+  wire [BUS_BYTES/UOP_ELEM_BYTES-1:0] uop_we;
   wire                         uop_re;
-  wire [WORD_W-1:0]                  uop_widx, uop_ridx;
-  wire [UOP_ELEM_BYTES*8-1:0]        uop_rdata;
+  wire [WORD_W-1:0]            uop_widx, uop_ridx;
+  wire [UOP_ELEM_BYTES*8-1:0]  uop_rdata;
 
-  sram #(.DEPTH(INP_DEPTH), .WIDTH(INP_ELEM_BYTES*8), .AW(LOG_INP_DEPTH)) u_inp (
-    .clk(clk), .we(inp_we), .waddr(ld_idx[LOG_INP_DEPTH-1:0]),
-    .wdata(ld_wdata[INP_ELEM_BYTES*8-1:0]), .re(sp_re), .raddr(inp_ridx[LOG_INP_DEPTH-1:0]),
-    .rdata(inp_rdata));
+  sram #(.DEPTH(INP_DEPTH), .WIDTH(INP_ELEM_BYTES*8), .ADDR_W(LOG_INP_DEPTH)) u_inp (
+    .clk(clk), .we(inp_we), .waddr(load_wr_idx[LOG_INP_DEPTH-1:0]),
+    .wdata(load_wr_data[INP_ELEM_BYTES*8-1:0]), .re(inp_wgt_re),
+    .raddr(inp_ridx[LOG_INP_DEPTH-1:0]), .rdata(inp_rdata));
   wgt_sram u_wgt (
-    .clk(clk), .rst(rst), .we(wgt_we), .waddr(ld_idx[LOG_WGT_DEPTH-1:0]), .wdata(ld_wdata),
-    .re(sp_re), .raddr(wgt_ridx[LOG_WGT_DEPTH-1:0]), .rdata(wgt_rdata));
-  sram #(.DEPTH(ACC_DEPTH), .WIDTH(ACC_ELEM_BYTES*8), .AW(LOG_ACC_DEPTH)) u_acc (
+    .clk(clk), .rst(rst), .we(wgt_we), .waddr(load_wr_idx[LOG_WGT_DEPTH-1:0]),
+    .wdata(load_wr_data), .re(inp_wgt_re), .raddr(wgt_ridx[LOG_WGT_DEPTH-1:0]),
+    .rdata(wgt_rdata));
+  sram #(.DEPTH(ACC_DEPTH), .WIDTH(ACC_ELEM_BYTES*8), .ADDR_W(LOG_ACC_DEPTH)) u_acc (
     .clk(clk), .we(acc_we), .waddr(acc_widx[LOG_ACC_DEPTH-1:0]), .wdata(acc_wdata),
     .re(acc_re), .raddr(acc_ridx[LOG_ACC_DEPTH-1:0]), .rdata(acc_rdata));
-  sram #(.DEPTH(OUT_DEPTH), .WIDTH(OUT_ELEM_BYTES*8), .AW(LOG_OUT_DEPTH)) u_out (
+  sram #(.DEPTH(OUT_DEPTH), .WIDTH(OUT_ELEM_BYTES*8), .ADDR_W(LOG_OUT_DEPTH)) u_out (
     .clk(clk), .we(out_we), .waddr(out_widx[LOG_OUT_DEPTH-1:0]), .wdata(out_wdata),
     .re(out_re), .raddr(out_ridx[LOG_OUT_DEPTH-1:0]), .rdata(out_rdata));
   uop_sram u_uop (.clk(clk), .we(uop_we), .widx(uop_widx), .wdata(m_rdata_q), .re(uop_re),
     .ridx(uop_ridx), .rdata(uop_rdata));
 
   // ---- the units -------------------------------------------------------------------------
-  wire [RD_ID_W-1:0] ld_client, cp_client;
-  wire        ld_req, cp_req;
-  wire [WORD_W-1:0] ld_addr, ld_bytes, cp_addr, cp_bytes;
-  wire [BEATS_W-1:0] ld_beats, cp_beats;
-  wire [WORD_W-1:0] st_inp, st_wgt, st_acc, st_uop, st_out, st_gemm, st_alu;
-  wire        c_gemm_uop, c_gemm_reset, c_alu_uop, c_ucnt;
-  wire [ALU_SLOTS_W-1:0] c_alu_slots;
+  // their read requests, and what they add to the counters of vcr.v (add_<counter>)
+  wire [RD_ID_W-1:0] load_req_client, compute_req_client;
+  wire               load_req_valid, compute_req_valid;
+  wire [WORD_W-1:0]  load_req_addr, load_req_bytes, compute_req_addr, compute_req_bytes;
+  wire [BEATS_W-1:0] load_req_beats, compute_req_beats;
+  wire [WORD_W-1:0]  add_inp_load_nbytes, add_wgt_load_nbytes, add_acc_load_nbytes,
+                     add_uop_load_nbytes, add_out_store_nbytes, add_gemm_counter, add_alu_counter;
+  wire               add_gemm_uops, add_gemm_reset_uops, add_alu_uops, add_ucnt;
+  wire [ALU_SLOTS_W-1:0] add_alu_slots;
 
   load u_load (
-    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head_ld), .q_empty(q_empty[UNIT_LOAD]),
-    .q_pop(q_pop[UNIT_LOAD]), .g2l_nz(tok_nz[Q_G2L]), .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]),
-    .win_mask(win_mask), .req_valid(ld_req), .req_client(ld_client), .req_addr(ld_addr),
-    .req_bytes(ld_bytes), .req_beats(ld_beats), .grant(grant[RD_INP] || grant[RD_WGT]),
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head_load),
+    .q_empty(q_empty[UNIT_LOAD]), .q_pop(q_pop[UNIT_LOAD]), .g2l_nz(tok_nz[Q_G2L]),
+    .pop_g2l(pop[Q_G2L]), .push_l2g(push[Q_L2G]), .win_mask(win_mask),
+    .req_valid(load_req_valid), .req_client(load_req_client), .req_addr(load_req_addr),
+    .req_bytes(load_req_bytes), .req_beats(load_req_beats), .grant(grant[RD_INP] || grant[RD_WGT]),
     .m_rvalid(m_rvalid_q), .m_rid(m_rid_q), .m_rdata(m_rdata_q), .inp_we(inp_we), .wgt_we(wgt_we),
-    .wr_idx(ld_idx), .wr_data(ld_wdata), .ev_start(ev_load_start), .ev_done(ev_load_done),
-    .ev_idx(ev_load_idx), .cat(cat_load), .st_inp(st_inp), .st_wgt(st_wgt));
+    .wr_idx(load_wr_idx), .wr_data(load_wr_data), .ev_start(ev_load_start),
+    .ev_done(ev_load_done), .ev_idx(ev_load_idx), .cat(cat_load),
+    .add_inp_load_nbytes(add_inp_load_nbytes), .add_wgt_load_nbytes(add_wgt_load_nbytes));
 
   compute u_compute (
-    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head_cp), .q_empty(q_empty[UNIT_COMPUTE]),
-    .q_pop(q_pop[UNIT_COMPUTE]), .l2g_nz(tok_nz[Q_L2G]), .s2g_nz(tok_nz[Q_S2G]),
-    .pop_l2g(pop[Q_L2G]), .pop_s2g(pop[Q_S2G]), .push_g2l(push[Q_G2L]),
-    .push_g2s(push[Q_G2S]), .win_mask(win_mask), .req_valid(cp_req),
-    .req_client(cp_client), .req_addr(cp_addr), .req_bytes(cp_bytes),
-    .req_beats(cp_beats), .grant(grant[RD_UOP] || grant[RD_ACC]), .m_rvalid(m_rvalid_q),
+    .clk(clk), .clr(clr), .run(run), .inject(inject), .head(q_head_compute),
+    .q_empty(q_empty[UNIT_COMPUTE]), .q_pop(q_pop[UNIT_COMPUTE]), .l2g_nz(tok_nz[Q_L2G]),
+    .s2g_nz(tok_nz[Q_S2G]), .pop_l2g(pop[Q_L2G]), .pop_s2g(pop[Q_S2G]), .push_g2l(push[Q_G2L]),
+    .push_g2s(push[Q_G2S]), .win_mask(win_mask), .req_valid(compute_req_valid),
+    .req_client(compute_req_client), .req_addr(compute_req_addr), .req_bytes(compute_req_bytes),
+    .req_beats(compute_req_beats), .grant(grant[RD_UOP] || grant[RD_ACC]), .m_rvalid(m_rvalid_q),
     .m_rid(m_rid_q), .m_rdata(m_rdata_q), .uop_we(uop_we), .uop_widx(uop_widx),
-    .uop_re(uop_re), .uop_ridx(uop_ridx), .uop_rdata(uop_rdata), .sp_re(sp_re),
+    .uop_re(uop_re), .uop_ridx(uop_ridx), .uop_rdata(uop_rdata), .inp_wgt_re(inp_wgt_re),
     .inp_ridx(inp_ridx), .wgt_ridx(wgt_ridx), .inp_rdata(inp_rdata), .wgt_rdata(wgt_rdata),
     .acc_re(acc_re), .acc_ridx(acc_ridx), .acc_rdata(acc_rdata), .acc_we(acc_we),
     .acc_widx(acc_widx), .acc_wdata(acc_wdata), .out_we(out_we), .out_widx(out_widx),
     .out_wdata(out_wdata), .ev_start(ev_compute_start), .ev_done(ev_compute_done),
-    .ev_idx(ev_compute_idx), .finish(finish), .cat(cat_compute), .st_acc(st_acc),
-    .st_uop(st_uop), .st_gemm(st_gemm), .st_alu(st_alu), .c_gemm_uop(c_gemm_uop),
-    .c_gemm_reset(c_gemm_reset), .c_alu_uop(c_alu_uop), .c_alu_slots(c_alu_slots),
-    .c_ucnt(c_ucnt));
+    .ev_idx(ev_compute_idx), .finish(finish), .cat(cat_compute),
+    .add_acc_load_nbytes(add_acc_load_nbytes), .add_uop_load_nbytes(add_uop_load_nbytes),
+    .add_gemm_counter(add_gemm_counter), .add_alu_counter(add_alu_counter),
+    .add_gemm_uops(add_gemm_uops), .add_gemm_reset_uops(add_gemm_reset_uops),
+    .add_alu_uops(add_alu_uops), .add_alu_slots(add_alu_slots), .add_ucnt(add_ucnt));
 
   store u_store (
-    .clk(clk), .clr(clr), .run(run), .head(q_head_st), .q_empty(q_empty[UNIT_STORE]),
-    .q_pop(q_pop[UNIT_STORE]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]), .push_s2g(push[Q_S2G]),
-    .win_mask(win_mask), .out_re(out_re), .out_idx(out_ridx), .out_rdata(out_rdata),
-    .m_awvalid(m_awvalid), .m_awready(m_awready_q), .m_awaddr(m_awaddr), .m_awlen(m_awlen),
-    .m_wvalid(m_wvalid), .m_wready(m_wready_q), .m_wdata(m_wdata), .m_wstrb(m_wstrb),
-    .m_wlast(m_wlast), .m_bvalid(m_bvalid_q), .ev_start(ev_store_start),
-    .ev_done(ev_store_done), .ev_idx(ev_store_idx), .cat(cat_store), .st_out(st_out));
+    .clk(clk), .clr(clr), .run(run), .head(q_head_store), .q_empty(q_empty[UNIT_STORE]),
+    .q_pop(q_pop[UNIT_STORE]), .g2s_nz(tok_nz[Q_G2S]), .pop_g2s(pop[Q_G2S]),
+    .push_s2g(push[Q_S2G]), .win_mask(win_mask), .out_re(out_re), .out_idx(out_ridx),
+    .out_rdata(out_rdata), .m_awvalid(m_awvalid), .m_awready(m_awready_q), .m_awaddr(m_awaddr),
+    .m_awlen(m_awlen), .m_wvalid(m_wvalid), .m_wready(m_wready_q), .m_wdata(m_wdata),
+    .m_wstrb(m_wstrb), .m_wlast(m_wlast), .m_bvalid(m_bvalid_q), .ev_start(ev_store_start),
+    .ev_done(ev_store_done), .ev_idx(ev_store_idx), .cat(cat_store),
+    .add_out_store_nbytes(add_out_store_nbytes));
 
   // ---- the read arbiter: one request slot per client -------------------------------------
-  assign rq_valid[RD_UOP] = cp_req && cp_client == RD_UOP[RD_ID_W-1:0];
-  assign rq_valid[RD_ACC] = cp_req && cp_client == RD_ACC[RD_ID_W-1:0];
-  assign rq_valid[RD_INP] = ld_req && ld_client == RD_INP[RD_ID_W-1:0];
-  assign rq_valid[RD_WGT] = ld_req && ld_client == RD_WGT[RD_ID_W-1:0];
+  assign req_valid[RD_UOP] = compute_req_valid && compute_req_client == RD_UOP[RD_ID_W-1:0];
+  assign req_valid[RD_ACC] = compute_req_valid && compute_req_client == RD_ACC[RD_ID_W-1:0];
+  assign req_valid[RD_INP] = load_req_valid && load_req_client == RD_INP[RD_ID_W-1:0];
+  assign req_valid[RD_WGT] = load_req_valid && load_req_client == RD_WGT[RD_ID_W-1:0];
 
-  mem_arbiter #(.OW(OW)) u_arb (
-    .clk(clk), .clr(clr), .max_outst(max_outst[OW-1:0]), .req_valid(rq_valid),
+  mem_arbiter #(.OUTST_W(OUTST_W)) u_arb (
+    .clk(clk), .clr(clr), .max_outst(max_outst[OUTST_W-1:0]), .req_valid(req_valid),
     // clients RD_ACC, RD_WGT, RD_INP, RD_UOP, RD_FETCH (4 .. 0): compute's and load's
     // DMA serve two each
-    .req_addr({cp_addr, ld_addr, ld_addr, cp_addr, f_addr}),
-    .req_bytes({cp_bytes, ld_bytes, ld_bytes, cp_bytes, f_bytes}),
-    .req_beats({cp_beats, ld_beats, ld_beats, cp_beats, f_beats}),
+    .req_addr({compute_req_addr, load_req_addr, load_req_addr, compute_req_addr,
+               fetch_req_addr}),
+    .req_bytes({compute_req_bytes, load_req_bytes, load_req_bytes, compute_req_bytes,
+                fetch_req_bytes}),
+    .req_beats({compute_req_beats, load_req_beats, load_req_beats, compute_req_beats,
+                fetch_req_beats}),
     .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready_q), .m_araddr(m_araddr),
     .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid_q),
     .m_rlast(m_rlast_q), .rlast_soon(m_rlast_soon));
@@ -271,15 +283,19 @@ module vta_top (
   // ---- registers and counters -------------------------------------------------------------
   vcr u_vcr (
     .clk(clk), .rst(rst), .reg_wen(reg_wen), .reg_addr(reg_addr), .reg_wdata(reg_wdata),
-    .reg_ren(reg_ren), .reg_rdata(reg_rdata), .launch(launch), .run(run), .insn_count(insn_count),
-    .insn_addr(insn_addr), .max_burst(max_burst), .max_outst(max_outst), .cmdq(cmdq), .inject(inject),
-    .finish(finish),
-    .tok_l2g({{(WORD_W-TW){1'b0}}, tok[Q_L2G]}), .tok_g2l({{(WORD_W-TW){1'b0}}, tok[Q_G2L]}),
-    .tok_g2s({{(WORD_W-TW){1'b0}}, tok[Q_G2S]}), .tok_s2g({{(WORD_W-TW){1'b0}}, tok[Q_S2G]}),
-    .c_ucnt(c_ucnt), .st_inp(st_inp), .st_wgt(st_wgt), .st_acc(st_acc), .st_uop(st_uop),
-    .st_out(st_out), .st_gemm(st_gemm), .st_alu(st_alu), .c_gemm_uop(c_gemm_uop),
-    .c_gemm_reset(c_gemm_reset), .c_alu_uop(c_alu_uop), .c_alu_slots(c_alu_slots),
-    .d_load(q_pop[UNIT_LOAD]), .d_compute(q_pop[UNIT_COMPUTE]), .d_store(q_pop[UNIT_STORE]), .d_fetch(ev_dispatch),
+    .reg_ren(reg_ren), .reg_rdata(reg_rdata), .launch(launch), .run(run),
+    .insn_count(insn_count), .insn_addr(insn_addr), .max_burst(max_burst),
+    .max_outst(max_outst), .cmdq(cmdq), .inject(inject), .finish(finish),
+    .tok_l2g({{(WORD_W-TOK_W){1'b0}}, tok[Q_L2G]}), .tok_g2l({{(WORD_W-TOK_W){1'b0}}, tok[Q_G2L]}),
+    .tok_g2s({{(WORD_W-TOK_W){1'b0}}, tok[Q_G2S]}), .tok_s2g({{(WORD_W-TOK_W){1'b0}}, tok[Q_S2G]}),
+    .add_ucnt(add_ucnt), .add_inp_load_nbytes(add_inp_load_nbytes),
+    .add_wgt_load_nbytes(add_wgt_load_nbytes), .add_acc_load_nbytes(add_acc_load_nbytes),
+    .add_uop_load_nbytes(add_uop_load_nbytes), .add_out_store_nbytes(add_out_store_nbytes),
+    .add_gemm_counter(add_gemm_counter), .add_alu_counter(add_alu_counter),
+    .add_gemm_uops(add_gemm_uops), .add_gemm_reset_uops(add_gemm_reset_uops),
+    .add_alu_uops(add_alu_uops), .add_alu_slots(add_alu_slots),
+    .add_insns_load(q_pop[UNIT_LOAD]), .add_insns_compute(q_pop[UNIT_COMPUTE]),
+    .add_insns_store(q_pop[UNIT_STORE]), .add_insns_fetch(ev_dispatch),
     .cat_fetch(cat_fetch), .cat_load(cat_load), .cat_compute(cat_compute),
     .cat_store(cat_store));
 
@@ -292,11 +308,11 @@ module vta_top (
 
   // ---- events ------------------------------------------------------------------------------
   assign ev_inp_we     = inp_we;
-  assign ev_inp_idx    = ld_idx;
-  assign ev_inp_wdata  = ld_wdata[INP_ELEM_BYTES*8-1:0];
+  assign ev_inp_idx    = load_wr_idx;
+  assign ev_inp_wdata  = load_wr_data[INP_ELEM_BYTES*8-1:0];
   assign ev_wgt_we     = wgt_we;
-  assign ev_wgt_idx    = ld_idx;
-  assign ev_wgt_wdata  = ld_wdata;
+  assign ev_wgt_idx    = load_wr_idx;
+  assign ev_wgt_wdata  = load_wr_data;
   assign ev_acc_we     = acc_we;
   assign ev_acc_idx    = acc_widx;
   assign ev_acc_wdata  = acc_wdata;

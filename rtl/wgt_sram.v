@@ -7,23 +7,23 @@
 // reordering is inside the write enable so that a simulator forms it only
 // in the cycles that write a tile.
 module wgt_sram (
-  input  wire             clk,
-  input  wire             rst,
-  input  wire             we,
+  input  wire                     clk,
+  input  wire                     rst,
+  input  wire                     we,
   input  wire [LOG_WGT_DEPTH-1:0] waddr,
-  input  wire [WW-1:0]    wdata,          // DRAM order
-  input  wire             re,
+  input  wire [TILE_W-1:0]        wdata,   // DRAM order
+  input  wire                     re,
   input  wire [LOG_WGT_DEPTH-1:0] raddr,
-  output wire [WW-1:0]    rdata           // wgt_tile.vh order
+  output wire [TILE_W-1:0]        rdata    // wgt_tile.vh order
 );
 `include "vta_params.vh"
 `include "wgt_tile.vh"
-  localparam integer WW = WGT_ELEM_BYTES * 8;
+  localparam integer TILE_W = WGT_ELEM_BYTES * 8;   // a weight tile's bits
 
-  function [WW-1:0] tile_order(input [WW-1:0] w);
+  function [TILE_W-1:0] tile_order(input [TILE_W-1:0] w);
     integer o, k;
     begin
-      tile_order = {WW{1'b0}};
+      tile_order = {TILE_W{1'b0}};
       for (o = 0; o < BLOCK_OUT; o = o + 1)
         for (k = 0; k < BLOCK_IN; k = k + 1)
           tile_order[wgt_slot(o, k)*WGT_WIDTH +: WGT_WIDTH] =
@@ -31,8 +31,8 @@ module wgt_sram (
     end
   endfunction
 
-  reg [WW-1:0]            mem_q [0:WGT_DEPTH-1];
-  reg [WW-1:0]            rdata_q;
+  reg [TILE_W-1:0]        mem_q [0:WGT_DEPTH-1];
+  reg [TILE_W-1:0]        rdata_q;
   // The read register already holds row last_q as it is now (fresh_q): a
   // read of that row again leaves it as it is.  The same data as a read
   // (read-before-write: the row at the start of the cycle); saves the
