@@ -19,6 +19,11 @@ expect() {
   fi
 }
 
+# has_rtl: this vtasim runs the RTL (a build without it refuses --engine
+# rtl).  Asked of the binary itself, not read from a help text, so that a
+# wording change cannot silently turn RTL checks off.
+has_rtl() { "$VTASIM" run "$ROOT/traces/alu_demo.vta" --engine rtl --quiet >/dev/null 2>&1; }
+
 # check NAME COMMAND...: passes when the command succeeds.
 check() {
   local name=$1; shift

@@ -8,8 +8,7 @@
 V=$VTASIM
 T=$ROOT/traces
 
-# Whether this vtasim has the RTL (run --help marks the engines a build lacks).
-if "$V" run --help | grep -q 'not in this build'; then HAVE_RTL=0; else HAVE_RTL=1; fi
+if has_rtl; then HAVE_RTL=1; else HAVE_RTL=0; fi
 
 # --- model against model: every small bundle -----------------------------------
 for f in "$T"/*.vta; do

@@ -12,7 +12,7 @@ V=$VTASIM
 T=$ROOT/traces
 CHECK="python3 $ROOT/tests/cli/check_timeline.py"
 have_rtl=0
-"$V" run --help | grep -q -- '--engine rtl' && have_rtl=1
+has_rtl && have_rtl=1
 
 # --- programs whose bound is known ---------------------------------------------
 # 64 weight tensors in one LOAD (section 9: LOAD WGT k tensors + FINISH takes

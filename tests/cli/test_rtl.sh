@@ -9,6 +9,11 @@
 V=$VTASIM
 T=$ROOT/traces
 
+# The full vtasim runs the RTL: every script that checks the RTL asks
+# has_rtl (lib.sh) and leaves those checks out without it, so a build or a
+# harness that lost the RTL must fail here rather than thin the suite.
+check vtasim-has-rtl has_rtl
+
 # --- lint -------------------------------------------------------------------------
 if command -v verilator >/dev/null && [ -f "$ROOT/build/rtl/vta_params.vh" ]; then
   check rtl-lint verilator --lint-only -Wall -I"$ROOT/build/rtl" -I"$ROOT/rtl" --top-module vta_top "$ROOT"/rtl/*.v
