@@ -75,7 +75,12 @@ endif
 # drops them (e.g. to time the model without them).
 CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
-INC     := -Iisa -Imodel -Icompiler-lite -Itestbench -Idriver
+# model/ is one layer in folders: the model and its cycle engine at the top,
+# units/ (fetch, load, compute, store and the unit skeleton), platform/ (the
+# memory system, device memory, events, diagnostics, the shared vocabulary)
+# and services/ (session, profile, report, races).
+MODEL_INC := -Imodel -Imodel/platform -Imodel/units -Imodel/services
+INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver
 LIBS    := -lcjson -lnettle -lm
 # What a program linked with the whole libvtasim.a (the RTL in C++) needs.
 HOST_LIBS := $(LIBS) -lstdc++ -lz -pthread -latomic

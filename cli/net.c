@@ -332,7 +332,7 @@ static int fill_segment(vta_program_t *p, const char *seg, const void *data, siz
   return 0;
 }
 
-/* One layer's "profile" (docs/report-json.md, model/vta_profile.c: the same
+/* One layer's "profile" (docs/report-json.md, model/services/vta_profile.c: the same
  * figures and verdict as vtasim run --json) with its cycles and each unit's
  * cycles by category added. */
 static cJSON *layer_profile(const vta_cycle_stats_t *cs, const vta_params_t *mp,

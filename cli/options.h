@@ -4,7 +4,7 @@
  * take it, the engines that honour it and how its value is checked.  The
  * commands parse with it, print their option help from it, and refuse an
  * option the chosen engine cannot honour (never ignore it), all in words
- * written once here.  The timing parameters come from model/vta_params.h's
+ * written once here.  The timing parameters come from model/platform/vta_params.h's
  * own table (vta_params[]).
  */
 #ifndef VTASIM_OPTIONS_H

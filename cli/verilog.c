@@ -5,8 +5,8 @@
  *
  *   configuration   vta_config_t after vta_config_derive() (isa/vta_config.h)
  *   field layout    vta_insn_layout() / vta_uop_layout()    (isa/vta_isa.h)
- *   timing          vta_params[]                              (model/params.c)
- *   register map    VTA_VCR_REGS                              (model/vta_vcr.h)
+ *   timing          vta_params[]                              (model/platform/params.c)
+ *   register map    VTA_VCR_REGS                              (model/platform/vta_vcr.h)
  *   enumerations    the opcode, memory, ALU, read-client and queue enums
  *
  * Everything is a `localparam integer` (or a sized register offset), to be
@@ -185,7 +185,7 @@ static void emit_fields(FILE *f, const vta_config_t *c) {
 static void emit_timing(FILE *f, const vta_params_t *p) {
   const vta_memsys_params_t *m = &p->mem;
   fprintf(f, "\n// Timing parameters (docs/microarch.md section 2; RD_LAT, CPB and WR_ACK are the\n"
-             "// memory's, served by model/memsys.c, and listed for reference)\n");
+             "// memory's, served by model/platform/memsys.c, and listed for reference)\n");
   for (int i = 0; i < vta_nparams; i++)
     lp(f, vta_params[i].name, vta_params_get(p, &vta_params[i]));
   lp(f, "FETCH_CHUNK", vta_fetch_chunk(m));
@@ -252,7 +252,7 @@ int vtasim_config_verilog(FILE *f, const vta_config_t *c, const vta_params_t *p,
   fprintf(f, "// the file descriptor of stderr ($fwrite), for the simulation-only checks\n"
              "localparam integer STDERR_FD = 32'h8000_0002;\n");
 
-  fprintf(f, "\n// Register port (model/vta_vcr.h)\n");
+  fprintf(f, "\n// Register port (model/platform/vta_vcr.h)\n");
 #define VCR_LP(n, off, acc, unit, cat, doc) \
   fprintf(f, "localparam [VCR_ADDR_W-1:0] VCR_%s = 'h%02X;\n", #n, (unsigned)(off));
   VTA_VCR_REGS(VCR_LP)

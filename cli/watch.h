@@ -1,6 +1,6 @@
 /*
  * watch.h - watching a run from the command line: the session observer that feeds the profiler and the timeline
- * (model/vta_profile.h), prints progress lines on stderr, and stops the run
+ * (model/services/vta_profile.h), prints progress lines on stderr, and stops the run
  * cleanly on Ctrl-C (SIGINT), so that the report so far is printed and every
  * output file is closed and valid; the command then exits with 130.  A
  * second Ctrl-C kills the process as usual.

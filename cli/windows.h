@@ -1,7 +1,7 @@
 /*
  * windows.h - per-window utilisation of a run (cli/windows.c; the "windows"
  * object of `vtasim run --json`, docs/report.md), collected from the events
- * a watched run shows (model/vta_session.h's observer): instructions'
+ * a watched run shows (model/services/vta_session.h's observer): instructions'
  * starts and dones, read grants, write address phases.
  */
 #ifndef VTASIM_WINDOWS_H

@@ -11,7 +11,7 @@
  * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
  * what every run leaves behind: VTASIM_REPORT (a JSON array or JSON Lines, runlog.h),
  * VTASIM_TRACE (the instruction trace), VTASIM_TIMELINE (a Chrome trace per
- * device, model/vta_profile.h) and VTASIM_CAPTURE (a bundle per run,
+ * device, model/services/vta_profile.h) and VTASIM_CAPTURE (a bundle per run,
  * capture.h).  The driver API has no error channel besides return
  * values, so failures are also printed on stderr, and kept:
  * vtasim_device_error(NULL) says why VTADeviceAlloc returned NULL.  Every
@@ -175,7 +175,7 @@ static int sink_open(const char *var, sink_t **out, vta_err *err) {
 
 /* ---- VTASIM_TIMELINE: one Chrome trace-event file per device ----------------- */
 
-/* The profiler sees every cycle of every run of the device (model/vta_profile.h,
+/* The profiler sees every cycle of every run of the device (model/services/vta_profile.h,
  * as `vtasim run --timeline`); the file is complete when the device is freed
  * or the process exits. */
 static void tl_launch(void *ctx, uint32_t insn_phys, uint32_t count) {

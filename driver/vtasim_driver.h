@@ -59,7 +59,7 @@ uint64_t vtasim_device_cycles(VTADeviceHandle h);
  * vtasim_device_clear_stats): statistics, cycle counters, tokens.  0 or -1. */
 int vtasim_device_snapshot(VTADeviceHandle h, vta_engine_snapshot_t *out);
 void vtasim_device_clear_stats(VTADeviceHandle h);
-/* The device's register port (model/vta_vcr.h), as every engine answers
+/* The device's register port (model/platform/vta_vcr.h), as every engine answers
  * it.  0, or -1 with vtasim_device_error(h) saying why. */
 int vtasim_device_reg_read(VTADeviceHandle h, uint32_t addr, uint32_t *value);
 /* The engine's name: "model", "functional", "rtl", "cosim"; "" if none. */

@@ -139,7 +139,7 @@ int vta_uop_parse(const char *line, vta_uop_t *out, vta_err *err);
 /*
  * The seven fsim statistics of spec 9, once: counted by the model
  * (vta_stats_t, model/vta_model.h), predicted by compiler-lite (the bundle's
- * expected counters), read from the RTL's registers (model/vta_vcr.h).
+ * expected counters), read from the RTL's registers (model/platform/vta_vcr.h).
  *
  *   X(name, NAME) - the lower-case name of the spec and of the bundle's
  *   `expect counter` lines; the upper-case one of the register VCR_<NAME>.

@@ -7,7 +7,7 @@
 # library, build/libvtasim.a, in mk/rtl.mk.
 
 ISA_SRC   := $(wildcard isa/*.c)
-MODEL_SRC := $(wildcard model/*.c)
+MODEL_SRC := $(wildcard model/*.c model/*/*.c)
 CL_SRC    := $(wildcard compiler-lite/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
 # testbench/: the co-simulation comparator (C, engine-agnostic, part of the
@@ -33,14 +33,14 @@ CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC)) $(ANALYSIS_OBJ)
 # compiler-lite/ see isa/ and never each other, testbench/ sees model/,
 # driver/ sees testbench/; nothing below sees driver/.
 $(BUILD)/isa/%.o: INC := -Iisa
-$(BUILD)/model/%.o: INC := -Iisa -Imodel
+$(BUILD)/model/%.o: INC := -Iisa $(MODEL_INC)
 $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
 # private: not inherited by prerequisites (the harness object's chain leads
 # to the CLI objects of build/vtasim-core, which need the default INC).
-$(BUILD)/testbench/%.o: private INC := -Iisa -Imodel -Itestbench
-$(BUILD)/driver/%.o: private INC := -Iisa -Imodel -Itestbench -Idriver
+$(BUILD)/testbench/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench
+$(BUILD)/driver/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench -Idriver
 # analysis/ sees every layer below it; cli/ sees analysis/ as well.
-$(BUILD)/analysis/%.o: private INC := -Iisa -Imodel -Icompiler-lite -Itestbench -Idriver -Ianalysis
+$(BUILD)/analysis/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis
 $(BUILD)/cli/%.o: INC += -Ianalysis
 
 # Every compile waits for deps: the headers of cjson, nettle and xxhash come
@@ -51,7 +51,7 @@ $(BUILD)/%.o: %.c | deps
 
 $(CORE_REG): testbench/vta_engines.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DVTASIM_NO_RTL -Iisa -Imodel -Itestbench -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -DVTASIM_NO_RTL -Iisa $(MODEL_INC) -Itestbench -MMD -MP -c $< -o $@
 
 $(BUILD)/libvtasim-core.a: $(LIB_OBJ) $(CORE_REG)
 	@rm -f $@

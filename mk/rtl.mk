@@ -42,7 +42,7 @@ TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
 # The Verilator harness's compile command (vta_rtl.cpp against the core's
 # headers in RTL_DIR, with FST waveforms): the build's, a variant's and the
 # PGO training CLI's.
-HARNESS_CXX = $(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa -Imodel \
+HARNESS_CXX = $(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa $(MODEL_INC) \
               -Itestbench -DVM_TRACE=1 -DVM_TRACE_FST=1
 CXX       ?= g++
 CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new

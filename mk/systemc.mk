@@ -13,7 +13,7 @@ SC_LIB      := $(SC_DIR)/libvtasim_sc.a
 # Recursive (=): pkg-config is asked when a recipe runs, after deps has
 # installed libsystemc-dev, not when make reads this file.
 SC_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra -Werror -Wno-unused-parameter \
-               $(shell pkg-config --cflags systemc 2>/dev/null) -Iisa -Imodel -Itestbench -Itestbench/systemc
+               $(shell pkg-config --cflags systemc 2>/dev/null) -Iisa $(MODEL_INC) -Itestbench -Itestbench/systemc
 SC_LIBS      = $(shell pkg-config --libs systemc 2>/dev/null || echo -lsystemc)
 SC_LINK      = $(BUILD)/libvtasim.a $(SC_LIBS) $(HOST_LIBS)
 systemc: $(BUILD)/vtasim-sc $(BUILD)/tests/sc/test_sc

@@ -72,7 +72,7 @@ void vta_engine_free(vta_engine_ctx_t *e) {
 
 const char *vta_engine_name(const vta_engine_ctx_t *e) { return e->ops->name; }
 
-/* ---- the register map (model/vta_vcr.h) --------------------------------------- */
+/* ---- the register map (model/platform/vta_vcr.h) --------------------------------------- */
 
 typedef struct vcr_row {
   const char *name;
@@ -95,7 +95,7 @@ static const vcr_row_t *vcr_find(uint32_t addr) {
 int vta_engine_reg_check(uint32_t addr, int write, vta_err *err) {
   const vcr_row_t *r = vcr_find(addr);
   if (!r)
-    return vta_errf(err, VTA_EINPUT, "register 0x%02x: no such register (model/vta_vcr.h)",
+    return vta_errf(err, VTA_EINPUT, "register 0x%02x: no such register (model/platform/vta_vcr.h)",
                     addr);
   if (write && r->access != 'w')
     return vta_errf(err, VTA_EINPUT, "register %s (0x%02x) is read-only", r->name, addr);

@@ -123,7 +123,7 @@ typedef struct vta_engine_ops {
    * run with -1 (a span watcher has been shown the cycles before it). */
   int (*step)(vta_engine_ctx_t *e, uint64_t max_cycles, const vta_watch_t *w,
               vta_step_result_t *res, vta_err *err);
-  /* The register port (model/vta_vcr.h): every engine answers the same
+  /* The register port (model/platform/vta_vcr.h): every engine answers the same
    * registers with the same values.  A CTRL write of bit 0 launches a run
    * of INSN_COUNT instructions at INSN_ADDR. */
   int (*reg_read)(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta_err *err);

@@ -1,6 +1,6 @@
 // dma_rd.v - the tensor load DMA (docs/microarch.md 6.2, 6.3), one per unit
 // that loads: load (LOAD INP, LOAD WGT) and compute (LOAD ACC, LOAD UOP).
-// Like the C model's dma_rd_t (model/tensor.c) it has three walkers, all
+// Like the C model's dma_rd_t (model/units/tensor.c) it has three walkers, all
 // running from S+1 (`start` is the instruction's start cycle S):
 //
 //  * requests: after y_pad_0 cycles (the command generator walks the top

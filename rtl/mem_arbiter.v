@@ -2,7 +2,7 @@
 // request per cycle by fixed priority fetch (0) > uop (1) > inp (2) > wgt (3)
 // > acc (4), and presents it on the AXI AR channel only when fewer than
 // MAX_OUTST bursts are in flight (docs/microarch.md 5.1).  Because the RTL
-// arbitrates and limits itself, the memory (model/memsys.c behind the
+// arbitrates and limits itself, the memory (model/platform/memsys.c behind the
 // testbench) never refuses: `grant` is the AR handshake.
 //
 // The reference's issue rules (5.1): a client granted in cycle t is not

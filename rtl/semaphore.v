@@ -7,7 +7,7 @@
 // Tokens persist across runs (spec 5.3): only `rst` clears them.  A push
 // beyond the configured TOKQ is a program error: the Verilator harness
 // checks it against the run's TOKQ (<= CAP) and reports it with the C
-// model's message (testbench/vta_rtl.cpp, model/vta_diag.c).  A pop of an
+// model's message (testbench/vta_rtl.cpp, model/platform/vta_diag.c).  A pop of an
 // empty queue is the core's bug: in simulation, a line on stderr and $stop
 // (never stdout).
 module semaphore #(

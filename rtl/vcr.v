@@ -1,5 +1,5 @@
 // vcr.v - the register port and the counters (spec 7.3, docs/microarch.md
-// 8.1; the map is model/vta_vcr.h, generated into VCR_* offsets).
+// 8.1; the map is model/platform/vta_vcr.h, generated into VCR_* offsets).
 //
 // CTRL: the host writes bit 0 to launch; that write's clock edge starts the
 // run (cycle 0 is the next cycle: every unit idle, queues empty, fetch about

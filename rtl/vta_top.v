@@ -5,7 +5,7 @@
 //
 // Interfaces:
 //  * clk, rst (synchronous, active high): power-on reset; tokens 0.
-//  * register port (model/vta_vcr.h): reg_wen/reg_addr/reg_wdata written at
+//  * register port (model/platform/vta_vcr.h): reg_wen/reg_addr/reg_wdata written at
 //    the clock edge, reg_rdata combinational while reg_ren is set (zero
 //    otherwise).  Writing CTRL bit 0 launches a
 //    run whose cycle 0 is the cycle after that write.
@@ -20,7 +20,7 @@
 //    before the rising clock edge that begins that cycle and registered at
 //    it: a memory whose responses come from its own registers one cycle
 //    ahead (its readies decided before it sees the cycle's valids, as AXI
-//    allows).  testbench/vta_rtl.cpp serves model/memsys.c that way.  The
+//    allows).  testbench/vta_rtl.cpp serves model/platform/memsys.c that way.  The
 //    core then depends on registers only, so Verilator evaluates the whole
 //    core once per cycle, in the evaluation of the rising edge (docs/rtl.md
 //    4); nothing is sensitive to the falling edge (the testbench relies on

@@ -1,5 +1,5 @@
 // vta_rtl.cpp - the Verilator harness of rtl/vta_top.v behind the C API of
-// vta_rtl.h: serves the AXI port with model/memsys.c (docs/microarch.md 5.4),
+// vta_rtl.h: serves the AXI port with model/platform/memsys.c (docs/microarch.md 5.4),
 // turns the ev_* outputs into vta_event_t records (8.2), collects the
 // counters from the register port, writes the instruction trace (10) and
 // FST waveforms.  C++ because Verilator's model is (as is the SystemC
@@ -56,7 +56,7 @@ template <std::size_t W> void set_bytes(VlWide<W> &v, const uint8_t *in, size_t 
   memcpy(v.data(), in, n);
 }
 
-// Registers whose differences over a run are the counters (model/vta_vcr.h).
+// Registers whose differences over a run are the counters (model/platform/vta_vcr.h).
 struct reg_info {
   const char *name;
   uint32_t off;
@@ -824,7 +824,7 @@ __attribute__((noinline)) static void sample_events(vta_rtl_t *r, const axi_cycl
 // (--max-insns, scratchpad ranges, illegal forms, DRAM rows, micro-op
 // indices); every push is checked against the configured TOKQ, which the
 // RTL's counters (built for the largest) do not enforce.  The fault is the
-// C model's, word for word (model/vta_diag.h).
+// C model's, word for word (model/platform/vta_diag.h).
 static int check_cycle(vta_rtl_t *r, vta_err *err) {
   Vvta_top *t = r->top;
   vta_insn_t in;

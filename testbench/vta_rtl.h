@@ -5,7 +5,7 @@
  * nothing: two run side by side in one process (SystemC's two cores).
  *
  * The RTL's AXI port is served by the same memory component the cycle model
- * uses (model/memsys.c) over a vta_mem_t, with the calls of
+ * uses (model/platform/memsys.c) over a vta_mem_t, with the calls of
  * docs/microarch.md 5.4 in the same order every cycle, so memory timing is
  * identical by construction.  One vta_rtl_step is one cycle:
  *
@@ -64,7 +64,7 @@ void vta_rtl_free(vta_rtl_t *r);
  * a run in progress is abandoned. */
 void vta_rtl_reset(vta_rtl_t *r);
 
-/* The register port (model/vta_vcr.h): a read is combinational; a write
+/* The register port (model/platform/vta_vcr.h): a read is combinational; a write
  * takes one clock cycle with every memory input idle. */
 uint32_t vta_rtl_reg_read(vta_rtl_t *r, uint32_t addr);
 void vta_rtl_reg_write(vta_rtl_t *r, uint32_t addr, uint32_t value);

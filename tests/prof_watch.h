@@ -1,5 +1,5 @@
 /*
- * prof_watch.h - a run watched by the profiler (model/vta_profile.h) one
+ * prof_watch.h - a run watched by the profiler (model/services/vta_profile.h) one
  * cycle per call or as spans, everything the profiler then writes in one
  * string: shared by tests/test_profile.c (the model's spans) and
  * tests/rtl/test_engine_rtl.c (the RTL's), which compare the two ways of

@@ -1,5 +1,5 @@
 /*
- * test_cosim.c - tests of co-simulation: the event lists (model/events.c),
+ * test_cosim.c - tests of co-simulation: the event lists (model/platform/events.c),
  * the events the cycle model emits when stepped (docs/microarch.md 8.2),
  * the lockstep comparator (testbench/cosim.c), and its proof of worth:
  * each planted bug of docs/microarch.md 8.4 is caught at the unit, cycle

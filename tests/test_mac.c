@@ -1,5 +1,5 @@
 /*
- * test_mac.c - the GEMM micro-op kernels of model/mac.c: every level this
+ * test_mac.c - the GEMM micro-op kernels of model/units/mac.c: every level this
  * CPU runs (scalar, AVX2, AVX-512 VNNI) against a reference written here
  * in 64-bit arithmetic, on random tiles and on the extremes (-128 * -128
  * summed, acc wrapping at every ACC_WIDTH, out truncation at every

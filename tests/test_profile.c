@@ -1,5 +1,5 @@
 /*
- * test_profile.c - model/vta_profile.h on inputs built by hand: the verdict
+ * test_profile.c - model/services/vta_profile.h on inputs built by hand: the verdict
  * rule of docs/report-json.md at and around its threshold, the figures'
  * arithmetic, and the attribution of a hand-made event stream (dispatch,
  * a token wait, a start with its pop, memory stalls, the done with its

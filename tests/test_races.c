@@ -1,5 +1,5 @@
 /*
- * test_races.c - the race and hazard detector (model/vta_races.c) against a
+ * test_races.c - the race and hazard detector (model/services/vta_races.c) against a
  * reference written for this test: the same rules (spec 5.2 tokens, vector
  * clocks, one shadow per scratchpad row) applied the plain way, every
  * access of every loop iteration checked in the engines' order, nothing

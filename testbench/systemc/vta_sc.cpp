@@ -33,7 +33,7 @@ static char vcr_access(uint64_t addr) {
   return 0;
 }
 
-// ---- the external memory of the engines (model/vta_mem.h) ----------------------
+// ---- the external memory of the engines (model/platform/vta_mem.h) ----------------------
 
 static uint8_t *c_direct(void *ctx, uint64_t phys, uint64_t len, int for_write) {
   return static_cast<vta_sc *>(ctx)->mem_direct(phys, len, for_write);

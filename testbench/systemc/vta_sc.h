@@ -2,14 +2,14 @@
 // of model/vta_engine.h (the cycle model, the Verilated RTL, or both in
 // lockstep co-simulation), for virtual platforms.
 //
-//   regs  target socket: the VCR register file of model/vta_vcr.h, 4-byte
+//   regs  target socket: the VCR register file of model/platform/vta_vcr.h, 4-byte
 //         aligned 4-byte accesses; anything else is answered with a TLM
 //         error response, never an abort; transport_dbg reads without side
 //         effects (and refuses writes).
 //   dram  initiator socket: every byte VTA reads or writes.  DMI where the
 //         target grants it (honouring invalidate_direct_mem_ptr at any
 //         time), b_transport elsewhere; an error response is the engines'
-//         DRAM range fault (model/vta_mem.h, external memory).
+//         DRAM range fault (model/platform/vta_mem.h, external memory).
 //   irq   sc_out<bool>, optional to bind: rises at the exact time of the
 //         finish pulse, falls when the host writes CTRL.
 //   rst   sc_in<bool>, optional to bind: a rising edge is reset().
@@ -134,7 +134,7 @@ class vta_sc : public sc_core::sc_module {
   void catch_up(const sc_core::sc_time &t);
   void notify_at(sc_core::sc_event &ev, const sc_core::sc_time &t);
 
- public:  // the external-memory functions (model/vta_mem.h), called by the engine
+ public:  // the external-memory functions (model/platform/vta_mem.h), called by the engine
   uint8_t *mem_direct(uint64_t phys, uint64_t len, int for_write);
   int mem_bus(tlm::tlm_command cmd, uint64_t phys, void *buf, uint64_t len, vta_err *err);
   int mem_mapped(uint64_t phys, uint64_t len);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """check_timeline.py TIMELINE.json [RUN.json] - check a `vtasim run --timeline`
 file against the trace-event rules (written for this test, independently of
-model/vta_profile.c): strict JSON, known phases, every slice complete with a
+model/services/vta_profile.c): strict JSON, known phases, every slice complete with a
 positive duration, slices properly nested per track, timestamps monotonic per
 track and per counter, counters consistent (token counts against the flow
 arrows, queue depths within CMDQ, bandwidth within one beat per CPB cycles),

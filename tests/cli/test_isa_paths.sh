@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/test_isa_paths.sh - the vector and the portable GEMM kernels
-# (model/mac.c) give bit-identical runs: every committed trace and a batch
+# (model/units/mac.c) give bit-identical runs: every committed trace and a batch
 # of random programs run on both engines at every instruction-set level
 # this CPU has (VTASIM_ISA=scalar, avx2, avx512vnni), and the reports
 # (statistics, cycle counters, tokens, expectations), the instruction trace

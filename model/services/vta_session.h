@@ -37,7 +37,7 @@ int vta_session_run(vta_session_t *s, vta_err *err);
 
 /*
  * Watching a run as it goes (the profiler and timeline of
- * model/vta_profile.h, progress lines, Ctrl-C).  The session steps its
+ * model/services/vta_profile.h, progress lines, Ctrl-C).  The session steps its
  * engine with one watch (vta_watch_t) and shows the observer every cycle
  * as spans (vta_span_t), in one loop whatever the engine:
  *  - an observer that wants events is shown spans ending with the cycles
