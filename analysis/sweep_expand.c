@@ -69,7 +69,7 @@ static const char *blame(const vta_sweep_spec_t *s, const vta_config_t *c, const
   return key;
 }
 
-/* The configuration of combination ci, derived; an invalid one (spec
+/* The configuration of combination ci, derived; an invalid one (docs/isa.md
  * 1.1-1.4) names its keys. */
 static int combo_config(const vta_sweep_spec_t *s, const int *ci, vta_config_t *c, vta_err *err) {
   vta_config_default(c);

@@ -34,7 +34,7 @@ static void getpair(const cJSON *o, const char *k, int *a, int *b) {
   }
 }
 
-/* On-chip SRAM of a configuration: the five scratchpads (spec 1.2). */
+/* On-chip SRAM of a configuration: the five scratchpads (docs/isa.md 1.2). */
 static double sram_bytes(const vta_config_t *c) {
   return (double)c->uop_depth * VTA_UOP_BYTES + (double)c->inp_depth * c->inp_elem_bytes +
          (double)c->wgt_depth * c->wgt_elem_bytes + (double)c->acc_depth * c->acc_elem_bytes +

@@ -101,7 +101,7 @@ static void emit_config(FILE *f, const vta_config_t *c, const vta_params_t *p,
   for (int i = 0; i < vta_nparams; i++)
     fprintf(f, " %s=%u", vta_params[i].name, vta_params_get(p, &vta_params[i]));
   fprintf(f, ".\n// Included inside each module body of rtl/ (not every module uses every "
-             "name).\n/* verilator lint_off UNUSEDPARAM */\n\n// Configuration (spec 1.1-1.2)\n");
+             "name).\n/* verilator lint_off UNUSEDPARAM */\n\n// Configuration (docs/isa.md 1.1-1.2)\n");
   for (int i = 0; vta_config_keys[i]; i++) {
     long v = 0;
     vta_config_get(c, vta_config_keys[i], &v, NULL);
@@ -135,7 +135,7 @@ static void emit_config(FILE *f, const vta_config_t *c, const vta_params_t *p,
 /* The enumerations of the ISA, the memory clients, token queues, units,
  * categories and planted bugs. */
 static void emit_enums(FILE *f) {
-  fprintf(f, "\n// Enumerations (spec 1.3), read clients (docs/microarch.md 5.1), token queues\n");
+  fprintf(f, "\n// Enumerations (docs/isa.md 1.3), read clients (docs/microarch.md 5.1), token queues\n");
   struct { const char *k; long v; } en[] = {
       {"OP_LOAD", VTA_OP_LOAD},   {"OP_STORE", VTA_OP_STORE}, {"OP_GEMM", VTA_OP_GEMM},
       {"OP_FINISH", VTA_OP_FINISH}, {"OP_ALU", VTA_OP_ALU},   {"MEM_UOP", VTA_MEM_UOP},
@@ -162,13 +162,13 @@ static void emit_enums(FILE *f) {
 
 /* The instruction and micro-op field layouts. */
 static void emit_fields(FILE *f, const vta_config_t *c) {
-  fprintf(f, "\n// Instruction fields (spec 3): INSN_<FIELD> common header, "
+  fprintf(f, "\n// Instruction fields (docs/isa.md 3): INSN_<FIELD> common header, "
              "INSN_MEM_ LOAD/STORE, INSN_GEMM_, INSN_ALU_\n");
   fields(f, c, VTA_OP_FINISH, "INSN", 0);
   fields(f, c, VTA_OP_LOAD, "INSN_MEM", 1);
   fields(f, c, VTA_OP_GEMM, "INSN_GEMM", 1);
   fields(f, c, VTA_OP_ALU, "INSN_ALU", 1);
-  fprintf(f, "\n// Micro-op fields (spec 4)\n");
+  fprintf(f, "\n// Micro-op fields (docs/isa.md 4)\n");
   int ulsb[3], uw[3];
   vta_uop_layout(c, ulsb, uw);
   const char *un[3] = {"UOP_DST", "UOP_SRC", "UOP_WGT"};

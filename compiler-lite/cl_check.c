@@ -22,7 +22,7 @@ int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err) {
   if (e->shift < -15 || e->shift > 15)
     return vta_errf(err, VTA_EINPUT,
                     "shift %d is outside -15..15, the SHR amounts every VTA implementation "
-                    "agrees on (spec 6.5)", e->shift);
+                    "agrees on (docs/isa.md 6.5)", e->shift);
   if (e->clip_lo < -32768 || e->clip_lo > 32767 || e->clip_hi < -32768 || e->clip_hi > 32767)
     return vta_errf(err, VTA_EINPUT,
                     "clip bounds %d,%d must fit the 16-bit ALU immediate (-32768..32767)",

@@ -1,6 +1,6 @@
 /*
  * cl_emit.c - compiler-lite's copy of TVM's VTA runtime CommandQueue
- * (spec 8): instructions tagged by pipeline stage, pending pops absorbed by
+ * (docs/isa.md 8): instructions tagged by pipeline stage, pending pops absorbed by
  * the next instruction of their stage, DepPush merged into the last
  * instruction when it belongs to the pushing stage (else a NOP), the uop
  * kernel cache with its SRAM ring and one LOAD UOP per newly resident

@@ -14,7 +14,7 @@
 #include "vta_cl.h"
 #include "vta_isa.h"
 
-/* Pipeline stages, numbered as TVM's queue ids (spec 1.3). */
+/* Pipeline stages, numbered as TVM's queue ids (docs/isa.md 1.3). */
 enum { CL_STAGE_NONE = 0, CL_STAGE_LOAD = 1, CL_STAGE_COMPUTE = 2, CL_STAGE_STORE = 3 };
 
 /* ---- micro-op kernels ---------------------------------------------------- */
@@ -99,7 +99,7 @@ int cl_rt_dep_push(cl_rt_t *rt, int from, int to);
 int cl_rt_dep_pop(cl_rt_t *rt, int from, int to);
 int cl_rt_push_gemm(cl_rt_t *rt, cl_kernel_t *k);
 int cl_rt_push_alu(cl_rt_t *rt, cl_kernel_t *k);
-/* VTASynchronize: the epilogue of spec 8.5 and FINISH. */
+/* VTASynchronize: the epilogue of docs/isa.md 8.5 and FINISH. */
 int cl_rt_sync(cl_rt_t *rt);
 /* Kernels in the order ReadBarrier lays them out in DRAM. */
 uint32_t cl_rt_uop_words(const cl_rt_t *rt);
@@ -190,17 +190,17 @@ enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
 /* The optional epilogue steps (flags of the two functions below). */
 enum { CL_EPI_BIAS = 1, CL_EPI_RESIDUAL = 2 };
 
-/* Append the per-tile epilogue every operator ends with (spec 10): the
+/* Append the per-tile epilogue every operator ends with (docs/isa.md 10): the
  * optional bias (ACC load, ALU ADD), SHR, the optional residual (ACC load,
  * ALU ADD), MAX, MIN, then the store.  epi_flags: CL_EPI_*. */
 void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags);
 /* Wrap the loop nest in `vt` virtual threads when vt > 1.  *bare says
  * whether the function body is a bare loop, which decides where the final
- * dependency pop lands relative to the sync (spec 8.5). */
+ * dependency pop lands relative to the sync (docs/isa.md 8.5). */
 cl_node_t *cl_ir_wrap_vthreads(cl_ir_t *ir, cl_node_t *root, int vt, int *bare);
 /* The tile both operators lower to: initialise the accumulators; for the
  * reduction variable var_i over ti steps LOAD INP, LOAD WGT, GEMM; then the
- * epilogue (spec 10) with the steps epi_flags (CL_EPI_*) asks for. */
+ * epilogue (docs/isa.md 10) with the steps epi_flags (CL_EPI_*) asks for. */
 cl_node_t *cl_ir_gemm_tile(cl_ir_t *ir, int var_i, int ti, int epi_flags);
 
 #define CL_MAX_SEGS 5
@@ -329,7 +329,7 @@ void cl_op_init(cl_op_t *o, const char *name, const vta_config_t *cfg,
                 const vta_cl_epilogue_t *epi, vta_cl_store_t store, uint64_t seed, int range);
 /* The epilogue steps o has (CL_EPI_*). */
 int cl_op_epi_flags(const cl_op_t *o);
-/* DRAM element index of a segment's first element (spec 2.3: base
+/* DRAM element index of a segment's first element (docs/isa.md 2.3: base
  * registers are 0, dram_base holds phys / elem_bytes). */
 uint32_t cl_op_dram(const cl_op_t *o, int seg, uint32_t elem_bytes);
 /* With `to` output-channel tiles (noc blocks / ob), two threads need an even count. */
@@ -343,7 +343,7 @@ int cl_op_check_sram(const cl_op_t *o, const char *inp_detail, const char *wgt_d
 typedef int (*cl_kernel_fn)(const void *ctx, int op, uint32_t t, cl_kernel_t *k,
                             vta_err *err);
 /* The uop buffer must hold every distinct kernel of every thread (each
- * thread's kernels differ, spec 8.6); the last thread's are the largest. */
+ * thread's kernels differ, docs/isa.md 8.6); the last thread's are the largest. */
 int cl_op_check_uops(const cl_op_t *o, cl_kernel_fn kernel, const void *ctx, vta_err *err);
 /* The epilogue's ALU kernel for op (OP_ALU_BIAS, OP_ALU_RES, OP_SHR, OP_MAX,
  * OP_MIN) over the element nest n of the accumulator tile at acc. */

@@ -3,7 +3,7 @@
  * data segments, runs the sync pass and the tree against the runtime
  * emulation, lays the uop kernels out as the runtime's ReadBarrier does,
  * encodes everything, and adds the run, the expectations and the meta
- * lines.  Also the report (counts per kind, spec 9 statistics), the
+ * lines.  Also the report (counts per kind, docs/isa.md 9 statistics), the
  * deterministic data behind --seed, and the tile's statement tree both
  * schedules lower to (cl_op.c drives the assembly for them).
  */
@@ -64,7 +64,7 @@ static void account(const vta_config_t *cfg, const vta_insn_t *in, vta_cl_report
   case VTA_CL_ALU: rep->stats[VTA_STAT_ALU_COUNTER] += loops; break;
   default: break;
   }
-  /* queues l2g, g2l, g2s, s2g (spec 5.2) */
+  /* queues l2g, g2l, g2s, s2g (docs/isa.md 5.2) */
   vta_unit_t u = vta_insn_unit(in);
   if (u == VTA_UNIT_LOAD) {
     rep->leftover[0] += (int)in->push_next;
@@ -113,7 +113,7 @@ void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f) {
   for (int i = 0; i < 4; i++)
     if (rep->leftover[i])
       fprintf(f, "note: %d %s token(s) stay queued after FINISH (the final dependency pop "
-              "follows VTASynchronize, spec 8.5)\n", rep->leftover[i], q[i]);
+              "follows VTASynchronize, docs/isa.md 8.5)\n", rep->leftover[i], q[i]);
 }
 
 /* ---- assembly ------------------------------------------------------------- */
@@ -251,7 +251,7 @@ static int run_tree(cl_job_t *job, cl_ir_t *ir, cl_rt_t *rt, vta_err *err) {
     return vta_errf(err, VTA_EINPUT,
                     "uop buffer: the distinct micro-op kernels need %u entries, %u available "
                     "(TVM's runtime would evict and reload kernels and misplace them in DRAM, "
-                    "spec 8.6); use smaller tiles", need, job->cfg->uop_depth);
+                    "docs/isa.md 8.6); use smaller tiles", need, job->cfg->uop_depth);
   }
   return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * cl_layout.c - VTA's tiled DRAM layouts (spec 2.2: one scratchpad element
+ * cl_layout.c - VTA's tiled DRAM layouts (docs/isa.md 2.2: one scratchpad element
  * is BATCH x BLOCK lanes, row-major, lane 0 first) and back.
  *
  * GEMM tensors are blocked as [rows/R][cols/C][R][C]; conv2d tensors as

@@ -16,7 +16,7 @@
  *    push (on the other unit's last instruction, or a NOP) and the pops.
  *  - A mirror of the uop scratchpad and per-row "out written" and "acc
  *    small" flags keep every index in range, every stored row last written
- *    by GEMM/ALU and every vector SHR amount within -15..15 (spec 6.5).
+ *    by GEMM/ALU and every vector SHR amount within -15..15 (docs/isa.md 6.5).
  *  - Portable programs (--portable) also keep per-row "written" flags and
  *    avoid every behaviour `vtasim lint` reports (docs/lint.md): each run
  *    starts by loading the inp and wgt windows (HLS vta() starts them fresh),
@@ -37,7 +37,7 @@
 #include "vta_program.h"
 
 enum { U_LD = 0, U_CP = 1, U_ST = 2 };
-/* Token queues of spec 5.2. */
+/* Token queues of docs/isa.md 5.2. */
 enum { Q_L2G = 0, Q_G2L = 1, Q_G2S = 2, Q_S2G = 3, NQ = 4 };
 /* Buffers shared between units; acc and uop belong to compute alone. */
 enum { B_INP = 0, B_WGT = 1, B_OUT = 2, NB = 3 };
@@ -578,7 +578,7 @@ static int portable_init(rg_t *g, int first, vta_err *e) {
 static int gen_run(rg_t *g, int body, int carry_out, vta_err *e) {
   g->nins = 0;
   g->last[0] = g->last[1] = g->last[2] = -1;
-  /* tokens carried from the previous run are popped first (spec 5.3) */
+  /* tokens carried from the previous run are popped first (docs/isa.md 5.3) */
   if (drain(g, 0, e)) return -1;
   if (g->portable && portable_init(g, g->runs_done == 0, e)) return -1;
   g->runs_done++;
@@ -598,7 +598,7 @@ static int gen_run(rg_t *g, int body, int carry_out, vta_err *e) {
     if (rc) return -1;
   }
   if (drain(g, 0, e)) return -1;
-  /* runtime epilogue (spec 8.5): store and load push, compute pops both */
+  /* runtime epilogue (docs/isa.md 8.5): store and load push, compute pops both */
   vta_insn_t s = nop_of(U_ST), l = nop_of(U_LD), c = nop_of(U_CP), f;
   s.push_prev = 1;
   l.push_next = 1;

@@ -1,7 +1,7 @@
 /*
  * cl_uop.c - micro-op kernels as TVM records them.
  *
- * GEMM (FoldUopLoop, spec 10): the tensor intrinsic pushes one uop per point
+ * GEMM (FoldUopLoop, docs/isa.md 10): the tensor intrinsic pushes one uop per point
  * of the loop nest inside its uop scope; the two outermost loops become the
  * instruction's hardware loops, the inner ones are unrolled into the kernel.
  * ALU (InjectALUIntrin): one uop, with the element loops flattened wherever

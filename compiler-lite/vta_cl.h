@@ -4,7 +4,7 @@
  * produce for that schedule (instructions, micro-op kernels, packed DRAM
  * images, expected output), as a vtasim program bundle.
  *
- * The lowering follows the ISA contract (vta-isa.md sections 8 and 10):
+ * The lowering follows the ISA contract (docs/isa.md sections 8 and 10):
  * TVM's passes (DMA injection, coproc-scope lifting, CoProcSync, virtual-
  * thread injection, uop folding, ALU injection) are modelled on a tiny
  * statement tree, and the tree is executed against a copy of the runtime's
@@ -33,7 +33,7 @@ typedef enum {
 
 /* The ALU epilogue: acc (+ bias) >> shift, clipped to [clip_lo, clip_hi], cast to int8. */
 typedef struct vta_cl_epilogue {
-  int shift;            /* ALU SHR immediate, -15..15 (spec 6.5) */
+  int shift;            /* ALU SHR immediate, -15..15 (docs/isa.md 6.5) */
   int clip_lo, clip_hi; /* ALU MAX then MIN immediates, int16 */
   int bias;             /* 1: add an int32 bias per output channel (LOAD ACC + ALU ADD) */
   int residual;         /* conv2d: 1: after the shift, add an int8 tensor of the output's
@@ -132,7 +132,7 @@ typedef struct vta_cl_report {
   char epilogue[96];
   uint32_t count[VTA_CL_NKINDS];
   uint32_t total;
-  uint64_t stats[VTA_NSTATS]; /* predicted by spec 9's rules from the stream, indexed by
+  uint64_t stats[VTA_NSTATS]; /* predicted by docs/isa.md 9's rules from the stream, indexed by
                                * VTA_STAT_* (VTA_FSIM_STATS, isa/vta_isa.h) */
   uint32_t kernels, uops;        /* distinct micro-op kernels and their uops */
   uint32_t tiles;                /* output tiles, all threads */

@@ -32,7 +32,7 @@ struct vtasim_capture {
 };
 
 /* The DRAM bytes a LOAD or STORE moves: rows y < y_size of x_size elements,
- * x_stride elements apart, from element dram_base (spec 2.3).  Padding and
+ * x_stride elements apart, from element dram_base (docs/isa.md 2.3).  Padding and
  * sync NOPs (x_size 0) touch no DRAM. */
 static int insn_range(const vta_config_t *cfg, const vta_insn_t *in, range_t *r) {
   if (in->opcode != VTA_OP_LOAD && in->opcode != VTA_OP_STORE) return 0;

@@ -1,5 +1,5 @@
 /*
- * vta_driver.c - VTA's driver API (spec 7.1) on every engine of vtasim, so
+ * vta_driver.c - VTA's driver API (docs/isa.md 7.1) on every engine of vtasim, so
  * that host code written against VTA's driver.h runs unchanged on the C
  * model, the functional model, the Verilated RTL or the co-simulation of
  * both (docs/driver.md).

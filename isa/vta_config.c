@@ -137,28 +137,28 @@ int vta_config_derive(vta_config_t *c, vta_err *err) {
   c->out_depth = c->acc_depth; /* the out buffer is indexed like acc */
   c->uop_src_bits = imax(c->log_acc_depth, c->log_inp_depth);
 
-  /* Encoding constraints, spec 1.4. */
+  /* Encoding constraints, docs/isa.md 1.4. */
   int A = c->log_acc_depth, I = c->log_inp_depth, W = c->log_wgt_depth,
       U = c->log_uop_depth;
   if (A + imax(A, I) + W > 32)
     return vta_errf(err, VTA_EINPUT,
                     "the micro-op does not fit in 32 bits: log2 depths acc %d + "
-                    "max(acc %d, inp %d) + wgt %d = %d > 32 (spec 1.4)",
+                    "max(acc %d, inp %d) + wgt %d = %d > 32 (docs/isa.md 1.4)",
                     A, A, I, W, A + imax(A, I) + W);
   if (2 * A + 2 * I + 2 * W > 64)
     return vta_errf(err, VTA_EINPUT,
                     "the GEMM factor word does not fit in 64 bits: 2*acc %d + "
-                    "2*inp %d + 2*wgt %d = %d > 64 (spec 1.4)",
+                    "2*inp %d + 2*wgt %d = %d > 64 (docs/isa.md 1.4)",
                     A, I, W, 2 * A + 2 * I + 2 * W);
   if (4 * A + VTA_ALU_OPCODE_BITS + 1 + VTA_ALUOP_IMM_BITS > 64)
     return vta_errf(err, VTA_EINPUT,
                     "the ALU factor word does not fit in 64 bits: 4*acc %d + 3 + "
-                    "1 + 16 = %d > 64 (spec 1.4)",
+                    "1 + 16 = %d > 64 (docs/isa.md 1.4)",
                     A, 4 * A + 20);
   if (37 + 2 * U > 64)
     return vta_errf(err, VTA_EINPUT,
                     "the GEMM/ALU first word does not fit in 64 bits: 37 + 2*uop "
-                    "%d = %d > 64 (spec 1.4)",
+                    "%d = %d > 64 (docs/isa.md 1.4)",
                     U, 37 + 2 * U);
   return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * vta_config.h - the VTA hardware configuration: the user parameters of
- * VTA's vta_config.json and every constant derived from them (spec 1.1-1.4).
+ * VTA's vta_config.json and every constant derived from them (docs/isa.md 1.1-1.4).
  *
  * This is the single source of every configuration constant in vtasim: the
  * model, the compiler and the generated Verilog parameter package all read
@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-/* Fixed ISA widths (spec 1.2): these do not depend on the configuration. */
+/* Fixed ISA widths (docs/isa.md 1.2): these do not depend on the configuration. */
 #define VTA_INS_BYTES 16
 #define VTA_UOP_BYTES 4
 #define VTA_OPCODE_BITS 3
@@ -47,7 +47,7 @@ typedef struct vta_config {
   uint32_t inp_elem_bytes, wgt_elem_bytes, acc_elem_bytes, out_elem_bytes;
   int log_uop_depth, log_inp_depth, log_wgt_depth, log_acc_depth;
   uint32_t uop_depth, inp_depth, wgt_depth, acc_depth, out_depth;
-  int uop_src_bits; /* max(log_acc_depth, log_inp_depth), spec 4 */
+  int uop_src_bits; /* max(log_acc_depth, log_inp_depth), docs/isa.md 4 */
 } vta_config_t;
 
 /* The default 1x16_i8w8a32_15_15_18_17 configuration, derived. */
@@ -55,7 +55,7 @@ void vta_config_default(vta_config_t *cfg);
 
 /*
  * Check the user parameters and fill in the derived constants.  Fails with a
- * message naming the parameter or the encoding constraint (spec 1.4) that a
+ * message naming the parameter or the encoding constraint (docs/isa.md 1.4) that a
  * configuration breaks.
  */
 int vta_config_derive(vta_config_t *cfg, vta_err *err);

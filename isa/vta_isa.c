@@ -4,7 +4,7 @@
  *
  * Layouts are computed, not tabulated by hand: each format is the list of
  * fields in the declaration order of VTA's hw_spec.h, placed by the SysV
- * bitfield rule (spec 3.1).  That makes any valid configuration work and
+ * bitfield rule (docs/isa.md 3.1).  That makes any valid configuration work and
  * leaves exactly one place where positions come from.
  */
 #include "vta_isa.h"
@@ -36,7 +36,7 @@ enum { F_LOAD = 1, F_STORE = 2, F_GEMM = 4, F_FINISH = 8, F_ALU = 16,
        F_MEM = F_LOAD | F_STORE, F_LOOP = F_GEMM | F_ALU,
        F_ALL = F_MEM | F_LOOP | F_FINISH };
 enum { K_POS, K_FLAG, K_NAMED };
-/* ALU sources are acc indices: acc width (spec 3.4) */
+/* ALU sources are acc indices: acc width (docs/isa.md 3.4) */
 #define SRC_W (op == VTA_OP_ALU ? A : I)
 #define INSN_FIELDS(X)                                                                   \
   X(opcode, opcode, F_ALL, K_POS, VTA_OPCODE_BITS, 0)                                    \

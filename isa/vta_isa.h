@@ -20,12 +20,12 @@
 extern "C" {
 #endif
 
-/* Opcodes (spec 1.3). */
+/* Opcodes (docs/isa.md 1.3). */
 enum { VTA_OP_LOAD = 0, VTA_OP_STORE = 1, VTA_OP_GEMM = 2, VTA_OP_FINISH = 3, VTA_OP_ALU = 4 };
-/* Memory ids (spec 1.3). ACC_8BIT is fsim-only and not executed here (spec 12.4). */
+/* Memory ids (docs/isa.md 1.3). ACC_8BIT is fsim-only and not executed here (docs/isa.md 12.4). */
 enum { VTA_MEM_UOP = 0, VTA_MEM_WGT = 1, VTA_MEM_INP = 2, VTA_MEM_ACC = 3, VTA_MEM_OUT = 4,
        VTA_MEM_ACC_8BIT = 5 };
-/* ALU opcodes (spec 1.3, 3-bit encoding of 3.4). MUL is fsim-only (spec 12.4). */
+/* ALU opcodes (docs/isa.md 1.3, 3-bit encoding of 3.4). MUL is fsim-only (docs/isa.md 12.4). */
 enum { VTA_ALU_MIN = 0, VTA_ALU_MAX = 1, VTA_ALU_ADD = 2, VTA_ALU_SHR = 3, VTA_ALU_MUL = 4 };
 
 /*
@@ -69,7 +69,7 @@ typedef struct vta_layout {
 
 /*
  * The bit layout of `opcode` (LOAD and STORE share one) for a configuration,
- * computed with the rule of spec 3.1: fields LSB-first in declaration order, a
+ * computed with the rule of docs/isa.md 3.1: fields LSB-first in declaration order, a
  * field that would straddle bit 64 moves to bit 64.
  */
 int vta_insn_layout(const vta_config_t *cfg, uint32_t opcode, vta_layout_t *out,
@@ -96,15 +96,15 @@ const char *vta_opcode_name(uint32_t opcode);
 const char *vta_mem_name(uint32_t mem_type);
 const char *vta_alu_name(uint32_t alu_opcode);
 
-/* Bytes per element of a memory type in DRAM (spec 2.3), 0 if none. */
+/* Bytes per element of a memory type in DRAM (docs/isa.md 2.3), 0 if none. */
 uint32_t vta_mem_elem_bytes(const vta_config_t *cfg, uint32_t mem_type);
 
-/* Which unit executes an instruction (spec 5.1). */
+/* Which unit executes an instruction (docs/isa.md 5.1). */
 typedef enum { VTA_UNIT_LOAD = 0, VTA_UNIT_COMPUTE = 1, VTA_UNIT_STORE = 2 } vta_unit_t;
 vta_unit_t vta_insn_unit(const vta_insn_t *in);
 const char *vta_unit_name(vta_unit_t u);
 
-/* A sync/NOP: LOAD or STORE with x_size 0 (spec 5.5). */
+/* A sync/NOP: LOAD or STORE with x_size 0 (docs/isa.md 5.5). */
 int vta_insn_is_nop(const vta_insn_t *in);
 
 /*
@@ -137,11 +137,11 @@ int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
 int vta_uop_parse(const char *line, vta_uop_t *out, vta_err *err);
 
 /*
- * The seven fsim statistics of spec 9, once: counted by the model
+ * The seven fsim statistics of docs/isa.md 9, once: counted by the model
  * (vta_stats_t, model/vta_model.h), predicted by compiler-lite (the bundle's
  * expected counters), read from the RTL's registers (model/platform/vta_vcr.h).
  *
- *   X(name, NAME) - the lower-case name of the spec and of the bundle's
+ *   X(name, NAME) - the lower-case name of docs/isa.md and of the bundle's
  *   `expect counter` lines; the upper-case one of the register VCR_<NAME>.
  *
  * VTA_FSIM_STATS_WITH(Y, a) calls Y(a, name, NAME): a list expanded inside

@@ -21,7 +21,7 @@ const vta_lint_kind_info_t vta_lint_kinds[VTA_LINT_NKINDS] = {
 #undef VTA_LINT_INFO
 };
 
-/* Chisel's CoreConfig uop memory (spec 12.11). */
+/* Chisel's CoreConfig uop memory (docs/isa.md 12.11). */
 #define CHISEL_UOP_ENTRIES 2048u
 /* HLS dependence-queue depth (vta.h STREAM_IN_DEPTH) and Chisel's saturating counter. */
 #define HLS_TOKEN_DEPTH 8u
@@ -29,7 +29,7 @@ const vta_lint_kind_info_t vta_lint_kinds[VTA_LINT_NKINDS] = {
 
 enum { M_UOP = 0, M_INP, M_WGT, M_ACC, M_OUT, NMEM };
 static const char *const mem_names[NMEM] = {"uop", "inp", "wgt", "acc", "out"};
-/* Token queues (spec 5.2) and units. */
+/* Token queues (docs/isa.md 5.2) and units. */
 enum { Q_L2G = 0, Q_G2L, Q_S2G, Q_G2S, NQ };
 static const char *const q_names[NQ] = {"l2g", "g2l", "s2g", "g2s"};
 

@@ -8,7 +8,7 @@
  *
  * The walk follows program order within a run (a token-correct program's
  * scratchpad accesses happen in that order on every implementation) and the
- * token queues with the scheduling rules of spec 5.2.  It needs nothing but
+ * token queues with the scheduling rules of docs/isa.md 5.2.  It needs nothing but
  * the bundle: micro-ops are read from the bundle's DRAM segments by the
  * LOAD UOP instructions that bring them in.
  */
@@ -33,7 +33,7 @@ extern "C" {
   X(ALU_IMM_SRC, "alu-imm-src",                                                                \
     "operand A is acc[dst index]",                                                             \
     "operand A is read at the src index (acc[src index])",                                     \
-    "operand A is acc[dst index] (spec 6.5)",                                                  \
+    "operand A is acc[dst index] (docs/isa.md 6.5)",                                                  \
     "Chisel TensorAlu.scala (read index = src when use_imm); HLS vta.cc alu()")                \
   X(ALU_FORWARD, "alu-forward",                                                                \
     "the micro-op sees the value just written",                                                \
@@ -45,32 +45,32 @@ extern "C" {
     "the imm field is ignored: shift right by the src lane",                                   \
     "the imm field's sign bit turns SHR into a left shift",                                    \
     "the imm field is ignored: shift right by the src lane",                                   \
-    "spec 12.3; Chisel TensorAlu.scala (neg_shift uses the imm sign bit even without use_imm)") \
+    "docs/isa.md 12.3; Chisel TensorAlu.scala (neg_shift uses the imm sign bit even without use_imm)") \
   X(SHR_IMM_RANGE, "shr-imm-range",                                                            \
-    "takes the shift amount as a 5-bit signed value (spec 12.3)",                              \
+    "takes the shift amount as a 5-bit signed value (docs/isa.md 12.3)",                              \
     "shifts by the low log2(acc width) bits of the amount or of its negation",                 \
     "shifts by the full amount (-31..31; beyond that the run stops with an error)",            \
-    "spec 12.3; HLS vta.cc alu() shft_by; Chisel TensorAlu.scala Alu")                         \
+    "docs/isa.md 12.3; HLS vta.cc alu() shft_by; Chisel TensorAlu.scala Alu")                         \
   X(ALU_MUL, "alu-mul",                                                                        \
     "not an ALU op: acc unchanged, out written with undefined lanes",                          \
     "opcode 4 is its internal left shift (by minus the B operand)",                            \
-    "refused: the run stops with an error (MUL exists only in fsim, spec 12.4)",               \
-    "spec 12.4; HLS vta.cc alu(); Chisel TensorAlu.scala Alu")                                 \
+    "refused: the run stops with an error (MUL exists only in fsim, docs/isa.md 12.4)",               \
+    "docs/isa.md 12.4; HLS vta.cc alu(); Chisel TensorAlu.scala Alu")                                 \
   X(LOAD_ACC8, "load-acc-8bit",                                                                \
     "compute loads only UOP and ACC: nothing is written",                                      \
-    "not a memory type it loads (spec 12.4)",                                                  \
-    "refused: the run stops with an error (ACC_8BIT exists only in fsim, spec 12.4)",          \
-    "spec 12.4; HLS vta.cc compute()")                                                         \
+    "not a memory type it loads (docs/isa.md 12.4)",                                                  \
+    "refused: the run stops with an error (ACC_8BIT exists only in fsim, docs/isa.md 12.4)",          \
+    "docs/isa.md 12.4; HLS vta.cc compute()")                                                         \
   X(PAD_WGT, "pad-wgt",                                                                        \
     "ignores the pads",                                                                        \
     "honours the pads",                                                                        \
-    "refused: the run stops with an error (spec 12.5)",                                        \
-    "spec 12.5; HLS vta.cc load() uses load_2d for WGT")                                       \
+    "refused: the run stops with an error (docs/isa.md 12.5)",                                        \
+    "docs/isa.md 12.5; HLS vta.cc load() uses load_2d for WGT")                                       \
   X(UOP_SHAPE, "uop-load-shape",                                                               \
     "copies x_size micro-ops and ignores y_size, x_stride and the pads",                       \
     "honours y_size and the stride",                                                           \
-    "refused: the run stops with an error (LOAD UOP is 1-D, spec 6.2, 12.5)",                  \
-    "spec 6.2, 12.5; HLS vta.cc compute() memcpy of x_size uops")                              \
+    "refused: the run stops with an error (LOAD UOP is 1-D, docs/isa.md 6.2, 12.5)",                  \
+    "docs/isa.md 6.2, 12.5; HLS vta.cc compute() memcpy of x_size uops")                              \
   X(PAD_ACC, "pad-acc",                                                                        \
     "ignores the pads (load_2d): the rows land unpadded",                                      \
     "honours the pads",                                                                        \
@@ -79,13 +79,13 @@ extern "C" {
   X(PAD_NOP, "pad-nop",                                                                        \
     "writes the pad rows (x_size 0 with pads)",                                                \
     "a sync NOP: nothing is written",                                                          \
-    "a sync NOP: nothing is written (spec 12.5)",                                              \
-    "spec 12.5; HLS vta.cc load_pad_2d()")                                                     \
+    "a sync NOP: nothing is written (docs/isa.md 12.5)",                                              \
+    "docs/isa.md 12.5; HLS vta.cc load_pad_2d()")                                                     \
   X(RESET_OUT, "reset-out",                                                                    \
     "a GEMM reset writes out = low bits of acc + inp*wgt",                                     \
     "a GEMM reset leaves out unchanged",                                                       \
-    "a GEMM reset leaves out unchanged (spec 12.2)",                                           \
-    "spec 12.2; HLS vta.cc gemm() writes o_tensor also when reset_reg")                        \
+    "a GEMM reset leaves out unchanged (docs/isa.md 12.2)",                                           \
+    "docs/isa.md 12.2; HLS vta.cc gemm() writes o_tensor also when reset_reg")                        \
   X(UNINIT, "uninit-read",                                                                     \
     "reads whatever the SRAM (or, in vta(), the uninitialised local array) holds",             \
     "reads whatever the SRAM holds",                                                           \
@@ -100,33 +100,33 @@ extern "C" {
     "vta() starts every call with empty token queues (a pop of a carried token waits "         \
     "forever) and asserts that all four are empty at its end",                                 \
     "tokens persist across runs",                                                              \
-    "tokens persist across runs (spec 12.8)",                                                  \
-    "spec 12.8; HLS vta.cc vta(): the dependence queues are locals, assert at the end")        \
+    "tokens persist across runs (docs/isa.md 12.8)",                                                  \
+    "docs/isa.md 12.8; HLS vta.cc vta(): the dependence queues are locals, assert at the end")        \
   X(TOKEN_DEPTH, "token-depth",                                                                \
     "token queues hold 8 (STREAM_IN_DEPTH): a producer blocks on a full queue",                \
     "token counters saturate at 255: a push beyond is lost",                                   \
     "a token-queue capacity parameter (overflow is an error)",                                 \
-    "spec 12.7; HLS vta.h STREAM_IN_DEPTH")                                                    \
+    "docs/isa.md 12.7; HLS vta.h STREAM_IN_DEPTH")                                                    \
   X(INDEX_WRAP, "index-wrap",                                                                  \
     "the index wraps modulo the scratchpad depth",                                             \
     "the index wraps modulo the scratchpad depth",                                             \
-    "an error: the run stops (spec 12.9)",                                                     \
-    "spec 12.9")                                                                               \
+    "an error: the run stops (docs/isa.md 12.9)",                                                     \
+    "docs/isa.md 12.9")                                                                               \
   X(CHISEL_UOP_DEPTH, "chisel-uop-depth",                                                      \
     "a uop scratchpad of the configured depth",                                                \
     "a uop memory of 2048 entries (CoreConfig): higher entries wrap",                          \
     "a uop scratchpad of the configured depth",                                                \
-    "spec 12.11; Chisel Configs.scala")                                                        \
+    "docs/isa.md 12.11; Chisel Configs.scala")                                                        \
   X(ALU_UOP_WGT, "alu-uop-wgt",                                                                \
     "an ALU micro-op's wgt field is ignored",                                                  \
     "the src index is src | wgt << log2(inp depth)",                                           \
     "an ALU micro-op's wgt field is ignored",                                                  \
-    "spec 12.11; Chisel TensorAlu.scala src_offset")                                           \
+    "docs/isa.md 12.11; Chisel TensorAlu.scala src_offset")                                           \
   X(CONFIG, "config",                                                                          \
     "the ALU src index field has the INP index width",                                         \
     "decode widths are hard-coded for LOG_ACC_DEPTH = LOG_INP_DEPTH = 11, LOG_WGT_DEPTH = 10", \
-    "field widths derived from the configuration (spec 4)",                                    \
-    "spec 12.11")
+    "field widths derived from the configuration (docs/isa.md 4)",                                    \
+    "docs/isa.md 12.11")
 
 typedef enum {
 #define VTA_LINT_ENUM(id, ...) VTA_LINT_##id,

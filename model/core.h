@@ -19,7 +19,7 @@
 
 /*
  * A scratchpad held unpacked, one array slot per lane, so that GEMM and ALU
- * index lanes directly; packing to the DRAM format (spec 2.2) happens only
+ * index lanes directly; packing to the DRAM format (docs/isa.md 2.2) happens only
  * at transfers.  inp, wgt and out lanes are at most 8 bits (vta_config_derive
  * guarantees it) and live in i8; acc lanes (8..32 bits) live in i32.  Every
  * lane holds the sign-extended two's-complement value of its width.
@@ -100,7 +100,7 @@ typedef struct cmd {
   uint64_t queued; /* cycle model: first cycle it was visible in its queue */
 } cmd_t;
 
-/* A bounded FIFO of instructions (the 512-entry command queues, spec 5.2). */
+/* A bounded FIFO of instructions (the 512-entry command queues, docs/isa.md 5.2). */
 typedef struct cmdq {
   cmd_t *slot;
   uint32_t cap, head, count;
@@ -120,7 +120,7 @@ struct vta_model {
                                  grants no direct pointer (vta_tensor_row) */
   uint64_t rowcap;
 
-  uint32_t tokens[4];         /* VTA_Q_*: persist across runs (spec 5.3) */
+  uint32_t tokens[4];         /* VTA_Q_*: persist across runs (docs/isa.md 5.3) */
   cmdq_t q[3];                /* VTA_UNIT_*: emptied at the start of a run */
 
   /* Fetch state of the current run. */
@@ -176,11 +176,11 @@ int vta_tensor_check_store(vta_model_t *m, const sram_t *s, const char *unit,
 void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry);
 void vta_tensor_pack(const sram_t *s, uint32_t entry, uint8_t *dst);
 void vta_tensor_zero(sram_t *s, uint32_t entry, uint32_t count);
-/* tensor.c: LOAD with zero padding (spec 6.1) into s, the 2-D transfer that
+/* tensor.c: LOAD with zero padding (docs/isa.md 6.1) into s, the 2-D transfer that
  * INP, WGT and ACC share.  Checks the SRAM range and every DRAM row. */
 int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t *c,
                        vta_err *err);
-/* STORE (spec 6.3): dense SRAM rows from s to strided DRAM rows. */
+/* STORE (docs/isa.md 6.3): dense SRAM rows from s to strided DRAM rows. */
 int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
                         vta_err *err);
 /* Range check of DRAM row r (no access): 0, or -1 with the range fault. */

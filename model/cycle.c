@@ -187,7 +187,7 @@ static int fail(vta_model_t *m, vta_err *err) {
 }
 
 /* Launch (cycle 0 comes next): queues empty, every unit idle, memory
- * idle; tokens and scratchpads persist (spec 5.3). */
+ * idle; tokens and scratchpads persist (docs/isa.md 5.3). */
 static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *err) {
   cyc_t *cy = m->cy;
   for (int u = 0; u < 3; u++) {

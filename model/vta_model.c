@@ -7,7 +7,7 @@
  * Functional scheduling is deterministic: each round, fetch dispatches as
  * many instructions as fit, then load, compute and store in turn execute
  * instructions from their queues for as long as the head's pops are
- * available.  Units are ordered by tokens only (spec 5.4), so any schedule
+ * available.  Units are ordered by tokens only (docs/isa.md 5.4), so any schedule
  * gives a correctly synchronised program the same result; a fixed one also
  * makes every fault reproducible.
  */
@@ -141,7 +141,7 @@ static int pops_ready(const vta_model_t *m, vta_unit_t unit, const vta_insn_t *i
   return 1;
 }
 
-/* Pushes happen after the instruction completed (spec 5.2); all are checked
+/* Pushes happen after the instruction completed (docs/isa.md 5.2); all are checked
  * before any is made so that a failed instruction pushes nothing. */
 static int push_tokens(vta_model_t *m, vta_unit_t unit, const cmd_t *c, vta_err *err) {
   for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
@@ -252,7 +252,7 @@ int vta_model_stuck(vta_model_t *m, uint64_t cycle, vta_err *err) {
 int vta_model_run(vta_model_t *m, uint32_t insn_phys, uint32_t count, vta_err *err) {
   if (m->cy) return vta_cycle_run(m, insn_phys, count, err);
   /* Instructions left over from a previous run (after its FINISH or its
-   * fault) are dropped; tokens and scratchpads persist (spec 5.3). */
+   * fault) are dropped; tokens and scratchpads persist (docs/isa.md 5.3). */
   for (int u = 0; u < 3; u++) m->q[u].head = m->q[u].count = 0;
   m->insn_phys = insn_phys;
   m->insn_count = count;

@@ -1,6 +1,6 @@
 /*
  * vta_model.h - the model of the VTA core: fetch, the three command queues,
- * load, compute and store, the four dependency token queues (spec 5) and,
+ * load, compute and store, the four dependency token queues (docs/isa.md 5) and,
  * in the cycle-accurate engine, the memory system.
  *
  * Two modes share the state and the per-instruction semantics (the
@@ -10,7 +10,7 @@
  *  - VTA_MODEL_FUNCTIONAL: what VTA computes, one instruction at a time.
  * Both give the same results on every correctly synchronised program.
  *
- * Units are ordered only by tokens; token state persists across runs (spec
+ * Units are ordered only by tokens; token state persists across runs (docs/isa.md
  * 5.3).  Every fault stops the run with a message naming the unit, the
  * instruction (index and disassembly) and the queue.
  */

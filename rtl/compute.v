@@ -2,7 +2,7 @@
 // DMA, read clients uop and acc), GEMM, ALU and FINISH (docs/microarch.md
 // 6.2-6.5, 6.7).  It owns the uop and acc scratchpads and writes out: every
 // GEMM (not reset) and ALU result writes acc and the low OUT_WIDTH bits of
-// each lane into out (spec 2.1, decision 12.1); a reset GEMM writes acc = 0.
+// each lane into out (docs/isa.md 2.1, decision 12.1); a reset GEMM writes acc = 0.
 //
 // Unit skeleton (section 4, unit_skeleton.v): start when idle and l2g
 // (pop_prev) and s2g (pop_next) hold the tokens it pops; push g2l
@@ -29,7 +29,7 @@
 //
 // so results are written in S + 6 + k*i + (k-1) and D = S + k*N + PIPE_DONE
 // (PIPE_DONE = 6: the cycle k+4 after the last issue; S+6 when N = 0).  The
-// acc operands follow the sequential semantics of spec 6.4: an operand that
+// acc operands follow the sequential semantics of docs/isa.md 6.4: an operand that
 // arrives in cycle A from a read presented in A-1 misses the writes of A-1
 // (kept one cycle in the prev_wb registers) and of A onwards (the current
 // write port), so each operand register takes the newest of them for its
@@ -527,7 +527,7 @@ module compute (
           ALU_SHR[ALU_OP_W-1:0]: lane_result = lane_b[ALU_W-1]
                                              ? lane_a << ((~lane_b[SHIFT_W-1:0]) + SHIFT_ONE)
                                              : lane_asr;
-          default:      lane_result = lane_a;   // MUL is not part of the contract (spec 12.4)
+          default:      lane_result = lane_a;   // MUL is not part of the contract (docs/isa.md 12.4)
         endcase
         result[lane*ACC_WIDTH +: ACC_WIDTH]     = lane_result[ACC_WIDTH-1:0];
         result_out[lane*OUT_WIDTH +: OUT_WIDTH] = lane_result[OUT_WIDTH-1:0];

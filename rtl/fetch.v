@@ -1,7 +1,7 @@
 // fetch.v - the fetch unit (docs/microarch.md 7): reads the run's 16-byte
 // instructions in chunks of FETCH_CHUNK as read client 0, then dispatches
 // them one per cycle, in order, into the command queue of the unit that
-// executes them (spec 5.1).  Reading and dispatching never overlap:
+// executes them (docs/isa.md 5.1).  Reading and dispatching never overlap:
 //
 //   REQ  present the chunk's bursts, one a cycle, as granted
 //   WAIT until the chunk's last beat has landed (cycle L)
@@ -79,7 +79,7 @@ module fetch (
     end
   endgenerate
 
-  // ---- decode: which unit executes it (spec 5.1) ----------------------------
+  // ---- decode: which unit executes it (docs/isa.md 5.1) ----------------------------
   wire [UNIT_W-1:0] unit;
   /* verilator lint_off PINCONNECTEMPTY */
   insn_decode u_dec (

@@ -1,7 +1,7 @@
 // insn_decode.v - the one instruction-field decoder of the core: splits a
-// 128-bit VTA instruction (spec 3) into its fields at the positions and
+// 128-bit VTA instruction (docs/isa.md 3) into its fields at the positions and
 // widths of the generated package (INSN_*_LSB/_W from vta_insn_layout(),
-// isa/vta_isa.c), and says which unit executes it (spec 5.1).  Fetch uses
+// isa/vta_isa.c), and says which unit executes it (docs/isa.md 5.1).  Fetch uses
 // `unit`; load, store and compute use the fields of the head of their
 // command queue.  Combinational; a field a format lacks reads whatever bits
 // lie there (the units look only at the fields of the formats they run).
@@ -20,7 +20,7 @@ module insn_decode (
   output wire [PAD_W-1:0]                y_pad_0, y_pad_1, x_pad_0, x_pad_1,
   // GEMM / ALU: uop_bgn zero-extended; the index factors zero-extended to
   // SRAM_IDX_W, the source factors in the format of the opcode (GEMM: inp
-  // indices, ALU: acc indices; spec 3.4)
+  // indices, ALU: acc indices; docs/isa.md 3.4)
   output wire                            reset_reg,
   output wire [UOP_IDX_W-1:0]            uop_bgn, uop_end,
   output wire [LOOP_W-1:0]               iter_out, iter_in,

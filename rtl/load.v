@@ -1,4 +1,4 @@
-// load.v - the load unit: LOAD INP and LOAD WGT (spec 6.1) into the inp and
+// load.v - the load unit: LOAD INP and LOAD WGT (docs/isa.md 6.1) into the inp and
 // wgt scratchpads, through its tensor DMA as read client inp or wgt.
 //
 // The unit skeleton of docs/microarch.md 4 (unit_skeleton.v): load has no
@@ -34,7 +34,7 @@ module load (
   output wire                 ev_done,
   output wire [QIDX_W-1:0]    ev_idx,
   output wire [CAT_W-1:0]     cat,
-  // fsim statistics added at S (spec 9), named as the counters of vcr.v
+  // fsim statistics added at S (docs/isa.md 9), named as the counters of vcr.v
   output wire [WORD_W-1:0]    add_inp_load_nbytes,
   output wire [WORD_W-1:0]    add_wgt_load_nbytes
 );

@@ -2,7 +2,7 @@
 // BATCH x BLOCK_OUT dot products of an input row pair (BATCH rows of BLOCK_IN
 // INP_WIDTH-bit ints) with a weight tile (BLOCK_OUT rows of BLOCK_IN
 // WGT_WIDTH-bit ints, as the weight scratchpad keeps it: wgt_tile.vh), each
-// ALU_W bits (mod 2^ALU_W, spec 6.4).  Combinational; zero unless `en`.
+// ALU_W bits (mod 2^ALU_W, docs/isa.md 6.4).  Combinational; zero unless `en`.
 //
 // The weights are taken in offset binary, q = w + 2^(WGT_WIDTH-1) >= 0 (the
 // sign bit of each flipped: one XOR over the tile's words), so that

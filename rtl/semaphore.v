@@ -4,7 +4,7 @@
 // The consumer pops at an instruction's start S only when the count at the
 // start of S is non-zero; the producer pushes at a done cycle D; the count at
 // the end of a cycle is count + pushes - pops, visible from the next cycle.
-// Tokens persist across runs (spec 5.3): only `rst` clears them.  A push
+// Tokens persist across runs (docs/isa.md 5.3): only `rst` clears them.  A push
 // beyond the configured TOKQ is a program error: the Verilator harness
 // checks it against the run's TOKQ (<= CAP) and reports it with the C
 // model's message (testbench/vta_rtl.cpp, model/platform/vta_diag.c).  A pop of an

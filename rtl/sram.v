@@ -7,7 +7,7 @@
 // from t+1 until the next read (`re` gates the output register, so a unit
 // can hold a value, e.g. store's staged out element, without a copy).
 // No reset: like the C model's calloc'd buffers, Verilator starts it at 0,
-// and scratchpads persist across runs (spec 5.3).
+// and scratchpads persist across runs (docs/isa.md 5.3).
 module sram #(
   parameter integer DEPTH = 16,
   parameter integer WIDTH = 8,

@@ -1,4 +1,4 @@
-// store.v - the store unit: STORE (spec 6.3) from the out scratchpad to DRAM
+// store.v - the store unit: STORE (docs/isa.md 6.3) from the out scratchpad to DRAM
 // through the store DMA and the write channel.
 //
 // Unit skeleton (docs/microarch.md 4, unit_skeleton.v): store is the last
@@ -33,7 +33,7 @@ module store (
   output wire                 ev_done,
   output wire [QIDX_W-1:0]    ev_idx,
   output wire [CAT_W-1:0]     cat,
-  output wire [WORD_W-1:0]    add_out_store_nbytes   // fsim statistic added at S (spec 9)
+  output wire [WORD_W-1:0]    add_out_store_nbytes   // fsim statistic added at S (docs/isa.md 9)
 );
 `include "vta_params.vh"
   wire [INSN_MEM_SRAM_BASE_W-1:0] sram_base;
@@ -77,7 +77,7 @@ module store (
   assign q_pop    = done;
   assign ev_start = start;
   assign ev_done  = done;
-  // out_store_nbytes counts every STORE with x_size != 0 (spec 9)
+  // out_store_nbytes counts every STORE with x_size != 0 (docs/isa.md 9)
   wire [WORD_W-1:0] x_size_word = {{(WORD_W-INSN_MEM_X_SIZE_W){1'b0}}, x_size};
   wire [WORD_W-1:0] y_size_word = {{(WORD_W-INSN_MEM_Y_SIZE_W){1'b0}}, y_size};
   assign add_out_store_nbytes = (start && |x_size)

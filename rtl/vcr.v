@@ -1,4 +1,4 @@
-// vcr.v - the register port and the counters (spec 7.3, docs/microarch.md
+// vcr.v - the register port and the counters (docs/isa.md 7.3, docs/microarch.md
 // 8.1; the map is model/platform/vta_vcr.h, generated into VCR_* offsets).
 //
 // CTRL: the host writes bit 0 to launch; that write's clock edge starts the

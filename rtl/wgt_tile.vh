@@ -2,7 +2,7 @@
 // weight tile and the MAC array (mac_array.v) reads it; included inside both
 // module bodies, after vta_params.vh, so that the order is written once.
 //
-// A tile is BLOCK_OUT rows o of BLOCK_IN weights k, row-major in DRAM (spec
+// A tile is BLOCK_OUT rows o of BLOCK_IN weights k, row-major in DRAM (docs/isa.md
 // 2.1).  The scratchpad keeps it as BLOCK_IN/G column groups c (G =
 // WGT_GROUP), each of BLOCK_OUT slices of G weights (k = c*G + s, s < G),
 // slice (c, o) holding weights k = c*G .. c*G+G-1 of row o, each weight as it

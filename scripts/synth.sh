@@ -2,8 +2,8 @@
 # scripts/synth.sh RTL_DIR - `make synth`: Yosys synthesis of rtl/ (top
 # vta_top, the configuration of RTL_DIR/vta_params.vh) to generic gates, with
 # the memories (scratchpads, command queues, fetch buffer) kept as $mem_v2
-# macros: mapping 3 Mbit of SRAM to flip-flops never finishes
-# (../shared/spec/toolchain.md section 8).  Prints the cell count and fails
+# macros: mapping 3 Mbit of SRAM to flip-flops does not finish in any useful
+# time.  Prints the cell count and fails
 # on latches or on Yosys's design checks.  Log: RTL_DIR/synth.log.
 set -eu
 dir=${1:-build/rtl}

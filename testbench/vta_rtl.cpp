@@ -69,7 +69,7 @@ const int nregs = (int)(sizeof regs / sizeof regs[0]);
 
 const int QUIET_LIMIT = 64;  // cycles without an event, memory idle: deadlock
 
-// The queues each unit pops and pushes with its prev / next flags (spec 5.2).
+// The queues each unit pops and pushes with its prev / next flags (docs/isa.md 5.2).
 const int unit_pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
 const int unit_pushes[3][2] = {{-1, VTA_Q_L2G}, {VTA_Q_G2L, VTA_Q_G2S}, {VTA_Q_S2G, -1}};
 

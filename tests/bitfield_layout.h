@@ -1,7 +1,7 @@
 /*
  * bitfield_layout.h - an independent description of the VTA instruction and
  * micro-op formats as C bitfield structs, in the style of VTA's hw_spec.h,
- * written from the tables of spec 3.2-3.5 and 4.  The spec (3.1) makes these
+ * written from the tables of docs/isa.md 3.2-3.5 and 4.  docs/isa.md (3.1) makes these
  * structs, compiled with the SysV little-endian rule, the normative layout:
  * the compiler, not our arithmetic, decides where every field lands (and
  * that a field that would straddle bit 64 starts at bit 64).  test_isa.c
@@ -26,7 +26,7 @@
 #define BF_N(x) BF_CAT_(BF_PREFIX, x)
 #define BF_MAX_(a, b) ((a) > (b) ? (a) : (b))
 
-/* Every format begins with this header (spec 3.1). */
+/* Every format begins with this header (docs/isa.md 3.1). */
 typedef struct {
   uint64_t opcode : 3;
   uint64_t pop_prev : 1;
@@ -37,7 +37,7 @@ typedef struct {
   uint64_t rest_1 : 64;
 } BF_N(GenericInsn);
 
-/* LOAD / STORE, spec 3.2: y_size cannot fit after dram_base (58+16 > 64),
+/* LOAD / STORE, docs/isa.md 3.2: y_size cannot fit after dram_base (58+16 > 64),
  * so the compiler moves it to bit 64 and leaves bits 58-63 unused. */
 typedef struct {
   uint64_t opcode : 3;
@@ -57,7 +57,7 @@ typedef struct {
   uint64_t x_pad_1 : 4;
 } BF_N(MemInsn);
 
-/* GEMM, spec 3.3. */
+/* GEMM, docs/isa.md 3.3. */
 typedef struct {
   uint64_t opcode : 3;
   uint64_t pop_prev : 1;
@@ -77,7 +77,7 @@ typedef struct {
   uint64_t wgt_factor_in : BF_LOG_WGT;
 } BF_N(GemInsn);
 
-/* ALU, spec 3.4 (current 3-bit ALU opcode; source factors are acc-wide).
+/* ALU, docs/isa.md 3.4 (current 3-bit ALU opcode; source factors are acc-wide).
  * imm is a signed bitfield so reading it sign-extends, independently of the
  * decoder under test. */
 typedef struct {
@@ -100,7 +100,7 @@ typedef struct {
   int64_t imm : 16;
 } BF_N(AluInsn);
 
-/* Micro-op, spec 4: src is max(A, I) wide (the runtime's packing). */
+/* Micro-op, docs/isa.md 4: src is max(A, I) wide (the runtime's packing). */
 typedef struct {
   uint32_t dst : BF_LOG_ACC;
   uint32_t src : BF_MAX_(BF_LOG_ACC, BF_LOG_INP);

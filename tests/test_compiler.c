@@ -65,7 +65,7 @@ static void run(const vta_program_t *p, result_t *r) {
  * Properties of an instruction stream, checked from the encoded bundle:
  * token balance per queue, every micro-op index inside its scratchpad, and
  * every stored acc row last written by a GEMM or an ALU op (so the separate
- * out buffer and fsim's truncating STORE agree, spec 2.1).
+ * out buffer and fsim's truncating STORE agree, docs/isa.md 2.1).
  */
 typedef struct {
   int ok;
@@ -462,7 +462,7 @@ static void test_resnet18_layers(void) {
   CHECK(vta_cl_net_resnet18(&CFG, 1, 20, 1, &n, &err) != 0);
 }
 
-/* ---- the runtime's rules (spec 8.4 - 8.6) ------------------------------- */
+/* ---- the runtime's rules (docs/isa.md 8.4 - 8.6) ------------------------------- */
 
 static void test_runtime_rules(void) {
   vta_err e = {0};

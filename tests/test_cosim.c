@@ -489,7 +489,7 @@ static void test_events_gemm(void) {
   }
   vta_evlist_free(&l);
   vta_program_free(&p);
-  /* A reset GEMM writes acc only (spec 12.2). */
+  /* A reset GEMM writes acc only (docs/isa.md 12.2). */
   if (program(&p, NULL,
               "LOAD UOP sram_base=0 dram_base=@k y_size=1 x_size=1 x_stride=1\n"
               "GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=3\n"

@@ -499,7 +499,7 @@ static void test_memsys_skip(void) {
   vta_mem_free(mem);
 }
 
-/* ---- the calibration programs of vta-timing.md section 7 (section 9) ----- */
+/* ---- the calibration programs of docs/microarch.md 9 ---------------------- */
 
 static void test_finish_only(void) {
   /* Fetch: request 0, beats RD_LAT and RD_LAT + CPB, dispatch the cycle
@@ -541,7 +541,7 @@ static void test_calibration_gemm(void) {
     rig_close(&r);
   }
   /* A reset GEMM takes the same time, writes acc rows (UCNT) but counts
-   * nothing in gemm_counter (spec 9). */
+   * nothing in gemm_counter (docs/isa.md 9). */
   rig_t r;
   rig_open(&r);
   uint32_t ub = put_uops(&r, 1, 0);
@@ -609,7 +609,7 @@ static void test_calibration_load_wgt(void) {
 }
 
 static void test_calibration_long(void) {
-  /* vta-timing.md 2.3, 2.4: whole programs measured at L_axi = 1.
+  /* docs/microarch.md 9: whole programs measured at L_axi = 1.
    * LUOP of 2048 uops + FINISH: 8192 bytes are 4 bursts of 256 beats (2 KiB
    * windows), requested S + 1 .. S + 4 and landing back to back from
    * S + 5 to S + 1028 = D (6.3); S = 9 (two instructions), FINISH S = 1038:
@@ -750,7 +750,7 @@ static void test_load_padding(void) {
   emit(&r, dep(FIN(), PP));
   CHECK_EQ(run_ecnt(&r), 18);
   rig_close(&r);
-  /* vta-timing.md's 14x14 pad-1 input: 392 beats, 60 pads; 14 rows of 28
+  /* the measured 14x14 pad-1 input (docs/microarch.md 9): 392 beats, 60 pads; 14 rows of 28
    * beats requested every other cycle from S + 2 (each row's last beat is
    * far off), beats S + 6 .. S + 397 back to back; 4 pads before (S + 2 ..
    * S + 5), 56 after: last pad S + 453, T = 455 against 398 unpadded: +57,
@@ -878,7 +878,7 @@ static void test_token_pingpong(void) {
   /* LOAD WGT 1 tensor (T = RD_LAT + 32 + 2) and GEMM of 1 uop (T = 8)
    * hand tokens back and forth; a token pushed at D is seen at D + 1, so a
    * round is T_load + T_gemm = 38 + 8 = 46 cycles by default and 16 more at
-   * RD_LAT 20 (vta-timing.md 5.5: +16 at L_axi 17; section 9 on the 50
+   * RD_LAT 20 (measured: +16 at L_axi 17; docs/microarch.md 9 on the 50
    * the hardware took). */
   const uint32_t lat[] = {4, 20};
   for (int k = 0; k < 2; k++) {
@@ -1145,7 +1145,7 @@ static void check_counters(const outcome_t *o, const vta_config_t *cfg, const ch
   /* Fetch has no token to wait on; the units have no full queue. */
   for (int q = 0; q < 4; q++) CHECK_EQ(c->unit[VTA_CY_FETCH].cat[VTA_CAT_DEP + q], 0);
   for (int u = 0; u < 3; u++) CHECK_EQ(c->unit[u].cat[VTA_CAT_QUEUE], 0);
-  /* Each client's bytes are the fsim statistics (spec 9). */
+  /* Each client's bytes are the fsim statistics (docs/isa.md 9). */
   CHECK_EQ(c->mem.rd[VTA_RD_INP].bytes, o->stats.inp_load_nbytes);
   CHECK_EQ(c->mem.rd[VTA_RD_WGT].bytes, o->stats.wgt_load_nbytes);
   CHECK_EQ(c->mem.rd[VTA_RD_ACC].bytes, o->stats.acc_load_nbytes);

@@ -4,9 +4,9 @@
  * (vta_config.c).
  *
  * Expected values never come from the code under test.  Bit positions come
- * from C bitfield structs (tests/bitfield_layout.h), which spec 3.1 makes the
+ * from C bitfield structs (tests/bitfield_layout.h), which docs/isa.md 3.1 makes the
  * normative layout, compiled for three configurations; field widths and the
- * derived constants come from the spec tables, written out here by hand.
+ * derived constants come from the tables of docs/isa.md, written out here by hand.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@
 
 /* ---- the bitfield layouts of three configurations ----------------------- */
 
-/* Default 1x16_i8w8a32_15_15_18_17: U 13, I 11, W 10, A 11 (spec 1.2). */
+/* Default 1x16_i8w8a32_15_15_18_17: U 13, I 11, W 10, A 11 (docs/isa.md 1.2). */
 #define BF_PREFIX dflt_
 #define BF_LOG_UOP 13
 #define BF_LOG_INP 11
@@ -40,7 +40,7 @@
 
 /* As above but LOG_ACC_BUFF_SIZE 16: A = 10 > I = 9.  Only here do GEMM
  * (src factors I wide) and ALU (src factors A wide) differ, and the uop src
- * field is max(A, I) = A rather than the INP width HLS would use (spec 4):
+ * field is max(A, I) = A rather than the INP width HLS would use (docs/isa.md 4):
  * the default cannot catch a mix-up of these widths. */
 #define BF_PREFIX asym_
 #define BF_LOG_UOP 10
@@ -117,7 +117,7 @@ static int32_t rnd_imm(void) {
   }
 }
 
-/* ---- field tables from the spec (3.2-3.5) ------------------------------- */
+/* ---- field tables from docs/isa.md (3.2-3.5) --------------------------- */
 
 #define OFF(m) offsetof(vta_insn_t, m)
 
@@ -320,8 +320,8 @@ static void test_bitfield_layout(void) {
   }
 }
 
-/* A few positions spelled out in the spec tables (3.2-3.4, default config),
- * so that the structs themselves are checked against the spec text. */
+/* A few positions spelled out in docs/isa.md's tables (3.2-3.4, default config),
+ * so that the structs themselves are checked against its text. */
 static int bit_of(const uint8_t *b, int bit) { return (b[bit / 8] >> (bit % 8)) & 1; }
 
 static int single_bit(const vta_insn_t *in, int *where) {
@@ -343,7 +343,7 @@ static void test_spec_positions(void) {
   struct {
     uint32_t op;
     size_t off;
-    int bit; /* lsb from the spec table */
+    int bit; /* lsb from docs/isa.md's table */
   } pos[] = {
       {VTA_OP_LOAD, OFF(pop_prev), 3},        {VTA_OP_LOAD, OFF(push_next), 6},
       {VTA_OP_LOAD, OFF(sram_base), 10},      {VTA_OP_LOAD, OFF(dram_base), 26},
@@ -566,7 +566,7 @@ static void test_decode_reserved_bits(void) {
       }
     }
   }
-  /* the default's reserved bits, counted from the spec tables */
+  /* the default's reserved bits, counted from docs/isa.md's tables */
   CHECK_EQ(total_reserved[VTA_OP_LOAD], 6);    /* 58..63 */
   CHECK_EQ(total_reserved[VTA_OP_STORE], 6);
   CHECK_EQ(total_reserved[VTA_OP_GEMM], 1);    /* 63 */
@@ -833,7 +833,7 @@ static int sym_lookup(void *ctx, const char *name, int64_t addend, int mem_type,
   if (!strcmp(name, "data")) base = 0x1000;
   else if (!strcmp(name, "uops")) base = 0x2000;
   else return vta_errf(err, VTA_EINPUT, "no segment named '%s'", name);
-  /* dram_base counts elements of the memory type (spec 2.3); 16 B for INP */
+  /* dram_base counts elements of the memory type (docs/isa.md 2.3); 16 B for INP */
   uint64_t elem = mem_type == VTA_MEM_INP ? 16 : mem_type == VTA_MEM_UOP ? 4 : 1;
   *value = base / elem + (uint64_t)addend;
   return 0;
@@ -880,7 +880,7 @@ static void test_parse_symbols(void) {
 static void test_config_default(void) {
   vta_config_t c;
   vta_config_default(&c);
-  /* spec 1.1 */
+  /* docs/isa.md 1.1 */
   CHECK_MSG(!strcmp(c.target, "sim"), "target %s", c.target);
   CHECK_MSG(!strcmp(c.hw_ver, "0.0.2"), "hw_ver %s", c.hw_ver);
   CHECK_EQ(c.log_inp_width, 3);
@@ -894,7 +894,7 @@ static void test_config_default(void) {
   CHECK_EQ(c.log_acc_buff_size, 17);
   CHECK_EQ(c.log_out_width, 3);
   CHECK_EQ(c.log_out_buff_size, 15);
-  /* spec 1.2 */
+  /* docs/isa.md 1.2 */
   CHECK_EQ(c.inp_width, 8);
   CHECK_EQ(c.wgt_width, 8);
   CHECK_EQ(c.acc_width, 32);
@@ -932,7 +932,7 @@ static void test_config_default(void) {
   CHECK_EQ(VTA_MEMOP_PAD_BITS, 4);
   CHECK_EQ(VTA_LOOP_ITER_BITS, 14);
   CHECK_EQ(VTA_ALUOP_IMM_BITS, 16);
-  /* element sizes by memory type (spec 2.3) */
+  /* element sizes by memory type (docs/isa.md 2.3) */
   CHECK_EQ(vta_mem_elem_bytes(&c, VTA_MEM_UOP), 4);
   CHECK_EQ(vta_mem_elem_bytes(&c, VTA_MEM_INP), 16);
   CHECK_EQ(vta_mem_elem_bytes(&c, VTA_MEM_WGT), 256);
@@ -940,7 +940,7 @@ static void test_config_default(void) {
   CHECK_EQ(vta_mem_elem_bytes(&c, VTA_MEM_OUT), 16);
   CHECK_EQ(vta_mem_elem_bytes(&c, VTA_MEM_ACC_8BIT), 16);
   CHECK_EQ(vta_mem_elem_bytes(&c, 6), 0);
-  /* names and units (spec 1.3, 5.1) */
+  /* names and units (docs/isa.md 1.3, 5.1) */
   CHECK(!strcmp(vta_opcode_name(VTA_OP_ALU), "ALU"));
   CHECK(vta_opcode_name(5) == NULL);
   CHECK(!strcmp(vta_mem_name(VTA_MEM_ACC_8BIT), "ACC_8BIT"));
@@ -1150,7 +1150,7 @@ static void test_config_json(void) {
   vta_err_clear(&e);
   CHECK(vta_config_parse_json(&c, "[1, 2]", "arr.json", &e) == -1);
   CHECK_CONTAINS(e.msg, "arr.json");
-  /* a well-formed file whose configuration breaks spec 1.4 */
+  /* a well-formed file whose configuration breaks docs/isa.md 1.4 */
   vta_err_clear(&e);
   char big[1024];
   snprintf(big, sizeof big, "%s", VALID_JSON);

@@ -130,7 +130,7 @@ static int64_t wrap_bits(int64_t v, int bits) {
   return r >= m / 2 ? r - m : r;
 }
 
-/* Pack lanes LSB-first, bit by bit (spec 2.2). */
+/* Pack lanes LSB-first, bit by bit (docs/isa.md 2.2). */
 static void pack_lanes(const int32_t *v, int n, int bits, uint8_t *dst) {
   memset(dst, 0, (size_t)(n * bits + 7) / 8);
   for (int e = 0; e < n; e++)
@@ -286,7 +286,7 @@ static void test_load_inp_padding(void) {
     ok &= sram_is(&r, VTA_MEM_INP, e, want, 16);
   }
   CHECK(ok);
-  /* Padding is not counted (spec 9). */
+  /* Padding is not counted (docs/isa.md 9). */
   CHECK_EQ(vta_model_stats(r.m)->inp_load_nbytes, 60 * 16 + x * y * 16);
   rig_close(&r);
 }
@@ -304,7 +304,7 @@ static void test_load_wgt_strided(void) {
   for (int rr = 0; rr < 2; rr++)
     for (int c = 0; c < 3; c++) {
       int32_t want[256];
-      /* lane o*16+k = byte 16*o+k of the element (spec 2.2) */
+      /* lane o*16+k = byte 16*o+k of the element (docs/isa.md 2.2) */
       for (int l = 0; l < 256; l++) want[l] = (int8_t)src[(1 + rr * 5 + c) * 256 + l];
       ok &= sram_is(&r, VTA_MEM_WGT, (uint32_t)(100 + rr * 3 + c), want, 256);
     }
@@ -353,7 +353,7 @@ static void test_load_uop(void) {
   RUN_OK(&r);
   int ok = 1;
   for (int i = 0; i < 5; i++) {
-    /* default layout: dst 10:0, src 21:11, wgt 31:22 (spec 4) */
+    /* default layout: dst 10:0, src 21:11, wgt 31:22 (docs/isa.md 4) */
     int32_t want = (int32_t)(u[i].dst | u[i].src << 11 | u[i].wgt << 22);
     ok &= sram_is(&r, VTA_MEM_UOP, (uint32_t)(3 + i), &want, 1);
   }
@@ -466,7 +466,7 @@ static void test_gemm_reset(void) {
   emit(&r, LD(VTA_MEM_ACC, 0, pa / 64, 1, 4, 4));
   emit(&r, GEMM(0, (loops_t){0, 1, 4, 1, 1, 0, 0, 0, 0, 0})); /* rows 0..3 += 16 */
   /* Reset rows 1..2; at i=1 src and wgt are past the end of their buffers,
-   * which a reset must not care about (it reads neither, spec 6.4). */
+   * which a reset must not care about (it reads neither, docs/isa.md 6.4). */
   emit(&r, GEMM(1, (loops_t){1, 2, 2, 1, 1, 0, 1, 0, 1, 0}));
   emit(&r, FIN());
   RUN_OK(&r);
@@ -474,7 +474,7 @@ static void test_gemm_reset(void) {
   for (int o = 0; o < 16; o++) want[o] = 1016 + o, w8[o] = (int8_t)(1016 + o);
   int ok = sram_is(&r, VTA_MEM_ACC, 0, want, 16) && sram_is(&r, VTA_MEM_ACC, 3, want, 16);
   ok &= sram_is(&r, VTA_MEM_ACC, 1, zero, 16) && sram_is(&r, VTA_MEM_ACC, 2, zero, 16);
-  /* out keeps the pre-reset result (spec 12.2). */
+  /* out keeps the pre-reset result (docs/isa.md 12.2). */
   ok &= sram_is(&r, VTA_MEM_OUT, 1, w8, 16) && sram_is(&r, VTA_MEM_OUT, 2, w8, 16);
   CHECK(ok);
   CHECK_EQ(vta_model_stats(r.m)->gemm_counter, 4); /* the reset counts nothing */
@@ -602,7 +602,7 @@ static void test_store_strided_truncation(void) {
   uint32_t ub = put_uops(&r, &u, 1);
   emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
   emit(&r, LD(VTA_MEM_ACC, 0, pa / 64, 1, NA, NA));
-  /* SHR imm 0 copies acc into out (spec 6.5), truncated to 8 bits */
+  /* SHR imm 0 copies acc into out (docs/isa.md 6.5), truncated to 8 bits */
   emit(&r, dep(ALU(VTA_ALU_SHR, (loops_t){0, 1, NA, 1, 1, 0, 0, 0, 0, 0}, 1, 0), SN));
   /* 2 rows of 3 at DRAM stride 5, starting 1 element in */
   emit(&r, dep(ST(0, po / 16 + 1, 2, 3, 5), PP | SP));
@@ -720,7 +720,7 @@ static void test_tokens_persist_across_runs(void) {
   rig_t r;
   rig_open(&r);
   uint32_t t[4];
-  /* Run 1 leaves one s2g token, as a TVM schedule may (spec 5.3). */
+  /* Run 1 leaves one s2g token, as a TVM schedule may (docs/isa.md 5.3). */
   emit(&r, dep(NOP_COMPUTE(), SN));
   emit(&r, dep(NOP_STORE(), PP | SP));
   emit(&r, dep(NOP_STORE(), SP));

@@ -1,7 +1,7 @@
 /*
  * test_program.c - the program bundle: the text reader (every directive,
  * addresses, symbols, every error class with its FILE:LINE), encodings
- * checked against bytes worked out by hand from the bit tables of spec 3.2-4,
+ * checked against bytes worked out by hand from the bit tables of docs/isa.md 3.2-4,
  * the canonical writer's round trip and stability, the binary container
  * (every truncation, every flipped byte, re-sealed corruptions) and raw
  * disassembly.
@@ -72,7 +72,7 @@ static void put_le(uint8_t *out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; i++) out[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* 16 instruction bytes from the two 64-bit words of spec 3.1. */
+/* 16 instruction bytes from the two 64-bit words of docs/isa.md 3.1. */
 static void words_to_bytes(uint64_t w0, uint64_t w1, uint8_t out[16]) {
   put_le(out, w0, 8);
   put_le(out + 8, w1, 8);
@@ -267,25 +267,25 @@ static void test_encoding_by_hand(void) {
     return;
   }
   uint8_t want[4][16];
-  /* LOAD (spec 3.2): opcode 2:0, push_next 6, memory_type 9:7, sram_base 25:10,
+  /* LOAD (docs/isa.md 3.2): opcode 2:0, push_next 6, memory_type 9:7, sram_base 25:10,
    * dram_base 57:26 | y_size 79:64, x_size 95:80, x_stride 111:96, pads 112..127 */
   words_to_bytes(0ull | 1ull << 6 | 2ull << 7 | 5ull << 10 | (0x2000ull / 16) << 26,
                  2ull | 16ull << 16 | 32ull << 32 | 1ull << 56, want[0]);
-  /* ALU (spec 3.4): opcode 4, pop_prev 3, uop_bgn 20:8, uop_end 34:21, iter_out
+  /* ALU (docs/isa.md 3.4): opcode 4, pop_prev 3, uop_bgn 20:8, uop_end 34:21, iter_out
    * 48:35, iter_in 62:49 | dst_fo 74:64, dst_fi 85:75, src_fo 96:86, src_fi
    * 107:97, alu_opcode 110:108, use_imm 111, imm 127:112 */
   words_to_bytes(4ull | 1ull << 3 | 1ull << 8 | 3ull << 21 | 2ull << 35 | 4ull << 49,
                  16ull | 1ull << 11 | 16ull << 22 | 1ull << 33 | 2ull << 44 | 1ull << 47 |
                      0xfffeull << 48,
                  want[1]);
-  /* GEMM (spec 3.3): push_prev 5, wgt_factor_in 127:118 */
+  /* GEMM (docs/isa.md 3.3): push_prev 5, wgt_factor_in 127:118 */
   words_to_bytes(2ull | 1ull << 5 | 1ull << 21 | 1ull << 35 | 1ull << 49, 3ull << 54, want[2]);
-  words_to_bytes(3, 0, want[3]); /* FINISH: opcode only (spec 3.5) */
+  words_to_bytes(3, 0, want[3]); /* FINISH: opcode only (docs/isa.md 3.5) */
   const vta_segment_t *prog = vta_program_find(&p, "prog");
   CHECK(prog && prog->size == 64);
   for (int i = 0; prog && i < 4; i++)
     CHECK_MSG(!memcmp(prog->data + 16 * i, want[i], 16), "insn %d", i);
-  /* micro-op (spec 4): dst 10:0, src 21:11, wgt 31:22 */
+  /* micro-op (docs/isa.md 4): dst 10:0, src 21:11, wgt 31:22 */
   const vta_segment_t *u = vta_program_find(&p, "u");
   uint8_t uw[8];
   put_le(uw, 1u | 2u << 11 | 3u << 22, 4);

@@ -1,6 +1,6 @@
 /*
  * test_races.c - the race and hazard detector (model/services/vta_races.c) against a
- * reference written for this test: the same rules (spec 5.2 tokens, vector
+ * reference written for this test: the same rules (docs/isa.md 5.2 tokens, vector
  * clocks, one shadow per scratchpad row) applied the plain way, every
  * access of every loop iteration checked in the engines' order, nothing
  * cached, skipped or deduplicated, the DRAM image read from the program's

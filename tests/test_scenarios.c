@@ -8,9 +8,9 @@
  *
  * Every test builds its instruction stream and micro-op kernels by hand
  * (vta_insn_t / vta_uop_t encoded into VTAMemAlloc'd buffers, dram_base =
- * phys / ELEM_BYTES as the runtime does, spec 2.3 and 8.2), packs its data
- * (spec 2.2), runs, and compares with a naive reference computed here from
- * the spec's semantics (spec 6), never from the model.
+ * phys / ELEM_BYTES as the runtime does, docs/isa.md 2.3 and 8.2), packs its data
+ * (docs/isa.md 2.2), runs, and compares with a naive reference computed here from
+ * the semantics of docs/isa.md 6, never from the model.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -23,10 +23,10 @@
 #include "vta_model.h"
 #include "vtasim_driver.h"
 
-/* The scenarios are written for the default configuration (spec 1.2):
+/* The scenarios are written for the default configuration (docs/isa.md 1.2):
  * BATCH 1, BLOCK 16, int8 inputs/weights/outputs, int32 accumulators. */
 #define NL 16             /* lanes of an inp, acc or out element */
-#define INP_E 16          /* bytes per element in DRAM (spec 2.3) */
+#define INP_E 16          /* bytes per element in DRAM (docs/isa.md 2.3) */
 #define WGT_E 256
 #define ACC_E 64
 #define OUT_E 16
@@ -73,7 +73,7 @@ static dbuf_t dalloc(size_t size) {
     memset(b.host, 0, size);
     b.phys = VTAMemGetPhyAddr(b.host);
     CHECK(b.phys != 0);
-    CHECK_EQ(b.phys % 4096, 0); /* whole pages (spec 7.1), so every element aligns */
+    CHECK_EQ(b.phys % 4096, 0); /* whole pages (docs/isa.md 7.1), so every element aligns */
   }
   return b;
 }
@@ -84,7 +84,7 @@ static void dfree(dbuf_t *b) {
 }
 
 /* dram_base of element `off` of a buffer of `elem`-byte elements: the
- * runtime's phy_addr / ELEM_BYTES + offset (spec 8.2). */
+ * runtime's phy_addr / ELEM_BYTES + offset (docs/isa.md 8.2). */
 static uint32_t dbase(const dbuf_t *b, uint32_t elem, uint32_t off) {
   return b->phys / elem + off;
 }
@@ -222,7 +222,7 @@ static vta_insn_t finish_insn(int deps) {
   return in;
 }
 
-/* The runtime's sync NOPs (spec 5.5): compute = LOAD UOP, load = LOAD INP,
+/* The runtime's sync NOPs (docs/isa.md 5.5): compute = LOAD UOP, load = LOAD INP,
  * store = STORE UOP, all with x_size 0. */
 static vta_insn_t nop_compute(int deps) { return mem_insn(VTA_OP_LOAD, VTA_MEM_UOP, 0, 0, 0, 0, 0, deps); }
 static vta_insn_t nop_load(int deps) { return mem_insn(VTA_OP_LOAD, VTA_MEM_INP, 0, 0, 0, 0, 0, deps); }
@@ -252,7 +252,7 @@ static uint32_t uop_add(uops_t *u, uint32_t dst, uint32_t src, uint32_t wgt) {
 }
 
 /* LOAD UOP of the whole kernel buffer into uop[0..n) (runtime form: y 1,
- * stride = x, spec 8.6). */
+ * stride = x, docs/isa.md 8.6). */
 static vta_insn_t load_uops(const uops_t *u, int deps) {
   return mem_insn(VTA_OP_LOAD, VTA_MEM_UOP, 0, dbase(&u->buf, UOP_E, 0), 1, u->n, u->n, deps);
 }
@@ -290,7 +290,7 @@ static void check_stats(prog_t *p, const want_stats_t *w) {
   CHECK_EQ(s->alu_counter, w->alu);
 }
 
-/* ---- naive reference semantics (spec 6.5) ------------------------------- */
+/* ---- naive reference semantics (docs/isa.md 6.5) ------------------------------- */
 
 static int32_t ref_alu(uint32_t op, int32_t a, int32_t b) {
   switch (op) {
@@ -329,7 +329,7 @@ static int alu_case(uint32_t op, int use_imm, int32_t imm, int compressed) {
   for (uint32_t i = 0; i < R; i++)
     for (int l = 0; l < NL; l++) {
       A[i][l] = rnd_i32();
-      /* shift amounts in -8..7 as VTA's alu_test uses (spec 6.5) */
+      /* shift amounts in -8..7 as VTA's alu_test uses (docs/isa.md 6.5) */
       B[i][l] = op == VTA_ALU_SHR ? (int32_t)(rnd() % 16) - 8 : rnd_i32();
       put_i32(accd.host + (size_t)i * ACC_E + 4 * l, A[i][l]);
       put_i32(accd.host + (size_t)(R + i) * ACC_E + 4 * l, B[i][l]);
@@ -370,7 +370,7 @@ static int alu_case(uint32_t op, int use_imm, int32_t imm, int compressed) {
         }
       }
     }
-    /* spec 9: one alu_counter unit per uop execution, whatever the loops */
+    /* docs/isa.md 9: one alu_counter unit per uop execution, whatever the loops */
     want_stats_t w = {0, 0, (uint64_t)nsrc * R * ACC_E, (uint64_t)u.n * UOP_E, R * OUT_E, 0, R};
     check_stats(&p, &w);
     check_tokens(&p, 0, 0, 0, 0);
@@ -407,7 +407,7 @@ static void test_alu_vector_vector(void) {
 /* GEMM                                                                     */
 /* ======================================================================== */
 
-/* Packing (spec 2.2): inp element (b, ib) holds channels ib*16..+15 of row
+/* Packing (docs/isa.md 2.2): inp element (b, ib) holds channels ib*16..+15 of row
  * b; wgt element (ob, ib) holds rows ob*16+o, columns ib*16+k at byte
  * 16*o + k; out element (b, ob) channels ob*16..+15. */
 static void pack_inp(dbuf_t *d, const int8_t *inp, int B, int CI) {
@@ -429,7 +429,7 @@ static void pack_wgt(dbuf_t *d, const int8_t *wgt, int CO, int CI) {
 }
 
 /* acc[b][co] = sum_ci inp[b][ci] * wgt[co][ci] (the weight row of output
- * co, spec 6.4), int32 wrapping. */
+ * co, docs/isa.md 6.4), int32 wrapping. */
 static void ref_matmul(const int8_t *inp, const int8_t *wgt, int32_t *acc, int B, int CI, int CO) {
   for (int b = 0; b < B; b++)
     for (int co = 0; co < CO; co++) {
@@ -457,7 +457,7 @@ static int check_out(const dbuf_t *od, const int32_t *want, int B, int CO, const
 
 /* A single GEMM over whole tensors (cf. test_lib.cc gemm_test): bias loaded
  * as ACC, one GEMM, then STORE straight from out, which the GEMM itself
- * wrote (spec 2.1 / 6.4: every non-reset GEMM uop writes out = low bits). */
+ * wrote (docs/isa.md 2.1 / 6.4: every non-reset GEMM uop writes out = low bits). */
 static void single_gemm_case(int B, int CI, int CO, int compressed) {
   int nIB = CI / 16, nOB = CO / 16;
   char what[96];
@@ -599,7 +599,7 @@ static void blocked_gemm_case(const gp_t *g) {
     epi[2].op = VTA_ALU_MIN, epi[2].imm = 90;
     nepi = 3;
   } else {
-    epi[0].op = VTA_ALU_SHR, epi[0].imm = 0; /* plain copy (spec 6.5) */
+    epi[0].op = VTA_ALU_SHR, epi[0].imm = 0; /* plain copy (docs/isa.md 6.5) */
     nepi = 1;
   }
   for (int i = 0; i < B * CO; i++)
@@ -721,7 +721,7 @@ static void test_blocked_gemm(void) {
 }
 
 /* ======================================================================== */
-/* Padded 2-D loads (spec 6.1)                                               */
+/* Padded 2-D loads (docs/isa.md 6.1)                                               */
 /* ======================================================================== */
 
 /* The value a test element carries: distinct per (row, column), never 0. */
@@ -755,7 +755,7 @@ static int pad_case(uint32_t type, uint32_t yp0, uint32_t yp1, uint32_t xp0, uin
   for (uint32_t i = 0; i < FILL; i++) put_elem(&fill, type, i, FILLV, 0, 0);
   int last = type == VTA_MEM_INP ? PUSH_NEXT : 0; /* FINISH waits for the load unit */
   emit(&p, mem_insn(VTA_OP_LOAD, type, 0, dbase(&fill, E, 0), 1, FILL, FILL, 0));
-  /* a NOP with pads (x_size 0) writes nothing (spec 5.5) */
+  /* a NOP with pads (x_size 0) writes nothing (docs/isa.md 5.5) */
   emit(&p, padded(mem_insn(VTA_OP_LOAD, type, SB, dbase(&src, E, 0), Y, 0, STRIDE, 0), 15, 15, 15, 15));
   emit(&p, padded(mem_insn(VTA_OP_LOAD, type, SB, dbase(&src, E, 0), Y, X, STRIDE, last), yp0, yp1,
                   xp0, xp1));
@@ -764,7 +764,7 @@ static int pad_case(uint32_t type, uint32_t yp0, uint32_t yp1, uint32_t xp0, uin
     CHECK_MSG(0, "pad case %s %u/%u/%u/%u failed", vta_mem_name(type), yp0, yp1, xp0, xp1);
     bad = 1;
   } else {
-    /* the spec's loop, written out: row_len per SRAM row, padding rows and
+    /* docs/isa.md's loop, written out: row_len per SRAM row, padding rows and
      * columns zero, the tile dense from sram_base */
     uint32_t row_len = xp0 + X + xp1, rows = yp0 + Y + yp1, total = row_len * rows;
     uint32_t mbuf = type == VTA_MEM_INP ? VTA_MEM_INP : VTA_MEM_ACC;
@@ -790,7 +790,7 @@ static int pad_case(uint32_t type, uint32_t yp0, uint32_t yp1, uint32_t xp0, uin
         }
       }
     }
-    /* padding is not counted, nor the NOP (spec 9) */
+    /* padding is not counted, nor the NOP (docs/isa.md 9) */
     const vta_stats_t *s = vta_model_stats(p.m);
     uint64_t want_bytes = (uint64_t)(FILL + X * Y) * E;
     CHECK_EQ(type == VTA_MEM_INP ? s->inp_load_nbytes : s->acc_load_nbytes, want_bytes);
@@ -871,7 +871,7 @@ static void test_padded_gemm_path(void) {
 }
 
 /* ======================================================================== */
-/* The out buffer, resets and empty loops (spec 2.1, 6.4, 12.1-12.2)        */
+/* The out buffer, resets and empty loops (docs/isa.md 2.1, 6.4, 12.1-12.2)        */
 /* ======================================================================== */
 
 /*
@@ -949,7 +949,7 @@ static void test_out_buffer_semantics(void) {
 }
 
 /*
- * GEMM and ALU are strictly sequential (spec 6.4): a uop reads what the
+ * GEMM and ALU are strictly sequential (docs/isa.md 6.4): a uop reads what the
  * previous one wrote.  acc[j+1] += acc[j] over all rows is a prefix sum,
  * once with one uop and a loop, once with one uop per row.  The kernels
  * sit at uop SRAM 100 and 200, not 0.
@@ -1081,15 +1081,15 @@ static void test_token_pingpong(void) {
 }
 
 /*
- * Token state persists across runs (spec 5.3, 12.8).  Run 1 is the TVM
+ * Token state persists across runs (docs/isa.md 5.3, 12.8).  Run 1 is the TVM
  * runtime's ending: the last STORE and a store NOP both push s2g, the
  * compute NOP of the sync pops one, so one s2g token is left at FINISH;
- * FINISH itself also pushes g2l (its flags are honoured, spec 3.5).  Run 2
+ * FINISH itself also pushes g2l (its flags are honoured, docs/isa.md 3.5).  Run 2
  * begins with the matching pops: a load that pops g2l and a compute
  * instruction that pops s2g.  (Which of the two s2g tokens the sync NOP
  * takes is a matter of schedule; the store unit runs both of its
  * instructions while compute waits, so one is left at FINISH, as on the
- * hardware the spec describes.)
+ * hardware docs/isa.md describes.)
  */
 static void build_run2(prog_t *p, const dbuf_t *ind, const uops_t *u) {
   p->n = 0;
@@ -1124,7 +1124,7 @@ static void test_tokens_persist_across_runs(void) {
     CHECK_CONTAINS(vtasim_device_error(q.dev), "deadlock");
     prog_free(&q);
   }
-  /* statistics accumulate over runs (spec 9: never reset by a run) */
+  /* statistics accumulate over runs (docs/isa.md 9: never reset by a run) */
   const vta_stats_t *s = vta_model_stats(p.m);
   CHECK_EQ(s->uop_load_nbytes, 2 * UOP_E);
   CHECK_EQ(s->alu_counter, 1);
@@ -1170,13 +1170,13 @@ static void test_deadlock(void) {
                                          NULL});
   prog_free(&p);
   /* load waits on g2l while FINISH waits on that load: a FINISH that
-   * popped nothing would end the run at once (spec 5.6) */
+   * popped nothing would end the run at once (docs/isa.md 5.6) */
   if (prog_new(&p, 8)) return;
   emit(&p, nop_load(POP_NEXT | PUSH_NEXT));
   emit(&p, finish_insn(POP_PREV));
   expect_error(&p, (const char *const[]){"deadlock", "load", "g2l", "#0", "l2g", "#1", NULL});
   prog_free(&p);
-  /* fetch dispatches in order and stalls on a full command queue (spec 5.1,
+  /* fetch dispatches in order and stalls on a full command queue (docs/isa.md 5.1,
    * 5.2: 512 entries): 513 loads waiting on g2l fill the load queue, so the
    * compute instructions that would push g2l are never fetched */
   if (prog_new(&p, 1100)) return;
@@ -1274,7 +1274,7 @@ static void test_sram_out_of_range(void) {
 static void test_dram_out_of_range(void) {
   prog_t p;
   dbuf_t d = dalloc(4096); /* 256 INP elements */
-  /* dram_base 0: physical address 0 is never valid (spec 7.1) */
+  /* dram_base 0: physical address 0 is never valid (docs/isa.md 7.1) */
   if (prog_new(&p, 8)) return;
   emit(&p, mem_insn(VTA_OP_LOAD, VTA_MEM_INP, 0, 0, 1, 1, 1, PUSH_NEXT));
   emit(&p, finish_insn(POP_PREV));
@@ -1327,7 +1327,7 @@ static void test_dram_out_of_range(void) {
   dfree(&d);
 }
 
-/* Spec 5.2: load has no previous stage, store no next one. */
+/* docs/isa.md 5.2: load has no previous stage, store no next one. */
 static void test_illegal_flags(void) {
   struct {
     vta_insn_t in;
@@ -1354,7 +1354,7 @@ static void test_token_overflow(void) {
   vta_config_default(&cfg);
   vta_params_t params;
   vta_params_default(&params);
-  CHECK_EQ(params.token_queue_depth, 1024); /* spec 5.2 recommendation */
+  CHECK_EQ(params.token_queue_depth, 1024); /* docs/isa.md 5.2 recommendation */
   params.token_queue_depth = 4;
   vta_err e;
   vta_model_t *m = vta_model_new(&cfg, vtasim_driver_mem(), VTA_MODEL_CYCLE, &params, &e);
@@ -1406,13 +1406,13 @@ static void test_token_overflow(void) {
 static void test_illegal_memory_types(void) {
   prog_t p;
   dbuf_t d = dalloc(4 * WGT_E);
-  /* LOAD OUT: out is written only by GEMM/ALU (spec 5.1) */
+  /* LOAD OUT: out is written only by GEMM/ALU (docs/isa.md 5.1) */
   if (prog_new(&p, 8)) return;
   emit(&p, mem_insn(VTA_OP_LOAD, VTA_MEM_OUT, 0, dbase(&d, OUT_E, 0), 1, 1, 1, 0));
   emit(&p, finish_insn(0));
   expect_error(&p, (const char *const[]){"OUT", "#0", NULL});
   prog_free(&p);
-  /* WGT with padding (spec 6.1, 12.5) */
+  /* WGT with padding (docs/isa.md 6.1, 12.5) */
   const uint32_t wp[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
   for (int i = 0; i < 4; i++) {
     if (prog_new(&p, 8)) return;
@@ -1422,13 +1422,13 @@ static void test_illegal_memory_types(void) {
     expect_error(&p, (const char *const[]){"WGT", "pad", "#0", "load", NULL});
     prog_free(&p);
   }
-  /* UOP loads are 1-D (spec 6.2) */
+  /* UOP loads are 1-D (docs/isa.md 6.2) */
   if (prog_new(&p, 8)) return;
   emit(&p, mem_insn(VTA_OP_LOAD, VTA_MEM_UOP, 0, dbase(&d, UOP_E, 0), 2, 1, 1, 0));
   emit(&p, finish_insn(0));
   expect_error(&p, (const char *const[]){"UOP", "y_size", "#0", NULL});
   prog_free(&p);
-  /* STORE of anything but OUT (spec 6.3) */
+  /* STORE of anything but OUT (docs/isa.md 6.3) */
   if (prog_new(&p, 8)) return;
   emit(&p, mem_insn(VTA_OP_STORE, VTA_MEM_ACC, 0, dbase(&d, ACC_E, 0), 1, 1, 1, PUSH_PREV));
   emit(&p, finish_insn(POP_NEXT));
@@ -1451,7 +1451,7 @@ static void test_illegal_memory_types(void) {
   dfree(&d);
 }
 
-/* SHR amounts: -31..31 follow fsim, anything else is an error (spec 6.5). */
+/* SHR amounts: -31..31 follow fsim, anything else is an error (docs/isa.md 6.5). */
 static void test_shr_range(void) {
   /* accepted extremes, by immediate */
   const int32_t ok[] = {31, -31, 15, -15};

@@ -3,7 +3,7 @@
 traces/gemm_demo.vta, with their expected outputs and counters.
 
 The expected values are computed here, in plain Python, straight from the
-semantics in the ISA contract (vta-isa.md sections 6 and 9): an independent
+semantics in the ISA contract (docs/isa.md sections 6 and 9): an independent
 reference, not the simulator's own output.  Rerun after changing a program:
     python3 traces/gen_demo.py
 """
@@ -103,7 +103,7 @@ def gemm_demo():
     KB, MB = K // B, M // B
     A = [[rng.randint(-8, 8) for _ in range(K)] for _ in range(N)]
     W = [[rng.randint(-8, 8) for _ in range(K)] for _ in range(M)]
-    # DRAM layouts (spec 2.2, TVM's packed GEMM layout):
+    # DRAM layouts (docs/isa.md 2.2, TVM's packed GEMM layout):
     # inp [N][K/16][16], wgt [M/16][K/16][16 out][16 in], out [N][M/16][16]
     inp = [A[n][kb * B + k] for n in range(N) for kb in range(KB) for k in range(B)]
     wgt = [W[mb * B + o][kb * B + k] for mb in range(MB) for kb in range(KB)

@@ -1,5 +1,5 @@
 /*
- * vta/driver.h - the VTA driver API (spec 7.1) served by vtasim, with the
+ * vta/driver.h - the VTA driver API (docs/isa.md 7.1) served by vtasim, with the
  * same names and signatures as VTA's own driver.h, so host code written for
  * VTA compiles and links against libvtasim unchanged.
  *

@@ -17,7 +17,7 @@
 
 const vta_param_info_t vta_params[] = {
     /* Memory: the defaults reproduce the reference hardware on an ideal AXI
-     * slave (vta-timing.md section 7: 64-bit bus, 256-beat bursts, AXI
+     * slave (docs/microarch.md 9: 64-bit bus, 256-beat bursts, AXI
      * latency 1 = RD_LAT 4, write response 1 cycle after the last beat). */
     {"BUS_BYTES", "--bus-bytes", "bus_bytes", 8, 4, 256, 1, MEM(bus_bytes),
      "bytes per memory beat (8 = the 64-bit AXI bus of every shipped VTA)"},

@@ -8,7 +8,7 @@
 
 #include "vta_model.h"
 
-/* The token queues VTA_Q_*, in order: short name and direction (spec 5.2).
+/* The token queues VTA_Q_*, in order: short name and direction (docs/isa.md 5.2).
  * Every queue name of a run is spelled from this one table. */
 #define QUEUES(X)                  \
   X("l2g", "load->compute")        \
@@ -21,7 +21,7 @@
 static const char *const q_short[4] = {QUEUES(Q_SHORT)};
 static const char *const q_dir[4] = {QUEUES(Q_DIR)};
 static const char *const q_name[4] = {QUEUES(Q_NAME)};
-/* The queue each unit pops with pop_prev / pop_next (spec 5.2), -1: none. */
+/* The queue each unit pops with pop_prev / pop_next (docs/isa.md 5.2), -1: none. */
 static const int unit_pops[3][2] = {{-1, VTA_Q_G2L}, {VTA_Q_L2G, VTA_Q_S2G}, {VTA_Q_G2S, -1}};
 
 const char *vta_diag_queue_short(int q) { return q >= 0 && q < 4 ? q_short[q] : "?"; }

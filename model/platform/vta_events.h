@@ -6,7 +6,7 @@
  * Within one cycle the order of events carries no meaning: the comparator
  * sorts both sides with vta_evlist_sort() first.  Data (scratchpad rows,
  * write beats) is copied into the list's pool in DRAM layout (lanes packed
- * LSB-first, spec 2.2), so an event stays valid until vta_evlist_clear().
+ * LSB-first, docs/isa.md 2.2), so an event stays valid until vta_evlist_clear().
  *
  * Canonical form (applied by vta_evlist_add, so producers need not care):
  * fields a kind does not use (see the comments below) are 0, and the bytes
@@ -15,7 +15,7 @@
  *            inp/wgt/out the packed int8 (or narrower) lanes, acc the lanes
  *            as ACC_WIDTH/8-byte little-endian words, uop the 4-byte word;
  *            padding zeros, LOAD ACC rows and GEMM/ALU results alike (a
- *            reset GEMM writes acc only, spec 12.2).
+ *            reset GEMM writes acc only, docs/isa.md 12.2).
  *   WR_BEAT  BUS_BYTES bytes of the aligned beat; strobe bit k = byte k.
  *            Beyond 32-byte buses `index` holds the strobes of bytes 0..31
  *            only (the data, zero outside the strobe, carries the rest).

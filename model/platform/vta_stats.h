@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-/* The seven fsim statistics, counted by the rules of spec 9: one member per
+/* The seven fsim statistics, counted by the rules of docs/isa.md 9: one member per
  * entry of VTA_FSIM_STATS (isa/vta_isa.h), named as there. */
 #define VTA_STAT_MEMBER_(name, NAME) uint64_t name;
 typedef struct vta_stats {

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-/* Token queues, named by direction (spec 5.2). */
+/* Token queues, named by direction (docs/isa.md 5.2). */
 enum { VTA_Q_L2G = 0, VTA_Q_G2L = 1, VTA_Q_G2S = 2, VTA_Q_S2G = 3 };
 const char *vta_queue_name(int q); /* "l2g (load->compute)" ... */
 
@@ -25,7 +25,7 @@ enum { DEP_POP_PREV = 0, DEP_POP_NEXT, DEP_PUSH_PREV, DEP_PUSH_NEXT, DEP_NFLAGS 
 extern const char *const vta_dep_flag_names[DEP_NFLAGS];
 
 /* The token queue a dependency flag of `unit` pops or pushes, or -1 where
- * the flag must be 0 (spec 5.2 table).  Inline: the cycle engine asks
+ * the flag must be 0 (docs/isa.md 5.2 table).  Inline: the cycle engine asks
  * every cycle a unit waits for a token. */
 static inline int vta_dep_queue(vta_unit_t unit, int flag) {
   /* rows are units, columns pop_prev, pop_next, push_prev, push_next */

@@ -1,6 +1,6 @@
 /*
  * vta_vcr.h - the register map of the RTL's register port: the Chisel VCR
- * of spec 7.3 (CTRL, ECNT, INSN_COUNT, INSN_ADDR, UCNT) plus vtasim's own
+ * of docs/isa.md 7.3 (CTRL, ECNT, INSN_COUNT, INSN_ADDR, UCNT) plus vtasim's own
  * counters from 0x28 on, so that `vtasim run --engine rtl` reports the
  * statistics of docs/microarch.md section 8.1 from the hardware itself.
  *
@@ -35,7 +35,7 @@
 #define VTA_VCR_NONE (-1)
 
 #define VTA_VCR_STAT_ROW_(X, name, NAME) \
-  X(NAME, 0x40 + 4 * VTA_STAT_##NAME, 'r', VTA_VCR_NONE, VTA_VCR_NONE, "fsim statistic " #name " (spec 9)")
+  X(NAME, 0x40 + 4 * VTA_STAT_##NAME, 'r', VTA_VCR_NONE, VTA_VCR_NONE, "fsim statistic " #name " (docs/isa.md 9)")
 #define VTA_FSIM_STATS_VCR_(X) VTA_FSIM_STATS_WITH(VTA_VCR_STAT_ROW_, X)
 
 #define VTA_VCR_REGS(X)                                                                    \

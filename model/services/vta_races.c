@@ -185,7 +185,7 @@ static int touch_range(races_t *R, int b, uint64_t from, uint64_t n, int write,
  * is walked again. */
 static void load_uops(races_t *R, const vta_insn_t *in) {
   uint32_t lo = UINT32_MAX, hi = 0; /* the changed entries */
-  for (uint32_t k = 0; k < in->x_size; k++) { /* 1-D (spec 6.2) */
+  for (uint32_t k = 0; k < in->x_size; k++) { /* 1-D (docs/isa.md 6.2) */
     const uint8_t *w = vta_mem_host(R->mem, ((uint64_t)in->dram_base + k) * VTA_UOP_BYTES,
                                     VTA_UOP_BYTES);
     if (!w || (uint64_t)in->sram_base + k >= R->cfg->uop_depth) continue;

@@ -3,7 +3,7 @@
  *
  * VTA's three units run concurrently; the only thing that orders one
  * unit's access to a scratchpad row before another unit's is a chain of
- * dependency-token pushes and pops (spec 5.2).  A program that forgets a
+ * dependency-token pushes and pops (docs/isa.md 5.2).  A program that forgets a
  * token can still compute the right result on one engine and timing and
  * the wrong one on another: the detector finds that from the program
  * itself, the same for every engine.

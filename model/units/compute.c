@@ -1,8 +1,8 @@
 /*
- * compute.c - the compute unit: LOAD UOP and LOAD ACC (spec 6.2), GEMM
+ * compute.c - the compute unit: LOAD UOP and LOAD ACC (docs/isa.md 6.2), GEMM
  * (6.4), ALU (6.5) and FINISH (5.6).  GEMM and ALU write acc and, as in
  * HLS and Chisel, the low OUT_WIDTH bits of every result into the separate
- * out buffer that STORE reads (spec 2.1, decision 12.1).
+ * out buffer that STORE reads (docs/isa.md 2.1, decision 12.1).
  *
  * Every computed scratchpad index is checked before use: hardware wraps,
  * but an out-of-range index is a program bug the model must report (12.9).
@@ -56,10 +56,10 @@ static int check_uop_range(const vta_model_t *m, const cmd_t *c, vta_err *err) {
 static int uop_check(vta_model_t *m, const cmd_t *c, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   /* HLS copies x_size uops and ignores the rest; fsim honours y/stride/pads.
-   * Only the form both agree on is accepted (spec 6.2, 12.5). */
+   * Only the form both agree on is accepted (docs/isa.md 6.2, 12.5). */
   if (in->y_size != 1 || (in->y_pad_0 | in->y_pad_1 | in->x_pad_0 | in->x_pad_1))
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
-                        "LOAD UOP is 1-D: y_size must be 1 and all pad fields 0 (spec 6.2), "
+                        "LOAD UOP is 1-D: y_size must be 1 and all pad fields 0 (docs/isa.md 6.2), "
                         "got y_size=%u y_pad_0=%u y_pad_1=%u x_pad_0=%u x_pad_1=%u",
                         in->y_size, in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1);
   if ((uint64_t)in->sram_base + in->x_size > m->cfg.uop_depth)
@@ -80,13 +80,13 @@ static int load_begin(vta_model_t *m, const cmd_t *c, int *nop, const uint8_t **
   if (in->mem_type == VTA_MEM_ACC_8BIT)
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "LOAD ACC_8BIT (memory type 5) is not supported: it exists only in "
-                        "fsim and is optional (spec 12.4)");
+                        "fsim and is optional (docs/isa.md 12.4)");
   if (in->mem_type != VTA_MEM_UOP && in->mem_type != VTA_MEM_ACC)
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "LOAD %s is illegal: compute loads only UOP and ACC, load only INP "
-                        "and WGT, and out is written only by GEMM and ALU (spec 5.1)",
+                        "and WGT, and out is written only by GEMM and ALU (docs/isa.md 5.1)",
                         vta_mem_name(in->mem_type));
-  *nop = in->x_size == 0; /* sync NOP (spec 5.5) */
+  *nop = in->x_size == 0; /* sync NOP (docs/isa.md 5.5) */
   if (*nop) return 0;
   if (in->mem_type == VTA_MEM_UOP) {
     if (uop_check(m, c, err)) return -1;
@@ -236,7 +236,7 @@ static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 static int shift_ok(int32_t b) { return b > -32 && b < 32; }
 
-/* One lane of MIN, MAX, ADD or SHR on int32 values (spec 6.5, fsim). */
+/* One lane of MIN, MAX, ADD or SHR on int32 values (docs/isa.md 6.5, fsim). */
 static int32_t alu_op(uint32_t op, int32_t a, int32_t b) {
   switch (op) {
   case VTA_ALU_MIN: return a < b ? a : b;
@@ -255,14 +255,14 @@ static int alu_begin(vta_model_t *m, const cmd_t *c, uint64_t *runs, vta_err *er
   if (in->alu_opcode == VTA_ALU_MUL)
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                         "ALU MUL (alu_opcode 4) is not supported: it exists only in fsim "
-                        "and OpenCL and is optional (spec 12.4)");
+                        "and OpenCL and is optional (docs/isa.md 12.4)");
   *runs = uop_runs(in);
-  m->stats.alu_counter += *runs; /* every ALU instruction counts (spec 9) */
+  m->stats.alu_counter += *runs; /* every ALU instruction counts (docs/isa.md 9) */
   if (*runs == 0) return 0;
   if (check_uop_range(m, c, err)) return -1;
   if (in->alu_opcode == VTA_ALU_SHR && in->use_imm && !shift_ok(in->imm))
     return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
-                        "SHR shift amount imm=%d is outside -31..31 (spec 6.5)", in->imm);
+                        "SHR shift amount imm=%d is outside -31..31 (docs/isa.md 6.5)", in->imm);
   return 0;
 }
 
@@ -358,7 +358,7 @@ static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32
     if (shr && !shift_ok(b))
       return vta_unit_err(err, VTA_EILLEGAL, "compute", c,
                           "SHR shift amount %d (acc[%llu] lane %u) is outside -31..31 "
-                          "(spec 6.5) at uop %u (dst=%u src=%u wgt=%u), iteration "
+                          "(docs/isa.md 6.5) at uop %u (dst=%u src=%u wgt=%u), iteration "
                           "i=%u j=%u", b, (unsigned long long)srow, l, at->u, at->op.dst,
                           at->op.src, at->op.wgt, at->i, at->j);
     int32_t v = vta_sext((uint32_t)alu_op(in->alu_opcode, dst[l], b), aw);
@@ -594,7 +594,7 @@ static void pipe_retire(vta_model_t *m, pipe_t *p) {
   if (p->write_out[e])
     memcpy(m->out.i8 + (size_t)row * m->out.lanes, p->out + (size_t)e * m->out.lanes,
            m->out.lanes);
-  if (vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR)) { /* a reset GEMM writes acc only (spec 12.2) */
+  if (vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR)) { /* a reset GEMM writes acc only (docs/isa.md 12.2) */
     vta_emit_sram(m, &m->acc, VTA_MEM_ACC, row);
     if (p->write_out[e]) vta_emit_sram(m, &m->out, VTA_MEM_OUT, row);
   }
@@ -651,7 +651,7 @@ static inline void next_uop(const vta_insn_t *in, uint32_t ubgn, uint32_t uend, 
 }
 
 /* The SRAM_WR events of a uop's write-back in `when`: acc row a and, but
- * for a reset GEMM (out NULL: acc only, spec 12.2), out row a, as the uop
+ * for a reset GEMM (out NULL: acc only, docs/isa.md 12.2), out row a, as the uop
  * left them; `raw`: both rows are in the DRAM layout (vta_row_raw). */
 static inline void emit_wb(vta_model_t *m, uint64_t when, uint32_t a, const int32_t *acc,
                            const int8_t *out, int raw) {
@@ -741,7 +741,7 @@ static void pipe_rows_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
   loop_pos_t l = *lp;
   const uint32_t lanes = m->acc.lanes, olanes = m->out.lanes, k = p->k;
   const uint32_t ubgn = in->uop_bgn, uend = p->uend;
-  const int alu = p->alu, write_out = alu; /* a reset GEMM writes acc only (spec 12.2) */
+  const int alu = p->alu, write_out = alu; /* a reset GEMM writes acc only (docs/isa.md 12.2) */
   int32_t *accb = m->acc.i32;
   int8_t *outb = m->out.i8;
   uint64_t when = p->first + k * next + p->wb; /* uop next's write-back */

@@ -1,11 +1,11 @@
 /*
  * fetch.c - the fetch unit: reads the run's 16-byte instructions from DRAM
  * in order, decodes them, and dispatches each into the command queue of
- * the unit that executes it (spec 5.1).  Dispatch is in order, so a full
+ * the unit that executes it (docs/isa.md 5.1).  Dispatch is in order, so a full
  * queue blocks every later instruction, as in hardware.
  *
  * Fetch is also where an instruction's dependency flags are checked
- * against the spec 5.2 table, before any unit could act on them.
+ * against the docs/isa.md 5.2 table, before any unit could act on them.
  *
  * Functional engine: vta_fetch_dispatch dispatches whatever fits.  Cycle
  * engine (docs/microarch.md 7): chunks of FETCH_CHUNK instructions are read
@@ -34,7 +34,7 @@ static int check_flags(const cmd_t *c, vta_unit_t unit, vta_err *err) {
     /* Named after the unit that owns the instruction, like execution faults. */
     return vta_unit_err(err, VTA_EILLEGAL, vta_unit_name(unit), c,
                         "%s must be 0 on a %s instruction (rejected at fetch): %s (%s may "
-                        "only %s %s and %s %s; spec 5.2)",
+                        "only %s %s and %s %s; docs/isa.md 5.2)",
                         vta_dep_flag_names[f], vta_unit_name(unit), why_illegal(unit),
                         vta_unit_name(unit),
                         unit == VTA_UNIT_LOAD ? "pop_next from" : "pop_prev from",

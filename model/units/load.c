@@ -1,5 +1,5 @@
 /*
- * load.c - the load unit: LOAD INP and LOAD WGT (spec 6.1), 2-D strided
+ * load.c - the load unit: LOAD INP and LOAD WGT (docs/isa.md 6.1), 2-D strided
  * DRAM reads into the inp and wgt scratchpads, with zero padding on INP.
  *
  * Semantics (both engines): vta_load_begin checks an instruction and counts
@@ -13,22 +13,22 @@
 
 int vta_load_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err) {
   const vta_insn_t *in = &c->insn;
-  /* A sync NOP (spec 5.5) touches no memory, whatever its other fields say. */
+  /* A sync NOP (docs/isa.md 5.5) touches no memory, whatever its other fields say. */
   *nop = in->x_size == 0;
   if (*nop) return 0;
   sram_t *s = in->mem_type == VTA_MEM_INP ? &m->inp : &m->wgt;
   /* HLS ignores pads on WGT while fsim and Chisel honour them: a padded WGT
-   * load has no single meaning, so it is rejected (spec 12.5). */
+   * load has no single meaning, so it is rejected (docs/isa.md 12.5). */
   if (in->mem_type == VTA_MEM_WGT &&
       (in->y_pad_0 | in->y_pad_1 | in->x_pad_0 | in->x_pad_1))
     return vta_unit_err(err, VTA_EILLEGAL, "load", c,
-                        "LOAD WGT must have all pad fields 0 (spec 12.5), got y_pad_0=%u "
+                        "LOAD WGT must have all pad fields 0 (docs/isa.md 12.5), got y_pad_0=%u "
                         "y_pad_1=%u x_pad_0=%u x_pad_1=%u",
                         in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1);
   /* The cycle engine checks every row before moving any data; the
    * functional transfer checks them as it goes, with the same messages. */
   if (m->cy && vta_tensor_check_load(m, s, "load", c, err)) return -1;
-  /* Padding is not counted (spec 9). */
+  /* Padding is not counted (docs/isa.md 9). */
   uint64_t bytes = (uint64_t)in->x_size * in->y_size * s->elem_bytes;
   if (in->mem_type == VTA_MEM_INP) m->stats.inp_load_nbytes += bytes;
   else m->stats.wgt_load_nbytes += bytes;

@@ -1,5 +1,5 @@
 /*
- * mac.c - the int8 GEMM micro-op kernel (spec 6.4), the hot path of both
+ * mac.c - the int8 GEMM micro-op kernel (docs/isa.md 6.4), the hot path of both
  * engines: acc[b][o] += sum_k inp[b][k] * wgt[o][k] over one uop's
  * BATCH x BLOCK_IN by BLOCK_OUT x BLOCK_IN tile, with the acc and out
  * write-back of vta_sext.  Three implementations with bit-identical

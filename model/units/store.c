@@ -1,5 +1,5 @@
 /*
- * store.c - the store unit: STORE OUT (spec 6.3), dense rows of the out
+ * store.c - the store unit: STORE OUT (docs/isa.md 6.3), dense rows of the out
  * scratchpad written to strided DRAM rows.  The out buffer holds what GEMM
  * and ALU last wrote (already narrowed to OUT_WIDTH), so a store is a copy.
  *
@@ -13,16 +13,16 @@
 
 int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err) {
   const vta_insn_t *in = &c->insn;
-  /* A NOP: the runtime emits store-stage NOPs as STORE UOP (spec 5.5). */
+  /* A NOP: the runtime emits store-stage NOPs as STORE UOP (docs/isa.md 5.5). */
   *nop = in->x_size == 0;
   if (*nop) return 0;
   if (in->mem_type != VTA_MEM_OUT)
     return vta_unit_err(err, VTA_EILLEGAL, "store", c,
-                        "STORE %s is illegal: only the out buffer can be stored (spec 6.3)",
+                        "STORE %s is illegal: only the out buffer can be stored (docs/isa.md 6.3)",
                         vta_mem_name(in->mem_type));
   if (in->y_pad_0 | in->y_pad_1 | in->x_pad_0 | in->x_pad_1)
     return vta_unit_err(err, VTA_EILLEGAL, "store", c,
-                        "STORE must have all pad fields 0 (spec 6.3), got y_pad_0=%u "
+                        "STORE must have all pad fields 0 (docs/isa.md 6.3), got y_pad_0=%u "
                         "y_pad_1=%u x_pad_0=%u x_pad_1=%u",
                         in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1);
   if (m->cy && vta_tensor_check_store(m, &m->out, "store", c, err)) return -1;

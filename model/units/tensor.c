@@ -1,8 +1,8 @@
 /*
  * tensor.c - the DRAM <-> scratchpad transfer engine shared by load (INP,
  * WGT), compute (ACC, UOP) and store (OUT), like Chisel's TensorLoad and
- * TensorStore: DRAM addressing (spec 2.3), lane packing LSB-first (spec
- * 2.2), the padded 2-D load (spec 6.1) and the strided store (spec 6.3).
+ * TensorStore: DRAM addressing (docs/isa.md 2.3), lane packing LSB-first (docs/isa.md
+ * 2.2), the padded 2-D load (docs/isa.md 6.1) and the strided store (docs/isa.md 6.3).
  *
  * Functional engine: vta_tensor_load_2d / vta_tensor_store_2d move a whole
  * instruction at once.  Cycle engine: dma_rd / dma_wr move it beat by beat
@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Row r of an instruction's DRAM side: [first, first+len) by spec 2.3. */
+/* Row r of an instruction's DRAM side: [first, first+len) by docs/isa.md 2.3. */
 static void row_range(const cmd_t *c, uint32_t r, uint32_t elem_bytes, uint64_t *first,
                       uint64_t *len) {
   const vta_insn_t *in = &c->insn;
-  /* Base registers are 0 (spec 2.3): dram_base is an absolute element index.
+  /* Base registers are 0 (docs/isa.md 2.3): dram_base is an absolute element index.
    * 64-bit arithmetic so that a huge base is reported, not wrapped. */
   *first = ((uint64_t)in->dram_base + (uint64_t)r * in->x_stride) * elem_bytes;
   *len = (uint64_t)in->x_size * elem_bytes;
@@ -126,7 +126,7 @@ static int load_sram_range(const sram_t *s, const char *unit, const cmd_t *c,
   uint64_t row_len = (uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1;
   uint64_t rows = (uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1;
   uint64_t total = row_len * rows;
-  /* The padded tile is dense from sram_base (spec 6.1); all of it must fit. */
+  /* The padded tile is dense from sram_base (docs/isa.md 6.1); all of it must fit. */
   if (total > 0 && in->sram_base + total > s->depth)
     return vta_unit_err(err, VTA_ERANGE, unit, c,
                         "writes %s entries %u..%llu (%llu padded rows x %llu entries), "

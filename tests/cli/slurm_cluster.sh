@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # tests/cli/slurm_cluster.sh start DIR | stop DIR - a private single-node Slurm
-# cluster on this machine, for tests/cli/test_slurm.sh (recipe:
-# shared/spec/slurm.md).
+# cluster on this machine, for tests/cli/test_slurm.sh.
 #
 #   start DIR  installs Debian's slurm-wlm and munge when missing (root only),
 #              then starts, all under DIR: a munged on its own socket and key

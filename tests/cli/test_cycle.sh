@@ -17,7 +17,7 @@ expect default-cycles 0 'cycles [0-9]+ \(launch to FINISH\), UCNT 80' -- $V run 
 expect help-timing 0 '--rd-lat N +RD_LAT \[4\]' -- $V run --help
 expect help-bus 0 '--bus-bytes N +BUS_BYTES \[8\]' -- $V run --help
 
-# --- calibration programs (vta-timing.md section 7) -------------------------
+# --- calibration programs (the measured programs of docs/microarch.md 9) -------------------------
 calibration_programs
 expect_cycles calib-finish 8 "$TMP/finish.vta"
 expect_cycles calib-wgt 112 "$TMP/wgt3.vta"          # 16 + 32k, k = 3

@@ -65,7 +65,7 @@ while read -r name want short; do
 done < <(reference)
 echo "# $exact of $total programs give the reference ECNT"
 
-# Token ping-pong (vta-timing.md 5.5, measured on the reference: LOAD WGT of
+# Token ping-pong (docs/microarch.md 9, measured on the reference: LOAD WGT of
 # one tensor and GEMM of one uop handing tokens back and forth take 50 cycles
 # per round at L_axi = 1, 16 more at L_axi = 17, i.e. RD_LAT 4 and 20).  The
 # measured figure is a whole-program average, so it is compared with the

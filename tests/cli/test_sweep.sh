@@ -2,7 +2,7 @@
 # tests/cli/test_sweep.sh - `vtasim sweep` on this machine: bad specs (exit 2
 # naming the key), the size limit, a small sweep checked against independent
 # references (`vtasim gen` + `vtasim run --json` for the cycles of a point,
-# the SRAM formula of spec 1.2, the MAC count of the shape, a brute-force
+# the SRAM formula of docs/isa.md 1.2, the MAC count of the shape, a brute-force
 # Pareto front), uncompilable points with their reason, resuming, the
 # outputs (CSV, JSON, HTML rendered in headless Chromium), and --confirm on
 # the RTL of a non-default configuration (cached), including a planted
@@ -41,8 +41,8 @@ spec bad_14 <<'EOF'
             "LOG_BLOCK": [4, 3]},
  "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
 EOF
-expect "configuration breaking spec 1.4: exit 2 naming LOG_BLOCK" 2 \
-  'bad_14.json:2: config.LOG_BLOCK: the configuration \{LOG_INP_BUFF_SIZE=15, LOG_BLOCK=3\} is not valid: .*micro-op.*spec 1.4' \
+expect "configuration breaking docs/isa.md 1.4: exit 2 naming LOG_BLOCK" 2 \
+  'bad_14.json:2: config.LOG_BLOCK: the configuration \{LOG_INP_BUFF_SIZE=15, LOG_BLOCK=3\} is not valid: .*micro-op.*docs/isa.md 1.4' \
   -- "$V" sweep bad_14.json
 spec bad_val <<'EOF'
 {"timing": {"BUS_BYTES": [8, 12]},
@@ -109,7 +109,7 @@ want(abs(p["time_us"] - p["cycles"] / 100.0) < 1e-9, "time at the default 100 MH
 want(p["verdict"] == run["profile"]["verdict"]["kind"], "verdict as vtasim run's")
 want(p["verdict_text"] == run["profile"]["verdict"]["text"], "verdict text as vtasim run's")
 want(abs(p["utilisation"]["issue"] - run["profile"]["issue_util"]) < 1e-9, "issue util")
-# every ok point: SRAM by spec 1.2 (uop + inp + wgt + acc + out = acc/4), MACs of the shape
+# every ok point: SRAM by docs/isa.md 1.2 (uop + inp + wgt + acc + out = acc/4), MACs of the shape
 for q in pts:
     c = q["config"]
     if q["status"] != "ok":
