@@ -185,126 +185,162 @@ static int gen_usage(const char *fmt, const char *arg) {
   return NET_BAD;
 }
 
-int vtasim_cmd_gen_net(int argc, char **argv) {
-  const char *dir = NULL, *config = NULL;
-  long long size = 56, div = 1, seed = 1;
-  int quiet = 0;
+/* What `gen resnet18` writes and where. */
+typedef struct gen_job {
+  const char *dir;
+  long long size, div, seed;
+  int quiet;
+  vta_config_t cfg;
+  vta_cl_net_t *net;
+  int8_t **t;  /* the reference tensors: the input, then each layer's output */
+  FILE *m;     /* the manifest being written */
+  uint64_t macs;
+  vta_err e;
+} gen_job_t;
+
+/* Parse argv[2..] into j; -1 to go on, else the exit status. */
+static int gen_parse(int argc, char **argv, gen_job_t *j, const char **config) {
+  j->size = 56, j->div = 1, j->seed = 1;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    long long *num = !strcmp(a, "--size") ? &size : !strcmp(a, "--width-div") ? &div
-                   : !strcmp(a, "--seed") ? &seed : NULL;
+    long long *num = !strcmp(a, "--size") ? &j->size : !strcmp(a, "--width-div") ? &j->div
+                   : !strcmp(a, "--seed") ? &j->seed : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(gen_net_help, stdout); return NET_OK; }
-    else if (!strcmp(a, "--quiet")) quiet = 1;
-    else if (!strcmp(a, "-o") && v) { dir = v; i++; }
-    else if (!strcmp(a, "--config") && v) { config = v; i++; }
+    else if (!strcmp(a, "--quiet")) j->quiet = 1;
+    else if (!strcmp(a, "-o") && v) { j->dir = v; i++; }
+    else if (!strcmp(a, "--config") && v) { *config = v; i++; }
     else if (num && v) {
       *num = vtasim_parse_count(v);
       if (*num < 0 || *num > 100000) return gen_usage("expected a number up to 100000, got '%s'", v);
       i++;
     } else return gen_usage("unknown option or missing value '%s'", a);
   }
-  if (!dir) return gen_usage("%s", "missing -o DIR");
-  vta_err e = {0};
-  vta_config_t cfg;
-  vta_config_default(&cfg);
-  if (config && vta_config_load_json(&cfg, config, &e)) return net_fail(&e);
-  if (mkdir(dir, 0777) && errno != EEXIST) {
-    vta_errf(&e, VTA_EIO, "%s: cannot create the directory: %s", dir, strerror(errno));
-    return net_fail(&e);
-  }
-  vta_cl_net_t *net = malloc(sizeof *net);
-  int8_t **t = calloc(VTA_CL_NET_MAX + 1, sizeof *t); /* reference tensors */
+  if (!j->dir) return gen_usage("%s", "missing -o DIR");
+  return -1;
+}
+
+/* The manifest's header and the input tensor. */
+static int gen_input(gen_job_t *j) {
+  const vta_cl_net_t *net = j->net;
+  char cname[64];
+  vta_config_name(&j->cfg, cname, sizeof cname);
+  fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
+                "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
+                "ResNet-18 deploy flow\n", j->size, j->div, j->seed);
+  fprintf(j->m, "%s\nnetwork %s config %s seed %lld\n", NET_MAGIC, net->name, cname, j->seed);
+  fprintf(j->m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height,
+          net->width);
+  fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
+                "CLIP_HI\n");
+  j->t[0] = vta_cl_net_input(net);
+  if (!j->t[0]) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  return write_file(j->dir, "input.i8", j->t[0],
+                    (size_t)net->batch * net->channels * net->height * net->width, &j->e);
+}
+
+/* Layer i's weights and bias files (raw int8 OIHW, int32 little-endian). */
+static int gen_weights(gen_job_t *j, int i, char *wn, char *bn, size_t len) {
+  const vta_cl_net_layer_t *l = &j->net->layer[i];
+  const vta_cl_conv2d_params_t *p = &l->p;
+  int8_t *k;
+  int32_t *b;
+  if (vta_cl_net_weights(j->net, i, &k, &b)) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
+  uint8_t *bl = malloc((size_t)p->out_channels * 4);
+  for (int o = 0; bl && o < p->out_channels; o++)
+    for (int q = 0; q < 4; q++) bl[o * 4 + q] = (uint8_t)((uint32_t)b[o] >> (8 * q));
+  snprintf(wn, len, "%s.w.i8", l->name);
+  snprintf(bn, len, "%s.b.i32", l->name);
+  int werr = !bl || write_file(j->dir, wn, k, nk, &j->e) ||
+             write_file(j->dir, bn, bl, (size_t)p->out_channels * 4, &j->e);
+  free(k);
+  free(b);
+  free(bl);
+  if (werr && !j->e.msg[0]) vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  return werr ? -1 : 0;
+}
+
+/* Layer i: its bundle (and its reference output), weights, manifest line. */
+static int gen_layer(gen_job_t *j, int i) {
+  const vta_cl_net_t *net = j->net;
+  const vta_cl_net_layer_t *l = &net->layer[i];
+  const vta_cl_conv2d_params_t *p = &l->p;
+  int oh = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  int ow = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
+  size_t ny = (size_t)p->batch * p->out_channels * oh * ow;
+  if (!(j->t[i + 1] = malloc(ny))) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  vta_program_t prog;
+  vta_cl_report_t rep;
+  if (vta_cl_net_build_layer(&j->cfg, net, i, j->t[l->input],
+                             l->residual >= 0 ? j->t[l->residual] : NULL, &prog, &rep,
+                             j->t[i + 1], &j->e))
+    return -1;
+  char name[320], wn[96], bn[96];
+  snprintf(name, sizeof name, "%s/%s.vtb", j->dir, l->name);
+  FILE *f = fopen(name, "wb");
+  int bad = !f || vta_program_write_binary(&prog, f, &j->e);
+  if (f) bad |= fclose(f) != 0;
+  vta_program_free(&prog);
+  if (bad) return j->e.msg[0] ? -1 : vta_errf(&j->e, VTA_EIO, "%s: cannot write", name);
+  if (gen_weights(j, i, wn, bn, sizeof wn)) return -1;
+  fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
+          l->name, l->input ? net->layer[l->input - 1].name : "input",
+          l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name : "input",
+          wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
+          p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi);
+  j->macs += (uint64_t)ny * p->in_channels * p->kernel_h * p->kernel_w;
+  if (!j->quiet)
+    printf("  %-22s %4dx%-3d -> %4dx%-3d k%dx%d s%d%s  %-62s %6u insns\n", l->name,
+           p->in_channels, p->height, p->out_channels, oh, p->kernel_h, p->kernel_w,
+           p->stride_h, l->residual >= 0 ? " +res" : "     ", rep.schedule, rep.total);
+  return 0;
+}
+
+/* The network, every layer and the manifest written into j->dir. */
+static int gen_all(gen_job_t *j) {
   char *mf = NULL;
   size_t mflen = 0;
-  FILE *m = open_memstream(&mf, &mflen);
-  int rc = NET_BAD;
-  if (!net || !t || !m) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto out; }
-  if (vta_cl_net_resnet18(&cfg, (int)div, (int)size, (uint64_t)seed, net, &e)) goto out;
-  char cname[64];
-  vta_config_name(&cfg, cname, sizeof cname);
-  fprintf(m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
-             "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
-             "ResNet-18 deploy flow\n", size, div, seed);
-  fprintf(m, "%s\nnetwork %s config %s seed %lld\n", NET_MAGIC, net->name, cname, seed);
-  fprintf(m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height, net->width);
-  fprintf(m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
-             "CLIP_HI\n");
-  t[0] = vta_cl_net_input(net);
-  if (!t[0]) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto out; }
-  if (write_file(dir, "input.i8", t[0],
-                 (size_t)net->batch * net->channels * net->height * net->width, &e))
-    goto out;
-  uint64_t macs = 0;
-  for (int i = 0; i < net->nlayers; i++) {
-    const vta_cl_net_layer_t *l = &net->layer[i];
-    const vta_cl_conv2d_params_t *p = &l->p;
-    int oh = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
-    int ow = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
-    size_t ny = (size_t)p->batch * p->out_channels * oh * ow;
-    t[i + 1] = malloc(ny);
-    if (!t[i + 1]) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto out; }
-    vta_program_t prog;
-    vta_cl_report_t rep;
-    if (vta_cl_net_build_layer(&cfg, net, i, t[l->input], l->residual >= 0 ? t[l->residual] : NULL,
-                               &prog, &rep, t[i + 1], &e))
-      goto out;
-    char name[320];
-    snprintf(name, sizeof name, "%s/%s.vtb", dir, l->name);
-    FILE *f = fopen(name, "wb");
-    int bad = !f || vta_program_write_binary(&prog, f, &e);
-    if (f) bad |= fclose(f) != 0;
-    vta_program_free(&prog);
-    if (bad) {
-      if (!e.msg[0]) vta_errf(&e, VTA_EIO, "%s: cannot write", name);
-      goto out;
-    }
-    int8_t *k;
-    int32_t *b;
-    if (vta_cl_net_weights(net, i, &k, &b)) { vta_errf(&e, VTA_ENOMEM, "out of memory"); goto out; }
-    size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
-    uint8_t *bl = malloc((size_t)p->out_channels * 4);
-    for (int o = 0; bl && o < p->out_channels; o++)
-      for (int j = 0; j < 4; j++) bl[o * 4 + j] = (uint8_t)((uint32_t)b[o] >> (8 * j));
-    char wn[96], bn[96];
-    snprintf(wn, sizeof wn, "%s.w.i8", l->name);
-    snprintf(bn, sizeof bn, "%s.b.i32", l->name);
-    int werr = !bl || write_file(dir, wn, k, nk, &e) ||
-               write_file(dir, bn, bl, (size_t)p->out_channels * 4, &e);
-    free(k);
-    free(b);
-    free(bl);
-    if (werr) {
-      if (!e.msg[0]) vta_errf(&e, VTA_ENOMEM, "out of memory");
-      goto out;
-    }
-    fprintf(m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
-            l->name, l->input ? net->layer[l->input - 1].name : "input",
-            l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name : "input",
-            wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
-            p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi);
-    macs += (uint64_t)ny * p->in_channels * p->kernel_h * p->kernel_w;
-    if (!quiet)
-      printf("  %-22s %4dx%-3d -> %4dx%-3d k%dx%d s%d%s  %-62s %6u insns\n", l->name,
-             p->in_channels, p->height, p->out_channels, oh, p->kernel_h, p->kernel_w,
-             p->stride_h, l->residual >= 0 ? " +res" : "     ", rep.schedule, rep.total);
+  int rc = -1;
+  j->m = open_memstream(&mf, &mflen);
+  if (!j->m) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  if (!vta_cl_net_resnet18(&j->cfg, (int)j->div, (int)j->size, (uint64_t)j->seed, j->net,
+                           &j->e) &&
+      !gen_input(j)) {
+    int i = 0;
+    while (i < j->net->nlayers && !gen_layer(j, i)) i++;
+    rc = i < j->net->nlayers ? -1 : 0;
   }
-  fclose(m);
-  m = NULL;
+  fclose(j->m);
   char mname[64];
-  snprintf(mname, sizeof mname, "%s.net", net->name);
-  if (write_file(dir, mname, mf, mflen, &e)) goto out;
-  if (!quiet)
-    printf("%s: %d layers on VTA, %.3f GMACs; wrote %s/%s\n", net->name, net->nlayers,
-           (double)macs * 1e-9, dir, mname);
-  rc = NET_OK;
-out:
-  if (m) fclose(m);
+  snprintf(mname, sizeof mname, "%s.net", j->net->name);
+  if (!rc && !(rc = write_file(j->dir, mname, mf, mflen, &j->e)) && !j->quiet)
+    printf("%s: %d layers on VTA, %.3f GMACs; wrote %s/%s\n", j->net->name, j->net->nlayers,
+           (double)j->macs * 1e-9, j->dir, mname);
   free(mf);
-  if (t)
-    for (int i = 0; i <= VTA_CL_NET_MAX; i++) free(t[i]);
-  free(t);
-  free(net);
-  return rc == NET_OK ? NET_OK : net_fail(&e);
+  return rc;
+}
+
+int vtasim_cmd_gen_net(int argc, char **argv) {
+  gen_job_t j;
+  memset(&j, 0, sizeof j);
+  const char *config = NULL;
+  int rc = gen_parse(argc, argv, &j, &config);
+  if (rc >= 0) return rc;
+  vta_config_default(&j.cfg);
+  if (config && vta_config_load_json(&j.cfg, config, &j.e)) return net_fail(&j.e);
+  if (mkdir(j.dir, 0777) && errno != EEXIST) {
+    vta_errf(&j.e, VTA_EIO, "%s: cannot create the directory: %s", j.dir, strerror(errno));
+    return net_fail(&j.e);
+  }
+  j.net = malloc(sizeof *j.net);
+  j.t = calloc(VTA_CL_NET_MAX + 1, sizeof *j.t);
+  if (!j.net || !j.t) rc = vta_errf(&j.e, VTA_ENOMEM, "out of memory");
+  else rc = gen_all(&j);
+  if (j.t)
+    for (int i = 0; i <= VTA_CL_NET_MAX; i++) free(j.t[i]);
+  free(j.t);
+  free(j.net);
+  return rc ? net_fail(&j.e) : NET_OK;
 }
 
 /* ---- vtasim run NET.net ---------------------------------------------------- */
