@@ -298,7 +298,7 @@ c gen/gemm-quiet "$V" gen gemm --batch 2 --in-channels 32 --out-channels 32 --qu
 while IFS='|' read -r name op opts; do
   # shellcheck disable=SC2086
   c "gen/workload-$name" "$V" gen "$op" $opts -o "$name.vta"
-done < <(sed -n '/^small_gemm|/,/^EOF$/p' "$ROOT/traces/workloads.sh" | sed '$d')
+done < <("$ROOT/traces/workloads.sh" list "$V")
 c gen/workloads-small-identical bash -c 'for f in o/gen/workload-small_*/files/*.vta; do cmp "$f" "in/traces/${f##*/}" || exit 1; done; echo same'
 c gen/gemm-auto "$V" gen gemm --batch 4 --in-channels 256 --out-channels 128 --auto -o g.vta
 c gen/gemm-vt2-tile-bias "$V" gen gemm --batch 2 --in-channels 64 --out-channels 64 --virtual-threads 2 --store tile --bias --shift 5 --clip -50,60 --seed 9 --range 20 -o g.vta

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# traces/workloads.sh gen|run VTASIM - the compiler-lite workload suite.
+# traces/workloads.sh gen|run|list VTASIM - the compiler-lite workload suite.
 #
+#   list print the suite, one "name|operator|options" line per workload
+#        (what gen runs: `vtasim gen OPERATOR OPTIONS -o NAME.vta`).
 #   gen  regenerate every workload with `vtasim gen`: the small variants
 #        (traces/small_*.vta, committed, run by `make test`) and the large
 #        ones (traces/*.large.vta, ignored by git, rebuilt on demand): the two
@@ -21,7 +23,7 @@ vtasim=${2:-build/vtasim}
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${WORKLOADS_DIR:-$here} # where bundles go (tests use a scratch directory)
 match=${WORKLOADS_MATCH:-*}  # which workloads, by name
-case "$mode" in gen|run) ;; *) echo "usage: $0 gen|run VTASIM" >&2; exit 2 ;; esac
+case "$mode" in gen|run|list) ;; *) echo "usage: $0 gen|run|list VTASIM" >&2; exit 2 ;; esac
 [ -x "$vtasim" ] || { echo "$0: $vtasim is not built" >&2; exit 2; }
 
 # The layers VTA runs in ResNet-18, as compiler-lite derives them (not typed
@@ -66,6 +68,11 @@ gemm_16x1024x1024.large|gemm|--batch 16 --in-channels 1024 --out-channels 1024
 gemm_1x2048x2048_bias.large|gemm|--batch 1 --in-channels 2048 --out-channels 2048 --bias
 EOF
 }
+
+if [ "$mode" = list ]; then
+  workloads
+  exit 0
+fi
 
 fail=0
 if [ "$mode" = run ]; then
