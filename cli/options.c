@@ -298,13 +298,13 @@ int vtasim_opts_parse(vtasim_opts_t *o, int cmd, const char *name, int argc, cha
 
 /* Why an engine of `kind` cannot honour a row's option, or NULL. */
 static const char *refusal(vtasim_eng_t eng, const vta_engine_kind_t *kind) {
-  int rtl = !strcmp(kind->name, "rtl") || !strcmp(kind->name, "cosim");
   switch (eng) {
   case VTASIM_ENG_CYCLES:
     return kind->cycles ? NULL : "%s needs cycles: the functional engine has none (use --engine "
                                  "model or rtl)";
-  case VTASIM_ENG_RTL: return rtl ? NULL : "%s needs --engine rtl or cosim (it records the RTL)";
-  case VTASIM_ENG_COSIM: return !strcmp(kind->name, "cosim") ? NULL : "%s needs --engine cosim";
+  case VTASIM_ENG_RTL:
+    return kind->rtl ? NULL : "%s needs --engine rtl or cosim (it records the RTL)";
+  case VTASIM_ENG_COSIM: return kind->compares ? NULL : "%s needs --engine cosim";
   default: return NULL;
   }
 }

@@ -133,7 +133,9 @@ static int open_outputs(run_job_t *j) {
  * RTL is stepped anyway, and watched so that Ctrl-C stops it. */
 static int open_watchers(run_job_t *j) {
   const vtasim_opts_t *o = j->o;
-  const int cycles = j->kind->cycles, rtl = !strcmp(j->kind->name, "rtl");
+  /* the RTL alone cannot stop itself on SIGINT and counts at each finish
+   * pulse: it is watched for Ctrl-C, and with events for progress */
+  const int cycles = j->kind->cycles, rtl = j->kind->rtl && !j->kind->compares;
   const int attribute = cycles && (((o->json || o->stats) && !o->no_attr) || o->watch.timeline);
   if (attribute) {
     vta_prof_opts_t po = o->watch.prof;
@@ -152,7 +154,7 @@ static int open_watchers(run_job_t *j) {
   w->prof = j->prof;
   w->windows = j->win;
   w->eng = vta_session_engine(j->s);
-  w->self_stop = !strcmp(j->kind->name, "model");
+  w->self_stop = cycles && !j->kind->rtl; /* the model stops at params.stop */
   w->progress = progress;
   w->tty = tty;
   w->total_insns = vtasim_program_insns(&j->p);
@@ -176,7 +178,7 @@ static int prepare(run_job_t *j) {
   /* Races are a property of the program: found before any engine runs it.
    * On by default in co-simulation, where a race would show as a spurious
    * divergence. */
-  const int races = o->races_given ? o->races : !strcmp(j->kind->name, "cosim");
+  const int races = o->races_given ? o->races : j->kind->compares;
   if (races && vta_races_check(&j->p, stderr, NULL, &j->e)) return -1;
   if (j->kind->cycles) j->params.stop = vtasim_stop_flag();
   if (open_outputs(j)) return -1;

@@ -334,9 +334,9 @@ static vta_engine_ctx_t *open_functional(const vta_config_t *cfg, vta_mem_t *mem
 }
 
 const vta_engine_kind_t vta_engine_kind_model = {
-    "model", "the cycle-accurate model of docs/microarch.md", 1, open_cycle, NULL};
+    "model", "the cycle-accurate model of docs/microarch.md", 1, 0, 0, open_cycle, NULL};
 const vta_engine_kind_t vta_engine_kind_functional = {
-    "functional", "the functional reference model (no cycles)", 0, open_functional, NULL};
+    "functional", "the functional reference model (no cycles)", 0, 0, 0, open_functional, NULL};
 
 vta_model_t *vta_engine_model(vta_engine_ctx_t *e) {
   if (e->ops != &cycle_ops && e->ops != &functional_ops) return NULL;

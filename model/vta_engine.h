@@ -159,6 +159,9 @@ typedef struct vta_engine_kind {
   const char *name;    /* "model" */
   const char *summary; /* one line, for --help */
   int cycles;          /* counts cycles: profiles, timelines, --max-cycles */
+  int rtl;             /* runs the Verilated RTL: a waveform, its clock-edge path */
+  int compares;        /* compares two implementations (co-simulation): a planted
+                          bug goes into the compared one, races are checked first */
   vta_engine_ctx_t *(*open)(const vta_config_t *cfg, vta_mem_t *mem, const vta_params_t *params,
                             vta_err *err);
   const char *missing; /* why open is NULL in this build */

@@ -10,9 +10,9 @@
 
 #ifdef VTASIM_NO_RTL
 static const char no_rtl[] = "this build has no Verilated RTL (build/vtasim-core)";
-static const vta_engine_kind_t kind_rtl = {"rtl", "the Verilated RTL", 1, NULL, no_rtl};
-static const vta_engine_kind_t kind_cosim = {"cosim", "the model and the RTL in lockstep", 1,
-                                             NULL, no_rtl};
+static const vta_engine_kind_t kind_rtl = {"rtl", "the Verilated RTL", 1, 1, 0, NULL, no_rtl};
+static const vta_engine_kind_t kind_cosim = {"cosim", "the model and the RTL in lockstep", 1, 1,
+                                             1, NULL, no_rtl};
 #define KIND_RTL (&kind_rtl)
 #define KIND_COSIM (&kind_cosim)
 #else

@@ -255,8 +255,8 @@ static vta_engine_ctx_t *vta_engine_cosim_new(const vta_config_t *cfg, vta_mem_t
 /* ---- the kinds ---------------------------------------------------------------- */
 
 const vta_engine_kind_t vta_engine_kind_rtl = {
-    "rtl", "the Verilog RTL of rtl/, Verilated (testbench/vta_rtl.h)", 1, vta_engine_rtl_new,
-    NULL};
+    "rtl", "the Verilog RTL of rtl/, Verilated (testbench/vta_rtl.h)", 1, 1, 0,
+    vta_engine_rtl_new, NULL};
 const vta_engine_kind_t vta_engine_kind_cosim = {
-    "cosim", "the model and the RTL in lockstep, compared cycle by cycle", 1,
+    "cosim", "the model and the RTL in lockstep, compared cycle by cycle", 1, 1, 1,
     vta_engine_cosim_new, NULL};
