@@ -290,11 +290,6 @@ int vta_model_step(vta_model_t *m, vta_evlist_t *out, int *finished, vta_err *er
 
 uint64_t vta_model_now(const vta_model_t *m) { return m->cy ? m->cy->now : 0; }
 
-void vta_model_cats(const vta_model_t *m, uint8_t cat[VTA_CY_NUNITS]) {
-  for (int u = 0; u < 3; u++) cat[u] = m->cy ? (uint8_t)m->cy->u[u].cat : VTA_CAT_IDLE;
-  cat[VTA_CY_FETCH] = m->cy ? (uint8_t)m->cy->f.cat : VTA_CAT_IDLE;
-}
-
 const vta_config_t *vta_model_config(const vta_model_t *m) { return &m->cfg; }
 const vta_stats_t *vta_model_stats(const vta_model_t *m) { return &m->stats; }
 void vta_model_clear_stats(vta_model_t *m) {

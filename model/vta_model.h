@@ -105,9 +105,6 @@ int vta_model_read_sram(const vta_model_t *m, uint32_t buffer, uint32_t index,
                         int32_t *lanes, vta_err *err);
 
 
-/* The category (VTA_CAT_*) of each unit, indexed by VTA_CY_*, in the cycle
- * the model last stepped (what docs/microarch.md 8.1 counts for it). */
-void vta_model_cats(const vta_model_t *m, uint8_t cat[VTA_CY_NUNITS]);
 
 /* NULL for the functional engine.  Accumulates across runs. */
 const vta_cycle_stats_t *vta_model_cycle_stats(const vta_model_t *m);

@@ -57,9 +57,10 @@ typedef enum {
 
 typedef struct vta_cosim_opts {
   int last;             /* events of each side kept for the report [16] */
-  /* Shown side 0's every cycle (its events, and the categories of its model,
-   * vta_model_cats): the profiler and timeline of `cosim --timeline`.  A
-   * non-zero return stops the comparison (an interrupt) with VTA_EINTR.  [NULL] */
+  /* Shown side 0's cycles (spans of one cycle with its events and its units'
+   * categories, or, comparing digests, each window's cycles): the profiler,
+   * timeline and progress of `cosim`.  A non-zero return stops the
+   * comparison (an interrupt) with VTA_EINTR.  [NULL] */
   const vta_session_observer_t *observe;
   /* Compare digests (without `observe`): each side steps VTA_COSIM_WINDOW
    * cycles at a time into a digest list (vta_evlist_digest: every event's
