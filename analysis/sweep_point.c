@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sweep_dir.h"
 #include "vta_engine.h"
@@ -106,12 +105,6 @@ int vta_sweep_compile_point(const cJSON *pt, vta_config_t *c, vta_program_t *p,
 
 /* ---- evaluating ------------------------------------------------------------------ */
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* a / b, or 0 when b is 0 (empty runs). */
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
@@ -204,7 +197,7 @@ static int run_point(cJSON *r, const cJSON *pt, const vta_program_t *p,
 }
 
 cJSON *vta_sweep_eval_point(const cJSON *pt) {
-  double t0 = now_s();
+  double t0 = vta_seconds();
   cJSON *r = result_head(pt);
   vta_err e = {0};
   vta_config_t c;
@@ -228,7 +221,7 @@ cJSON *vta_sweep_eval_point(const cJSON *pt) {
     return r;
   }
   cJSON *h = cJSON_AddObjectToObject(r, "host"); /* not an input: ignored when comparing */
-  cJSON_AddNumberToObject(h, "wall_seconds", now_s() - t0);
+  cJSON_AddNumberToObject(h, "wall_seconds", vta_seconds() - t0);
   return r;
 }
 

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli_util.h"
@@ -36,12 +35,6 @@ enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
 static int net_fail(const vta_err *e) {
   fprintf(stderr, "vtasim: error: %s\n", e->msg);
   return NET_BAD;
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* ---- the manifest ---------------------------------------------------------- */
@@ -508,9 +501,9 @@ static int layer_run(net_job_t *j, net_layer_run_t *L) {
   const net_layer_t *l = L->l;
   L->s = vta_session_new(&L->p, j->kind, &j->params, &j->e);
   if (!L->s) return -1;
-  double t0 = now_s();
+  double t0 = vta_seconds();
   if (vta_session_run(L->s, &j->e)) return vta_err_prefix(&j->e, "layer %s: ", l->name);
-  L->wall = now_s() - t0;
+  L->wall = vta_seconds() - t0;
   size_t replen = 0;
   FILE *rf = open_memstream(&L->rep, &replen);
   L->failed = vta_session_check(L->s, rf ? rf : stderr);

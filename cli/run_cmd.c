@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli_util.h"
 #include "cosim.h"
@@ -90,12 +89,6 @@ typedef struct run_job {
   vtasim_windows_t *win;
 } run_job_t;
 
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static int fail(const vta_err *e) {
   fprintf(stderr, "vtasim: error: %s\n", e->msg);
   return EXIT_BAD;
@@ -168,9 +161,9 @@ static int open_watchers(run_job_t *j) {
  * exit status of a lint gate that stopped it. */
 static int prepare(run_job_t *j) {
   const vtasim_opts_t *o = j->o;
-  j->t_load = seconds_now();
+  j->t_load = vta_seconds();
   if (vta_program_load(&j->p, o->in, &j->e)) return -1;
-  j->t_load = seconds_now() - j->t_load; /* reading and checking the bundle */
+  j->t_load = vta_seconds() - j->t_load; /* reading and checking the bundle */
   if (o->lint) {
     int lrc = vtasim_lint_gate(&j->p, o->in);
     if (lrc) return lrc;
@@ -217,9 +210,9 @@ static void check_and_dump(run_job_t *j) {
 
 /* Run the session watched and judge how it ended. */
 static void execute(run_job_t *j) {
-  double t0 = seconds_now();
+  double t0 = vta_seconds();
   int run_rc = vta_session_run(j->s, &j->e);
-  j->wall = seconds_now() - t0;
+  j->wall = vta_seconds() - t0;
   vtasim_watch_end(&j->watch);
   if (j->prof && vta_prof_close(j->prof, &j->e) && !run_rc) run_rc = -1;
   /* cycles simulated, the interrupted run's included */

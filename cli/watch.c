@@ -4,12 +4,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "watch.h"
+#include "vta_io.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli_util.h"
@@ -91,18 +91,12 @@ int vtasim_progress_wanted(int forced, int *tty) {
   return forced || *tty;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* How often to look at the clock (a power of two of cycles) and to print. */
 #define TICK_MASK 4095u
 #define INTERVAL_S 0.5
 
 static void show(vtasim_watch_t *w) {
-  double t = now_s(), el = t - w->t0;
+  double t = vta_seconds(), el = t - w->t0;
   double pct = w->total_insns ? 100.0 * (double)w->retired / (double)w->total_insns : 0;
   fprintf(stderr, "%sprogress: cycle %llu, %llu of %llu instructions retired (%.1f%%), "
           "%.3g cycles/s, %.1f s%s", w->tty ? "\r" : "", (unsigned long long)w->cycles,
@@ -139,7 +133,7 @@ static int shown(vtasim_watch_t *w, int events, const vta_evlist_t *ev, uint64_t
   w->tick += cycles;
   if (w->progress && w->tick > TICK_MASK) {
     w->tick = 0;
-    double t = now_s();
+    double t = vta_seconds();
     if (t - w->last >= INTERVAL_S) show(w);
   }
   return got_sigint != 0 && !w->self_stop;
@@ -167,7 +161,7 @@ void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t
   o->span = ob_span;
   o->abort = ob_abort;
   o->ctx = w;
-  w->t0 = w->last = now_s();
+  w->t0 = w->last = vta_seconds();
 }
 
 void vtasim_watch_end(vtasim_watch_t *w) {

@@ -19,6 +19,7 @@
  * foreign handles are errors (VTADeviceRun returns 2), never a crash.
  */
 #include "vtasim_driver.h"
+#include "vta_io.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -26,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "capture.h"
 #include "cosim.h"
@@ -328,12 +328,6 @@ void VTADeviceFree(VTADeviceHandle handle) {
   free(d);
 }
 
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* after - before, for structures made only of uint64_t counters. */
 static void counters_sub(void *out, const void *after, const void *before, size_t bytes) {
   uint64_t a, b;
@@ -450,7 +444,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   vtasim_capture_t *cap = capture_start(d, (uint32_t)addr, insn_count, &s0);
 
   vta_err err;
-  double t0 = seconds_now();
+  double t0 = vta_seconds();
   int rc;
   if (d->prof) {
     vta_session_observer_t o = {.events = 1, .skip = vta_prof_skip(d->prof),
@@ -460,7 +454,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   } else {
     rc = vta_engine_run(d->eng, (uint32_t)addr, insn_count, &err);
   }
-  info.wall = seconds_now() - t0;
+  info.wall = vta_seconds() - t0;
   vta_engine_snapshot(d->eng, &s1);
   run_info(&info, &s0, &s1);
   info.status = rc == 0 ? 0 : err.kind == VTA_EMISMATCH ? 1 : 2;

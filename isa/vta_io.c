@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- inputs ------------------------------------------------------------------ */
@@ -343,4 +344,10 @@ int vta_stdout_check(vta_err *err) {
   if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
   int e = errno;
   return vta_errf(err, VTA_EIO, "stdout: write error: %s", e ? strerror(e) : "unknown");
+}
+
+double vta_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }

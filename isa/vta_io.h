@@ -96,6 +96,10 @@ int vta_out_close(vta_out_t *o, int ok, vta_err *err);
 /* Flush stdout and report a failed write to it (a report, --json). */
 int vta_stdout_check(vta_err *err);
 
+/* A monotonic clock in seconds, for the host timings of reports (never
+ * compared across processes). */
+double vta_seconds(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,7 @@
 #include "sc_platform.h"
 
 extern "C" {
+#include "vta_io.h"
 #include "vta_params.h"
 #include "vta_report.h"
 #include "vta_session.h"
@@ -60,12 +61,6 @@ static const char help[] =
 static int usage(const std::string &msg) {
   fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog_name, msg.c_str(), prog_name);
   return 2;
-}
-
-static double seconds_now() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static long long parse_count(const char *s) {
@@ -276,9 +271,9 @@ int sc_main(int argc, char **argv) {
   if (rc >= 0) return rc;
   vta_program_t p;
   vta_err e{};
-  double t_load = seconds_now();
+  double t_load = vta_seconds();
   int load_rc = vta_program_load(&p, c.in, &e);
-  t_load = seconds_now() - t_load;
+  t_load = vta_seconds() - t_load;
   if (load_rc) {
     fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
     return 2;
@@ -286,9 +281,9 @@ int sc_main(int argc, char **argv) {
   c.o.vta.cfg = p.cfg;
   try {
     platform pf(&p, c.o);
-    double t0 = seconds_now();
+    double t0 = vta_seconds();
     sc_start();
-    double wall = seconds_now() - t0;
+    double wall = vta_seconds() - t0;
     std::string failures;
     rc = judge(c, pf, p, failures);
     report(c, pf, p, rc, wall, t_load, failures);
