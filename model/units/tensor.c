@@ -234,6 +234,13 @@ int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sr
   if (d->req_left) rd_row(d);
   d->pads = (uint64_t)d->row_len * (in->y_pad_0 + in->y_pad_1) +
             (uint64_t)(in->x_pad_0 + in->x_pad_1) * in->y_size;
+  /* Without side pads the pad walker still steps over the data rows, one a
+   * cycle, before the bottom rows (section 6.2). */
+  d->skip_lo = d->skip_hi = (uint64_t)in->y_pad_0 * d->row_len;
+  if (in->y_pad_1 && !(in->x_pad_0 | in->x_pad_1)) {
+    d->skip_hi += in->y_size;
+    d->pads += in->y_size;
+  }
   d->pad_up = vta_inject_pad_up(m, in);
   return 0;
 }
@@ -260,7 +267,7 @@ static uint32_t pad_entry(const dma_rd_t *d, uint64_t k) {
     uint64_t col = r < in->x_pad_0 ? r : in->x_pad_0 + in->x_size + (r - in->x_pad_0);
     return (uint32_t)(base + (in->y_pad_0 + y) * rl + col);
   }
-  k -= side * in->y_size;
+  k -= side * in->y_size + (d->skip_hi - d->skip_lo);
   return (uint32_t)(base + (in->y_pad_0 + in->y_size - d->pad_up) * rl + k);
 }
 
@@ -382,9 +389,13 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
     did = 1;
   }
   /* Padding uses the SRAM write port in cycles without a landing beat, from
-   * S + 2 (S + 1, when pads are due, counts as busy). */
-  if (!landed && d->pads_done < d->pads) {
-    if (cy->now >= d->start + 2) {
+   * S + 2 (S + 1, when pads are due, counts as busy); a skip step needs no
+   * port and takes its cycle whether a beat lands or not. */
+  int skip = d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi;
+  if ((!landed || skip) && d->pads_done < d->pads) {
+    if (cy->now >= d->start + 2 && skip) {
+      d->pads_done++;
+    } else if (cy->now >= d->start + 2) {
       uint32_t e = pad_entry(d, d->pads_done++);
       vta_pipe_sync_row(m, cy->now + 1, d->s, e);
       vta_tensor_zero(d->s, e, 1);
