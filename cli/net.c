@@ -359,7 +359,7 @@ static int fill_segment(vta_program_t *p, const char *seg, const void *data, siz
     return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle's segment '%s' %s %zu bytes "
                     "(the tensor it receives)", path, l->line, l->name, seg,
                     s ? "does not hold" : "is missing; expected", len);
-  memcpy(s->data, data, len);
+  if (data) memcpy(s->data, data, len); /* NULL: the size checked, the bytes left */
   return 0;
 }
 
@@ -495,15 +495,18 @@ static int layer_bundle(net_job_t *j, net_layer_run_t *L, vta_err *e) {
   const vta_config_t *c = &L->p.cfg;
   const size_t nres = L->ny * c->acc_elem_bytes / c->out_elem_bytes;
   L->px = malloc(L->nx);
-  L->y = malloc(L->ny);
+  L->y = calloc(L->ny ? L->ny : 1, 1); /* zeros, when skip_exec leaves it unwritten */
   L->pr = L->r ? malloc(nres) : NULL;
   if (!L->px || !L->y || (L->r && !L->pr)) return vta_errf(e, VTA_ENOMEM, "out of memory");
   const tensor_t *x = L->x, *r = L->r;
-  vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
-  if (fill_segment(&L->p, "inp", L->px, L->nx, l, j->opt->in, e)) return -1;
+  /* Without values (skip_exec) no byte of a tensor matters: the segments
+   * are only checked to receive them. */
+  const int values = !j->params.skip_exec;
+  if (values) vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
+  if (fill_segment(&L->p, "inp", values ? L->px : NULL, L->nx, l, j->opt->in, e)) return -1;
   if (!r) return 0;
-  vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
-  return fill_segment(&L->p, "res", L->pr, nres, l, j->opt->in, e);
+  if (values) vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
+  return fill_segment(&L->p, "res", values ? L->pr : NULL, nres, l, j->opt->in, e);
 }
 
 /* Run the layer and check its expectations, its output tensor in L->y;
@@ -526,7 +529,8 @@ static int layer_exec(const net_job_t *j, net_layer_run_t *L, vta_err *e) {
     return vta_errf(e, VTA_EINPUT, "%s: layer %s: its bundle has no 'out' segment of %zu "
                     "bytes", j->opt->in, l->name, L->ny);
   const vta_config_t *c = &L->p.cfg;
-  vta_cl_unpack_nchw(c, (const int8_t *)ob, L->x->n, l->o, L->oh, L->ow, c->block_out, L->y);
+  if (!j->params.skip_exec) /* else the output is not the layer's */
+    vta_cl_unpack_nchw(c, (const int8_t *)ob, L->x->n, l->o, L->oh, L->ow, c->block_out, L->y);
   return 0;
 }
 
