@@ -173,8 +173,8 @@ void vta_report_print(const vta_report_t *r, int full) {
   printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name, r->engine, p->nruns,
          p->nruns == 1 ? "" : "s", p->nexpects, p->nexpects == 1 ? "" : "s");
   if (r->params && r->params->skip_exec)
-    printf("  EXECUTION SKIPPED (--skip-exec): cycles, counters and events only; no value was "
-           "computed, the output DRAM is not the program's\n");
+    printf("  EXECUTION SKIPPED (--skip-exec): timing only, no value computed; output DRAM "
+           "not the program's\n");
   if (interrupted)
     printf("  INTERRUPTED after %llu cycles: the counters and verdict cover the %llu "
            "completed run%s%s\n", (unsigned long long)r->simulated,
