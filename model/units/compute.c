@@ -515,7 +515,8 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
    * units: an instruction that could fault runs cycle by cycle instead. */
   p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
   if (p->lazy) rows_touched(m, in, p);
-  if (p->lazy && !p->alu && !in->reset_reg)
+  /* The kernel's offsets (pipe_gemm_direct, which skip_exec never calls). */
+  if (p->lazy && !p->alu && !in->reset_reg && !m->params.skip_exec)
     for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
       const uop_t *op = &m->udec[u];
       p->off[u - in->uop_bgn] = (vta_mac_off_t){(size_t)op->dst * m->acc.lanes,
