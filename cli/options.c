@@ -212,8 +212,8 @@ static const opt_row_t rows[] = {
      "output and result directory (default: SPEC without .json, plus .sweep); each point's "
      "result is kept there under a hash of its inputs, so a rerun computes only the missing"},
     {"-j", "N", N | S, VTASIM_ENG_ALL, take_sweep_count,
-     "points in parallel (default: the number of cores); a network with --skip-exec: layers "
-     "at once (default 1)"},
+     "how many at once: a sweep's points (default: the number of cores), or a network's "
+     "layers with --skip-exec (default 1)"},
     {"--confirm", "N", S, VTASIM_ENG_ALL, take_sweep_count,
      "re-run the N best points on the RTL (Verilated per configuration, cached in "
      "BUILD/rtl-cache/); model and RTL cycles must be equal"},
