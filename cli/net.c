@@ -647,14 +647,16 @@ static void *pool_worker(void *arg) {
   net_pool_t *pl = arg;
   for (int i; (i = atomic_fetch_add(&pl->next, 1)) < pl->n;) {
     net_layer_run_t *L = &pl->L[i];
-    L->bad = layer_bundle(pl->j, L, &L->e) || layer_exec(pl->j, L, &L->e);
+    L->bad = layer_exec(pl->j, L, &L->e);
   }
   return NULL;
 }
 
-/* Every layer with `jobs` threads: the shapes chained first, in order (a
- * later layer's input is an earlier one's output tensor, zeros here), the
- * layers run in any order, then reported in order, up to the first fault. */
+/* Every layer with `jobs` threads: the shapes chained and the bundles
+ * loaded first, in order, by this thread (a later layer's input is an
+ * earlier one's output tensor, zeros here; the files a command read are
+ * kept per thread, vta_io.h), the layers run in any order, then reported in
+ * order, up to the first fault. */
 static void run_layers_at_once(net_job_t *j, int jobs) {
   const int n = j->mf->nlayers;
   net_pool_t pl = {j, calloc((size_t)n, sizeof *pl.L), n, 0};
@@ -667,7 +669,7 @@ static void run_layers_at_once(net_job_t *j, int jobs) {
   for (; ready < n; ready++) {
     net_layer_run_t *L = &pl.L[ready];
     L->l = &j->mf->layer[ready];
-    if (layer_inputs(j, L)) break;
+    if (layer_inputs(j, L) || layer_bundle(j, L, &j->e)) break;
     int8_t *zeros = calloc(L->ny ? L->ny : 1, 1);
     if (!zeros) {
       vta_errf(&j->e, VTA_ENOMEM, "out of memory");
