@@ -153,6 +153,12 @@ expect skip-net-text 0 'execution skipped \(--skip-exec\)' -- "$V" run "$net" --
 expect skip-net-j-needs-skip 2 '-j N needs --skip-exec' -- "$V" run "$net" -j 2
 expect skip-net-no-output 2 '--output needs the computed values' -- \
   "$V" run "$net" --skip-exec --output "$TMP/y.bin"
+# A layer that cannot load stops the network at that layer, -j or not.
+mkdir -p "$TMP/badnet" && cp "$TMP"/r18/* "$TMP/badnet/" && rm "$TMP/badnet/layer2.0.conv1.vtb"
+expect skip-net-j-fault 2 'layer2.0.conv1.vtb: cannot open' -- \
+  "$V" run "$TMP/badnet/resnet18.net" --skip-exec -j 2
+expect skip-net-j-fault-json 2 '"status": "error"' -- \
+  "$V" run "$TMP/badnet/resnet18.net" --skip-exec -j 2 --json
 expect skip-net-functional 2 '--skip-exec needs --engine model' -- \
   "$V" run "$net" --skip-exec --engine functional
 
