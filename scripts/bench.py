@@ -334,7 +334,7 @@ if not g.returncode and os.path.exists(net):
         def base_model_net():
             return sum(run_json(base, for_base(b), "model")["host"]["wall_seconds"] for b in layers)
         jobs = os.cpu_count() or 1
-        net_cycles = None
+        net_cycles = bw = None
         for j in sorted({1, jobs}):
             def skip_net():
                 t0 = time.perf_counter()
@@ -344,7 +344,8 @@ if not g.returncode and os.path.exists(net):
                 return t["wall_seconds"], proc, t.get("cycles")
             try:
                 runs = [skip_net() for _ in range(REPEAT)]
-                bw = min(base_model_net() for _ in range(REPEAT)) if j == 1 else bw
+                if bw is None:
+                    bw = min(base_model_net() for _ in range(REPEAT))
             except (ValueError, KeyError, SystemExit) as ex:
                 print("  --skip-exec -j %d: not measured (%s)" % (j, ex))
                 continue
