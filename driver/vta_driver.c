@@ -8,7 +8,8 @@
  * has no device argument); each device is an engine (model/vta_engine.h)
  * over it.  The environment chooses what VTADeviceAlloc builds:
  * VTASIM_CONFIG (a vta_config.json), VTASIM_ENGINE (model, the default;
- * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
+ * functional; rtl; cosim), VTASIM_SKIP_EXEC (1: the model times its runs
+ * without computing values) and VTASIM_INJECT (a planted bug, test hook), and
  * what every run leaves behind: VTASIM_REPORT (a JSON array or JSON Lines, runlog.h),
  * VTASIM_TRACE (the instruction trace), VTASIM_TIMELINE (a Chrome trace per
  * device, model/services/vta_profile.h) and VTASIM_CAPTURE (a bundle per run,
@@ -265,6 +266,14 @@ VTADeviceHandle VTADeviceAlloc(void) {
   vta_params_default(&params);
   const char *engine = getenv("VTASIM_ENGINE");
   if (!engine || !*engine) engine = "model";
+  /* VTASIM_SKIP_EXEC=1: timing without values (the model only: any other
+   * engine refuses to open with it). */
+  const char *skip = getenv("VTASIM_SKIP_EXEC");
+  if (skip && *skip && strcmp(skip, "0") && strcmp(skip, "1")) {
+    driver_error("VTADeviceAlloc: VTASIM_SKIP_EXEC must be 0 or 1, got '%s'", skip);
+    return NULL;
+  }
+  params.skip_exec = skip && !strcmp(skip, "1");
   const char *inject = getenv("VTASIM_INJECT");
   if (inject && *inject && vta_inject_parse(inject, &params.inject, &err)) {
     driver_error("VTADeviceAlloc: VTASIM_INJECT: %s", err.msg);
@@ -472,7 +481,8 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   pthread_mutex_unlock(&g_lock);
   if (d->report) {
     vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
-                               rc ? err.msg : NULL, cpath[0] ? cpath : NULL};
+                               rc ? err.msg : NULL, cpath[0] ? cpath : NULL,
+                               d->eng->params.skip_exec};
     append_report(d->report, &rec);
   }
   if (d->trace) {

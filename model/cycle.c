@@ -74,7 +74,7 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
   if (m->out.elem_bytes > widest) widest = m->out.elem_bytes;
   cy->evrow = malloc(widest);
-  cy->evzero = calloc(1, widest);
+  cy->evzero = calloc(1, widest > bus ? widest : bus); /* also a beat's unset strobes */
   bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.cum || !cy->f.buf || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");

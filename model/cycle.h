@@ -182,7 +182,8 @@ typedef struct cyc {
   vta_evlist_t *ev;      /* events of this cycle go here; NULL = nobody listens */
   int lazy;              /* GEMM/ALU may run in closed form (vta_cycle_run, skipping on) */
   uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
-  uint8_t *evzero;       /* zeros of that size: the data of a pad write */
+  uint8_t *evzero;       /* zeros of that size (BUS_BYTES at least): the data of a pad
+                            write, the strobes of a beat skip_exec writes nothing of */
   /* Spans (span.c): the watcher, the first cycle it has not been shown,
    * and the counters as of that cycle. */
   int (*span_fn)(void *ctx, const struct vta_span *s);
