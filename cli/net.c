@@ -17,6 +17,7 @@
 
 #include "cli_util.h"
 #include "net.h"
+#include "net_manifest.h"
 #include "vta_profile.h"
 #include "vta_cl.h"
 #include "vta_config.h"
@@ -30,29 +31,13 @@
 #include "vta_report.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
-#define NET_MAGIC "vtasim-net 1"
 
 static int net_fail(const vta_err *e) {
   fprintf(stderr, "vtasim: error: %s\n", e->msg);
   return NET_BAD;
 }
 
-/* ---- the manifest ---------------------------------------------------------- */
-
-typedef struct net_layer {
-  char name[64], bundle[256], in[64], res[64], weights[256], bias[256];
-  int c, h, w, o, kh, kw, pad, stride, shift, clip_lo, clip_hi;
-  int line;
-} net_layer_t;
-
-typedef struct net_manifest {
-  char path[4096], dir[4096];
-  char network[64], config[64];
-  char input[256];
-  int n, c, h, w;
-  int nlayers;
-  net_layer_t layer[VTA_CL_NET_MAX];
-} net_manifest_t;
+/* ---- the manifest (net_manifest.c) ------------------------------------------ */
 
 static int write_file(const char *dir, const char *name, const void *data, size_t len,
                       vta_err *e) {
@@ -80,74 +65,13 @@ int vtasim_net_is_manifest(const char *path) {
   int yes = 0;
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#' || line[0] == '\n') continue;
-    yes = !strncmp(line, NET_MAGIC, strlen(NET_MAGIC));
+    /* any version: the parser names an unsupported one */
+    yes = !strncmp(line, NET_MAGIC, strlen(NET_MAGIC)) &&
+          (line[strlen(NET_MAGIC)] == ' ' || line[strlen(NET_MAGIC)] == '\t');
     break;
   }
   fclose(f);
   return yes;
-}
-
-static int manifest_load(net_manifest_t *m, const char *path, vta_err *e) {
-  memset(m, 0, sizeof *m);
-  snprintf(m->path, sizeof m->path, "%s", path);
-  snprintf(m->dir, sizeof m->dir, "%s", path);
-  char *slash = strrchr(m->dir, '/');
-  if (slash) *slash = '\0';
-  else snprintf(m->dir, sizeof m->dir, ".");
-  FILE *f = fopen(path, "r");
-  if (!f) return vta_errf(e, VTA_EIO, "%s: cannot open: %s", path, strerror(errno));
-  char line[2048];
-  int ln = 0, magic = 0, rc = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    ln++;
-    if (!strchr(line, '\n') && !feof(f)) {
-      rc = vta_errf(e, VTA_EINPUT, "%s:%d: line longer than %zu characters", path, ln,
-                    sizeof line - 1);
-      break;
-    }
-    char kw[32] = "";
-    if (sscanf(line, "%31s", kw) != 1 || kw[0] == '#') continue;
-    if (!magic) {
-      if (strncmp(line, NET_MAGIC, strlen(NET_MAGIC)))
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: expected the header '%s'", path, ln, NET_MAGIC);
-      magic = 1;
-    } else if (!strcmp(kw, "network")) {
-      if (sscanf(line, "network %63s config %63s", m->network, m->config) != 2)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: expected 'network NAME config CONFIG ...'", path, ln);
-    } else if (!strcmp(kw, "input")) {
-      if (sscanf(line, "input %255s %d %d %d %d", m->input, &m->n, &m->c, &m->h, &m->w) != 5 ||
-          m->n <= 0 || m->c <= 0 || m->h <= 0 || m->w <= 0)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: expected 'input FILE N C H W' (positive sizes)",
-                      path, ln);
-    } else if (!strcmp(kw, "layer")) {
-      if (m->nlayers == VTA_CL_NET_MAX) {
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: more than %d layers", path, ln, VTA_CL_NET_MAX);
-        break;
-      }
-      net_layer_t *l = &m->layer[m->nlayers];
-      l->line = ln;
-      int got = sscanf(line, "layer %63s %255s %63s %63s %255s %255s %d %d %d %d %d %d %d %d %d %d %d",
-                       l->name, l->bundle, l->in, l->res, l->weights, l->bias, &l->c, &l->h,
-                       &l->w, &l->o, &l->kh, &l->kw, &l->pad, &l->stride, &l->shift,
-                       &l->clip_lo, &l->clip_hi);
-      if (got != 17)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: field %d of 'layer': expected NAME BUNDLE IN RES "
-                      "WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO CLIP_HI",
-                      path, ln, got < 0 ? 1 : got + 1);
-      else if (l->c <= 0 || l->h <= 0 || l->w <= 0 || l->o <= 0 || l->kh <= 0 || l->kw <= 0 ||
-               l->stride <= 0 || l->pad < 0)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: sizes must be positive", path, ln, l->name);
-      m->nlayers++;
-    } else {
-      rc = vta_errf(e, VTA_EINPUT, "%s:%d: unknown keyword '%s' (expected network, input or "
-                    "layer)", path, ln, kw);
-    }
-  }
-  fclose(f);
-  if (!rc && !magic) rc = vta_errf(e, VTA_EINPUT, "%s: empty manifest", path);
-  if (!rc && !m->input[0]) rc = vta_errf(e, VTA_EINPUT, "%s: no 'input' line", path);
-  if (!rc && !m->nlayers) rc = vta_errf(e, VTA_EINPUT, "%s: no 'layer' line", path);
-  return rc;
 }
 
 /* ---- vtasim gen resnet18 ----------------------------------------------------- */
@@ -220,7 +144,8 @@ static int gen_input(gen_job_t *j) {
   fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
                 "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
                 "ResNet-18 deploy flow\n", j->size, j->div, j->seed);
-  fprintf(j->m, "%s\nnetwork %s config %s seed %lld\n", NET_MAGIC, net->name, cname, j->seed);
+  fprintf(j->m, "%s %d\nnetwork %s config %s seed %lld\n", NET_MAGIC, NET_VERSION, net->name, cname,
+          j->seed);
   fprintf(j->m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height,
           net->width);
   fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
@@ -482,6 +407,7 @@ static int layer_bundle(net_job_t *j, net_layer_run_t *L) {
   char path[8400];
   snprintf(path, sizeof path, "%s/%s", j->mf->dir, l->bundle);
   if (vta_program_load(&L->p, path, &j->e)) return -1;
+  if (vtasim_manifest_check_bundle(j->mf, l, &L->p, &j->e)) return -1;
   const vta_config_t *c = &L->p.cfg;
   const size_t nres = L->ny * c->acc_elem_bytes / c->out_elem_bytes;
   L->px = malloc(L->nx);
@@ -683,7 +609,7 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   net_job_t *j = calloc(1, sizeof *j);
   if (j) {
     j->mf = malloc(sizeof *j->mf);
-    j->t = calloc(VTA_CL_NET_MAX + 1, sizeof *j->t);
+    j->t = calloc(NET_MAX_LAYERS + 1, sizeof *j->t);
   }
   if (!j || !j->mf || !j->t) {
     if (j) free(j->mf), free(j->t);
@@ -701,7 +627,7 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->clock = opt->watch.prof.clock_mhz;
   j->have_cycles = 1;
   j->o = cJSON_CreateObject();
-  if (manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
+  if (vtasim_manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
   else run_layers(j);
   net_finish(j);
   rc = j->rc;

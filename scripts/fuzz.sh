@@ -17,7 +17,11 @@ mkdir -p "$dir/seeds"
 # generated here and the corpus keeps what fuzzing found.
 seed() {
   local s=$dir/seeds
-  mkdir -p "$s/asm" "$s/bundle" "$s/config" "$s/decode"
+  mkdir -p "$s/asm" "$s/bundle" "$s/config" "$s/decode" "$s/manifest"
+  # manifest seeds: a small generated network's, and the shipped test cases
+  "$vtasim" gen resnet18 --width-div 4 --size 8 --quiet -o "$dir/seednet" >/dev/null 2>&1 &&
+    cp "$dir/seednet/resnet18.net" "$s/manifest/resnet18.net"
+  for t in "$root"/tests/fuzz/regress/manifest/*; do [ -f "$t" ] && cp "$t" "$s/manifest/"; done
   for t in "$root"/traces/*.vta; do
     case $t in *.large.vta) continue ;; esac  # too big for useful mutation
     b=$(basename "$t" .vta)
