@@ -95,16 +95,30 @@ static const char gen_net_help[] =
     "  --config FILE  hardware configuration (vta_config.json)\n"
     "  --quiet        no per-layer listing\n";
 
+static const char gen_desc_help[] =
+    "usage: vtasim gen net FILE.json [options] -o DIR\n"
+    "\n"
+    "Lower a network described in JSON (docs/network.md, \"Describing a network\"):\n"
+    "its input shape and conv2d layers with their wiring, epilogue and optional\n"
+    "schedule.  Layers without a schedule are tiled automatically.  DIR gets the\n"
+    "manifest NAME.net that `vtasim run` accepts, the raw input, weights and\n"
+    "biases (deterministic from the description's seed) and one bundle per layer.\n"
+    "Every error names the file and the field (layers[2].kernel).\n"
+    "\n"
+    "  --config FILE  hardware configuration (vta_config.json)\n"
+    "  --quiet        no per-layer listing\n";
+
 static int gen_usage(const char *fmt, const char *arg) {
-  fprintf(stderr, "vtasim gen resnet18: ");
+  fprintf(stderr, "vtasim gen: ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry 'vtasim gen resnet18 --help'.\n");
+  fprintf(stderr, "\nTry 'vtasim gen resnet18 --help' or 'vtasim gen net --help'.\n");
   return NET_BAD;
 }
 
 /* What `gen resnet18` writes and where. */
 typedef struct gen_job {
   const char *dir;
+  const char *desc; /* `gen net FILE.json`: the description; NULL for resnet18 */
   long long size, div, seed;
   int quiet;
   vta_config_t cfg;
@@ -118,9 +132,19 @@ typedef struct gen_job {
 /* Parse argv[2..] into j; -1 to go on, else the exit status. */
 static int gen_parse(int argc, char **argv, gen_job_t *j, const char **config) {
   j->size = 56, j->div = 1, j->seed = 1;
-  for (int i = 2; i < argc; i++) {
+  int first = 2;
+  if (!strcmp(argv[1], "net")) {
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+      fputs(gen_desc_help, stdout);
+      return NET_OK;
+    }
+    if (argc < 3 || argv[2][0] == '-') return gen_usage("%s", "missing the description FILE.json");
+    j->desc = argv[2];
+    first = 3;
+  }
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    long long *num = !strcmp(a, "--size") ? &j->size : !strcmp(a, "--width-div") ? &j->div
+    long long *num = j->desc ? NULL : !strcmp(a, "--size") ? &j->size : !strcmp(a, "--width-div") ? &j->div
                    : !strcmp(a, "--seed") ? &j->seed : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(gen_net_help, stdout); return NET_OK; }
     else if (!strcmp(a, "--quiet")) j->quiet = 1;
@@ -141,9 +165,13 @@ static int gen_input(gen_job_t *j) {
   const vta_cl_net_t *net = j->net;
   char cname[64];
   vta_config_name(&j->cfg, cname, sizeof cname);
-  fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
-                "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
-                "ResNet-18 deploy flow\n", j->size, j->div, j->seed);
+  if (j->desc)
+    fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen net %s\n",
+            j->desc);
+  else
+    fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
+                  "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
+                  "ResNet-18 deploy flow\n", j->size, j->div, j->seed);
   fprintf(j->m, "%s %d\nnetwork %s config %s seed %lld\n", NET_MAGIC, NET_VERSION, net->name, cname,
           j->seed);
   fprintf(j->m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height,
@@ -214,6 +242,26 @@ static int gen_layer(gen_job_t *j, int i) {
   return 0;
 }
 
+/* The layer list: ResNet-18's, or the description's. */
+static int gen_network(gen_job_t *j) {
+  if (!j->desc)
+    return vta_cl_net_resnet18(&j->cfg, (int)j->div, (int)j->size, (uint64_t)j->seed, j->net,
+                               &j->e);
+  uint8_t *text;
+  size_t len;
+  if (vta_read_file(j->desc, &text, &len, &j->e)) return -1;
+  char *z = realloc(text, len + 1);
+  if (!z) {
+    free(text);
+    return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  }
+  z[len] = '\0';
+  int rc = vta_cl_net_from_json(&j->cfg, z, j->desc, j->net, &j->e);
+  free(z);
+  j->seed = (long long)j->net->seed;
+  return rc;
+}
+
 /* The network, every layer and the manifest written into j->dir. */
 static int gen_all(gen_job_t *j) {
   char *mf = NULL;
@@ -221,9 +269,7 @@ static int gen_all(gen_job_t *j) {
   int rc = -1;
   j->m = open_memstream(&mf, &mflen);
   if (!j->m) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
-  if (!vta_cl_net_resnet18(&j->cfg, (int)j->div, (int)j->size, (uint64_t)j->seed, j->net,
-                           &j->e) &&
-      !gen_input(j)) {
+  if (!gen_network(j) && !gen_input(j)) {
     int i = 0;
     while (i < j->net->nlayers && !gen_layer(j, i)) i++;
     rc = i < j->net->nlayers ? -1 : 0;

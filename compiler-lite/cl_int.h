@@ -397,4 +397,10 @@ int cl_op_build(cl_op_t *o, const cl_tensors_t *t, const cl_loopvar_t *loops, in
                 int var_i, int nvars, cl_exec_fn exec, void *ctx, vta_program_t *out,
                 vta_cl_report_t *rep, vta_err *err);
 
+/* cl_net.c, shared with the JSON descriptions (cl_netdesc.c): a layer's
+ * default requantizing shift from its reduction size, and TVM's workload
+ * numbering of the distinct convolution shapes. */
+int cl_net_default_shift(int c, int kh, int kw);
+void cl_net_number_workloads(vta_cl_net_t *n);
+
 #endif

@@ -21,7 +21,7 @@
  * a standard deviation of about 238*sqrt(K); shift it to about 48 so that
  * the int8 activations keep their spread (what calibration does in TVM). */
 #define NET_WGT_RANGE 8
-static int net_shift(int c, int kh, int kw) {
+int cl_net_default_shift(int c, int kh, int kw) {
   double sd = 238.0 * sqrt((double)c * kh * kw);
   int s = (int)lround(log2(sd / 48.0));
   return s < 0 ? 0 : s > 15 ? 15 : s;
@@ -47,7 +47,7 @@ static int add_layer(vta_cl_net_t *n, const char *name, int input, int residual,
   p->store = VTA_CL_STORE_ELEM; /* as TVM's conv2d schedule for VTA */
   p->epi.bias = 1;
   p->epi.residual = residual >= 0;
-  p->epi.shift = net_shift(c, k, k);
+  p->epi.shift = cl_net_default_shift(c, k, k);
   p->epi.clip_lo = relu ? 0 : -128;
   p->epi.clip_hi = 127;
   p->seed = n->seed + 1000u * (uint64_t)n->nlayers;
@@ -66,7 +66,7 @@ static int same_shape(const vta_cl_conv2d_params_t *a, const vta_cl_conv2d_param
 /* TVM's VTA scripts number ResNet-18's distinct convolution shapes C1..C11
  * in network order; C1, the 7x7 stem, stays on the host, so the layers
  * here start at 2 and a layer repeating an earlier shape takes its number. */
-static void number_workloads(vta_cl_net_t *n) {
+void cl_net_number_workloads(vta_cl_net_t *n) {
   int next = 2;
   for (int i = 0; i < n->nlayers; i++) {
     vta_cl_net_layer_t *l = &n->layer[i];
@@ -122,7 +122,7 @@ int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size,
   for (int stage = 1; stage <= 4; stage++)
     for (int blk = 0; blk < 2; blk++)
       if (add_block(n, stage, blk, (64 << (stage - 1)) / width_div, &t, &c, &h, err)) return -1;
-  number_workloads(n);
+  cl_net_number_workloads(n);
   return 0;
 }
 

@@ -225,7 +225,7 @@ int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
 
 /* ---- whole networks (cl_net.c) ------------------------------------------- */
 
-#define VTA_CL_NET_MAX 32
+#define VTA_CL_NET_MAX 64
 /* Tensors are numbered: 0 is the network input, i + 1 the output of layer i. */
 typedef struct vta_cl_net_layer {
   char name[48];               /* e.g. "layer2.0.downsample" (torchvision's names) */
@@ -262,6 +262,15 @@ int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64
  * resnet18 --list`.  The shapes depend on cfg only through BATCH. */
 int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
                                vta_cl_net_t *n, vta_err *err);
+/*
+ * A network described in JSON (docs/network.md, "Describing a network"):
+ * text is the file's content, path names it in messages ("PATH: layers[2]
+ * .kernel: ..."). Layers without a schedule are tiled automatically; a
+ * given schedule is checked. The layers read tensors by name ("input" or
+ * an earlier layer); a residual is added after the shift, before the clip.
+ */
+int vta_cl_net_from_json(const vta_config_t *cfg, const char *text, const char *path,
+                         vta_cl_net_t *n, vta_err *err);
 /* The network's input (NCHW, 0..127) and layer i's weights (OIHW) and int32
  * bias, deterministic from the seed; malloc'd (the weights: -1 when out of memory). */
 int8_t *vta_cl_net_input(const vta_cl_net_t *n);

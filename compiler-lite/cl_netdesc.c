@@ -1,0 +1,259 @@
+/*
+ * cl_netdesc.c - a network a user describes in JSON (docs/network.md,
+ * "Describing a network"): the input shape and a list of conv2d layers with
+ * their wiring (input, residual), epilogue and optional schedule, turned
+ * into the layer list the network builder lowers (vta_cl_net_t).  Every
+ * error names the file and the field (layers[2].kernel); the shapes are
+ * checked as they chain, and each layer's schedule (given or automatic) is
+ * checked by the conv2d rules before anything is written.
+ */
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cl_int.h"
+
+typedef struct desc_ctx {
+  const char *path;
+  char where[64]; /* the field being read, e.g. "layers[2]" */
+  vta_err *err;
+} desc_ctx_t;
+
+#define REQUIRED INT_MIN
+/* An integer field in [lo, hi]; absent: *out = def, or an error when def is REQUIRED. */
+static int get_int(desc_ctx_t *c, const cJSON *o, const char *key, int lo, int hi, int def,
+                   int *out) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (!v) {
+    if (def == REQUIRED)
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.%s: missing (an integer %d..%d)", c->path,
+                      c->where, key, lo, hi);
+    *out = def;
+    return 0;
+  }
+  double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+  if (!(d == floor(d)) || d < lo || d > hi)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.%s: expected an integer %d..%d", c->path,
+                    c->where, key, lo, hi);
+  *out = (int)d;
+  return 0;
+}
+
+/* A tensor name: "input" or an earlier layer's; *t its number. */
+static int get_tensor(desc_ctx_t *c, const vta_cl_net_t *n, const cJSON *o, const char *key,
+                      int required, int *t) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  *t = -1;
+  if (!v && !required) return 0;
+  if (!cJSON_IsString(v))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.%s: expected a tensor name (\"input\" or an "
+                    "earlier layer's name)", c->path, c->where, key);
+  if (!strcmp(v->valuestring, "input")) {
+    *t = 0;
+    return 0;
+  }
+  for (int i = 0; i < n->nlayers; i++)
+    if (!strcmp(n->layer[i].name, v->valuestring)) {
+      *t = i + 1;
+      return 0;
+    }
+  return vta_errf(c->err, VTA_EINPUT, "%s: %s.%s: '%s' is neither \"input\" nor an earlier "
+                  "layer", c->path, c->where, key, v->valuestring);
+}
+
+static const char *const known_layer_keys[] = {
+    "name", "op", "input", "residual", "channels", "kernel", "stride", "padding", "groups",
+    "shift", "clip", "schedule", "weight_range", NULL};
+static const char *const known_schedule_keys[] = {
+    "b_block", "oc_block", "ic_block", "h_block", "w_block", "virtual_threads", NULL};
+
+static int only_known(desc_ctx_t *c, const cJSON *o, const char *const *keys, const char *what) {
+  for (const cJSON *it = o->child; it; it = it->next) {
+    int ok = 0;
+    for (int k = 0; keys[k] && !ok; k++) ok = !strcmp(it->string, keys[k]);
+    if (!ok)
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.%s: unknown %s field", c->path, c->where,
+                      it->string, what);
+  }
+  return 0;
+}
+
+/* The shape of tensor t: channels, height, width. */
+static void tensor_shape(const vta_cl_net_t *n, int t, int *ch, int *h, int *w) {
+  if (t == 0) {
+    *ch = n->channels, *h = n->height, *w = n->width;
+    return;
+  }
+  const vta_cl_conv2d_params_t *p = &n->layer[t - 1].p;
+  *ch = p->out_channels;
+  *h = vta_cl_conv_out_size(p->height, p->kernel_h, p->pad_h, p->stride_h);
+  *w = vta_cl_conv_out_size(p->width, p->kernel_w, p->pad_w, p->stride_w);
+}
+
+static int parse_schedule(desc_ctx_t *c, const cJSON *s, vta_cl_conv2d_params_t *p) {
+  if (!s) return 0;
+  size_t len = strlen(c->where);
+  snprintf(c->where + len, sizeof c->where - len, ".schedule");
+  if (!cJSON_IsObject(s))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s: expected an object of tile sizes", c->path,
+                    c->where);
+  if (only_known(c, s, known_schedule_keys, "schedule") ||
+      get_int(c, s, "b_block", 1, 4096, 0, &p->b_block) ||
+      get_int(c, s, "oc_block", 1, 4096, 0, &p->oc_block) ||
+      get_int(c, s, "ic_block", 1, 4096, 0, &p->ic_block) ||
+      get_int(c, s, "h_block", 1, 4096, 0, &p->h_block) ||
+      get_int(c, s, "w_block", 1, 4096, 0, &p->w_block) ||
+      get_int(c, s, "virtual_threads", 1, 2, 0, &p->virtual_threads))
+    return -1;
+  c->where[len] = '\0';
+  return 0;
+}
+
+static int parse_layer(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, const cJSON *o) {
+  snprintf(c->where, sizeof c->where, "layers[%d]", n->nlayers);
+  if (!cJSON_IsObject(o))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s: expected an object", c->path, c->where);
+  if (n->nlayers == VTA_CL_NET_MAX)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s: a network holds at most %d layers", c->path,
+                    c->where, VTA_CL_NET_MAX);
+  if (only_known(c, o, known_layer_keys, "layer")) return -1;
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
+  const cJSON *op = cJSON_GetObjectItemCaseSensitive(o, "op");
+  if (!cJSON_IsString(name) || !name->valuestring[0] || strlen(name->valuestring) >= 48 ||
+      strspn(name->valuestring, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789._-") != strlen(name->valuestring) ||
+      !strcmp(name->valuestring, "input"))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.name: expected a name of 1 to 47 letters, "
+                    "digits, '.', '_', '-' (not \"input\")", c->path, c->where);
+  for (int i = 0; i < n->nlayers; i++)
+    if (!strcmp(n->layer[i].name, name->valuestring))
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.name: '%s' is used by layers[%d] too", c->path,
+                      c->where, name->valuestring, i);
+  if (!cJSON_IsString(op) || strcmp(op->valuestring, "conv2d"))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.op: expected \"conv2d\" (the only operator "
+                    "this version lowers to VTA)", c->path, c->where);
+  vta_cl_net_layer_t *l = &n->layer[n->nlayers];
+  memset(l, 0, sizeof *l);
+  snprintf(l->name, sizeof l->name, "%s", name->valuestring);
+  vta_cl_conv2d_params_t *p = &l->p;
+  int k, stride, pad, groups, ci, h, w, range, clip_lo = 0, clip_hi = 127;
+  if (get_tensor(c, n, o, "input", 1, &l->input) ||
+      get_tensor(c, n, o, "residual", 0, &l->residual) ||
+      get_int(c, o, "channels", cfg->block_out, 65536, REQUIRED, &p->out_channels) ||
+      get_int(c, o, "kernel", 1, 15, REQUIRED, &k) || get_int(c, o, "stride", 1, 15, 1, &stride) ||
+      get_int(c, o, "padding", 0, 14, k / 2, &pad) || get_int(c, o, "groups", 1, 1, 1, &groups) ||
+      get_int(c, o, "weight_range", 1, 128, 8, &range))
+    return -1;
+  const cJSON *clip = cJSON_GetObjectItemCaseSensitive(o, "clip");
+  if (clip) {
+    if (!cJSON_IsArray(clip) || cJSON_GetArraySize(clip) != 2 ||
+        !cJSON_IsNumber(cJSON_GetArrayItem(clip, 0)) ||
+        !cJSON_IsNumber(cJSON_GetArrayItem(clip, 1)))
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.clip: expected [LO, HI]", c->path, c->where);
+    double lo = cJSON_GetArrayItem(clip, 0)->valuedouble, hi = cJSON_GetArrayItem(clip, 1)->valuedouble;
+    if (lo != floor(lo) || hi != floor(hi) || lo < -128 || hi > 127 || lo > hi)
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.clip: expected integers -128 <= LO <= HI <= "
+                      "127", c->path, c->where);
+    clip_lo = (int)lo, clip_hi = (int)hi;
+  }
+  if (pad >= k)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.padding: %d must be below the kernel (%d)",
+                    c->path, c->where, pad, k);
+  tensor_shape(n, l->input, &ci, &h, &w);
+  p->batch = n->batch;
+  p->in_channels = ci;
+  p->height = h, p->width = w;
+  p->kernel_h = p->kernel_w = k;
+  p->pad_h = p->pad_w = pad;
+  p->stride_h = p->stride_w = stride;
+  if (h + 2 * pad < k || w + 2 * pad < k)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.kernel: %d is larger than its padded input "
+                    "(%dx%d)", c->path, c->where, k, h + 2 * pad, w + 2 * pad);
+  if (get_int(c, o, "shift", 0, 31, cl_net_default_shift(ci, k, k), &p->epi.shift)) return -1;
+  if (l->residual >= 0) {
+    int rc_, rh, rw;
+    tensor_shape(n, l->residual, &rc_, &rh, &rw);
+    int oh = vta_cl_conv_out_size(h, k, pad, stride), ow = vta_cl_conv_out_size(w, k, pad, stride);
+    if (rc_ != p->out_channels || rh != oh || rw != ow)
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.residual: its tensor is %dx%dx%d, the layer's "
+                      "output %dx%dx%d", c->path, c->where, rc_, rh, rw, p->out_channels, oh, ow);
+  }
+  p->store = VTA_CL_STORE_ELEM;
+  p->epi.bias = 1;
+  p->epi.residual = l->residual >= 0;
+  p->epi.clip_lo = clip_lo, p->epi.clip_hi = clip_hi;
+  p->seed = n->seed + 1000u * (uint64_t)(n->nlayers + 1);
+  p->range = range;
+  if (parse_schedule(c, cJSON_GetObjectItemCaseSensitive(o, "schedule"), p)) return -1;
+  n->nlayers++;
+  if (vta_cl_conv2d_autotile(cfg, p, c->err))
+    return vta_err_prefix(c->err, "%s: %s (%s): ", c->path, c->where, l->name);
+  return 0;
+}
+
+int vta_cl_net_from_json(const vta_config_t *cfg, const char *text, const char *path,
+                         vta_cl_net_t *n, vta_err *err) {
+  memset(n, 0, sizeof *n);
+  desc_ctx_t c = {path, "", err};
+  cJSON *root = cJSON_Parse(text);
+  if (!root)
+    return vta_errf(err, VTA_EINPUT, "%s: not valid JSON (near byte %ld)", path,
+                    cJSON_GetErrorPtr() ? (long)(cJSON_GetErrorPtr() - text) : 0L);
+  int rc = -1;
+  const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "network");
+  const cJSON *input = cJSON_GetObjectItemCaseSensitive(root, "input");
+  const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
+  static const char *const top_keys[] = {"network", "seed", "input", "layers", "description",
+                                         NULL};
+  int seed = 1, shape[4];
+  snprintf(c.where, sizeof c.where, "(top level)");
+  if (!cJSON_IsObject(root)) {
+    vta_errf(err, VTA_EINPUT, "%s: expected a JSON object", path);
+    goto out;
+  }
+  if (only_known(&c, root, top_keys, "top-level")) goto out;
+  if (!cJSON_IsString(name) || !name->valuestring[0] || strlen(name->valuestring) >= 32 ||
+      strspn(name->valuestring, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_-") != strlen(name->valuestring)) {
+    vta_errf(err, VTA_EINPUT, "%s: network: expected a name of 1 to 31 letters, digits, '_', '-'",
+             path);
+    goto out;
+  }
+  if (get_int(&c, root, "seed", 0, 2147483647, 1, &seed)) goto out;
+  if (!cJSON_IsArray(input) || cJSON_GetArraySize(input) != 4) {
+    vta_errf(err, VTA_EINPUT, "%s: input: expected [N, C, H, W]", path);
+    goto out;
+  }
+  static const char *const dims[] = {"N", "C", "H", "W"};
+  for (int i = 0; i < 4; i++) {
+    const cJSON *d = cJSON_GetArrayItem(input, i);
+    double v = cJSON_IsNumber(d) ? d->valuedouble : -1;
+    if (v != floor(v) || v < 1 || v > 4096) {
+      vta_errf(err, VTA_EINPUT, "%s: input[%d] (%s): expected an integer 1..4096", path, i,
+               dims[i]);
+      goto out;
+    }
+    shape[i] = (int)v;
+  }
+  if (shape[0] % cfg->batch || shape[1] % cfg->block_in) {
+    vta_errf(err, VTA_EINPUT, "%s: input: N must be a multiple of BATCH (%d) and C of "
+             "BLOCK_IN (%d)", path, cfg->batch, cfg->block_in);
+    goto out;
+  }
+  snprintf(n->name, sizeof n->name, "%s", name->valuestring);
+  n->batch = shape[0], n->channels = shape[1], n->height = shape[2], n->width = shape[3];
+  n->seed = (uint64_t)seed;
+  if (!cJSON_IsArray(layers) || !cJSON_GetArraySize(layers)) {
+    vta_errf(err, VTA_EINPUT, "%s: layers: expected a non-empty array of layers", path);
+    goto out;
+  }
+  for (const cJSON *l = layers->child; l; l = l->next)
+    if (parse_layer(cfg, &c, n, l)) goto out;
+  cl_net_number_workloads(n);
+  rc = 0;
+out:
+  cJSON_Delete(root);
+  return rc;
+}
