@@ -177,7 +177,7 @@ static int gen_input(gen_job_t *j) {
   fprintf(j->m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height,
           net->width);
   fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
-                "CLIP_HI\n");
+                "CLIP_HI\n# add NAME BUNDLE A B C H W CLIP_LO CLIP_HI\n");
   j->t[0] = vta_cl_net_input(net);
   if (!j->t[0]) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
   return write_file(j->dir, "input.i8", j->t[0],
@@ -228,11 +228,20 @@ static int gen_layer(gen_job_t *j, int i) {
   if (f) bad |= fclose(f) != 0;
   vta_program_free(&prog);
   if (bad) return j->e.msg[0] ? -1 : vta_errf(&j->e, VTA_EIO, "%s: cannot write", name);
+  const char *tin = l->input ? net->layer[l->input - 1].name : "input";
+  const char *tres = l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name
+                                                         : "input";
+  if (l->kind == VTA_CL_LAYER_ADD) {
+    fprintf(j->m, "add %s %s.vtb %s %s %d %d %d %d %d\n", l->name, l->name, tin, tres,
+            l->a.channels, l->a.height, l->a.width, l->a.clip_lo, l->a.clip_hi);
+    if (!j->quiet)
+      printf("  %-22s %4dx%-3d  + %-18s   %-62s %6u insns\n", l->name, l->a.channels,
+             l->a.height, tres, rep.schedule, rep.total);
+    return 0;
+  }
   if (gen_weights(j, i, wn, bn, sizeof wn)) return -1;
   fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
-          l->name, l->input ? net->layer[l->input - 1].name : "input",
-          l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name : "input",
-          wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
+          l->name, tin, tres, wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
           p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi);
   j->macs += (uint64_t)ny * p->in_channels * p->kernel_h * p->kernel_w;
   if (!j->quiet)
@@ -461,8 +470,18 @@ static int layer_bundle(net_job_t *j, net_layer_run_t *L) {
   L->pr = L->r ? malloc(nres) : NULL;
   if (!L->px || !L->y || (L->r && !L->pr)) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
   const tensor_t *x = L->x, *r = L->r;
-  vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
-  if (fill_segment(&L->p, "inp", L->px, L->nx, l, j->opt->in, &j->e)) return -1;
+  if (l->is_add) { /* both operands reach the accumulator: widened to int32 */
+    const size_t nxa = L->nx * c->acc_elem_bytes / c->out_elem_bytes;
+    uint8_t *xa = malloc(nxa);
+    if (!xa) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+    vta_cl_pack_acc_nchw(c, x->data, x->n, x->c, x->h, x->w, xa);
+    int bad = fill_segment(&L->p, "inp", xa, nxa, l, j->opt->in, &j->e);
+    free(xa);
+    if (bad) return -1;
+  } else {
+    vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
+    if (fill_segment(&L->p, "inp", L->px, L->nx, l, j->opt->in, &j->e)) return -1;
+  }
   if (!r) return 0;
   vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
   return fill_segment(&L->p, "res", L->pr, nres, l, j->opt->in, &j->e);
@@ -520,10 +539,13 @@ static cJSON *layer_json(net_job_t *j, net_layer_run_t *L, const char *shape) {
 static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
   const net_layer_t *l = L->l;
   char shape[96];
-  snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d k%dx%d s%d%s", l->c, l->h, l->w, l->o,
-           L->oh, L->ow, l->kh, l->kw, l->stride, L->r ? " +res" : "");
+  if (l->is_add)
+    snprintf(shape, sizeof shape, "%dx%dx%d add %.20s", l->c, l->h, l->w, l->res);
+  else
+    snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d k%dx%d s%d%s", l->c, l->h, l->w, l->o,
+             L->oh, L->ow, l->kh, l->kw, l->stride, L->r ? " +res" : "");
   cJSON *lo = layer_json(j, L, shape);
-  const double lmacs = (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
+  const double lmacs = l->is_add ? 0 : (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
   vta_engine_snapshot_t snap;
   vta_engine_snapshot(vta_session_engine(L->s), &snap);
   char vtext[16] = "-";

@@ -102,6 +102,8 @@ static int arity(const line_ctx_t *c, char **tok, int ntok, int want, const char
   return 0;
 }
 
+static int check_new_layer(net_manifest_t *m, const line_ctx_t *c, net_layer_t *l);
+
 static int parse_header(const line_ctx_t *c, char **tok, int ntok) {
   int v;
   if (strcmp(tok[0], NET_MAGIC))
@@ -184,12 +186,18 @@ static int parse_layer(net_manifest_t *m, const line_ctx_t *c, char **tok, int n
     snprintf(what, sizeof what, "layer %s %s (field %d)", l->name, layer_fields[7 + k], 8 + k);
     if (parse_int(c, what, tok[7 + k], num[k].lo, num[k].hi, num[k].v)) return -1;
   }
-  if (l->clip_lo > l->clip_hi)
-    return vta_errf(c->e, VTA_EINPUT, "%s:%d: layer %s: CLIP_LO %d is above CLIP_HI %d", c->path,
-                    c->ln, l->name, l->clip_lo, l->clip_hi);
   if (l->pad >= l->kh || l->pad >= l->kw)
     return vta_errf(c->e, VTA_EINPUT, "%s:%d: layer %s: PAD %d must be below the kernel (%dx%d)",
                     c->path, c->ln, l->name, l->pad, l->kh, l->kw);
+  return check_new_layer(m, c, l);
+}
+
+/* add NAME BUNDLE A B C H W CLIP_LO CLIP_HI */
+static const char *const add_fields[] = {"add", "NAME", "BUNDLE", "A", "B", "C", "H", "W",
+                                         "CLIP_LO", "CLIP_HI"};
+#define ADD_NFIELDS ((int)(sizeof add_fields / sizeof add_fields[0]))
+
+static int check_new_layer(net_manifest_t *m, const line_ctx_t *c, net_layer_t *l) {
   if (!strcmp(l->name, "input"))
     return vta_errf(c->e, VTA_EINPUT, "%s:%d: a layer cannot be named 'input' (the network "
                     "input's name)", c->path, c->ln);
@@ -197,8 +205,44 @@ static int parse_layer(net_manifest_t *m, const line_ctx_t *c, char **tok, int n
     if (!strcmp(m->layer[i].name, l->name))
       return vta_errf(c->e, VTA_EINPUT, "%s:%d: layer %s is defined twice (first on line %d)",
                       c->path, c->ln, l->name, m->layer[i].line);
+  if (l->clip_lo > l->clip_hi)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: layer %s: CLIP_LO %d is above CLIP_HI %d", c->path,
+                    c->ln, l->name, l->clip_lo, l->clip_hi);
   m->nlayers++;
   return 0;
+}
+
+static int parse_add(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
+  if (m->nlayers == NET_MAX_LAYERS)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: more than %d layers", c->path, c->ln,
+                    NET_MAX_LAYERS);
+  if (ntok > ADD_NFIELDS)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: trailing token '%s' after field %d (CLIP_HI) of "
+                    "'add'", c->path, c->ln, tok[ADD_NFIELDS], ADD_NFIELDS);
+  if (ntok < ADD_NFIELDS)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: field %d of 'add' (%s) is missing: expected NAME "
+                    "BUNDLE A B C H W CLIP_LO CLIP_HI", c->path, c->ln, ntok + 1, add_fields[ntok]);
+  net_layer_t *l = &m->layer[m->nlayers];
+  memset(l, 0, sizeof *l);
+  l->line = c->ln;
+  l->is_add = 1;
+  snprintf(l->weights, sizeof l->weights, "-");
+  snprintf(l->bias, sizeof l->bias, "-");
+  if (parse_name(c, "add NAME (field 2)", tok[1], l->name, sizeof l->name) ||
+      parse_path(c, "add BUNDLE (field 3)", tok[2], l->bundle, sizeof l->bundle) ||
+      parse_name(c, "add A (field 4)", tok[3], l->in, sizeof l->in) ||
+      parse_name(c, "add B (field 5)", tok[4], l->res, sizeof l->res))
+    return -1;
+  struct { int *v; long lo, hi; } num[] = {{&l->c, 1, 65536}, {&l->h, 1, 4096}, {&l->w, 1, 4096},
+                                          {&l->clip_lo, -128, 127}, {&l->clip_hi, -128, 127}};
+  for (int k = 0; k < 5; k++) {
+    char what[64];
+    snprintf(what, sizeof what, "add %s %s (field %d)", l->name, add_fields[5 + k], 6 + k);
+    if (parse_int(c, what, tok[5 + k], num[k].lo, num[k].hi, num[k].v)) return -1;
+  }
+  l->o = l->c;
+  l->kh = l->kw = l->stride = 1;
+  return check_new_layer(m, c, l);
 }
 
 int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text, size_t len,
@@ -243,13 +287,15 @@ int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text,
       rc = parse_input(m, &c, tok, ntok);
     } else if (!strcmp(tok[0], "layer")) {
       rc = parse_layer(m, &c, tok, ntok);
+    } else if (!strcmp(tok[0], "add")) {
+      rc = parse_add(m, &c, tok, ntok);
     } else if (!strcmp(tok[0], NET_MAGIC)) {
       rc = vta_errf(e, VTA_EINPUT, "%s:%d: a second version line", path, c.ln);
     } else {
       char kw[40];
       snprintf(kw, sizeof kw, "%s", tok[0]);
-      rc = vta_errf(e, VTA_EINPUT, "%s:%d: unknown keyword '%s' (expected network, input or "
-                    "layer)", path, c.ln, kw);
+      rc = vta_errf(e, VTA_EINPUT, "%s:%d: unknown keyword '%s' (expected network, input, "
+                    "layer or add)", path, c.ln, kw);
     }
     if (rc) return -1;
   }
@@ -259,7 +305,7 @@ int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text,
   if (!m->network_line)
     return vta_errf(e, VTA_EINPUT, "%s: no 'network NAME config CONFIG' line", path);
   if (!m->input_line) return vta_errf(e, VTA_EINPUT, "%s: no 'input' line", path);
-  if (!m->nlayers) return vta_errf(e, VTA_EINPUT, "%s: no 'layer' line", path);
+  if (!m->nlayers) return vta_errf(e, VTA_EINPUT, "%s: no 'layer' or 'add' line", path);
   return 0;
 }
 
@@ -286,7 +332,28 @@ int vtasim_manifest_check_bundle(const net_manifest_t *m, const net_layer_t *l,
     return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle %s is built for configuration "
                     "%s, the manifest says %s", m->path, l->line, l->name, l->bundle, cname,
                     m->config);
-  const char *shape = meta_of(p, "shape"), *epi = meta_of(p, "epilogue");
+  const char *shape = meta_of(p, "shape"), *epi = meta_of(p, "epilogue"), *op = meta_of(p, "op");
+  if (!op || strcmp(op, l->is_add ? "add" : "conv2d"))
+    return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle %s is %s%s, not %s", m->path,
+                    l->line, l->name, l->bundle, op ? "an operator " : "no compiler-lite operator",
+                    op ? op : "", l->is_add ? "an addition (add)" : "a conv2d");
+  if (l->is_add) {
+    int b, ch, h, w, lo, hi;
+    if (!shape || !epi ||
+        sscanf(shape, "batch=%d channels=%d height=%d width=%d", &b, &ch, &h, &w) != 4 ||
+        sscanf(epi, "add clip=%d,%d", &lo, &hi) != 2)
+      return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle %s lacks the addition's "
+                      "'.meta shape' and '.meta epilogue'", m->path, l->line, l->name, l->bundle);
+    struct { const char *field; int manifest, bundle; } f[] = {
+        {"N (input line)", m->n, b}, {"C", l->c, ch}, {"H", l->h, h}, {"W", l->w, w},
+        {"CLIP_LO", l->clip_lo, lo}, {"CLIP_HI", l->clip_hi, hi}};
+    for (int k = 0; k < (int)(sizeof f / sizeof f[0]); k++)
+      if (f[k].manifest != f[k].bundle)
+        return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: field %s is %d, its bundle %s has %d",
+                        m->path, l->line, l->name, f[k].field, f[k].manifest, l->bundle,
+                        f[k].bundle);
+    return 0;
+  }
   if (!shape || !epi)
     return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle %s has no '.meta shape' and "
                     "'.meta epilogue' lines (not a compiler-lite conv2d)", m->path, l->line,

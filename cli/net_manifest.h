@@ -23,6 +23,9 @@ typedef struct net_layer {
   char weights[NET_PATH_LEN], bias[NET_PATH_LEN];
   int c, h, w, o, kh, kw, pad, stride, shift, clip_lo, clip_hi;
   int line;
+  /* an `add` line: IN + RES, clipped, as its own program (no weights; o = c,
+   * a 1x1 kernel, no shift) */
+  int is_add;
 } net_layer_t;
 
 typedef struct net_manifest {

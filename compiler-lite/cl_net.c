@@ -147,6 +147,9 @@ int8_t *vta_cl_net_input(const vta_cl_net_t *n) {
 
 int vta_cl_net_weights(const vta_cl_net_t *n, int i, int8_t **k, int32_t **bias) {
   const vta_cl_conv2d_params_t *p = &n->layer[i].p;
+  *k = NULL;
+  *bias = NULL;
+  if (n->layer[i].kind == VTA_CL_LAYER_ADD) return 0; /* no weights */
   size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
   *k = cl_random_i8(p->seed, 2, nk, p->range);
   /* folded batch-norm shift: up to +-8 after the requantizing shift */
@@ -163,6 +166,22 @@ int vta_cl_net_build_layer(const vta_config_t *cfg, const vta_cl_net_t *n, int i
                            const int8_t *x, const int8_t *residual, vta_program_t *out,
                            vta_cl_report_t *rep, int8_t *y, vta_err *err) {
   const vta_cl_net_layer_t *l = &n->layer[i];
+  if (l->kind == VTA_CL_LAYER_ADD) {
+    if (vta_cl_add_build(cfg, &l->a, x, residual, out, rep, err))
+      return vta_err_prefix(err, "%s: ", l->name);
+    if (vta_program_add_meta(out, "layer", l->name, err)) {
+      vta_program_free(out);
+      return -1;
+    }
+    for (int e = 0; e < out->nexpects; e++)
+      if (out->expects[e].kind == VTA_EXPECT_BYTES && !strcmp(out->expects[e].segment, "out")) {
+        vta_cl_unpack_nchw(cfg, (const int8_t *)out->expects[e].bytes, l->a.batch, l->a.channels,
+                           l->a.height, l->a.width, cfg->block_out, y);
+        return 0;
+      }
+    vta_program_free(out);
+    return vta_errf(err, VTA_EINPUT, "internal: %s has no output expectation", l->name);
+  }
   int8_t *k;
   int32_t *bias;
   if (vta_cl_net_weights(n, i, &k, &bias)) return vta_errf(err, VTA_ENOMEM, "out of memory");

@@ -67,7 +67,10 @@ static const char *const known_layer_keys[] = {
     "name", "op", "input", "residual", "channels", "kernel", "stride", "padding", "groups",
     "shift", "clip", "schedule", "weight_range", NULL};
 static const char *const known_schedule_keys[] = {
-    "b_block", "oc_block", "ic_block", "h_block", "w_block", "virtual_threads", NULL};
+    "b_block", "oc_block", "ic_block", "h_block", "w_block", "virtual_threads", "order", NULL};
+static const char *const known_add_keys[] = {"name", "op", "input", "residual", "clip",
+                                             "schedule", NULL};
+static const char *const known_add_schedule_keys[] = {"oc_block", "h_block", "w_block", NULL};
 
 static int only_known(desc_ctx_t *c, const cJSON *o, const char *const *keys, const char *what) {
   for (const cJSON *it = o->child; it; it = it->next) {
@@ -107,7 +110,72 @@ static int parse_schedule(desc_ctx_t *c, const cJSON *s, vta_cl_conv2d_params_t 
       get_int(c, s, "w_block", 1, 4096, 0, &p->w_block) ||
       get_int(c, s, "virtual_threads", 1, 2, 0, &p->virtual_threads))
     return -1;
+  const cJSON *order = cJSON_GetObjectItemCaseSensitive(s, "order");
+  if (order) {
+    if (!cJSON_IsString(order) ||
+        (strcmp(order->valuestring, "topi") && strcmp(order->valuestring, "tutorial")))
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.order: expected \"topi\" (TVM's conv2d "
+                      "schedule for VTA) or \"tutorial\"", c->path, c->where);
+    p->order = !strcmp(order->valuestring, "topi") ? VTA_CL_ORDER_TOPI : VTA_CL_ORDER_TUTORIAL;
+  }
   c->where[len] = '\0';
+  return 0;
+}
+
+/* "clip": [LO, HI], optional (the caller's defaults stay). */
+static int get_clip(desc_ctx_t *c, const cJSON *o, int *clip_lo, int *clip_hi) {
+  const cJSON *clip = cJSON_GetObjectItemCaseSensitive(o, "clip");
+  if (!clip) return 0;
+  if (!cJSON_IsArray(clip) || cJSON_GetArraySize(clip) != 2 ||
+      !cJSON_IsNumber(cJSON_GetArrayItem(clip, 0)) || !cJSON_IsNumber(cJSON_GetArrayItem(clip, 1)))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.clip: expected [LO, HI]", c->path, c->where);
+  double lo = cJSON_GetArrayItem(clip, 0)->valuedouble;
+  double hi = cJSON_GetArrayItem(clip, 1)->valuedouble;
+  if (lo != floor(lo) || hi != floor(hi) || lo < -128 || hi > 127 || lo > hi)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.clip: expected integers -128 <= LO <= HI <= 127",
+                    c->path, c->where);
+  *clip_lo = (int)lo;
+  *clip_hi = (int)hi;
+  return 0;
+}
+
+/* An element-wise addition layer: input + residual, clipped, its own program. */
+static int parse_add(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, const cJSON *o,
+                     vta_cl_net_layer_t *l) {
+  if (only_known(c, o, known_add_keys, "add")) return -1;
+  int ch, h, w, rc_, rh, rw;
+  if (get_tensor(c, n, o, "input", 1, &l->input) || get_tensor(c, n, o, "residual", 1, &l->residual))
+    return -1;
+  tensor_shape(n, l->input, &ch, &h, &w);
+  tensor_shape(n, l->residual, &rc_, &rh, &rw);
+  if (ch != rc_ || h != rh || w != rw)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.residual: its tensor is %dx%dx%d, the input "
+                    "%dx%dx%d: an addition needs equal shapes", c->path, c->where, rc_, rh, rw, ch,
+                    h, w);
+  l->kind = VTA_CL_LAYER_ADD;
+  vta_cl_add_params_t *a = &l->a;
+  vta_cl_add_defaults(a);
+  a->batch = n->batch, a->channels = ch, a->height = h, a->width = w;
+  if (get_clip(c, o, &a->clip_lo, &a->clip_hi)) return -1;
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "schedule");
+  if (s) {
+    size_t len = strlen(c->where);
+    snprintf(c->where + len, sizeof c->where - len, ".schedule");
+    if (!cJSON_IsObject(s) || only_known(c, s, known_add_schedule_keys, "add schedule") ||
+        get_int(c, s, "oc_block", 1, 4096, 1, &a->oc_block) ||
+        get_int(c, s, "h_block", 1, 4096, 1, &a->h_block) ||
+        get_int(c, s, "w_block", 1, 4096, 1, &a->w_block))
+      return s && !cJSON_IsObject(s) ? vta_errf(c->err, VTA_EINPUT, "%s: %s: expected an object",
+                                                c->path, c->where) : -1;
+    c->where[len] = '\0';
+  }
+  /* the shape, as a 1x1 convolution's, so that later layers chain from it */
+  vta_cl_conv2d_params_t *p = &l->p;
+  p->batch = n->batch, p->in_channels = p->out_channels = ch, p->height = h, p->width = w;
+  p->kernel_h = p->kernel_w = p->stride_h = p->stride_w = 1;
+  p->epi.clip_lo = a->clip_lo, p->epi.clip_hi = a->clip_hi;
+  n->nlayers++;
+  (void)cfg;
   return 0;
 }
 
@@ -118,7 +186,6 @@ static int parse_layer(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, 
   if (n->nlayers == VTA_CL_NET_MAX)
     return vta_errf(c->err, VTA_EINPUT, "%s: %s: a network holds at most %d layers", c->path,
                     c->where, VTA_CL_NET_MAX);
-  if (only_known(c, o, known_layer_keys, "layer")) return -1;
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name");
   const cJSON *op = cJSON_GetObjectItemCaseSensitive(o, "op");
   if (!cJSON_IsString(name) || !name->valuestring[0] || strlen(name->valuestring) >= 48 ||
@@ -131,12 +198,14 @@ static int parse_layer(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, 
     if (!strcmp(n->layer[i].name, name->valuestring))
       return vta_errf(c->err, VTA_EINPUT, "%s: %s.name: '%s' is used by layers[%d] too", c->path,
                       c->where, name->valuestring, i);
-  if (!cJSON_IsString(op) || strcmp(op->valuestring, "conv2d"))
-    return vta_errf(c->err, VTA_EINPUT, "%s: %s.op: expected \"conv2d\" (the only operator "
-                    "this version lowers to VTA)", c->path, c->where);
+  if (!cJSON_IsString(op) || (strcmp(op->valuestring, "conv2d") && strcmp(op->valuestring, "add")))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.op: expected \"conv2d\" or \"add\" (the "
+                    "operators this version lowers to VTA)", c->path, c->where);
   vta_cl_net_layer_t *l = &n->layer[n->nlayers];
   memset(l, 0, sizeof *l);
   snprintf(l->name, sizeof l->name, "%s", name->valuestring);
+  if (!strcmp(op->valuestring, "add")) return parse_add(cfg, c, n, o, l);
+  if (only_known(c, o, known_layer_keys, "conv2d")) return -1;
   vta_cl_conv2d_params_t *p = &l->p;
   int k, stride, pad, groups, ci, h, w, range, clip_lo = 0, clip_hi = 127;
   if (get_tensor(c, n, o, "input", 1, &l->input) ||
@@ -146,18 +215,7 @@ static int parse_layer(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, 
       get_int(c, o, "padding", 0, 14, k / 2, &pad) || get_int(c, o, "groups", 1, 1, 1, &groups) ||
       get_int(c, o, "weight_range", 1, 128, 8, &range))
     return -1;
-  const cJSON *clip = cJSON_GetObjectItemCaseSensitive(o, "clip");
-  if (clip) {
-    if (!cJSON_IsArray(clip) || cJSON_GetArraySize(clip) != 2 ||
-        !cJSON_IsNumber(cJSON_GetArrayItem(clip, 0)) ||
-        !cJSON_IsNumber(cJSON_GetArrayItem(clip, 1)))
-      return vta_errf(c->err, VTA_EINPUT, "%s: %s.clip: expected [LO, HI]", c->path, c->where);
-    double lo = cJSON_GetArrayItem(clip, 0)->valuedouble, hi = cJSON_GetArrayItem(clip, 1)->valuedouble;
-    if (lo != floor(lo) || hi != floor(hi) || lo < -128 || hi > 127 || lo > hi)
-      return vta_errf(c->err, VTA_EINPUT, "%s: %s.clip: expected integers -128 <= LO <= HI <= "
-                      "127", c->path, c->where);
-    clip_lo = (int)lo, clip_hi = (int)hi;
-  }
+  if (get_clip(c, o, &clip_lo, &clip_hi)) return -1;
   if (pad >= k)
     return vta_errf(c->err, VTA_EINPUT, "%s: %s.padding: %d must be below the kernel (%d)",
                     c->path, c->where, pad, k);
