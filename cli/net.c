@@ -177,7 +177,7 @@ static int gen_input(gen_job_t *j) {
   fprintf(j->m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height,
           net->width);
   fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
-                "CLIP_HI\n# add NAME BUNDLE A B C H W CLIP_LO CLIP_HI\n");
+                "CLIP_HI ROUND\n# add NAME BUNDLE A B C H W CLIP_LO CLIP_HI\n");
   j->t[0] = vta_cl_net_input(net);
   if (!j->t[0]) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
   return write_file(j->dir, "input.i8", j->t[0],
@@ -240,9 +240,10 @@ static int gen_layer(gen_job_t *j, int i) {
     return 0;
   }
   if (gen_weights(j, i, wn, bn, sizeof wn)) return -1;
-  fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
+  fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
           l->name, tin, tres, wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
-          p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi);
+          p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi,
+          p->epi.round);
   j->macs += (uint64_t)ny * p->in_channels * p->kernel_h * p->kernel_w;
   if (!j->quiet)
     printf("  %-22s %4dx%-3d -> %4dx%-3d k%dx%d s%d%s  %-62s %6u insns\n", l->name,

@@ -17,7 +17,7 @@
 /* The fields of a layer line, in order (field 1 is the keyword). */
 static const char *const layer_fields[] = {
     "layer", "NAME", "BUNDLE", "IN", "RES", "WEIGHTS", "BIAS", "C", "H", "W", "O",
-    "KH", "KW", "PAD", "STRIDE", "SHIFT", "CLIP_LO", "CLIP_HI"};
+    "KH", "KW", "PAD", "STRIDE", "SHIFT", "CLIP_LO", "CLIP_HI", "ROUND"};
 #define LAYER_NFIELDS ((int)(sizeof layer_fields / sizeof layer_fields[0]))
 
 typedef struct line_ctx {
@@ -160,11 +160,11 @@ static int parse_layer(net_manifest_t *m, const line_ctx_t *c, char **tok, int n
                     NET_MAX_LAYERS);
   if (ntok != LAYER_NFIELDS) {
     if (ntok > LAYER_NFIELDS)
-      return vta_errf(c->e, VTA_EINPUT, "%s:%d: trailing token '%s' after field %d (CLIP_HI) of "
+      return vta_errf(c->e, VTA_EINPUT, "%s:%d: trailing token '%s' after field %d (ROUND) of "
                       "'layer'", c->path, c->ln, tok[LAYER_NFIELDS], LAYER_NFIELDS);
     return vta_errf(c->e, VTA_EINPUT, "%s:%d: field %d of 'layer' (%s) is missing: expected "
                     "NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
-                    "CLIP_HI", c->path, c->ln, ntok + 1, layer_fields[ntok]);
+                    "CLIP_HI ROUND", c->path, c->ln, ntok + 1, layer_fields[ntok]);
   }
   net_layer_t *l = &m->layer[m->nlayers];
   memset(l, 0, sizeof *l);
@@ -172,7 +172,8 @@ static int parse_layer(net_manifest_t *m, const line_ctx_t *c, char **tok, int n
   struct { int *v; long lo, hi; } num[] = {
       {&l->c, 1, 65536}, {&l->h, 1, 4096}, {&l->w, 1, 4096}, {&l->o, 1, 65536},
       {&l->kh, 1, 64},   {&l->kw, 1, 64},  {&l->pad, 0, 63}, {&l->stride, 1, 64},
-      {&l->shift, 0, 31}, {&l->clip_lo, -128, 127}, {&l->clip_hi, -128, 127}};
+      {&l->shift, 0, 31}, {&l->clip_lo, -128, 127}, {&l->clip_hi, -128, 127},
+      {&l->round, 0, 1}};
   if (parse_name(c, "layer NAME (field 2)", tok[1], l->name, sizeof l->name) ||
       parse_path(c, "layer BUNDLE (field 3)", tok[2], l->bundle, sizeof l->bundle) ||
       parse_name(c, "layer IN (field 4)", tok[3], l->in, sizeof l->in) ||
@@ -364,13 +365,14 @@ int vtasim_manifest_check_bundle(const net_manifest_t *m, const net_layer_t *l,
       sscanf(epi, "shift=%d clip=%d,%d bias=%d", &shift, &lo, &hi, &bias) != 4)
     return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle %s is not a conv2d (shape "
                     "'%s')", m->path, l->line, l->name, l->bundle, shape);
-  const int residual = strstr(epi, "residual=1") != NULL;
+  const int residual = strstr(epi, "residual=1") != NULL, round = strstr(epi, "round=1") != NULL;
   struct { const char *field; int manifest, bundle; } f[] = {
       {"N (input line)", m->n, b}, {"C", l->c, c}, {"H", l->h, h}, {"W", l->w, w},
       {"O", l->o, o}, {"KH", l->kh, kh}, {"KW", l->kw, kw}, {"PAD", l->pad, ph},
       {"PAD", l->pad, pw}, {"STRIDE", l->stride, sh}, {"STRIDE", l->stride, sw},
       {"SHIFT", l->shift, shift}, {"CLIP_LO", l->clip_lo, lo}, {"CLIP_HI", l->clip_hi, hi},
-      {"RES (a residual addition)", strcmp(l->res, "-") != 0, residual}};
+      {"RES (a residual addition)", strcmp(l->res, "-") != 0, residual},
+      {"ROUND", l->round, round}};
   for (int k = 0; k < (int)(sizeof f / sizeof f[0]); k++)
     if (f[k].manifest != f[k].bundle)
       return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: field %s is %d, its bundle %s has %d "

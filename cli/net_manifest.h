@@ -21,7 +21,7 @@
 typedef struct net_layer {
   char name[NET_NAME_LEN], bundle[NET_PATH_LEN], in[NET_NAME_LEN], res[NET_NAME_LEN];
   char weights[NET_PATH_LEN], bias[NET_PATH_LEN];
-  int c, h, w, o, kh, kw, pad, stride, shift, clip_lo, clip_hi;
+  int c, h, w, o, kh, kw, pad, stride, shift, clip_lo, clip_hi, round;
   int line;
   /* an `add` line: IN + RES, clipped, as its own program (no weights; o = c,
    * a 1x1 kernel, no shift) */

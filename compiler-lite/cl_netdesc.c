@@ -65,7 +65,7 @@ static int get_tensor(desc_ctx_t *c, const vta_cl_net_t *n, const cJSON *o, cons
 
 static const char *const known_layer_keys[] = {
     "name", "op", "input", "residual", "channels", "kernel", "stride", "padding", "groups",
-    "shift", "clip", "schedule", "weight_range", NULL};
+    "shift", "clip", "round", "schedule", "weight_range", NULL};
 static const char *const known_schedule_keys[] = {
     "b_block", "oc_block", "ic_block", "h_block", "w_block", "virtual_threads", "order", NULL};
 static const char *const known_add_keys[] = {"name", "op", "input", "residual", "clip",
@@ -242,6 +242,13 @@ static int parse_layer(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, 
   p->epi.bias = 1;
   p->epi.residual = l->residual >= 0;
   p->epi.clip_lo = clip_lo, p->epi.clip_hi = clip_hi;
+  const cJSON *round = cJSON_GetObjectItemCaseSensitive(o, "round");
+  if (round && !cJSON_IsBool(round))
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.round: expected true or false", c->path, c->where);
+  p->epi.round = cJSON_IsTrue(round);
+  if (p->epi.round && p->epi.shift < 1)
+    return vta_errf(c->err, VTA_EINPUT, "%s: %s.round: rounding needs a shift of at least 1",
+                    c->path, c->where);
   p->seed = n->seed + 1000u * (uint64_t)(n->nlayers + 1);
   p->range = range;
   if (parse_schedule(c, cJSON_GetObjectItemCaseSensitive(o, "schedule"), p)) return -1;

@@ -100,17 +100,18 @@ bad "version line with a trailing token" 's/^vtasim-net 1$/vtasim-net 1 x/' "tra
 bad "two input lines" '/^input /p' "bad\.net:[0-9]+: a second 'input' line \(the first is line [0-9]+\)"
 bad "two network lines" '/^network /p' "a second 'network' line"
 bad "unknown keyword" 's/^input /inputs /' "unknown keyword 'inputs'"
-bad "trailing token on a layer" "${first}s/\$/ 9/" "bad\.net:$first: trailing token '9' after field 18"
-bad "CLIP_LO above CLIP_HI" "${first}s/ 0 127\$/ 127 0/" "bad\.net:$first: layer layer1\.0\.conv1: CLIP_LO 127 is above CLIP_HI 0"
-bad "SHIFT out of range" "${first}s/ [0-9]* 0 127\$/ 99 0 127/" 'SHIFT \(field 16\) 99 is out of range \(0\.\.31\)'
-bad "a number that is not one" "${first}s/ 0 127\$/ 0 12x/" "CLIP_HI \(field 18\): expected an integer, got '12x'"
+bad "trailing token on a layer" "${first}s/\$/ 9/" "bad\.net:$first: trailing token '9' after field 19"
+bad "CLIP_LO above CLIP_HI" "${first}s/ 0 127 0\$/ 127 0 0/" "bad\.net:$first: layer layer1\.0\.conv1: CLIP_LO 127 is above CLIP_HI 0"
+bad "SHIFT out of range" "${first}s/ [0-9]* 0 127 0\$/ 99 0 127 0/" 'SHIFT \(field 16\) 99 is out of range \(0\.\.31\)'
+bad "a number that is not one" "${first}s/ 0 127 0\$/ 0 12x 0/" "CLIP_HI \(field 18\): expected an integer, got '12x'"
 bad "absolute bundle path" "${first}s/ layer1.0.conv1.vtb / \/etc\/passwd /" "BUNDLE \(field 3\) '/etc/passwd': an absolute path"
 bad "escaping bundle path (a//b)" "${first}s/ layer1.0.conv1.vtb / small\/\/etc\/passwd /" "'small//etc/passwd': empty, '\.' or '\.\.' path component"
 bad "escaping bundle path (..)" "${first}s/ layer1.0.conv1.vtb / ..\/x.vtb /" "'\.\./x\.vtb': empty, '\.' or '\.\.' path component"
 bad "layer defined twice" "${first}p" "bad\.net:$((first + 1)): layer layer1\.0\.conv1 is defined twice \(first on line $first\)"
 bad "missing network line" '/^network /d' "no 'network NAME config CONFIG' line"
 # the manifest disagrees with the bundle it names
-bad "SHIFT differs from the bundle" "${first}s/ \([0-9]*\) 0 127\$/ 31 0 127/" "bad\.net:$first: layer layer1\.0\.conv1: field SHIFT is 31, its bundle layer1\.0\.conv1\.vtb has [0-9]+"
+bad "SHIFT differs from the bundle" "${first}s/ \([0-9]*\) 0 127 0\$/ 31 0 127 0/" "bad\.net:$first: layer layer1\.0\.conv1: field SHIFT is 31, its bundle layer1\.0\.conv1\.vtb has [0-9]+"
 bad "a residual the bundle does not add" "${first}s/ input - / input input /" 'field RES \(a residual addition\) is 1, its bundle layer1\.0\.conv1\.vtb has 0'
 bad "another layer's bundle" "${first}s/ layer1.0.conv1.vtb / layer1.0.conv2.vtb /" 'field RES \(a residual addition\) is 0, its bundle layer1\.0\.conv2\.vtb has 1'
+bad "ROUND differs from the bundle" "${first}s/ 0 127 0\$/ 0 127 1/" "field ROUND is 1, its bundle layer1\.0\.conv1\.vtb has 0"
 bad "configuration differs" 's/ config [^ ]* / config 1x16_i8w8a32_15_15_18_18 /' 'is built for configuration 1x16_i8w8a32_15_15_18_17, the manifest says 1x16_i8w8a32_15_15_18_18'
