@@ -178,6 +178,9 @@ static int gen_input(gen_job_t *j) {
           net->width);
   fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
                 "CLIP_HI ROUND\n# add NAME BUNDLE A B C H W CLIP_LO CLIP_HI\n");
+  for (int h = 0; h < net->nhost; h++)
+    fprintf(j->m, "host %s %s %s\n", net->host[h].name, net->host[h].after ? "after" : "before",
+            net->host[h].op);
   j->t[0] = vta_cl_net_input(net);
   if (!j->t[0]) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
   return write_file(j->dir, "input.i8", j->t[0],
@@ -397,6 +400,8 @@ typedef struct net_job {
   double clock;
   cJSON *o, *layers;
   double cyc, macs, wall, bytes; /* totals */
+  uint64_t stats[VTA_NSTATS];     /* the seven statistics, summed over the layers */
+  uint64_t (*lstats)[VTA_NSTATS]; /* each layer's, for the text table after the run */
   int failed_layers, have_cycles, rc;
   vta_err e;
 } net_job_t;
@@ -549,6 +554,19 @@ static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
   const double lmacs = l->is_add ? 0 : (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
   vta_engine_snapshot_t snap;
   vta_engine_snapshot(vta_session_engine(L->s), &snap);
+  /* the seven statistics of docs/isa.md 9 (fsim's rules, every engine) */
+  const uint64_t st[VTA_NSTATS] = {
+#define NET_STAT_(name, NAME) snap.stats.name,
+      VTA_FSIM_STATS(NET_STAT_)
+#undef NET_STAT_
+  };
+  cJSON *so = cJSON_AddObjectToObject(lo, "stats");
+  for (int k = 0; k < VTA_NSTATS; k++) {
+    cJSON_AddNumberToObject(so, vta_stat_names[k], (double)st[k]);
+    j->stats[k] += st[k];
+    j->lstats[i][k] = st[k];
+  }
+  cJSON_AddStringToObject(lo, "op", l->is_add ? "add" : "conv2d");
   char vtext[16] = "-";
   double cyc = 0;
   cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &j->params, &L->p.cfg, clock,
@@ -622,6 +640,8 @@ static void totals(net_job_t *j) {
   cJSON_AddNumberToObject(tot, "ops", 2 * j->macs);
   cJSON_AddNumberToObject(tot, "wall_seconds", j->wall);
   cJSON_AddNumberToObject(tot, "failed_layers", j->failed_layers);
+  cJSON *so = cJSON_AddObjectToObject(tot, "stats");
+  for (int k = 0; k < VTA_NSTATS; k++) cJSON_AddNumberToObject(so, vta_stat_names[k], (double)j->stats[k]);
   if (j->json || j->rc == NET_BAD) return;
   if (j->have_cycles)
     printf("\n  %-22s %-34s %11.0f %9.3f %7.2f   (%.3f GMACs)  wall %.3f s\n", "total", "",
@@ -630,6 +650,20 @@ static void totals(net_job_t *j) {
     printf("\n  total: %.3f GMACs, wall %.3f s\n", j->macs * 1e-9, j->wall);
   printf("  layers: %d passed, %d failed\n", cJSON_GetArraySize(j->layers) - j->failed_layers,
          j->failed_layers);
+  /* the seven statistics (docs/isa.md 9) per layer and in total */
+  printf("\n  %-22s %11s %11s %11s %9s %11s %11s %11s\n", "statistics", "inp_load", "wgt_load",
+         "acc_load", "uop_load", "out_store", "gemm", "alu");
+  const int nl = cJSON_GetArraySize(j->layers);
+  for (int i = 0; i <= nl; i++) {
+    const uint64_t *s = i < nl ? j->lstats[i] : j->stats;
+    printf("  %-22s %11llu %11llu %11llu %9llu %11llu %11llu %11llu\n",
+           i < nl ? j->mf->layer[i].name : "total", (unsigned long long)s[0],
+           (unsigned long long)s[1], (unsigned long long)s[2], (unsigned long long)s[3],
+           (unsigned long long)s[4], (unsigned long long)s[5], (unsigned long long)s[6]);
+  }
+  for (int h = 0; h < j->mf->nhost; h++)
+    printf("%s  on the host %s the VTA layers: %s (%s)\n", h ? "" : "\n",
+           j->mf->host[h].after ? "after" : "before", j->mf->host[h].name, j->mf->host[h].op);
 }
 
 /* The header (JSON and text) and every layer in order. */
@@ -641,6 +675,14 @@ static void run_layers(net_job_t *j) {
   cJSON_AddStringToObject(j->o, "config", mf->config);
   cJSON_AddStringToObject(j->o, "engine", j->kind->name);
   cJSON_AddNumberToObject(j->o, "clock_mhz", j->clock);
+  cJSON *host = cJSON_AddArrayToObject(j->o, "host_operators");
+  for (int h = 0; h < mf->nhost; h++) {
+    cJSON *ho = cJSON_CreateObject();
+    cJSON_AddStringToObject(ho, "name", mf->host[h].name);
+    cJSON_AddStringToObject(ho, "where", mf->host[h].after ? "after" : "before");
+    cJSON_AddStringToObject(ho, "op", mf->host[h].op);
+    cJSON_AddItemToArray(host, ho);
+  }
   j->layers = cJSON_AddArrayToObject(j->o, "layers");
   if (!j->json)
     printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
@@ -679,9 +721,10 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   if (j) {
     j->mf = malloc(sizeof *j->mf);
     j->t = calloc(NET_MAX_LAYERS + 1, sizeof *j->t);
+    j->lstats = calloc(NET_MAX_LAYERS, sizeof *j->lstats);
   }
-  if (!j || !j->mf || !j->t) {
-    if (j) free(j->mf), free(j->t);
+  if (!j || !j->mf || !j->t || !j->lstats) {
+    if (j) free(j->mf), free(j->t), free(j->lstats);
     free(j);
     vta_errf(&e, VTA_ENOMEM, "out of memory");
     return net_fail(&e);
@@ -703,6 +746,7 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   cJSON_Delete(j->o);
   for (int i = 0; i < j->nt; i++) free(j->t[i].data);
   free(j->t);
+  free(j->lstats);
   free(j->mf);
   free(j);
   return rc;

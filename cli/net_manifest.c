@@ -246,6 +246,22 @@ static int parse_add(net_manifest_t *m, const line_ctx_t *c, char **tok, int nto
   return check_new_layer(m, c, l);
 }
 
+/* host NAME before|after OP */
+static int parse_host(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
+  if (m->nhost == (int)(sizeof m->host / sizeof m->host[0]))
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: more than %d host operators", c->path, c->ln,
+                    (int)(sizeof m->host / sizeof m->host[0]));
+  if (arity(c, tok, ntok, 4, "host NAME before|after OP")) return -1;
+  if (strcmp(tok[2], "before") && strcmp(tok[2], "after"))
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: field 3 of 'host': expected 'before' or 'after', "
+                    "got '%s'", c->path, c->ln, tok[2]);
+  if (parse_name(c, "host NAME (field 2)", tok[1], m->host[m->nhost].name, NET_NAME_LEN) ||
+      parse_name(c, "host OP (field 4)", tok[3], m->host[m->nhost].op, NET_NAME_LEN))
+    return -1;
+  m->host[m->nhost++].after = !strcmp(tok[2], "after");
+  return 0;
+}
+
 int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text, size_t len,
                           vta_err *e) {
   memset(m, 0, sizeof *m);
@@ -290,13 +306,15 @@ int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text,
       rc = parse_layer(m, &c, tok, ntok);
     } else if (!strcmp(tok[0], "add")) {
       rc = parse_add(m, &c, tok, ntok);
+    } else if (!strcmp(tok[0], "host")) {
+      rc = parse_host(m, &c, tok, ntok);
     } else if (!strcmp(tok[0], NET_MAGIC)) {
       rc = vta_errf(e, VTA_EINPUT, "%s:%d: a second version line", path, c.ln);
     } else {
       char kw[40];
       snprintf(kw, sizeof kw, "%s", tok[0]);
       rc = vta_errf(e, VTA_EINPUT, "%s:%d: unknown keyword '%s' (expected network, input, "
-                    "layer or add)", path, c.ln, kw);
+                    "layer, add or host)", path, c.ln, kw);
     }
     if (rc) return -1;
   }

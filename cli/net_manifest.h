@@ -36,6 +36,10 @@ typedef struct net_manifest {
   int input_line, network_line;
   int nlayers;
   net_layer_t layer[NET_MAX_LAYERS];
+  /* `host NAME before|after OP`: operators the CPU runs around the VTA
+   * layers (reported, not simulated) */
+  int nhost;
+  struct { char name[NET_NAME_LEN], op[NET_NAME_LEN]; int after; } host[16];
 } net_manifest_t;
 
 /* Parse the text of a manifest named `path` (used in messages and to find

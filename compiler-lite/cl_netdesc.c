@@ -271,7 +271,7 @@ int vta_cl_net_from_json(const vta_config_t *cfg, const char *text, const char *
   const cJSON *input = cJSON_GetObjectItemCaseSensitive(root, "input");
   const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
   static const char *const top_keys[] = {"network", "seed", "input", "layers", "description",
-                                         NULL};
+                                         "host", NULL};
   int seed = 1, shape[4];
   snprintf(c.where, sizeof c.where, "(top level)");
   if (!cJSON_IsObject(root)) {
@@ -316,6 +316,31 @@ int vta_cl_net_from_json(const vta_config_t *cfg, const char *text, const char *
   }
   for (const cJSON *l = layers->child; l; l = l->next)
     if (parse_layer(cfg, &c, n, l)) goto out;
+  const cJSON *host = cJSON_GetObjectItemCaseSensitive(root, "host");
+  if (host && !cJSON_IsArray(host)) {
+    vta_errf(err, VTA_EINPUT, "%s: host: expected an array of {name, where, op}", path);
+    goto out;
+  }
+  for (const cJSON *h = host ? host->child : NULL; h; h = h->next) {
+    const cJSON *hn = cJSON_GetObjectItemCaseSensitive(h, "name");
+    const cJSON *hw = cJSON_GetObjectItemCaseSensitive(h, "where");
+    const cJSON *ho = cJSON_GetObjectItemCaseSensitive(h, "op");
+    const char *ok = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+    if (n->nhost == (int)(sizeof n->host / sizeof n->host[0]) || !cJSON_IsString(hn) ||
+        !cJSON_IsString(ho) || !cJSON_IsString(hw) || !hn->valuestring[0] ||
+        !ho->valuestring[0] || strlen(hn->valuestring) >= 48 || strlen(ho->valuestring) >= 48 ||
+        strspn(hn->valuestring, ok) != strlen(hn->valuestring) ||
+        strspn(ho->valuestring, ok) != strlen(ho->valuestring) ||
+        (strcmp(hw->valuestring, "before") && strcmp(hw->valuestring, "after"))) {
+      vta_errf(err, VTA_EINPUT, "%s: host[%d]: expected {\"name\": NAME, \"where\": \"before\" "
+               "or \"after\", \"op\": OP} (names of letters, digits, '.', '_', '-'; at most %d "
+               "entries)", path, n->nhost, (int)(sizeof n->host / sizeof n->host[0]));
+      goto out;
+    }
+    snprintf(n->host[n->nhost].name, sizeof n->host[0].name, "%s", hn->valuestring);
+    snprintf(n->host[n->nhost].op, sizeof n->host[0].op, "%s", ho->valuestring);
+    n->host[n->nhost++].after = !strcmp(hw->valuestring, "after");
+  }
   cl_net_number_workloads(n);
   rc = 0;
 out:

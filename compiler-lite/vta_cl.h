@@ -274,6 +274,10 @@ typedef struct vta_cl_net {
   uint64_t seed;
   int nlayers;
   vta_cl_net_layer_t layer[VTA_CL_NET_MAX];
+  /* operators the CPU runs before or after the VTA layers (a description's
+   * "host" list): reported, not lowered */
+  int nhost;
+  struct { char name[48], op[48]; int after; } host[8];
 } vta_cl_net_t;
 
 /*
