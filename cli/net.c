@@ -59,6 +59,10 @@ static int write_file(const char *dir, const char *name, const void *data, size_
 int vtasim_net_is_manifest(const char *path) {
   struct stat st;
   if (stat(path, &st) || !S_ISREG(st.st_mode)) return 0;
+  /* a .net file is a manifest even without its version line, so that the
+   * manifest reader, not the bundle reader, says what is wrong with it */
+  size_t n = strlen(path);
+  if (n > 4 && !strcmp(path + n - 4, ".net")) return 1;
   FILE *f = fopen(path, "r");
   if (!f) return 0;
   char line[256];

@@ -68,7 +68,7 @@ expect "a wrong input is caught by the layer's expectation" 1 'layer1\.1\.conv1 
 
 # bad manifests: file, line, field
 { head -4 "$N/resnet18.net"; echo "layer broken x.vtb input - w b 64 56"; } > "$N/bad.net"
-expect "manifest: short layer line" 2 'bad\.net:5: field 9 of .layer.' -- "$V" run "$N/bad.net"
+expect "manifest: short layer line" 2 'bad\.net:5: field 10 of .layer. \(W\) is missing' -- "$V" run "$N/bad.net"
 { grep -v '^layer' "$N/resnet18.net"; grep '^layer layer1.0.conv2 ' "$N/resnet18.net"; } > "$N/dangling.net"
 expect "manifest: unknown tensor" 2 "reads tensor 'layer1.0.conv1', which no earlier line defines" -- \
   "$V" run "$N/dangling.net"
