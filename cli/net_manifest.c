@@ -42,6 +42,12 @@ static int parse_int(const line_ctx_t *c, const char *what, const char *tok, lon
   return 0;
 }
 
+/* The characters of names (and of a path's components). */
+static int name_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '.' || ch == '_' || ch == '-';
+}
+
 /* A tensor or layer name: letters, digits, '.', '_', '-'; not empty. */
 static int parse_name(const line_ctx_t *c, const char *what, const char *tok, char *out,
                       size_t len) {
@@ -50,9 +56,7 @@ static int parse_name(const line_ctx_t *c, const char *what, const char *tok, ch
     return vta_errf(c->e, VTA_EINPUT, "%s:%d: %s: a name of 1 to %zu characters expected",
                     c->path, c->ln, what, len - 1);
   for (size_t i = 0; i < n; i++) {
-    char ch = tok[i];
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-          ch == '.' || ch == '_' || ch == '-'))
+    if (!name_char(tok[i]))
       return vta_errf(c->e, VTA_EINPUT, "%s:%d: %s '%s': only letters, digits, '.', '_' and '-' "
                       "are allowed in a name", c->path, c->ln, what, tok);
   }
@@ -82,8 +86,7 @@ static int parse_path(const line_ctx_t *c, const char *what, const char *tok, ch
                         "files must stay inside the manifest's directory", c->path, c->ln,
                         what, tok);
       comp = tok + i + 1;
-    } else if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-')) {
+    } else if (!name_char(ch)) {
       return vta_errf(c->e, VTA_EINPUT, "%s:%d: %s '%s': only letters, digits, '.', '_', '-' "
                       "and '/' are allowed in a path", c->path, c->ln, what, tok);
     }
