@@ -36,11 +36,11 @@ typedef struct vta_cl_epilogue {
   int shift;            /* ALU SHR immediate, -15..15 (docs/isa.md 6.5) */
   int clip_lo, clip_hi; /* ALU MAX then MIN immediates, int16 */
   int bias;             /* 1: add an int32 bias per output channel (LOAD ACC + ALU ADD) */
-  int round;            /* 1: add 2^(shift-1) before the shift (ALU ADD immediate): the
-                         * rounding of TVM's quantizer (round_for_shift) */
   int residual;         /* conv2d: 1: after the shift, add an int8 tensor of the output's
                          * shape (a ResNet shortcut), widened to int32 on the host and
                          * loaded per tile (LOAD ACC + ALU ADD), before the clip */
+  int round;            /* 1: add 2^(shift-1) before the shift (ALU ADD immediate): the
+                         * rounding of TVM's quantizer (round_for_shift) */
 } vta_cl_epilogue_t;
 
 /*

@@ -330,17 +330,17 @@ static void test_reference_gemm_hand(void) {
    * sums -2, 12; +bias 3, 11; >> 1: 1, 5; clip [0, 4]: 1, 4 */
   int8_t a[3] = {1, 2, 3}, w[6] = {1, 0, -1, 2, 2, 2}, out[2];
   int32_t bias[2] = {5, -1};
-  vta_cl_epilogue_t e = {1, 0, 4, 1, 0};
+  vta_cl_epilogue_t e = {1, 0, 4, 1, 0, 0};
   vta_cl_ref_gemm(a, w, bias, 1, 3, 2, &e, out);
   CHECK_EQ(out[0], 1);
   CHECK_EQ(out[1], 4);
   /* arithmetic shift: -7 >> 1 = -4; the cast keeps the low 8 bits */
-  vta_cl_epilogue_t e2 = {1, -1000, 1000, 0, 0};
+  vta_cl_epilogue_t e2 = {1, -1000, 1000, 0, 0, 0};
   int8_t a2[1] = {-7}, w2[1] = {1}, o2[1];
   vta_cl_ref_gemm(a2, w2, NULL, 1, 1, 1, &e2, o2);
   CHECK_EQ(o2[0], -4);
   int8_t a3[2] = {127, 127}, w3[2] = {127, 127}, o3[1];
-  vta_cl_epilogue_t e3 = {0, -32768, 32767, 0, 0}; /* 32258 -> low byte 0x02 */
+  vta_cl_epilogue_t e3 = {0, -32768, 32767, 0, 0, 0}; /* 32258 -> low byte 0x02 */
   vta_cl_ref_gemm(a3, w3, NULL, 1, 2, 1, &e3, o3);
   CHECK_EQ(o3[0], 2);
 }
@@ -350,7 +350,7 @@ static void test_reference_conv_hand(void) {
    * output 2x2 = windows at (-1,-1), (-1,1), (1,-1), (1,1):
    * {1}, {2,3}, {4,7}, {5,6,8,9} -> 1, 5, 11, 28 */
   int8_t x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, k[4] = {1, 1, 1, 1}, out[4];
-  vta_cl_epilogue_t e = {0, -128, 127, 0, 0};
+  vta_cl_epilogue_t e = {0, -128, 127, 0, 0, 0};
   vta_cl_ref_conv2d(x, k, NULL, 1, 1, 3, 3, 1, 2, 2, 1, 1, 2, 2, &e, out);
   CHECK_EQ(out[0], 1);
   CHECK_EQ(out[1], 5);
@@ -359,7 +359,7 @@ static void test_reference_conv_hand(void) {
   /* two channels, bias, shift and clip */
   int8_t x2[2] = {3, -4}, k2[2] = {2, 5}, o2[1];
   int32_t b2[1] = {40}; /* 6 - 20 + 40 = 26 >> 2 = 6, clip [0, 5] -> 5 */
-  vta_cl_epilogue_t e2 = {2, 0, 5, 1, 0};
+  vta_cl_epilogue_t e2 = {2, 0, 5, 1, 0, 0};
   vta_cl_ref_conv2d(x2, k2, b2, 1, 2, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e2, o2);
   CHECK_EQ(o2[0], 5);
 }
@@ -372,7 +372,7 @@ static void test_conv2d_residual(void) {
    * with shortcut -9: 3 - 9 = -6 -> 0 */
   int8_t x[1] = {3}, k[1] = {2}, r1[1] = {5}, r2[1] = {-9}, o[1];
   int32_t b[1] = {1};
-  vta_cl_epilogue_t e = {1, 0, 7, 1, 1};
+  vta_cl_epilogue_t e = {1, 0, 7, 1, 1, 0};
   vta_cl_ref_conv2d_res(x, k, b, r1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e, o);
   CHECK_EQ(o[0], 7);
   vta_cl_ref_conv2d_res(x, k, b, r2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e, o);
@@ -393,7 +393,7 @@ static void test_conv2d_residual(void) {
   p.in_channels = 16;
   p.out_channels = 32;
   p.oc_block = p.ic_block = p.h_block = p.w_block = p.b_block = p.virtual_threads = 0;
-  p.epi = (vta_cl_epilogue_t){4, 0, 127, 1, 1};
+  p.epi = (vta_cl_epilogue_t){.shift = 4, .clip_lo = 0, .clip_hi = 127, .bias = 1, .residual = 1};
   p.range = 8;
   vta_err err = {0};
   CHECK(vta_cl_conv2d_autotile(&CFG, &p, &err) == 0);
