@@ -13,6 +13,11 @@
  *                                     (bias before the shift, residual after it)
  *     store{ STORE ... }              per element (tutorial) or one 2-D STORE
  *
+ * With order = VTA_CL_ORDER_TOPI the loops are those of TOPI's conv2d schedule
+ * for VTA, which TVM's networks used: output tiles b, y_out, oc_out, x_out;
+ * the reset's loops (x, oc, y) and the GEMM's (ic_inn, x_inn, dx, dy, oc_inn,
+ * y_inn), two outermost folded, rest unrolled.
+ *
  * With padding the input copy keeps its loop dims (no folding) and carries
  * the clipped pads of the tile (InjectCopyIntrin + InjectDMAIntrin); without
  * padding the data is a plain cache_read and its dims fold.

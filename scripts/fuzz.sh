@@ -4,7 +4,8 @@
 # FUZZ_SECONDS, one after the other, then print executions and corpus size.
 # Seeds: the text traces for the assembler, their assembled bundles for the
 # loader, configurations for the JSON reader, the bundles' 16-byte words for
-# the decoder.  Corpora persist in FUZZ_DIR/corpus-TARGET between runs and
+# the decoder, a generated network manifest (and the saved regression
+# inputs) for the manifest parser.  Corpora persist in FUZZ_DIR/corpus-TARGET between runs and
 # grow; crashes go to FUZZ_DIR/crashes/TARGET/.  Exit 1 if a target crashed.
 set -u
 vtasim=$1; dir=$2; shift 2
