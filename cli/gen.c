@@ -27,6 +27,7 @@ static const char gen_help[] =
     "       vtasim gen conv2d [options] -o FILE\n"
     "       vtasim gen random [options] -o FILE   (see vtasim gen random --help)\n"
     "       vtasim gen resnet18 [options] -o DIR  (see vtasim gen resnet18 --help)\n"
+    "       vtasim gen net FILE.json [options] -o DIR  (a described network; vtasim gen net --help)\n"
     "       vtasim gen resnet18 --list [--json] [--size N] [--width-div N] [--config FILE]\n"
     "                         print the layers' shapes, one a line (no files)\n"
     "\n"
@@ -408,6 +409,7 @@ int vtasim_cmd_gen(int argc, char **argv) {
     return argc < 2 ? GEN_BAD : GEN_OK;
   }
   if (!strcmp(argv[1], "random")) return vtasim_cmd_gen_random(argc, argv);
+  if (!strcmp(argv[1], "net")) return vtasim_cmd_gen_net(argc, argv);
   if (!strcmp(argv[1], "resnet18"))
     return has_arg(argc, argv, "--list") ? gen_resnet18_list(argc, argv)
                                          : vtasim_cmd_gen_net(argc, argv);
@@ -415,7 +417,7 @@ int vtasim_cmd_gen(int argc, char **argv) {
   memset(&g, 0, sizeof g);
   if (!strcmp(argv[1], "conv2d")) g.conv = 1;
   else if (strcmp(argv[1], "gemm"))
-    return usage(NULL, "unknown operator '%s' (expected gemm, conv2d, random or resnet18)", argv[1]);
+    return usage(NULL, "unknown operator '%s' (expected gemm, conv2d, random, resnet18 or net)", argv[1]);
   const char *op = argv[1];
   vta_cl_gemm_defaults(&g.g);
   vta_cl_conv2d_defaults(&g.c);

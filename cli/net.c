@@ -19,6 +19,7 @@
 
 #include "cli_util.h"
 #include "net.h"
+#include "net_manifest.h"
 #include "vta_profile.h"
 #include "vta_cl.h"
 #include "vta_config.h"
@@ -32,29 +33,13 @@
 #include "vta_report.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
-#define NET_MAGIC "vtasim-net 1"
 
 static int net_fail(const vta_err *e) {
   fprintf(stderr, "vtasim: error: %s\n", e->msg);
   return NET_BAD;
 }
 
-/* ---- the manifest ---------------------------------------------------------- */
-
-typedef struct net_layer {
-  char name[64], bundle[256], in[64], res[64], weights[256], bias[256];
-  int c, h, w, o, kh, kw, pad, stride, shift, clip_lo, clip_hi;
-  int line;
-} net_layer_t;
-
-typedef struct net_manifest {
-  char path[4096], dir[4096];
-  char network[64], config[64];
-  char input[256];
-  int n, c, h, w;
-  int nlayers;
-  net_layer_t layer[VTA_CL_NET_MAX];
-} net_manifest_t;
+/* ---- the manifest (net_manifest.c) ------------------------------------------ */
 
 static int write_file(const char *dir, const char *name, const void *data, size_t len,
                       vta_err *e) {
@@ -76,80 +61,23 @@ static int write_file(const char *dir, const char *name, const void *data, size_
 int vtasim_net_is_manifest(const char *path) {
   struct stat st;
   if (stat(path, &st) || !S_ISREG(st.st_mode)) return 0;
+  /* a .net file is a manifest even without its version line, so that the
+   * manifest reader, not the bundle reader, says what is wrong with it */
+  size_t n = strlen(path);
+  if (n > 4 && !strcmp(path + n - 4, ".net")) return 1;
   FILE *f = fopen(path, "r");
   if (!f) return 0;
   char line[256];
   int yes = 0;
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#' || line[0] == '\n') continue;
-    yes = !strncmp(line, NET_MAGIC, strlen(NET_MAGIC));
+    /* any version: the parser names an unsupported one */
+    yes = !strncmp(line, NET_MAGIC, strlen(NET_MAGIC)) &&
+          (line[strlen(NET_MAGIC)] == ' ' || line[strlen(NET_MAGIC)] == '\t');
     break;
   }
   fclose(f);
   return yes;
-}
-
-static int manifest_load(net_manifest_t *m, const char *path, vta_err *e) {
-  memset(m, 0, sizeof *m);
-  snprintf(m->path, sizeof m->path, "%s", path);
-  snprintf(m->dir, sizeof m->dir, "%s", path);
-  char *slash = strrchr(m->dir, '/');
-  if (slash) *slash = '\0';
-  else snprintf(m->dir, sizeof m->dir, ".");
-  FILE *f = fopen(path, "r");
-  if (!f) return vta_errf(e, VTA_EIO, "%s: cannot open: %s", path, strerror(errno));
-  char line[2048];
-  int ln = 0, magic = 0, rc = 0;
-  while (!rc && fgets(line, sizeof line, f)) {
-    ln++;
-    if (!strchr(line, '\n') && !feof(f)) {
-      rc = vta_errf(e, VTA_EINPUT, "%s:%d: line longer than %zu characters", path, ln,
-                    sizeof line - 1);
-      break;
-    }
-    char kw[32] = "";
-    if (sscanf(line, "%31s", kw) != 1 || kw[0] == '#') continue;
-    if (!magic) {
-      if (strncmp(line, NET_MAGIC, strlen(NET_MAGIC)))
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: expected the header '%s'", path, ln, NET_MAGIC);
-      magic = 1;
-    } else if (!strcmp(kw, "network")) {
-      if (sscanf(line, "network %63s config %63s", m->network, m->config) != 2)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: expected 'network NAME config CONFIG ...'", path, ln);
-    } else if (!strcmp(kw, "input")) {
-      if (sscanf(line, "input %255s %d %d %d %d", m->input, &m->n, &m->c, &m->h, &m->w) != 5 ||
-          m->n <= 0 || m->c <= 0 || m->h <= 0 || m->w <= 0)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: expected 'input FILE N C H W' (positive sizes)",
-                      path, ln);
-    } else if (!strcmp(kw, "layer")) {
-      if (m->nlayers == VTA_CL_NET_MAX) {
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: more than %d layers", path, ln, VTA_CL_NET_MAX);
-        break;
-      }
-      net_layer_t *l = &m->layer[m->nlayers];
-      l->line = ln;
-      int got = sscanf(line, "layer %63s %255s %63s %63s %255s %255s %d %d %d %d %d %d %d %d %d %d %d",
-                       l->name, l->bundle, l->in, l->res, l->weights, l->bias, &l->c, &l->h,
-                       &l->w, &l->o, &l->kh, &l->kw, &l->pad, &l->stride, &l->shift,
-                       &l->clip_lo, &l->clip_hi);
-      if (got != 17)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: field %d of 'layer': expected NAME BUNDLE IN RES "
-                      "WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO CLIP_HI",
-                      path, ln, got < 0 ? 1 : got + 1);
-      else if (l->c <= 0 || l->h <= 0 || l->w <= 0 || l->o <= 0 || l->kh <= 0 || l->kw <= 0 ||
-               l->stride <= 0 || l->pad < 0)
-        rc = vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: sizes must be positive", path, ln, l->name);
-      m->nlayers++;
-    } else {
-      rc = vta_errf(e, VTA_EINPUT, "%s:%d: unknown keyword '%s' (expected network, input or "
-                    "layer)", path, ln, kw);
-    }
-  }
-  fclose(f);
-  if (!rc && !magic) rc = vta_errf(e, VTA_EINPUT, "%s: empty manifest", path);
-  if (!rc && !m->input[0]) rc = vta_errf(e, VTA_EINPUT, "%s: no 'input' line", path);
-  if (!rc && !m->nlayers) rc = vta_errf(e, VTA_EINPUT, "%s: no 'layer' line", path);
-  return rc;
 }
 
 /* ---- vtasim gen resnet18 ----------------------------------------------------- */
@@ -173,16 +101,30 @@ static const char gen_net_help[] =
     "  --config FILE  hardware configuration (vta_config.json)\n"
     "  --quiet        no per-layer listing\n";
 
+static const char gen_desc_help[] =
+    "usage: vtasim gen net FILE.json [options] -o DIR\n"
+    "\n"
+    "Lower a network described in JSON (docs/network.md, \"Describing a network\"):\n"
+    "its input shape and conv2d layers with their wiring, epilogue and optional\n"
+    "schedule.  Layers without a schedule are tiled automatically.  DIR gets the\n"
+    "manifest NAME.net that `vtasim run` accepts, the raw input, weights and\n"
+    "biases (deterministic from the description's seed) and one bundle per layer.\n"
+    "Every error names the file and the field (layers[2].kernel).\n"
+    "\n"
+    "  --config FILE  hardware configuration (vta_config.json)\n"
+    "  --quiet        no per-layer listing\n";
+
 static int gen_usage(const char *fmt, const char *arg) {
-  fprintf(stderr, "vtasim gen resnet18: ");
+  fprintf(stderr, "vtasim gen: ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry 'vtasim gen resnet18 --help'.\n");
+  fprintf(stderr, "\nTry 'vtasim gen resnet18 --help' or 'vtasim gen net --help'.\n");
   return NET_BAD;
 }
 
 /* What `gen resnet18` writes and where. */
 typedef struct gen_job {
   const char *dir;
+  const char *desc; /* `gen net FILE.json`: the description; NULL for resnet18 */
   long long size, div, seed;
   int quiet;
   vta_config_t cfg;
@@ -196,9 +138,19 @@ typedef struct gen_job {
 /* Parse argv[2..] into j; -1 to go on, else the exit status. */
 static int gen_parse(int argc, char **argv, gen_job_t *j, const char **config) {
   j->size = 56, j->div = 1, j->seed = 1;
-  for (int i = 2; i < argc; i++) {
+  int first = 2;
+  if (!strcmp(argv[1], "net")) {
+    if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+      fputs(gen_desc_help, stdout);
+      return NET_OK;
+    }
+    if (argc < 3 || argv[2][0] == '-') return gen_usage("%s", "missing the description FILE.json");
+    j->desc = argv[2];
+    first = 3;
+  }
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    long long *num = !strcmp(a, "--size") ? &j->size : !strcmp(a, "--width-div") ? &j->div
+    long long *num = j->desc ? NULL : !strcmp(a, "--size") ? &j->size : !strcmp(a, "--width-div") ? &j->div
                    : !strcmp(a, "--seed") ? &j->seed : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(gen_net_help, stdout); return NET_OK; }
     else if (!strcmp(a, "--quiet")) j->quiet = 1;
@@ -219,14 +171,22 @@ static int gen_input(gen_job_t *j) {
   const vta_cl_net_t *net = j->net;
   char cname[64];
   vta_config_name(&j->cfg, cname, sizeof cname);
-  fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
-                "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
-                "ResNet-18 deploy flow\n", j->size, j->div, j->seed);
-  fprintf(j->m, "%s\nnetwork %s config %s seed %lld\n", NET_MAGIC, net->name, cname, j->seed);
+  if (j->desc)
+    fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen net %s\n",
+            j->desc);
+  else
+    fprintf(j->m, "# vtasim network manifest (docs/network.md), written by vtasim gen resnet18\n"
+                  "# --size %lld --width-div %lld --seed %lld: the layers VTA runs in TVM's "
+                  "ResNet-18 deploy flow\n", j->size, j->div, j->seed);
+  fprintf(j->m, "%s %d\nnetwork %s config %s seed %lld\n", NET_MAGIC, NET_VERSION, net->name, cname,
+          j->seed);
   fprintf(j->m, "input input.i8 %d %d %d %d\n", net->batch, net->channels, net->height,
           net->width);
   fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
-                "CLIP_HI\n");
+                "CLIP_HI ROUND\n# add NAME BUNDLE A B C H W CLIP_LO CLIP_HI\n");
+  for (int h = 0; h < net->nhost; h++)
+    fprintf(j->m, "host %s %s %s\n", net->host[h].name, net->host[h].after ? "after" : "before",
+            net->host[h].op);
   j->t[0] = vta_cl_net_input(net);
   if (!j->t[0]) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
   return write_file(j->dir, "input.i8", j->t[0],
@@ -277,18 +237,48 @@ static int gen_layer(gen_job_t *j, int i) {
   if (f) bad |= fclose(f) != 0;
   vta_program_free(&prog);
   if (bad) return j->e.msg[0] ? -1 : vta_errf(&j->e, VTA_EIO, "%s: cannot write", name);
+  const char *tin = l->input ? net->layer[l->input - 1].name : "input";
+  const char *tres = l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name
+                                                         : "input";
+  if (l->kind == VTA_CL_LAYER_ADD) {
+    fprintf(j->m, "add %s %s.vtb %s %s %d %d %d %d %d\n", l->name, l->name, tin, tres,
+            l->a.channels, l->a.height, l->a.width, l->a.clip_lo, l->a.clip_hi);
+    if (!j->quiet)
+      printf("  %-22s %4dx%-3d  + %-18s   %-62s %6u insns\n", l->name, l->a.channels,
+             l->a.height, tres, rep.schedule, rep.total);
+    return 0;
+  }
   if (gen_weights(j, i, wn, bn, sizeof wn)) return -1;
-  fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
-          l->name, l->input ? net->layer[l->input - 1].name : "input",
-          l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name : "input",
-          wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
-          p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi);
+  fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
+          l->name, tin, tres, wn, bn, p->in_channels, p->height, p->width, p->out_channels, p->kernel_h,
+          p->kernel_w, p->pad_h, p->stride_h, p->epi.shift, p->epi.clip_lo, p->epi.clip_hi,
+          p->epi.round);
   j->macs += (uint64_t)ny * p->in_channels * p->kernel_h * p->kernel_w;
   if (!j->quiet)
     printf("  %-22s %4dx%-3d -> %4dx%-3d k%dx%d s%d%s  %-62s %6u insns\n", l->name,
            p->in_channels, p->height, p->out_channels, oh, p->kernel_h, p->kernel_w,
            p->stride_h, l->residual >= 0 ? " +res" : "     ", rep.schedule, rep.total);
   return 0;
+}
+
+/* The layer list: ResNet-18's, or the description's. */
+static int gen_network(gen_job_t *j) {
+  if (!j->desc)
+    return vta_cl_net_resnet18(&j->cfg, (int)j->div, (int)j->size, (uint64_t)j->seed, j->net,
+                               &j->e);
+  uint8_t *text;
+  size_t len;
+  if (vta_read_file(j->desc, &text, &len, &j->e)) return -1;
+  char *z = realloc(text, len + 1);
+  if (!z) {
+    free(text);
+    return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  }
+  z[len] = '\0';
+  int rc = vta_cl_net_from_json(&j->cfg, z, j->desc, j->net, &j->e);
+  free(z);
+  j->seed = (long long)j->net->seed;
+  return rc;
 }
 
 /* The network, every layer and the manifest written into j->dir. */
@@ -298,9 +288,7 @@ static int gen_all(gen_job_t *j) {
   int rc = -1;
   j->m = open_memstream(&mf, &mflen);
   if (!j->m) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
-  if (!vta_cl_net_resnet18(&j->cfg, (int)j->div, (int)j->size, (uint64_t)j->seed, j->net,
-                           &j->e) &&
-      !gen_input(j)) {
+  if (!gen_network(j) && !gen_input(j)) {
     int i = 0;
     while (i < j->net->nlayers && !gen_layer(j, i)) i++;
     rc = i < j->net->nlayers ? -1 : 0;
@@ -423,6 +411,8 @@ typedef struct net_job {
   double clock;
   cJSON *o, *layers;
   double cyc, macs, wall, bytes; /* totals */
+  uint64_t stats[VTA_NSTATS];     /* the seven statistics, summed over the layers */
+  uint64_t (*lstats)[VTA_NSTATS]; /* each layer's, for the text table after the run */
   int failed_layers, have_cycles, rc;
   vta_err e;
 } net_job_t;
@@ -492,6 +482,7 @@ static int layer_bundle(net_job_t *j, net_layer_run_t *L, vta_err *e) {
   char path[8400];
   snprintf(path, sizeof path, "%s/%s", j->mf->dir, l->bundle);
   if (vta_program_load(&L->p, path, e)) return -1;
+  if (vtasim_manifest_check_bundle(j->mf, l, &L->p, e)) return -1;
   const vta_config_t *c = &L->p.cfg;
   const size_t nres = L->ny * c->acc_elem_bytes / c->out_elem_bytes;
   L->px = malloc(L->nx);
@@ -502,8 +493,18 @@ static int layer_bundle(net_job_t *j, net_layer_run_t *L, vta_err *e) {
   /* Without values (skip_exec) no byte of a tensor matters: the segments
    * are only checked to receive them. */
   const int values = !j->params.skip_exec;
-  if (values) vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
-  if (fill_segment(&L->p, "inp", values ? L->px : NULL, L->nx, l, j->opt->in, e)) return -1;
+  if (l->is_add) { /* both operands reach the accumulator: widened to int32 */
+    const size_t nxa = L->nx * c->acc_elem_bytes / c->out_elem_bytes;
+    uint8_t *xa = values ? malloc(nxa) : NULL;
+    if (values && !xa) return vta_errf(e, VTA_ENOMEM, "out of memory");
+    if (values) vta_cl_pack_acc_nchw(c, x->data, x->n, x->c, x->h, x->w, xa);
+    int bad = fill_segment(&L->p, "inp", xa, nxa, l, j->opt->in, e);
+    free(xa);
+    if (bad) return -1;
+  } else {
+    if (values) vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
+    if (fill_segment(&L->p, "inp", values ? L->px : NULL, L->nx, l, j->opt->in, e)) return -1;
+  }
   if (!r) return 0;
   if (values) vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
   return fill_segment(&L->p, "res", values ? L->pr : NULL, nres, l, j->opt->in, e);
@@ -571,12 +572,28 @@ static cJSON *layer_json(net_job_t *j, net_layer_run_t *L, const char *shape) {
 static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
   const net_layer_t *l = L->l;
   char shape[96];
-  snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d k%dx%d s%d%s", l->c, l->h, l->w, l->o,
-           L->oh, L->ow, l->kh, l->kw, l->stride, L->r ? " +res" : "");
+  if (l->is_add)
+    snprintf(shape, sizeof shape, "%dx%dx%d add %.20s", l->c, l->h, l->w, l->res);
+  else
+    snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d k%dx%d s%d%s", l->c, l->h, l->w, l->o,
+             L->oh, L->ow, l->kh, l->kw, l->stride, L->r ? " +res" : "");
   cJSON *lo = layer_json(j, L, shape);
-  const double lmacs = (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
+  const double lmacs = l->is_add ? 0 : (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
   vta_engine_snapshot_t snap;
   vta_engine_snapshot(vta_session_engine(L->s), &snap);
+  /* the seven statistics of docs/isa.md 9 (fsim's rules, every engine) */
+  const uint64_t st[VTA_NSTATS] = {
+#define NET_STAT_(name, NAME) snap.stats.name,
+      VTA_FSIM_STATS(NET_STAT_)
+#undef NET_STAT_
+  };
+  cJSON *so = cJSON_AddObjectToObject(lo, "stats");
+  for (int k = 0; k < VTA_NSTATS; k++) {
+    cJSON_AddNumberToObject(so, vta_stat_names[k], (double)st[k]);
+    j->stats[k] += st[k];
+    j->lstats[i][k] = st[k];
+  }
+  cJSON_AddStringToObject(lo, "op", l->is_add ? "add" : "conv2d");
   char vtext[16] = "-";
   double cyc = 0;
   cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &j->params, &L->p.cfg, clock,
@@ -723,6 +740,8 @@ static void totals(net_job_t *j) {
   cJSON_AddNumberToObject(tot, "ops", 2 * j->macs);
   cJSON_AddNumberToObject(tot, "wall_seconds", j->wall);
   cJSON_AddNumberToObject(tot, "failed_layers", j->failed_layers);
+  cJSON *so = cJSON_AddObjectToObject(tot, "stats");
+  for (int k = 0; k < VTA_NSTATS; k++) cJSON_AddNumberToObject(so, vta_stat_names[k], (double)j->stats[k]);
   if (j->json || j->rc == NET_BAD) return;
   if (j->have_cycles)
     printf("\n  %-22s %-34s %11.0f %9.3f %7.2f   (%.3f GMACs)  wall %.3f s\n", "total", "",
@@ -734,6 +753,20 @@ static void totals(net_job_t *j) {
   if (j->params.skip_exec)
     printf("  execution skipped (--skip-exec): cycles, counters and events only; expectations "
            "on data not checked\n");
+  /* the seven statistics (docs/isa.md 9) per layer and in total */
+  printf("\n  %-22s %11s %11s %11s %9s %11s %11s %11s\n", "statistics", "inp_load", "wgt_load",
+         "acc_load", "uop_load", "out_store", "gemm", "alu");
+  const int nl = cJSON_GetArraySize(j->layers);
+  for (int i = 0; i <= nl; i++) {
+    const uint64_t *s = i < nl ? j->lstats[i] : j->stats;
+    printf("  %-22s %11llu %11llu %11llu %9llu %11llu %11llu %11llu\n",
+           i < nl ? j->mf->layer[i].name : "total", (unsigned long long)s[0],
+           (unsigned long long)s[1], (unsigned long long)s[2], (unsigned long long)s[3],
+           (unsigned long long)s[4], (unsigned long long)s[5], (unsigned long long)s[6]);
+  }
+  for (int h = 0; h < j->mf->nhost; h++)
+    printf("%s  on the host %s the VTA layers: %s (%s)\n", h ? "" : "\n",
+           j->mf->host[h].after ? "after" : "before", j->mf->host[h].name, j->mf->host[h].op);
 }
 
 /* The header (JSON and text) and every layer in order. */
@@ -746,6 +779,14 @@ static void run_layers(net_job_t *j) {
   cJSON_AddStringToObject(j->o, "engine", j->kind->name);
   cJSON_AddNumberToObject(j->o, "clock_mhz", j->clock);
   cJSON_AddBoolToObject(j->o, "skip_exec", j->params.skip_exec);
+  cJSON *host = cJSON_AddArrayToObject(j->o, "host_operators");
+  for (int h = 0; h < mf->nhost; h++) {
+    cJSON *ho = cJSON_CreateObject();
+    cJSON_AddStringToObject(ho, "name", mf->host[h].name);
+    cJSON_AddStringToObject(ho, "where", mf->host[h].after ? "after" : "before");
+    cJSON_AddStringToObject(ho, "op", mf->host[h].op);
+    cJSON_AddItemToArray(host, ho);
+  }
   j->layers = cJSON_AddArrayToObject(j->o, "layers");
   if (!j->json)
     printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
@@ -797,10 +838,11 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   net_job_t *j = calloc(1, sizeof *j);
   if (j) {
     j->mf = malloc(sizeof *j->mf);
-    j->t = calloc(VTA_CL_NET_MAX + 1, sizeof *j->t);
+    j->t = calloc(NET_MAX_LAYERS + 1, sizeof *j->t);
+    j->lstats = calloc(NET_MAX_LAYERS, sizeof *j->lstats);
   }
-  if (!j || !j->mf || !j->t) {
-    if (j) free(j->mf), free(j->t);
+  if (!j || !j->mf || !j->t || !j->lstats) {
+    if (j) free(j->mf), free(j->t), free(j->lstats);
     free(j);
     vta_errf(&e, VTA_ENOMEM, "out of memory");
     return net_fail(&e);
@@ -816,13 +858,14 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->clock = opt->watch.prof.clock_mhz;
   j->have_cycles = 1;
   j->o = cJSON_CreateObject();
-  if (manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
+  if (vtasim_manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
   else run_layers(j);
   net_finish(j);
   rc = j->rc;
   cJSON_Delete(j->o);
   for (int i = 0; i < j->nt; i++) free(j->t[i].data);
   free(j->t);
+  free(j->lstats);
   free(j->mf);
   free(j);
   return rc;

@@ -27,6 +27,9 @@ int cl_check_epilogue(const vta_cl_epilogue_t *e, vta_err *err) {
     return vta_errf(err, VTA_EINPUT,
                     "clip bounds %d,%d must fit the 16-bit ALU immediate (-32768..32767)",
                     e->clip_lo, e->clip_hi);
+  if (e->round && e->shift < 1)
+    return vta_errf(err, VTA_EINPUT, "rounding adds 2^(shift-1) before the shift: it needs a "
+                    "shift of at least 1, not %d", e->shift);
   if (e->clip_lo > e->clip_hi)
     return vta_errf(err, VTA_EINPUT, "clip bounds %d,%d: the low bound exceeds the high one",
                     e->clip_lo, e->clip_hi);

@@ -13,6 +13,11 @@
  *                                     (bias before the shift, residual after it)
  *     store{ STORE ... }              per element (tutorial) or one 2-D STORE
  *
+ * With order = VTA_CL_ORDER_TOPI the loops are those of TOPI's conv2d schedule
+ * for VTA, which TVM's networks used: output tiles b, y_out, oc_out, x_out;
+ * the reset's loops (x, oc, y) and the GEMM's (ic_inn, x_inn, dx, dy, oc_inn,
+ * y_inn), two outermost folded, rest unrolled.
+ *
  * With padding the input copy keeps its loop dims (no folding) and carries
  * the clipped pads of the tile (InjectCopyIntrin + InjectDMAIntrin); without
  * padding the data is a plain cache_read and its dims fold.
@@ -173,6 +178,26 @@ static int conv_kernel(const void *ctx, int op, uint32_t t, cl_kernel_t *k, vta_
   uint32_t hw = c->hb * c->wb, plane = c->ob * hw;
   uint32_t kh = (uint32_t)c->p.kernel_h, kw = (uint32_t)c->p.kernel_w;
   uint32_t sh = (uint32_t)c->p.stride_h, sw = (uint32_t)c->p.stride_w;
+  if (c->p.order == VTA_CL_ORDER_TOPI && (op == OP_INIT || op == OP_GEMM)) {
+    /* TOPI's reorder(x_bo, k_o, x_j, d_j, d_i, x_co, x_i, ...): the reset
+     * keeps the spatial loops in that order (b, w, oc, h) */
+    uint32_t in_plane = c->rows * c->cols;
+    if (op == OP_INIT) {
+      cl_nest_add(&n, c->bb, plane, 0, 0);
+      cl_nest_add(&n, c->wb, 1, 0, 0);
+      cl_nest_add(&n, c->ob, hw, 0, 0);
+      cl_nest_add(&n, c->hb, c->wb, 0, 0);
+      return cl_kernel_gemm(k, &n, 1, acc, 0, 0, err);
+    }
+    cl_nest_add(&n, c->bb, plane, ib * in_plane, 0);
+    cl_nest_add(&n, ib, 0, in_plane, kh * kw);
+    cl_nest_add(&n, c->wb, 1, sw, 0);
+    cl_nest_add(&n, kw, 0, 1, 1);
+    cl_nest_add(&n, kh, 0, c->cols, kw);
+    cl_nest_add(&n, c->ob, hw, 0, ib * kh * kw);
+    cl_nest_add(&n, c->hb, c->wb, sh * c->cols, 0);
+    return cl_kernel_gemm(k, &n, 0, acc, t * o->inp_sz, t * o->wgt_sz, err);
+  }
   switch (op) {
   case OP_INIT:
     cl_nest_add(&n, c->bb, plane, 0, 0);
@@ -369,9 +394,10 @@ static void describe(const conv_t *c, vta_cl_report_t *rep) {
            p->kernel_w, p->pad_h, p->pad_w, p->stride_h, p->stride_w, c->oh, c->ow);
   snprintf(rep->schedule, sizeof rep->schedule,
            "b_block=%d oc_block=%d ic_block=%d h_block=%d w_block=%d virtual_threads=%d "
-           "store=%s",
+           "store=%s%s",
            p->b_block, p->oc_block, p->ic_block, p->h_block, p->w_block, p->virtual_threads,
-           p->store == VTA_CL_STORE_TILE ? "tile" : "elem");
+           p->store == VTA_CL_STORE_TILE ? "tile" : "elem",
+           p->order == VTA_CL_ORDER_TOPI ? " order=topi" : "");
   cl_op_report(&c->op, rep);
 }
 
@@ -409,8 +435,12 @@ int vta_cl_conv2d_build_data(const vta_config_t *cfg, const vta_cl_conv2d_params
   vta_cl_pack_nchw(cfg, t.ref, n, co, oh, ow, cfg->block_out, t.py);
   if (t.bias) vta_cl_pack_bias(cfg, t.bias, co, t.pb);
 
-  const cl_loopvar_t loops[] = {{V_B, (int)c.tb}, {V_O, (int)(c.to / c.op.vt)},
-                                {V_Y, (int)c.th}, {V_X, (int)c.tw}};
+  /* output tiles: the tutorial's b, oc, y, x; TOPI's b, y, oc, x */
+  const int topi = p->order == VTA_CL_ORDER_TOPI;
+  const cl_loopvar_t loops[] = {{V_B, (int)c.tb},
+                                {topi ? V_Y : V_O, topi ? (int)c.th : (int)(c.to / c.op.vt)},
+                                {topi ? V_O : V_Y, topi ? (int)(c.to / c.op.vt) : (int)c.th},
+                                {V_X, (int)c.tw}};
   int rc = cl_op_build(&c.op, &t, loops, 4, V_I, NVARS, conv_exec, &c, out, rep, err);
   cl_tensors_free(&t);
   return rc;

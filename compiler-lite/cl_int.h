@@ -186,12 +186,12 @@ int cl_dma_2d(const cl_dim_t *dims, int n, uint32_t *x_size, uint32_t *y_size,
 /* The operations of a schedule's blocks, shared by GEMM and conv2d: the
  * reduction (reset, GEMM), the epilogue, and the DMAs. */
 enum { OP_INIT = 0, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_MAX, OP_MIN,
-       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE, OP_LOAD_RES, OP_ALU_RES };
+       OP_LOAD_INP, OP_LOAD_WGT, OP_LOAD_BIAS, OP_STORE, OP_LOAD_RES, OP_ALU_RES, OP_ROUND };
 /* The optional epilogue steps (flags of the two functions below). */
-enum { CL_EPI_BIAS = 1, CL_EPI_RESIDUAL = 2 };
+enum { CL_EPI_BIAS = 1, CL_EPI_RESIDUAL = 2, CL_EPI_ROUND = 4 };
 
 /* Append the per-tile epilogue every operator ends with (docs/isa.md 10): the
- * optional bias (ACC load, ALU ADD), SHR, the optional residual (ACC load,
+ * optional bias (ACC load, ALU ADD), the optional rounding (ALU ADD imm), SHR, the optional residual (ACC load,
  * ALU ADD), MAX, MIN, then the store.  epi_flags: CL_EPI_*. */
 void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags);
 /* Wrap the loop nest in `vt` virtual threads when vt > 1.  *bare says
@@ -396,5 +396,11 @@ typedef struct cl_loopvar {
 int cl_op_build(cl_op_t *o, const cl_tensors_t *t, const cl_loopvar_t *loops, int nloops,
                 int var_i, int nvars, cl_exec_fn exec, void *ctx, vta_program_t *out,
                 vta_cl_report_t *rep, vta_err *err);
+
+/* cl_net.c, shared with the JSON descriptions (cl_netdesc.c): a layer's
+ * default requantizing shift from its reduction size, and TVM's workload
+ * numbering of the distinct convolution shapes. */
+int cl_net_default_shift(int c, int kh, int kw);
+void cl_net_number_workloads(vta_cl_net_t *n);
 
 #endif

@@ -132,6 +132,7 @@ void cl_ir_add_epilogue(cl_ir_t *ir, cl_node_t *tile, int epi_flags) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_BIAS));
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ALU_BIAS));
   }
+  if (epi_flags & CL_EPI_ROUND) cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_ROUND));
   cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_SHR));
   if (epi_flags & CL_EPI_RESIDUAL) {
     cl_ir_add(ir, tile, cl_ir_block(ir, CL_STAGE_COMPUTE, OP_LOAD_RES));

@@ -21,7 +21,7 @@
  * a standard deviation of about 238*sqrt(K); shift it to about 48 so that
  * the int8 activations keep their spread (what calibration does in TVM). */
 #define NET_WGT_RANGE 8
-static int net_shift(int c, int kh, int kw) {
+int cl_net_default_shift(int c, int kh, int kw) {
   double sd = 238.0 * sqrt((double)c * kh * kw);
   int s = (int)lround(log2(sd / 48.0));
   return s < 0 ? 0 : s > 15 ? 15 : s;
@@ -47,7 +47,7 @@ static int add_layer(vta_cl_net_t *n, const char *name, int input, int residual,
   p->store = VTA_CL_STORE_ELEM; /* as TVM's conv2d schedule for VTA */
   p->epi.bias = 1;
   p->epi.residual = residual >= 0;
-  p->epi.shift = net_shift(c, k, k);
+  p->epi.shift = cl_net_default_shift(c, k, k);
   p->epi.clip_lo = relu ? 0 : -128;
   p->epi.clip_hi = 127;
   p->seed = n->seed + 1000u * (uint64_t)n->nlayers;
@@ -66,7 +66,7 @@ static int same_shape(const vta_cl_conv2d_params_t *a, const vta_cl_conv2d_param
 /* TVM's VTA scripts number ResNet-18's distinct convolution shapes C1..C11
  * in network order; C1, the 7x7 stem, stays on the host, so the layers
  * here start at 2 and a layer repeating an earlier shape takes its number. */
-static void number_workloads(vta_cl_net_t *n) {
+void cl_net_number_workloads(vta_cl_net_t *n) {
   int next = 2;
   for (int i = 0; i < n->nlayers; i++) {
     vta_cl_net_layer_t *l = &n->layer[i];
@@ -122,7 +122,7 @@ int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size,
   for (int stage = 1; stage <= 4; stage++)
     for (int blk = 0; blk < 2; blk++)
       if (add_block(n, stage, blk, (64 << (stage - 1)) / width_div, &t, &c, &h, err)) return -1;
-  number_workloads(n);
+  cl_net_number_workloads(n);
   return 0;
 }
 
@@ -147,6 +147,9 @@ int8_t *vta_cl_net_input(const vta_cl_net_t *n) {
 
 int vta_cl_net_weights(const vta_cl_net_t *n, int i, int8_t **k, int32_t **bias) {
   const vta_cl_conv2d_params_t *p = &n->layer[i].p;
+  *k = NULL;
+  *bias = NULL;
+  if (n->layer[i].kind == VTA_CL_LAYER_ADD) return 0; /* no weights */
   size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
   *k = cl_random_i8(p->seed, 2, nk, p->range);
   /* folded batch-norm shift: up to +-8 after the requantizing shift */
@@ -163,6 +166,22 @@ int vta_cl_net_build_layer(const vta_config_t *cfg, const vta_cl_net_t *n, int i
                            const int8_t *x, const int8_t *residual, vta_program_t *out,
                            vta_cl_report_t *rep, int8_t *y, vta_err *err) {
   const vta_cl_net_layer_t *l = &n->layer[i];
+  if (l->kind == VTA_CL_LAYER_ADD) {
+    if (vta_cl_add_build(cfg, &l->a, x, residual, out, rep, err))
+      return vta_err_prefix(err, "%s: ", l->name);
+    if (vta_program_add_meta(out, "layer", l->name, err)) {
+      vta_program_free(out);
+      return -1;
+    }
+    for (int e = 0; e < out->nexpects; e++)
+      if (out->expects[e].kind == VTA_EXPECT_BYTES && !strcmp(out->expects[e].segment, "out")) {
+        vta_cl_unpack_nchw(cfg, (const int8_t *)out->expects[e].bytes, l->a.batch, l->a.channels,
+                           l->a.height, l->a.width, cfg->block_out, y);
+        return 0;
+      }
+    vta_program_free(out);
+    return vta_errf(err, VTA_EINPUT, "internal: %s has no output expectation", l->name);
+  }
   int8_t *k;
   int32_t *bias;
   if (vta_cl_net_weights(n, i, &k, &bias)) return vta_errf(err, VTA_ENOMEM, "out of memory");

@@ -34,7 +34,8 @@ void cl_op_init(cl_op_t *o, const char *name, const vta_config_t *cfg,
 }
 
 int cl_op_epi_flags(const cl_op_t *o) {
-  return (o->epi.bias ? CL_EPI_BIAS : 0) | (o->epi.residual ? CL_EPI_RESIDUAL : 0);
+  return (o->epi.bias ? CL_EPI_BIAS : 0) | (o->epi.residual ? CL_EPI_RESIDUAL : 0) |
+         (o->epi.round ? CL_EPI_ROUND : 0);
 }
 
 uint32_t cl_op_dram(const cl_op_t *o, int seg, uint32_t elem_bytes) {
@@ -67,7 +68,8 @@ int cl_op_check_sram(const cl_op_t *o, const char *inp_detail, const char *wgt_d
 }
 
 int cl_op_check_uops(const cl_op_t *o, cl_kernel_fn kernel, const void *ctx, vta_err *err) {
-  static const int ops[] = {OP_INIT, OP_GEMM, OP_ALU_BIAS, OP_SHR, OP_ALU_RES, OP_MAX, OP_MIN};
+  static const int ops[] = {OP_INIT, OP_GEMM, OP_ALU_BIAS, OP_ROUND, OP_SHR, OP_ALU_RES,
+                            OP_MAX, OP_MIN};
   const int flags = cl_op_epi_flags(o);
   const uint32_t vt = o->vt;
   uint32_t uops = 0;
@@ -76,6 +78,7 @@ int cl_op_check_uops(const cl_op_t *o, cl_kernel_fn kernel, const void *ctx, vta
     int op = ops[i];
     if (op == OP_ALU_BIAS && !(flags & CL_EPI_BIAS)) continue;
     if (op == OP_ALU_RES && !(flags & CL_EPI_RESIDUAL)) continue;
+    if (op == OP_ROUND && !(flags & CL_EPI_ROUND)) continue;
     if (kernel(ctx, op, vt - 1, &k, err)) {
       cl_kernel_clear(&k);
       return -1;
@@ -97,7 +100,8 @@ int cl_op_cost(const cl_op_t *o, cl_cost_t *cost, vta_err *err) {
               o->tiles * (o->res_sz * cfg->out_elem_bytes +
                           (o->bias_sz + o->sc_sz) * cfg->acc_elem_bytes);
   uint64_t stores = o->store == VTA_CL_STORE_TILE ? 1 : o->res_sz;
-  c.insns = red * 3 + o->tiles * (5 + (o->epi.bias ? 2 : 0) + (o->epi.residual ? 2 : 0) + stores);
+  c.insns = red * 3 + o->tiles * (5 + (o->epi.bias ? 2 : 0) + (o->epi.residual ? 2 : 0) +
+                                  (o->epi.round ? 1 : 0) + stores);
   c.tile = o->res_sz;
   c.red = o->ib;
   if (c.insns > CL_MAX_INSNS)
@@ -117,6 +121,8 @@ int cl_op_alu_kernel(const cl_op_t *o, int op, const cl_nest_t *n, uint32_t acc,
   case OP_ALU_BIAS: return cl_kernel_alu(k, n, VTA_ALU_ADD, 0, 0, acc, acc + o->res_sz, err);
   case OP_ALU_RES:
     return cl_kernel_alu(k, n, VTA_ALU_ADD, 0, 0, acc, acc + o->res_sz + o->bias_sz, err);
+  case OP_ROUND:
+    return cl_kernel_alu(k, n, VTA_ALU_ADD, 1, 1 << (o->epi.shift - 1), acc, acc, err);
   case OP_SHR: return cl_kernel_alu(k, n, VTA_ALU_SHR, 1, o->epi.shift, acc, acc, err);
   case OP_MAX: return cl_kernel_alu(k, n, VTA_ALU_MAX, 1, o->epi.clip_lo, acc, acc, err);
   default: return cl_kernel_alu(k, n, VTA_ALU_MIN, 1, o->epi.clip_hi, acc, acc, err);
@@ -143,8 +149,9 @@ vta_cl_report_t *cl_build_begin(vta_cl_report_t *rep, vta_cl_report_t *local,
 
 void cl_op_report(const cl_op_t *o, vta_cl_report_t *rep) {
   const vta_cl_epilogue_t *epi = &o->epi;
-  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d%s", epi->shift,
-           epi->clip_lo, epi->clip_hi, epi->bias, epi->residual ? " residual=1" : "");
+  snprintf(rep->epilogue, sizeof rep->epilogue, "shift=%d clip=%d,%d bias=%d%s%s", epi->shift,
+           epi->clip_lo, epi->clip_hi, epi->bias, epi->residual ? " residual=1" : "",
+           epi->round ? " round=1" : "");
   rep->sram_used[0] = o->vt * o->inp_sz;
   rep->sram_used[1] = o->vt * o->wgt_sz;
   rep->sram_used[2] = o->vt * o->acc_sz;

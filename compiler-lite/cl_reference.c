@@ -19,8 +19,14 @@ static int32_t shift(int32_t v, int s) {
   return (int32_t)((uint32_t)v << -s);
 }
 
+/* The requantizing shift, rounded when the epilogue asks (2^(s-1) added first). */
+static int32_t requant(int32_t acc, const vta_cl_epilogue_t *epi) {
+  if (epi->round && epi->shift > 0) acc = wrap_add(acc, (int32_t)1 << (epi->shift - 1));
+  return shift(acc, epi->shift);
+}
+
 int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi) {
-  int32_t v = shift(acc, epi->shift);
+  int32_t v = requant(acc, epi);
   if (v < epi->clip_lo) v = epi->clip_lo;
   if (v > epi->clip_hi) v = epi->clip_hi;
   return (int8_t)(uint8_t)((uint32_t)v & 0xff);
@@ -68,8 +74,9 @@ void vta_cl_ref_conv2d_res(const int8_t *x, const int8_t *kern, const int32_t *b
           if (res && epi->residual) {
             /* shift, add the shortcut, then clip: the epilogue with its add moved */
             vta_cl_epilogue_t e = *epi;
-            acc = wrap_add(shift(acc, epi->shift), res[at]);
+            acc = wrap_add(requant(acc, epi), res[at]);
             e.shift = 0;
+            e.round = 0;
             out[at] = vta_cl_ref_epilogue(acc, &e);
           } else {
             out[at] = vta_cl_ref_epilogue(acc, epi);

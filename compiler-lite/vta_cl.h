@@ -39,6 +39,8 @@ typedef struct vta_cl_epilogue {
   int residual;         /* conv2d: 1: after the shift, add an int8 tensor of the output's
                          * shape (a ResNet shortcut), widened to int32 on the host and
                          * loaded per tile (LOAD ACC + ALU ADD), before the clip */
+  int round;            /* 1: add 2^(shift-1) before the shift (ALU ADD immediate): the
+                         * rounding of TVM's quantizer (round_for_shift) */
 } vta_cl_epilogue_t;
 
 /*
@@ -61,11 +63,17 @@ typedef struct vta_cl_gemm_params {
  * rows, oc_block / ic_block in channel blocks, h_block / w_block in output
  * rows / columns.
  */
+/* The loop order of a conv2d: the optimized-convolution tutorial's, or TOPI's
+ * conv2d schedule for VTA, which TVM's networks used (output tiles h, oc,
+ * w; GEMM loops ic, w, kw, kh, oc, h; reset loops w, oc, h). */
+typedef enum { VTA_CL_ORDER_TUTORIAL = 0, VTA_CL_ORDER_TOPI } vta_cl_order_t;
+
 typedef struct vta_cl_conv2d_params {
   int batch, height, width, in_channels, out_channels;
   int kernel_h, kernel_w, pad_h, pad_w, stride_h, stride_w;
   int b_block, oc_block, ic_block, h_block, w_block;
   int virtual_threads; /* 1, or 2 split along output-channel tiles */
+  vta_cl_order_t order;
   vta_cl_store_t store;
   vta_cl_epilogue_t epi;
   uint64_t seed;
@@ -169,6 +177,22 @@ int vta_cl_conv2d_build_data(const vta_config_t *cfg, const vta_cl_conv2d_params
                              const vta_cl_conv2d_data_t *d, vta_program_t *out,
                              vta_cl_report_t *rep, vta_err *err);
 
+/*
+ * An element-wise addition of two int8 NCHW tensors as its own program
+ * (cl_add.c): out = clip(x + y, clip_lo, clip_hi), both operands widened to
+ * int32 by the host (segments "inp" and "res", layout [N/B][C/BO][H][W][B][BO])
+ * and loaded with LOAD ACC per tile.  TVM ran a network's residual additions
+ * this way; its tile defaults to one vector (autotvm's fallback).
+ */
+typedef struct vta_cl_add_params {
+  int batch, channels, height, width;
+  int oc_block, h_block, w_block; /* the tile: channel blocks, rows, columns */
+  int clip_lo, clip_hi;
+} vta_cl_add_params_t;
+void vta_cl_add_defaults(vta_cl_add_params_t *p);
+int vta_cl_add_build(const vta_config_t *cfg, const vta_cl_add_params_t *p, const int8_t *x,
+                     const int8_t *y, vta_program_t *out, vta_cl_report_t *rep, vta_err *err);
+
 /* Schedule, instruction counts per kind and statistics, for people. */
 void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f);
 
@@ -225,7 +249,7 @@ int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
 
 /* ---- whole networks (cl_net.c) ------------------------------------------- */
 
-#define VTA_CL_NET_MAX 32
+#define VTA_CL_NET_MAX 64
 /* Tensors are numbered: 0 is the network input, i + 1 the output of layer i. */
 typedef struct vta_cl_net_layer {
   char name[48];               /* e.g. "layer2.0.downsample" (torchvision's names) */
@@ -236,7 +260,13 @@ typedef struct vta_cl_net_layer {
    * network order from 2, layers sharing a shape share the number */
   int workload;
   vta_cl_conv2d_params_t p;    /* shape, epilogue, seed; tiles chosen by autotile */
+  /* VTA_CL_LAYER_ADD: an element-wise addition of `input` and `residual`
+   * as its own program (vta_cl_add_build with a); p then holds the shape
+   * only (channels, height, width; a 1x1 kernel) */
+  int kind;
+  vta_cl_add_params_t a;
 } vta_cl_net_layer_t;
+enum { VTA_CL_LAYER_CONV2D = 0, VTA_CL_LAYER_ADD = 1 };
 
 typedef struct vta_cl_net {
   char name[32];
@@ -244,6 +274,10 @@ typedef struct vta_cl_net {
   uint64_t seed;
   int nlayers;
   vta_cl_net_layer_t layer[VTA_CL_NET_MAX];
+  /* operators the CPU runs before or after the VTA layers (a description's
+   * "host" list): reported, not lowered */
+  int nhost;
+  struct { char name[48], op[48]; int after; } host[8];
 } vta_cl_net_t;
 
 /*
@@ -262,6 +296,15 @@ int vta_cl_net_resnet18(const vta_config_t *cfg, int width_div, int size, uint64
  * resnet18 --list`.  The shapes depend on cfg only through BATCH. */
 int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size, uint64_t seed,
                                vta_cl_net_t *n, vta_err *err);
+/*
+ * A network described in JSON (docs/network.md, "Describing a network"):
+ * text is the file's content, path names it in messages ("PATH: layers[2]
+ * .kernel: ..."). Layers without a schedule are tiled automatically; a
+ * given schedule is checked. The layers read tensors by name ("input" or
+ * an earlier layer); a residual is added after the shift, before the clip.
+ */
+int vta_cl_net_from_json(const vta_config_t *cfg, const char *text, const char *path,
+                         vta_cl_net_t *n, vta_err *err);
 /* The network's input (NCHW, 0..127) and layer i's weights (OIHW) and int32
  * bias, deterministic from the seed; malloc'd (the weights: -1 when out of memory). */
 int8_t *vta_cl_net_input(const vta_cl_net_t *n);

@@ -37,7 +37,7 @@ FUZZ_DIR     := build/fuzz
 FUZZ_CC      := clang
 FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
                 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
-FUZZ_NAMES   := asm bundle config decode
+FUZZ_NAMES   := asm bundle config decode manifest
 FUZZ_BIN     := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_NAMES))
 FUZZ_ISA_OBJ := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(ISA_SRC))
 
@@ -46,6 +46,12 @@ $(FUZZ_DIR)/isa/%.o: isa/%.c $(wildcard isa/*.h) | deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Iisa -c $< -o $@
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_ISA_OBJ) | deps
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iisa -o $@ $< $(FUZZ_ISA_OBJ) $(LIBS)
+
+# the manifest parser lives in cli/ but stands on isa/ only
+$(FUZZ_DIR)/fuzz_manifest: tests/fuzz/fuzz_manifest.c cli/net_manifest.c cli/net_manifest.h \
+                           $(FUZZ_ISA_OBJ) | deps
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Iisa -Icli -o $@ tests/fuzz/fuzz_manifest.c \
+	  cli/net_manifest.c $(FUZZ_ISA_OBJ) $(LIBS)
 
 fuzz-build: $(FUZZ_BIN)
 fuzz: all fuzz-build

@@ -4,7 +4,8 @@
 # FUZZ_SECONDS, one after the other, then print executions and corpus size.
 # Seeds: the text traces for the assembler, their assembled bundles for the
 # loader, configurations for the JSON reader, the bundles' 16-byte words for
-# the decoder.  Corpora persist in FUZZ_DIR/corpus-TARGET between runs and
+# the decoder, a generated network manifest (and the saved regression
+# inputs) for the manifest parser.  Corpora persist in FUZZ_DIR/corpus-TARGET between runs and
 # grow; crashes go to FUZZ_DIR/crashes/TARGET/.  Exit 1 if a target crashed.
 set -u
 vtasim=$1; dir=$2; shift 2
@@ -17,7 +18,11 @@ mkdir -p "$dir/seeds"
 # generated here and the corpus keeps what fuzzing found.
 seed() {
   local s=$dir/seeds
-  mkdir -p "$s/asm" "$s/bundle" "$s/config" "$s/decode"
+  mkdir -p "$s/asm" "$s/bundle" "$s/config" "$s/decode" "$s/manifest"
+  # manifest seeds: a small generated network's, and the shipped test cases
+  "$vtasim" gen resnet18 --width-div 4 --size 8 --quiet -o "$dir/seednet" >/dev/null 2>&1 &&
+    cp "$dir/seednet/resnet18.net" "$s/manifest/resnet18.net"
+  for t in "$root"/tests/fuzz/regress/manifest/*; do [ -f "$t" ] && cp "$t" "$s/manifest/"; done
   for t in "$root"/traces/*.vta; do
     case $t in *.large.vta) continue ;; esac  # too big for useful mutation
     b=$(basename "$t" .vta)

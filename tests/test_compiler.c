@@ -330,17 +330,17 @@ static void test_reference_gemm_hand(void) {
    * sums -2, 12; +bias 3, 11; >> 1: 1, 5; clip [0, 4]: 1, 4 */
   int8_t a[3] = {1, 2, 3}, w[6] = {1, 0, -1, 2, 2, 2}, out[2];
   int32_t bias[2] = {5, -1};
-  vta_cl_epilogue_t e = {1, 0, 4, 1, 0};
+  vta_cl_epilogue_t e = {1, 0, 4, 1, 0, 0};
   vta_cl_ref_gemm(a, w, bias, 1, 3, 2, &e, out);
   CHECK_EQ(out[0], 1);
   CHECK_EQ(out[1], 4);
   /* arithmetic shift: -7 >> 1 = -4; the cast keeps the low 8 bits */
-  vta_cl_epilogue_t e2 = {1, -1000, 1000, 0, 0};
+  vta_cl_epilogue_t e2 = {1, -1000, 1000, 0, 0, 0};
   int8_t a2[1] = {-7}, w2[1] = {1}, o2[1];
   vta_cl_ref_gemm(a2, w2, NULL, 1, 1, 1, &e2, o2);
   CHECK_EQ(o2[0], -4);
   int8_t a3[2] = {127, 127}, w3[2] = {127, 127}, o3[1];
-  vta_cl_epilogue_t e3 = {0, -32768, 32767, 0, 0}; /* 32258 -> low byte 0x02 */
+  vta_cl_epilogue_t e3 = {0, -32768, 32767, 0, 0, 0}; /* 32258 -> low byte 0x02 */
   vta_cl_ref_gemm(a3, w3, NULL, 1, 2, 1, &e3, o3);
   CHECK_EQ(o3[0], 2);
 }
@@ -350,7 +350,7 @@ static void test_reference_conv_hand(void) {
    * output 2x2 = windows at (-1,-1), (-1,1), (1,-1), (1,1):
    * {1}, {2,3}, {4,7}, {5,6,8,9} -> 1, 5, 11, 28 */
   int8_t x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, k[4] = {1, 1, 1, 1}, out[4];
-  vta_cl_epilogue_t e = {0, -128, 127, 0, 0};
+  vta_cl_epilogue_t e = {0, -128, 127, 0, 0, 0};
   vta_cl_ref_conv2d(x, k, NULL, 1, 1, 3, 3, 1, 2, 2, 1, 1, 2, 2, &e, out);
   CHECK_EQ(out[0], 1);
   CHECK_EQ(out[1], 5);
@@ -359,7 +359,7 @@ static void test_reference_conv_hand(void) {
   /* two channels, bias, shift and clip */
   int8_t x2[2] = {3, -4}, k2[2] = {2, 5}, o2[1];
   int32_t b2[1] = {40}; /* 6 - 20 + 40 = 26 >> 2 = 6, clip [0, 5] -> 5 */
-  vta_cl_epilogue_t e2 = {2, 0, 5, 1, 0};
+  vta_cl_epilogue_t e2 = {2, 0, 5, 1, 0, 0};
   vta_cl_ref_conv2d(x2, k2, b2, 1, 2, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e2, o2);
   CHECK_EQ(o2[0], 5);
 }
@@ -372,7 +372,7 @@ static void test_conv2d_residual(void) {
    * with shortcut -9: 3 - 9 = -6 -> 0 */
   int8_t x[1] = {3}, k[1] = {2}, r1[1] = {5}, r2[1] = {-9}, o[1];
   int32_t b[1] = {1};
-  vta_cl_epilogue_t e = {1, 0, 7, 1, 1};
+  vta_cl_epilogue_t e = {1, 0, 7, 1, 1, 0};
   vta_cl_ref_conv2d_res(x, k, b, r1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e, o);
   CHECK_EQ(o[0], 7);
   vta_cl_ref_conv2d_res(x, k, b, r2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, &e, o);
@@ -393,7 +393,7 @@ static void test_conv2d_residual(void) {
   p.in_channels = 16;
   p.out_channels = 32;
   p.oc_block = p.ic_block = p.h_block = p.w_block = p.b_block = p.virtual_threads = 0;
-  p.epi = (vta_cl_epilogue_t){4, 0, 127, 1, 1};
+  p.epi = (vta_cl_epilogue_t){.shift = 4, .clip_lo = 0, .clip_hi = 127, .bias = 1, .residual = 1};
   p.range = 8;
   vta_err err = {0};
   CHECK(vta_cl_conv2d_autotile(&CFG, &p, &err) == 0);
@@ -435,6 +435,79 @@ static void test_conv2d_residual(void) {
   free(kk);
   free(res);
   free(zero);
+}
+
+/* TVM's lowering pieces: the rounding before the shift, TOPI's loop order
+ * (its micro-op count worked out by hand), and an addition as its own program. */
+static void test_tvm_lowering_pieces(void) {
+  vta_cl_epilogue_t e = {2, -128, 127, 0, 0, 0};
+  CHECK_EQ(vta_cl_ref_epilogue(7, &e), 1); /* 7 >> 2 */
+  e.round = 1;
+  CHECK_EQ(vta_cl_ref_epilogue(7, &e), 2); /* (7 + 2) >> 2 */
+  CHECK_EQ(vta_cl_ref_epilogue(-7, &e), -2); /* (-7 + 2) >> 2, arithmetic */
+
+  /* conv 16 -> 32, 8x8, 3x3 pad 1; tiles oc 2 x h 4 x w 8, one thread, TOPI's
+   * order: GEMM loops w 8, kw 3 in hardware, kh 3 x oc 2 x h 4 = 24 uops
+   * unrolled; reset loops w 8, oc 2 in hardware, h 4 = 4 uops; five ALU
+   * kernels of one uop (bias, rounding, shift, two clips): 33 uops */
+  vta_cl_conv2d_params_t p;
+  vta_cl_conv2d_defaults(&p);
+  p.height = p.width = 8;
+  p.in_channels = 16;
+  p.out_channels = 32;
+  p.oc_block = 2, p.ic_block = 1, p.h_block = 4, p.w_block = 8, p.b_block = 1;
+  p.virtual_threads = 1;
+  p.order = VTA_CL_ORDER_TOPI;
+  p.epi = (vta_cl_epilogue_t){.shift = 4, .clip_lo = -127, .clip_hi = 127, .bias = 1, .round = 1};
+  p.range = 8;
+  vta_program_t prog;
+  vta_cl_report_t rep;
+  vta_err err = {0};
+  result_t r = {0};
+  CHECK_MSG(vta_cl_conv2d_build(&CFG, &p, &prog, &rep, &err) == 0, "%s", err.msg);
+  CHECK_EQ(rep.uops, 33);
+  CHECK_EQ(rep.stats[VTA_STAT_UOP_LOAD_NBYTES], 33 * 4ull);
+  CHECK_EQ(rep.stats[VTA_STAT_ALU_COUNTER], 5ull * 2 * 64);
+  run(&prog, &r); /* the bundle's expectations come from the naive reference */
+  CHECK_MSG(r.ran && r.failed == 0, "%s", r.err);
+  vta_program_free(&prog);
+  result_free(&r);
+
+  /* an addition of two 1x32x4x4 tensors, one vector per tile */
+  enum { C = 32, H = 4, W = 4, N = C * H * W };
+  int8_t a[N], b[N], want[N], got[N];
+  for (int i = 0; i < N; i++) a[i] = rnd8(), b[i] = rnd8();
+  for (int i = 0; i < N; i++) {
+    int v = a[i] + b[i];
+    want[i] = (int8_t)(v < 0 ? 0 : v > 127 ? 127 : v);
+  }
+  vta_cl_add_params_t q;
+  vta_cl_add_defaults(&q);
+  q.channels = C, q.height = H, q.width = W;
+  memset(&r, 0, sizeof r);
+  CHECK_MSG(vta_cl_add_build(&CFG, &q, a, b, &prog, &rep, &err) == 0, "%s", err.msg);
+  CHECK_EQ(rep.count[VTA_CL_LOAD_ACC], 2 * N / 16);
+  CHECK_EQ(rep.stats[VTA_STAT_ACC_LOAD_NBYTES], 2ull * N * 4);
+  CHECK_EQ(rep.stats[VTA_STAT_OUT_STORE_NBYTES], (uint64_t)N);
+  CHECK_EQ(rep.stats[VTA_STAT_ALU_COUNTER], 3ull * N / 16);
+  CHECK_EQ(rep.stats[VTA_STAT_UOP_LOAD_NBYTES], 12ull);
+  run(&prog, &r);
+  CHECK_MSG(r.ran && r.failed == 0 && r.out && r.out_size == N, "%s", r.err);
+  if (r.out) {
+    vta_cl_unpack_nchw(&CFG, (const int8_t *)r.out, 1, C, H, W, CFG.block_out, got);
+    CHECK(memcmp(got, want, N) == 0);
+  }
+  vta_program_free(&prog);
+  result_free(&r);
+  /* whole planes per tile: one tile, two loads */
+  q.oc_block = 2, q.h_block = H, q.w_block = W;
+  CHECK_MSG(vta_cl_add_build(&CFG, &q, a, b, &prog, &rep, &err) == 0, "%s", err.msg);
+  CHECK_EQ(rep.count[VTA_CL_LOAD_ACC], 2);
+  vta_program_free(&prog);
+  /* a tile that does not divide the tensor is refused with its rule */
+  q.oc_block = 1, q.h_block = 3;
+  CHECK(vta_cl_add_build(&CFG, &q, a, b, &prog, &rep, &err) != 0);
+  CHECK(strstr(err.msg, "h_block") != NULL);
 }
 
 /* ResNet-18's VTA layers: 19 convolutions, 8 residual adds, chained shapes,
@@ -943,6 +1016,7 @@ int main(void) {
   RUN(test_conv2d_variants);
   RUN(test_conv2d_one_thread);
   RUN(test_conv2d_residual);
+  RUN(test_tvm_lowering_pieces);
   RUN(test_resnet18_layers);
   RUN(test_bundle_roundtrip);
   RUN(test_tiling_errors);

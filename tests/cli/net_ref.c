@@ -3,8 +3,9 @@
  * manifest (docs/network.md), written for the test and sharing nothing with
  * compiler-lite or the simulator: it reads the raw input, weights and biases
  * the manifest lists and computes every layer with plain loops on NCHW
- * tensors (zero padding, int32 accumulation, bias, arithmetic shift right,
- * + residual, clip, low 8 bits), then writes the last layer's output.
+ * tensors (zero padding, int32 accumulation, bias, optional rounding,
+ * arithmetic shift right, + residual, clip, low 8 bits) and the `add` lines
+ * (a + b, clip), then writes the last layer's output.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -51,12 +52,27 @@ int main(int argc, char **argv) {
       if (n != 1) { fprintf(stderr, "net_ref: batch 1 only\n"); return 2; }
       t[nt] = (tensor){"input", c, h, w, slurp(a, (size_t)c * h * w)};
       nt++;
+    } else if (!strcmp(kw, "add")) {
+      char name[64], bundle[256], an[64], bn[64];
+      int C, H, W, LO, HI;
+      if (sscanf(line, "add %63s %255s %63s %63s %d %d %d %d %d", name, bundle, an, bn, &C, &H,
+                 &W, &LO, &HI) != 9) { fprintf(stderr, "net_ref: bad add line\n"); return 2; }
+      tensor *a = find(an), *b = find(bn);
+      size_t len = (size_t)C * H * W;
+      int8_t *y = malloc(len);
+      for (size_t i = 0; i < len; i++) {
+        int v = a->d[i] + b->d[i];
+        y[i] = (int8_t)(v < LO ? LO : v > HI ? HI : v);
+      }
+      snprintf(t[nt].name, sizeof t[nt].name, "%s", name);
+      t[nt].c = C; t[nt].h = H; t[nt].w = W; t[nt].d = y;
+      nt++;
     } else if (!strcmp(kw, "layer")) {
       char name[64], bundle[256], in[64], res[64], wf[256], bf[256];
-      int C, H, W, O, KH, KW, P, S, SH, LO, HI;
-      if (sscanf(line, "layer %63s %255s %63s %63s %255s %255s %d %d %d %d %d %d %d %d %d %d %d",
+      int C, H, W, O, KH, KW, P, S, SH, LO, HI, RND;
+      if (sscanf(line, "layer %63s %255s %63s %63s %255s %255s %d %d %d %d %d %d %d %d %d %d %d %d",
                  name, bundle, in, res, wf, bf, &C, &H, &W, &O, &KH, &KW, &P, &S, &SH, &LO,
-                 &HI) != 17) { fprintf(stderr, "net_ref: bad layer line\n"); return 2; }
+                 &HI, &RND) != 18) { fprintf(stderr, "net_ref: bad layer line\n"); return 2; }
       tensor *x = find(in), *r = strcmp(res, "-") ? find(res) : NULL;
       int OH = (H + 2 * P - KH) / S + 1, OW = (W + 2 * P - KW) / S + 1;
       int8_t *k = slurp(wf, (size_t)O * C * KH * KW);
@@ -77,6 +93,7 @@ int main(int argc, char **argv) {
                            k[(((size_t)o * C + ci) * KH + dy) * KW + dx];
                 }
             acc += bias;
+            if (RND && SH > 0) acc += (int64_t)1 << (SH - 1);
             if (acc > INT32_MAX || acc < INT32_MIN) { fprintf(stderr, "net_ref: overflow\n"); return 2; }
             int64_t v = acc >= 0 ? acc >> SH : -((-acc + (1 << SH) - 1) >> SH); /* floor */
             if (r) v += r->d[((size_t)o * OH + oy) * OW + ox];
@@ -93,6 +110,7 @@ int main(int argc, char **argv) {
     }
   }
   fclose(m);
+  if (!nt) return 2;
   tensor *last = &t[nt - 1];
   FILE *o = fopen(argv[2], "wb");
   if (!o || fwrite(last->d, 1, (size_t)last->c * last->h * last->w, o) != (size_t)last->c * last->h * last->w)

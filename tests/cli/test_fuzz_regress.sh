@@ -33,6 +33,11 @@ for f in "$R"/config/*; do
   [ -f "$f" ] || continue; n=$((n + 1))
   replay "fuzz-config-$(basename "$f")" $V config --config "$f"
 done
+for f in "$R"/manifest/*; do
+  [ -f "$f" ] || continue; n=$((n + 1))
+  cp "$f" "$TMP/fuzz.net"
+  replay "fuzz-manifest-$(basename "$f")" $V run "$TMP/fuzz.net"
+done
 # decoder inputs: 16 instruction bytes, 4 micro-op bytes (fuzz_decode.c);
 # the configuration bytes after them are fuzz_decode's own and not replayed.
 for f in "$R"/decode/*; do

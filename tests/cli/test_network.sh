@@ -68,7 +68,7 @@ expect "a wrong input is caught by the layer's expectation" 1 'layer1\.1\.conv1 
 
 # bad manifests: file, line, field
 { head -4 "$N/resnet18.net"; echo "layer broken x.vtb input - w b 64 56"; } > "$N/bad.net"
-expect "manifest: short layer line" 2 'bad\.net:5: field 9 of .layer.' -- "$V" run "$N/bad.net"
+expect "manifest: short layer line" 2 'bad\.net:5: field 10 of .layer. \(W\) is missing' -- "$V" run "$N/bad.net"
 { grep -v '^layer' "$N/resnet18.net"; grep '^layer layer1.0.conv2 ' "$N/resnet18.net"; } > "$N/dangling.net"
 expect "manifest: unknown tensor" 2 "reads tensor 'layer1.0.conv1', which no earlier line defines" -- \
   "$V" run "$N/dangling.net"
@@ -83,3 +83,35 @@ check "reduced network reference" "$TMP/net_ref" "$TMP/small/resnet18.net" "$TMP
 expect "reduced network co-simulated (--engine cosim)" 0 'layers: 19 passed, 0 failed' -- \
   "$V" run "$TMP/small/resnet18.net" --engine cosim --output "$TMP/small.out"
 check "reduced network output equals the naive reference" cmp "$TMP/small.ref" "$TMP/small.out"
+
+# ---- every malformed manifest item is refused with the line and field (exit 2),
+# and each layer line is checked against its bundle before it runs
+S=$TMP/small
+M=$S/resnet18.net
+first=$(grep -n '^layer ' "$M" | head -1 | cut -d: -f1)
+# bad NAME SED-EXPRESSION REGEX: the manifest edited by sed is refused, naming what
+bad() {
+  sed "$2" "$M" > "$S/bad.net"
+  expect "manifest refused: $1" 2 "$3" -- "$V" run "$S/bad.net"
+}
+bad "version 2" 's/^vtasim-net 1$/vtasim-net 2/' 'bad\.net:[0-9]+: manifest version 2 is not supported'
+bad "no version line" '/^vtasim-net/d' "bad\.net:[0-9]+: expected the version line 'vtasim-net 1' first"
+bad "version line with a trailing token" 's/^vtasim-net 1$/vtasim-net 1 x/' "trailing token 'x'"
+bad "two input lines" '/^input /p' "bad\.net:[0-9]+: a second 'input' line \(the first is line [0-9]+\)"
+bad "two network lines" '/^network /p' "a second 'network' line"
+bad "unknown keyword" 's/^input /inputs /' "unknown keyword 'inputs'"
+bad "trailing token on a layer" "${first}s/\$/ 9/" "bad\.net:$first: trailing token '9' after field 19"
+bad "CLIP_LO above CLIP_HI" "${first}s/ 0 127 0\$/ 127 0 0/" "bad\.net:$first: layer layer1\.0\.conv1: CLIP_LO 127 is above CLIP_HI 0"
+bad "SHIFT out of range" "${first}s/ [0-9]* 0 127 0\$/ 99 0 127 0/" 'SHIFT \(field 16\) 99 is out of range \(0\.\.31\)'
+bad "a number that is not one" "${first}s/ 0 127 0\$/ 0 12x 0/" "CLIP_HI \(field 18\): expected an integer, got '12x'"
+bad "absolute bundle path" "${first}s/ layer1.0.conv1.vtb / \/etc\/passwd /" "BUNDLE \(field 3\) '/etc/passwd': an absolute path"
+bad "escaping bundle path (a//b)" "${first}s/ layer1.0.conv1.vtb / small\/\/etc\/passwd /" "'small//etc/passwd': empty, '\.' or '\.\.' path component"
+bad "escaping bundle path (..)" "${first}s/ layer1.0.conv1.vtb / ..\/x.vtb /" "'\.\./x\.vtb': empty, '\.' or '\.\.' path component"
+bad "layer defined twice" "${first}p" "bad\.net:$((first + 1)): layer layer1\.0\.conv1 is defined twice \(first on line $first\)"
+bad "missing network line" '/^network /d' "no 'network NAME config CONFIG' line"
+# the manifest disagrees with the bundle it names
+bad "SHIFT differs from the bundle" "${first}s/ \([0-9]*\) 0 127 0\$/ 31 0 127 0/" "bad\.net:$first: layer layer1\.0\.conv1: field SHIFT is 31, its bundle layer1\.0\.conv1\.vtb has [0-9]+"
+bad "a residual the bundle does not add" "${first}s/ input - / input input /" 'field RES \(a residual addition\) is 1, its bundle layer1\.0\.conv1\.vtb has 0'
+bad "another layer's bundle" "${first}s/ layer1.0.conv1.vtb / layer1.0.conv2.vtb /" 'field RES \(a residual addition\) is 0, its bundle layer1\.0\.conv2\.vtb has 1'
+bad "ROUND differs from the bundle" "${first}s/ 0 127 0\$/ 0 127 1/" "field ROUND is 1, its bundle layer1\.0\.conv1\.vtb has 0"
+bad "configuration differs" 's/ config [^ ]* / config 1x16_i8w8a32_15_15_18_18 /' 'is built for configuration 1x16_i8w8a32_15_15_18_17, the manifest says 1x16_i8w8a32_15_15_18_18'
