@@ -169,6 +169,12 @@ int vta_cl_conv2d_build_data(const vta_config_t *cfg, const vta_cl_conv2d_params
                              const vta_cl_conv2d_data_t *d, vta_program_t *out,
                              vta_cl_report_t *rep, vta_err *err);
 
+/* vta_cl_gemm_build on given tensors (a caller's data): d->x the input
+ * [batch][in], d->k the weights [out][in], d->bias [out] (when epi.bias);
+ * no residual. */
+int vta_cl_gemm_build_data(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
+                           const vta_cl_conv2d_data_t *d, vta_program_t *out,
+                           vta_cl_report_t *rep, vta_err *err);
 /* Schedule, instruction counts per kind and statistics, for people. */
 void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f);
 

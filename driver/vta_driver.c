@@ -252,7 +252,9 @@ static void register_at_exit(void) { atexit(timelines_at_exit); }
 
 /* ---- devices --------------------------------------------------------------- */
 
-VTADeviceHandle VTADeviceAlloc(void) {
+VTADeviceHandle VTADeviceAlloc(void) { return vtasim_device_alloc(NULL, NULL); }
+
+VTADeviceHandle vtasim_device_alloc(const char *engine, const vta_params_t *given) {
   vta_config_t cfg;
   vta_err err;
   vta_config_default(&cfg);
@@ -262,8 +264,10 @@ VTADeviceHandle VTADeviceAlloc(void) {
     return NULL;
   }
   vta_params_t params;
-  vta_params_default(&params);
-  const char *engine = getenv("VTASIM_ENGINE");
+  if (given) params = *given;
+  else vta_params_default(&params);
+  const char *from = "engine ";
+  if (!engine || !*engine) engine = getenv("VTASIM_ENGINE"), from = "VTASIM_ENGINE=";
   if (!engine || !*engine) engine = "model";
   const char *inject = getenv("VTASIM_INJECT");
   if (inject && *inject && vta_inject_parse(inject, &params.inject, &err)) {
@@ -291,7 +295,7 @@ VTADeviceHandle VTADeviceAlloc(void) {
    * the first run. */
   d->eng = vta_engine_open(engine, &cfg, mem, &params, &err);
   if (!d->eng) {
-    driver_error("VTADeviceAlloc: VTASIM_ENGINE=%s: %s", engine, err.msg);
+    driver_error("VTADeviceAlloc: %s%s: %s", from, engine, err.msg);
     free(d);
     return NULL;
   }
