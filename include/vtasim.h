@@ -229,6 +229,10 @@ VTASIM_API VTADeviceHandle vtasim_device_open(const char *engine, const char *op
 VTASIM_API char *vtasim_device_json(VTADeviceHandle h);
 /* The seven statistics, accumulated (vta.testing.simulator.stats()). */
 VTASIM_API int vtasim_device_stats(VTADeviceHandle h, uint64_t stats[VTASIM_NSTATS]);
+/* The cycles (ECNT) of the device's last VTADeviceRun into *cycles: 1, or
+ * 0 when the engine counts no cycles (functional), -1 for a bad handle or
+ * before the first run. */
+VTASIM_API int vtasim_device_last_cycles(VTADeviceHandle h, uint64_t *cycles);
 /* Zero them (vta.testing.simulator.clear_stats()); -1 for a bad handle. */
 VTASIM_API int vtasim_device_reset_stats(VTADeviceHandle h);
 /* Why the last VTADeviceRun of h failed ("" if it did not); for NULL, the

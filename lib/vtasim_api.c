@@ -657,6 +657,15 @@ int vtasim_device_reset_stats(VTADeviceHandle h) {
   return 0;
 }
 
+int vtasim_device_last_cycles(VTADeviceHandle h, uint64_t *cycles) {
+  vtasim_run_info_t info;
+  if (!device_live(h, "vtasim_device_last_cycles")) return -1;
+  if (vtasim_device_last_run(h, &info))
+    return lib_failf(VTASIM_EINPUT, "vtasim_device_last_cycles: the device has not run yet");
+  if (cycles) *cycles = info.has_cycles ? info.cycles : 0;
+  return info.has_cycles;
+}
+
 const char *vtasim_device_last_error(VTADeviceHandle h) { return vtasim_device_error(h); }
 
 char *vtasim_device_json(VTADeviceHandle h) {

@@ -53,6 +53,14 @@ def _with_shape(op, opts, shape):
     return out
 
 
+def _bias_option(bias, opts):
+    """bias=True/False is the option (the seed's bias); an array is data."""
+    if isinstance(bias, (bool, np.bool_)):
+        opts["bias"] = bool(bias)
+        return None
+    return bias
+
+
 def _bias(bias, m, opts):
     if bias is None:
         if opts.get("bias"):
@@ -69,6 +77,7 @@ def gemm(a=None, w=None, bias=None, **opts):
     """Dense layer out[batch][out] = a . w^T, shifted, clipped, int8."""
     if (a is None) != (w is None):
         raise errors.InputError("gemm: give both a and w, or neither (the seed's data)")
+    bias = _bias_option(bias, opts)
     b = None
     if a is not None:
         a = _tensor(a, np.int8, 2, "gemm: a")
@@ -92,6 +101,7 @@ def conv2d(x=None, k=None, bias=None, **opts):
     """2-D convolution, NCHW int8 data, OIHW int8 weights."""
     if (x is None) != (k is None):
         raise errors.InputError("conv2d: give both x and k, or neither (the seed's data)")
+    bias = _bias_option(bias, opts)
     b = None
     if x is not None:
         x = _tensor(x, np.int8, 4, "conv2d: x")
