@@ -238,6 +238,11 @@ VTASIM_API int vtasim_device_reset_stats(VTADeviceHandle h);
 /* Why the last VTADeviceRun of h failed ("" if it did not); for NULL, the
  * last error of the driver not tied to a device. */
 VTASIM_API const char *vtasim_device_last_error(VTADeviceHandle h);
+/* The seven statistics of every VTADeviceRun of the process, all devices
+ * together, since it started or vtasim_stats_clear(): fsim's profiler, as
+ * vta.testing.simulator.stats() and clear_stats() read and reset it. */
+VTASIM_API void vtasim_stats(uint64_t stats[VTASIM_NSTATS]);
+VTASIM_API void vtasim_stats_clear(void);
 /* The device memory behind a VTAMemAlloc pointer: 1 if buf..buf+size lies
  * in one live allocation, else 0 (what a checked copy needs). */
 VTASIM_API int vtasim_mem_valid(const void *buf, size_t size);

@@ -695,6 +695,14 @@ char *vtasim_device_json(VTADeviceHandle h) {
   return json_string(o);
 }
 
+void vtasim_stats(uint64_t stats[VTASIM_NSTATS]) {
+  vta_stats_t s;
+  vtasim_driver_stats(&s);
+  if (stats) memcpy(stats, &s, sizeof s);
+}
+
+void vtasim_stats_clear(void) { vtasim_driver_clear_stats(); }
+
 int vtasim_mem_valid(const void *buf, size_t size) {
   vta_mem_t *mem = vtasim_driver_mem();
   uint32_t phys = mem && buf ? vta_mem_phys(mem, buf) : 0;

@@ -36,3 +36,33 @@ def print_vtasim(engine, cycles, verdict):
     print("\t{:<16}: {:>16}".format("engine", engine))
     print("\t{:<16}: {:>16}".format("cycles", "-" if cycles is None else cycles))
     print("\t{:<16}: {}".format("verdict", verdict["text"] if verdict else "- (no cycles)"))
+
+
+def run_tutorial(prog, engine, packed):
+    """The compiled program in device memory, its data segments replaced
+    by the packed arrays ({segment: array}), run on a device of `engine`
+    with the statistics cleared first, as the tutorials do with
+    simulator.clear_stats() and simulator.stats().  Returns the "out"
+    segment's bytes (a numpy int8 array) and the statistics."""
+    with vtasim.Device(engine=engine) as dev:
+        bufs = dev.load(prog)
+        try:
+            for seg, arr in packed.items():
+                bufs[seg].copy_from(arr.reshape(-1))
+            vtasim.clear_stats()
+            dev.run_program(prog, bufs)
+            return bufs["out"].numpy(), vtasim.stats()
+        finally:
+            for b in bufs.values():
+                b.free()
+
+
+def report(name, prog, engine, stats):
+    """The tutorial's output, then vtasim's additions: the cycles and what
+    bounds them, from a run of the same program (which also checks its own
+    expected output and statistics)."""
+    print("Successful %s test!" % name)
+    print_stats(stats)
+    with prog.run(engine=engine) as res:
+        assert res.ok and res.stats == stats, (res.expectations, res.stats, stats)
+        print_vtasim(engine, res.cycles, res.verdict)

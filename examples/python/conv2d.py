@@ -13,7 +13,7 @@ verdict.
 """
 import numpy as np
 
-from _common import parse_args, print_stats, print_vtasim, vtasim
+from _common import parse_args, report, run_tutorial, vtasim
 
 args = parse_args(__doc__.splitlines()[0])
 rng = np.random.default_rng(args.seed)
@@ -41,26 +41,10 @@ p = prog.params
 assert (p["in_channels"], p["height"], p["out_channels"], p["kernel"]) == \
     (in_channels, height, out_channels, [kernel, kernel])
 
-# Pack as the tutorial does and put program and data in device memory.
-data_packed = vtasim.pack_nchw(data)       # [1][16][14][14][1][16]
-kernel_packed = vtasim.pack_oihw(weights)  # [16][16][3][3][16][16]
-dev = vtasim.Device(engine=args.engine)
-bufs = dev.load(prog)
-bufs["inp"].copy_from(data_packed.reshape(-1))
-bufs["wgt"].copy_from(kernel_packed.reshape(-1))
-
-dev.clear_stats()
-dev.run_program(prog, bufs)
-stats = dev.stats()
-
-res_nchw = vtasim.unpack_nchw(bufs["out"].numpy(), (batch, out_channels, height, width))
+# Pack as the tutorial does (NCHW1n16c: [1][16][14][14][1][16]; the weight
+# tiles [16][16][3][3][16][16]), run, unpack, check against numpy.
+out, stats = run_tutorial(prog, args.engine, {"inp": vtasim.pack_nchw(data),
+                                              "wgt": vtasim.pack_oihw(weights)})
+res_nchw = vtasim.unpack_nchw(out, (batch, out_channels, height, width))
 np.testing.assert_equal(res_nchw, ref)
-print("Successful 2D convolution test!")
-print_stats(stats)
-
-res = prog.run(engine=args.engine)
-assert res.ok and res.stats == stats, (res.expectations, res.stats, stats)
-print_vtasim(args.engine, res.cycles, res.verdict)
-for b in bufs.values():
-    b.free()
-dev.close()
+report("2D convolution", prog, args.engine, stats)

@@ -12,7 +12,7 @@ a numpy reference -> the tutorial's "Execution statistics" block
 """
 import numpy as np
 
-from _common import parse_args, print_stats, print_vtasim, vtasim
+from _common import parse_args, report, run_tutorial, vtasim
 
 args = parse_args(__doc__.splitlines()[0])
 rng = np.random.default_rng(args.seed)
@@ -34,30 +34,9 @@ p = prog.params
 assert (p["batch"], p["in_channels"], p["out_channels"]) == (batch, in_channels, out_channels)
 
 # Pack the data as the tutorial does ([1/1][1024/16][1][16] and
-# [1024/16][1024/16][16][16]) and put program and data in device memory.
-A_packed = vtasim.pack_gemm_inp(A)
-B_packed = vtasim.pack_gemm_wgt(B)
-dev = vtasim.Device(engine=args.engine)
-bufs = dev.load(prog)
-bufs["inp"].copy_from(A_packed.reshape(-1))
-bufs["wgt"].copy_from(B_packed.reshape(-1))
-
-# Run, with the statistics cleared first (simulator.clear_stats()).
-dev.clear_stats()
-dev.run_program(prog, bufs)
-stats = dev.stats()
-
-# Unpack the result and check it against numpy.
-C = vtasim.unpack_gemm_out(bufs["out"].numpy(), (batch, out_channels))
+# [1024/16][1024/16][16][16]), run, unpack, check against numpy.
+out, stats = run_tutorial(prog, args.engine, {"inp": vtasim.pack_gemm_inp(A),
+                                              "wgt": vtasim.pack_gemm_wgt(B)})
+C = vtasim.unpack_gemm_out(out, (batch, out_channels))
 np.testing.assert_equal(C, C_ref)
-print("Successful blocked matrix multiply test!")
-print_stats(stats)
-
-# vtasim's additions: the cycles and what bounds them, from a run of the
-# same program (which also checks its own expected output).
-res = prog.run(engine=args.engine)
-assert res.ok and res.stats == stats, (res.expectations, res.stats, stats)
-print_vtasim(args.engine, res.cycles, res.verdict)
-for b in bufs.values():
-    b.free()
-dev.close()
+report("blocked matrix multiply", prog, args.engine, stats)

@@ -12,6 +12,8 @@ Python: a pure-Python package (ctypes and numpy) over libvtasim.so.
 
 docs/python.md is the guide.
 """
+import ctypes
+
 from . import errors
 from ._lib import lib as _lib, take_json as _take_json
 from .errors import (VtasimError, InputError, FileError, FaultError, DivergenceError,
@@ -26,6 +28,20 @@ __version__ = _lib.vtasim_version().decode()
 
 #: the seven statistics of fsim, in its order
 STATS = tuple(_lib.vtasim_stat_name(i).decode() for i in range(7))
+
+
+def stats():
+    """The seven statistics of every device run of the process (Device.run,
+    run_program, and VTADeviceRun from C), all devices together, since the
+    start or clear_stats(): vta.testing.simulator.stats()."""
+    arr = (ctypes.c_uint64 * 7)()
+    _lib.vtasim_stats(arr)
+    return dict(zip(STATS, (int(v) for v in arr)))
+
+
+def clear_stats():
+    """vta.testing.simulator.clear_stats()."""
+    _lib.vtasim_stats_clear()
 
 
 def engines():
@@ -44,7 +60,7 @@ def config():
     return _take_json(_lib.vtasim_config_json())
 
 
-__all__ = ["load", "parse", "Program", "Result", "Device", "Buffer", "gen", "engines", "params",
+__all__ = ["stats", "clear_stats", "load", "parse", "Program", "Result", "Device", "Buffer", "gen", "engines", "params",
            "config", "STATS", "VtasimError", "InputError", "FileError", "FaultError",
            "DivergenceError", "ClosedError", "StoppedError", "pack_nchw", "unpack_nchw",
            "pack_oihw", "unpack_oihw", "pack_gemm_inp", "pack_gemm_wgt", "pack_gemm_out",

@@ -100,6 +100,8 @@ _PROTOS = {
     "vtasim_device_reset_stats": (c_int, [c_void_p]),
     "vtasim_device_last_error": (c_char_p, [c_void_p]),
     "vtasim_mem_valid": (c_int, [c_void_p, c_size_t]),
+    "vtasim_stats": (None, [P(c_u64)]),
+    "vtasim_stats_clear": (None, []),
     "vtasim_mem_alloc_at": (c_void_p, [c_u32, c_size_t]),
     "VTADeviceFree": (None, [c_void_p]),
     "VTADeviceRun": (c_int, [c_void_p, c_u32, c_u32, c_u32]),

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import errors
 from ._lib import lib, check, check_rc, enc, options, take_json, stat_names
+from .program import _Handle
 
 
 class Buffer:
@@ -79,23 +80,20 @@ class Buffer:
         return not self._ptr
 
 
-class Device:
+class Device(_Handle):
     """A VTA device (VTADeviceAlloc) of engine "model" (the default),
     "functional", "rtl" or "cosim", with timing parameters by key."""
 
-    def __init__(self, engine="model", **timing):
-        self.engine = engine
-        self._h = check(lib.vtasim_device_open(enc(engine), options(timing)))
-        self._buffers = []
+    _free = staticmethod(lib.VTADeviceFree)
+    _what = "device"
 
-    def _dev(self):
-        if not self._h:
-            raise errors.ClosedError("this device is closed", errors.EHANDLE)
-        return self._h
+    def __init__(self, engine="model", **timing):
+        super().__init__(check(lib.vtasim_device_open(enc(engine), options(timing))))
+        self.engine = engine
 
     def alloc(self, shape, dtype=np.int8):
         """A buffer of device memory (VTAMemAlloc), zero-filled."""
-        self._dev()
+        self._h()
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
         if not shape or any(int(d) <= 0 for d in shape):
             raise errors.InputError("alloc: shape %s has no elements" % (shape,))
@@ -107,7 +105,7 @@ class Device:
 
     def alloc_at(self, phys, nbytes):
         """Device memory at a physical address (a bundle's segment)."""
-        self._dev()
+        self._h()
         return Buffer(check(lib.vtasim_mem_alloc_at(phys, nbytes)), (nbytes,), np.int8)
 
     def run(self, insns, count=None, phys=None):
@@ -115,7 +113,7 @@ class Device:
         instructions by default) of `insns`, a Buffer (or at physical
         address `phys`).  A fault raises FaultError with the engine's
         message; returns the run's cycles (None on the functional engine)."""
-        h = self._dev()
+        h = self._h()
         if insns is not None:
             phys = insns.phys
             if count is None:
@@ -133,38 +131,17 @@ class Device:
         """The seven statistics accumulated since the device was opened or
         cleared: vta.testing.simulator.stats()'s dict."""
         arr = (ctypes.c_uint64 * 7)()
-        check_rc(lib.vtasim_device_stats(self._dev(), arr))
+        check_rc(lib.vtasim_device_stats(self._h(), arr))
         return dict(zip(stat_names(), (int(v) for v in arr)))
 
     def clear_stats(self):
         """vta.testing.simulator.clear_stats()."""
-        check_rc(lib.vtasim_device_reset_stats(self._dev()))
+        check_rc(lib.vtasim_device_reset_stats(self._h()))
 
     def info(self):
         """{"engine", "stats", "cycles", "tokens", "last_run"} (last_run: the
         driver's report record of the last run, docs/driver.md)."""
-        return take_json(lib.vtasim_device_json(self._dev()))
-
-    def close(self):
-        h, self._h = self._h, None
-        if h:
-            lib.VTADeviceFree(h)
-
-    @property
-    def closed(self):
-        return not self._h
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
+        return take_json(lib.vtasim_device_json(self._h()))
 
     def load(self, program):
         """Map a program's segments at their physical addresses (device

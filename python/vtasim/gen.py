@@ -73,54 +73,47 @@ def _bias(bias, m, opts):
     return b
 
 
-def gemm(a=None, w=None, bias=None, **opts):
-    """Dense layer out[batch][out] = a . w^T, shifted, clipped, int8."""
-    if (a is None) != (w is None):
-        raise errors.InputError("gemm: give both a and w, or neither (the seed's data)")
+def _build(op, x, k, bias, opts, ndim, shape_of, unpack):
+    """A gemm or conv2d: x and k the data (or both None: the seed's),
+    shape_of(x, k) the shape options they imply, unpack(bytes, params) the
+    expected output in the unpacked layout."""
+    if (x is None) != (k is None):
+        raise errors.InputError("%s: give both tensors, or neither (the seed's data)" % op)
     bias = _bias_option(bias, opts)
     b = None
-    if a is not None:
-        a = _tensor(a, np.int8, 2, "gemm: a")
-        w = _tensor(w, np.int8, 2, "gemm: w")
-        if w.shape[1] != a.shape[1]:
-            raise errors.InputError("gemm: a is %s, w is %s: their inner dimensions differ"
-                                    % (a.shape, w.shape))
-        opts = _with_shape("gemm", opts, {"batch": a.shape[0], "in_channels": a.shape[1],
-                                          "out_channels": w.shape[0]})
-        b = _bias(bias, w.shape[0], opts)
-    p = params("gemm", **opts)
-    ptr = lib.vtasim_gen_gemm(options(opts), None if a is None else a.ctypes.data,
-                              None if w is None else w.ctypes.data,
-                              None if b is None else b.ctypes.data)
+    if x is not None:
+        x = _tensor(x, np.int8, ndim, op + ": data")
+        k = _tensor(k, np.int8, ndim, op + ": weights")
+        if k.shape[1] != x.shape[-1 if ndim == 2 else 1]:
+            raise errors.InputError("%s: data %s and weights %s: their inner dimensions differ"
+                                    % (op, x.shape, k.shape))
+        opts = _with_shape(op, opts, shape_of(x, k))
+        b = _bias(bias, k.shape[0], opts)
+    p = params(op, **opts)
+    fn = lib.vtasim_gen_gemm if op == "gemm" else lib.vtasim_gen_conv2d
+    ptr = fn(options(opts), *(None if t is None else t.ctypes.data for t in (x, k, b)))
     prog = Program(ptr, params=p)
-    prog.expected = unpack_gemm_out(prog.expected_bytes("out"), (p["batch"], p["out_channels"]))
+    prog.expected = unpack(prog.expected_bytes("out"), p)
     return prog
+
+
+def gemm(a=None, w=None, bias=None, **opts):
+    """Dense layer out[batch][out] = a . w^T, shifted, clipped, int8: a
+    [batch][in], w [out][in]."""
+    return _build("gemm", a, w, bias, opts, 2,
+                  lambda a, w: {"batch": a.shape[0], "in_channels": a.shape[1],
+                                "out_channels": w.shape[0]},
+                  lambda y, p: unpack_gemm_out(y, (p["batch"], p["out_channels"])))
 
 
 def conv2d(x=None, k=None, bias=None, **opts):
     """2-D convolution, NCHW int8 data, OIHW int8 weights."""
-    if (x is None) != (k is None):
-        raise errors.InputError("conv2d: give both x and k, or neither (the seed's data)")
-    bias = _bias_option(bias, opts)
-    b = None
-    if x is not None:
-        x = _tensor(x, np.int8, 4, "conv2d: x")
-        k = _tensor(k, np.int8, 4, "conv2d: k")
-        if k.shape[1] != x.shape[1]:
-            raise errors.InputError("conv2d: x has %d channels, k takes %d" % (x.shape[1], k.shape[1]))
-        n, c, h, wd = x.shape
-        opts = _with_shape("conv2d", opts, {"batch": n, "in_channels": c, "height": h, "width": wd,
-                                            "out_channels": k.shape[0],
-                                            "kernel": [k.shape[2], k.shape[3]]})
-        b = _bias(bias, k.shape[0], opts)
-    p = params("conv2d", **opts)
-    ptr = lib.vtasim_gen_conv2d(options(opts), None if x is None else x.ctypes.data,
-                                None if k is None else k.ctypes.data,
-                                None if b is None else b.ctypes.data)
-    prog = Program(ptr, params=p)
-    shape = (p["batch"], p["out_channels"], p["out_height"], p["out_width"])
-    prog.expected = unpack_nchw(prog.expected_bytes("out"), shape)
-    return prog
+    return _build("conv2d", x, k, bias, opts, 4,
+                  lambda x, k: {"batch": x.shape[0], "in_channels": x.shape[1],
+                                "height": x.shape[2], "width": x.shape[3],
+                                "out_channels": k.shape[0], "kernel": [k.shape[2], k.shape[3]]},
+                  lambda y, p: unpack_nchw(y, (p["batch"], p["out_channels"], p["out_height"],
+                                               p["out_width"])))
 
 
 class Network:

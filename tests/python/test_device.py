@@ -53,6 +53,12 @@ def test_several_devices_count_their_own_runs():
                 d.run_program(prog, bufs)
         for i, d in enumerate(devs):
             assert d.stats() == {k: v * (i + 1) for k, v in want.items()}
+        # the process-wide counts of fsim's profiler: all devices together
+        vtasim.clear_stats()
+        assert set(vtasim.stats().values()) == {0}
+        for d in devs:
+            d.run_program(prog, bufs)
+        assert vtasim.stats() == {k: v * 3 for k, v in want.items()}
         for b in bufs.values():
             b.free()
         for d in devs:

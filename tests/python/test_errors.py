@@ -175,7 +175,7 @@ def test_raw_handles_below_python():
     assert lib.vtasim_device_stats(ctypes.c_void_p(0x1234), stats) == -1
     assert lib.VTADeviceRun(None, 0x1000, 1, 0) == 2
     dev = vtasim.Device()
-    h = dev._h
+    h = dev._ptr
     dev.close()
     assert lib.vtasim_device_stats(h, stats) == -1
     assert lib.vtasim_device_reset_stats(h) == -1
