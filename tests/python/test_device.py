@@ -77,3 +77,24 @@ def test_buffers_numpy_round_trip():
         assert b.phys % 4096 == 0 and w.phys != b.phys
         b.free()
         w.free()
+
+
+def test_several_rtl_engines_freed_in_any_order():
+    """Several Verilated cores in one process (results and devices of the
+    RTL engine) are freed in creation order without a hang: each is
+    destroyed with its own Verilator context current."""
+    path = os.path.join(TRACES, "gemm_demo.vta")
+    with vtasim.load(path) as prog:
+        results = [prog.run(engine="rtl", profile=False) for _ in range(3)]
+        devs = [vtasim.Device(engine="rtl") for _ in range(2)]
+        for r in results:
+            assert r.cycles == results[0].cycles
+            r.close()
+        bufs = devs[1].load(prog)
+        devs[1].run_program(prog, bufs)
+        devs[0].close()
+        devs[1].run_program(prog, bufs)
+        assert devs[1].stats()["gemm_counter"] == 2 * results[0].stats["gemm_counter"]
+        devs[1].close()
+        for b in bufs.values():
+            b.free()

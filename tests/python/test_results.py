@@ -158,3 +158,20 @@ def test_resnet18_equals_cli(tmp):
     with net.program(18) as prog, prog.run() as res:
         assert res.ok
         assert net.tensor(19).shape == (1, last["out_channels"], last["out_height"], last["out_width"])
+
+
+@pytest.mark.parametrize("engine", ["model", "rtl"])
+def test_timing_parameters_as_the_cli(engine, tmp):
+    """program.run(**timing) takes the CLI's timing options by key."""
+    path = os.path.join(TRACES, "small_conv_pad_vt2.vta")
+    timing = {"rd_lat": 40, "max_burst": 4, "max_outst": 2}
+    args = []
+    for k, v in timing.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    cli_rep = cli_json("run", path, "--engine", engine, "--json", *args)
+    with vtasim.load(path) as prog:
+        with prog.run(engine=engine, **timing) as res:
+            assert comparable(res.report) == comparable(cli_rep)
+            cycles = res.cycles
+        with prog.run(engine=engine) as plain:
+            assert cycles != plain.cycles  # the parameters took effect
