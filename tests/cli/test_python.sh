@@ -23,7 +23,7 @@ pre=()
 case "$BUILD" in
   *san*) # the sanitized library in a python3 that is not: the runtimes preloaded
     pre=(env LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
-         ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0) ;;
+         ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 VTASIM_SANITIZED=1) ;;
 esac
 lines=$TMP/pytest-lines
 out=$(cd "$ROOT" && "${pre[@]}" env VTASIM_LIB="$lib" VTASIM="$VTASIM" BUILD="$BUILD" \
