@@ -600,6 +600,9 @@ const uint8_t *vtasim_result_segment(const vtasim_result_t *r, const char *name,
 int vtasim_result_sram(const vtasim_result_t *r, const char *buffer, uint32_t index, int32_t *lanes,
                     int nlanes) {
   if (!live(r, "vtasim_result_sram", "result")) return -1;
+  if (nlanes < 0 || (nlanes > 0 && !lanes))
+    return lib_failf(VTASIM_EINPUT, "vtasim_result_sram: %d lanes asked into %s", nlanes,
+                     lanes ? "the array" : "no array");
   static const struct { const char *name; uint32_t id; } bufs[] = {
       {"uop", VTA_MEM_UOP}, {"wgt", VTA_MEM_WGT}, {"inp", VTA_MEM_INP}, {"acc", VTA_MEM_ACC},
       {"out", VTA_MEM_OUT}};

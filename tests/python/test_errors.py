@@ -174,6 +174,11 @@ def test_raw_handles_below_python():
     stats = (ctypes.c_uint64 * 7)()
     assert lib.vtasim_device_stats(ctypes.c_void_p(0x1234), stats) == -1
     assert lib.VTADeviceRun(None, 0x1000, 1, 0) == 2
+    with vtasim.load(GEMM_DEMO) as p2, p2.run() as res:
+        assert lib.vtasim_result_sram(res._ptr, b"acc", 0, None, -1) == -1
+        assert lib.vtasim_result_sram(res._ptr, b"acc", 0, None, 4) == -1
+        assert lib.vtasim_result_sram(res._ptr, b"acc", 1 << 30, None, 0) == -1
+        assert lib.vtasim_result_sram(res._ptr, b"nope", 0, None, 0) == -1
     dev = vtasim.Device()
     h = dev._ptr
     dev.close()
