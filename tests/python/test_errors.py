@@ -187,3 +187,19 @@ def test_raw_handles_below_python():
     lib.VTADeviceFree(h)  # a second free: refused, no crash
     lib.vtasim_program_free(raw)
     assert "not a live program" in lib.vtasim_last_error().decode()
+
+
+def test_divergence_is_its_own_exception(monkeypatch):
+    """Co-simulation of a model with a planted bug (VTASIM_INJECT, the
+    driver's test hook) against the RTL: DivergenceError, with the first
+    divergence in its message."""
+    monkeypatch.setenv("VTASIM_INJECT", "uop_bound")
+    with vtasim.load(GEMM_DEMO) as prog, vtasim.Device(engine="cosim") as dev:
+        bufs = dev.load(prog)
+        try:
+            with pytest.raises(vtasim.DivergenceError) as e:
+                dev.run_program(prog, bufs)
+            assert "diverge" in str(e.value).lower() or "cycle" in str(e.value)
+        finally:
+            for b in bufs.values():
+                b.free()
