@@ -73,14 +73,19 @@ endif
 # pipe occupancy, bursts in flight within MAX_OUTST, the preconditions of
 # event skipping): on in this build and under SAN=1; EXTRA_CFLAGS=-DNDEBUG
 # drops them (e.g. to time the model without them).
-CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) $(EXTRA_CFLAGS)
+# -fPIC -fvisibility=hidden: the same objects make libvtasim.a and
+# libvtasim.so (mk/install.mk), which exports only the public API
+# (include/vtasim.h, driver/vta/driver.h); hidden symbols cost nothing in
+# the archive and the executables.
+CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror $(OPT) -fPIC -fvisibility=hidden \
+           $(EXTRA_CFLAGS)
 LDFLAGS := $(OPT)
 # model/ is one layer in folders: the model and its cycle engine at the top,
 # units/ (fetch, load, compute, store and the unit skeleton), platform/ (the
 # memory system, device memory, events, diagnostics, the shared vocabulary)
 # and services/ (session, profile, report, races).
 MODEL_INC := -Imodel -Imodel/platform -Imodel/units -Imodel/services
-INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver
+INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Iinclude
 LIBS    := -lcjson -lnettle -lm
 # What a program linked with the whole libvtasim.a (the RTL in C++) needs.
 HOST_LIBS := $(LIBS) -lstdc++ -lz -pthread -latomic
@@ -119,7 +124,7 @@ deps:
 
 FORCE:
 
-include mk/lib.mk mk/rtl.mk mk/systemc.mk mk/tests.mk mk/tools.mk
+include mk/lib.mk mk/rtl.mk mk/systemc.mk mk/tests.mk mk/tools.mk mk/install.mk
 
 clean:
 	rm -rf build

@@ -6,7 +6,10 @@
 #define VTASIM_CLI_UTIL_H
 #include <stddef.h>
 
-#define VTASIM_VERSION "0.1.0"
+#include "vtasim.h"
+
+/* vtasim's version: the library's (include/vtasim.h). */
+#define VTASIM_VERSION VTASIM_VERSION_STRING
 
 /* "vtasim CMD: <fmt with arg>" and a pointer to CMD's --help; returns 2. */
 int vtasim_usage(const char *cmd, const char *fmt, const char *arg);

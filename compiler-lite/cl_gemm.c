@@ -231,6 +231,12 @@ static void describe(const gemm_t *g, vta_cl_report_t *rep) {
 
 int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
                       vta_program_t *out, vta_cl_report_t *rep, vta_err *err) {
+  return vta_cl_gemm_build_data(cfg, p, NULL, out, rep, err);
+}
+
+int vta_cl_gemm_build_data(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
+                           const vta_cl_conv2d_data_t *d, vta_program_t *out,
+                           vta_cl_report_t *rep, vta_err *err) {
   vta_cl_report_t local;
   rep = cl_build_begin(rep, &local, out);
   if (cl_gemm_validate(cfg, p, NULL, err)) return -1;
@@ -240,7 +246,9 @@ int vta_cl_gemm_build(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
 
   int n = p->batch, k = p->in_channels, m = p->out_channels;
   cl_tensors_t t;
-  if (cl_tensors_new(&t, &g.op, (size_t)n * k, (size_t)m * k, (size_t)n * m, m, NULL, err))
+  if (d && (!d->x || !d->k || (p->epi.bias && !d->bias)))
+    return vta_errf(err, VTA_EINPUT, "internal: a tensor the epilogue needs is missing");
+  if (cl_tensors_new(&t, &g.op, (size_t)n * k, (size_t)m * k, (size_t)n * m, m, d, err))
     return -1;
   vta_cl_ref_gemm(t.x, t.k, t.bias, n, k, m, &p->epi, t.ref);
   vta_cl_pack_gemm_inp(cfg, t.x, n, k, t.px);

@@ -193,6 +193,12 @@ void vta_cl_add_defaults(vta_cl_add_params_t *p);
 int vta_cl_add_build(const vta_config_t *cfg, const vta_cl_add_params_t *p, const int8_t *x,
                      const int8_t *y, vta_program_t *out, vta_cl_report_t *rep, vta_err *err);
 
+/* vta_cl_gemm_build on given tensors (a caller's data): d->x the input
+ * [batch][in], d->k the weights [out][in], d->bias [out] (when epi.bias);
+ * no residual. */
+int vta_cl_gemm_build_data(const vta_config_t *cfg, const vta_cl_gemm_params_t *p,
+                           const vta_cl_conv2d_data_t *d, vta_program_t *out,
+                           vta_cl_report_t *rep, vta_err *err);
 /* Schedule, instruction counts per kind and statistics, for people. */
 void vta_cl_report_print(const vta_cl_report_t *rep, FILE *f);
 

@@ -54,6 +54,9 @@ static vta_mem_t *g_mem;
 static device_t *g_devices;
 static int g_ndevices;
 static uint64_t g_seq; /* runs made through the driver in the process */
+/* The statistics of every run made through the driver since the process
+ * started or vtasim_driver_clear_stats: fsim's process-wide profiler. */
+static vta_stats_t g_stats;
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The last error not tied to a live device: why VTADeviceAlloc failed, a
  * NULL or foreign handle. */
@@ -253,7 +256,9 @@ static void register_at_exit(void) { atexit(timelines_at_exit); }
 
 /* ---- devices --------------------------------------------------------------- */
 
-VTADeviceHandle VTADeviceAlloc(void) {
+VTADeviceHandle VTADeviceAlloc(void) { return vtasim_device_alloc(NULL, NULL); }
+
+VTADeviceHandle vtasim_device_alloc(const char *engine, const vta_params_t *given) {
   vta_config_t cfg;
   vta_err err;
   vta_config_default(&cfg);
@@ -263,8 +268,10 @@ VTADeviceHandle VTADeviceAlloc(void) {
     return NULL;
   }
   vta_params_t params;
-  vta_params_default(&params);
-  const char *engine = getenv("VTASIM_ENGINE");
+  if (given) params = *given;
+  else vta_params_default(&params);
+  const char *from = "engine ";
+  if (!engine || !*engine) engine = getenv("VTASIM_ENGINE"), from = "VTASIM_ENGINE=";
   if (!engine || !*engine) engine = "model";
   /* VTASIM_SKIP_EXEC=1: timing without values (the model only: any other
    * engine refuses to open with it). */
@@ -300,7 +307,7 @@ VTADeviceHandle VTADeviceAlloc(void) {
    * the first run. */
   d->eng = vta_engine_open(engine, &cfg, mem, &params, &err);
   if (!d->eng) {
-    driver_error("VTADeviceAlloc: VTASIM_ENGINE=%s: %s", engine, err.msg);
+    driver_error("VTADeviceAlloc: %s%s: %s", from, engine, err.msg);
     free(d);
     return NULL;
   }
@@ -345,6 +352,16 @@ static void counters_sub(void *out, const void *after, const void *before, size_
     memcpy(&b, (const uint8_t *)before + i, sizeof b);
     a -= b;
     memcpy((uint8_t *)out + i, &a, sizeof a);
+  }
+}
+/* sum += add, for the same structures. */
+static void counters_add(void *sum, const void *add, size_t bytes) {
+  uint64_t a, b;
+  for (size_t i = 0; i + sizeof a <= bytes; i += sizeof a) {
+    memcpy(&a, (const uint8_t *)sum + i, sizeof a);
+    memcpy(&b, (const uint8_t *)add + i, sizeof b);
+    a += b;
+    memcpy((uint8_t *)sum + i, &a, sizeof a);
   }
 }
 _Static_assert(sizeof(vta_stats_t) == VTA_NSTATS * sizeof(uint64_t), "vta_stats_t: uint64_t only");
@@ -478,6 +495,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   if (cap) capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath);
   pthread_mutex_lock(&g_lock);
   uint64_t seq = g_seq++;
+  counters_add(&g_stats, &info.stats, sizeof g_stats);
   pthread_mutex_unlock(&g_lock);
   if (d->report) {
     vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
@@ -554,4 +572,16 @@ int vtasim_device_reg_read(VTADeviceHandle h, uint32_t addr, uint32_t *value) {
 const char *vtasim_device_engine_name(VTADeviceHandle h) {
   device_t *d = device_of(h, "vtasim_device_engine_name");
   return d ? vta_engine_name(d->eng) : "";
+}
+
+void vtasim_driver_stats(vta_stats_t *out) {
+  pthread_mutex_lock(&g_lock);
+  *out = g_stats;
+  pthread_mutex_unlock(&g_lock);
+}
+
+void vtasim_driver_clear_stats(void) {
+  pthread_mutex_lock(&g_lock);
+  memset(&g_stats, 0, sizeof g_stats);
+  pthread_mutex_unlock(&g_lock);
 }

@@ -22,6 +22,18 @@ extern "C" {
 /* The process-wide device memory behind VTAMemAlloc (created on first use). */
 vta_mem_t *vtasim_driver_mem(void);
 
+/* VTADeviceAlloc on engine `engine` (NULL: VTASIM_ENGINE's) with the run
+ * parameters `params` (NULL: defaults); the rest of the environment
+ * (VTASIM_CONFIG, VTASIM_INJECT, the report files) applies as to
+ * VTADeviceAlloc. */
+VTADeviceHandle vtasim_device_alloc(const char *engine, const vta_params_t *params);
+
+/* The statistics of every VTADeviceRun of the process, all devices, since
+ * it started or the last vtasim_driver_clear_stats: what fsim's profiler
+ * (vta.testing.simulator.stats()) counts. */
+void vtasim_driver_stats(vta_stats_t *out);
+void vtasim_driver_clear_stats(void);
+
 /* The engine of a live device; NULL for a NULL, freed or foreign handle. */
 vta_engine_ctx_t *vtasim_device_engine(VTADeviceHandle h);
 

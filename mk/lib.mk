@@ -22,6 +22,9 @@ DRIVER_SRC := $(wildcard driver/*.c)
 
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC))
 DRIVER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(DRIVER_SRC))
+# lib/: the public C API (include/vtasim.h) over every layer up to driver/;
+# in libvtasim.a and libvtasim.so (mk/install.mk), not in the CLI.
+API_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(wildcard lib/*.c))
 # analysis/ (between driver/ and cli/): what the report and sweep commands
 # do, below the CLI that parses their options.  Linked into every CLI
 # (vtasim, vtasim-core, the RTL variants, the PGO training CLI); not part of
@@ -39,6 +42,7 @@ $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
 # to the CLI objects of build/vtasim-core, which need the default INC).
 $(BUILD)/testbench/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench
 $(BUILD)/driver/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench -Idriver
+$(BUILD)/lib/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Iinclude -Ilib
 # analysis/ sees every layer below it; cli/ sees analysis/ as well.
 $(BUILD)/analysis/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis
 $(BUILD)/cli/%.o: INC += -Ianalysis

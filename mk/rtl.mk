@@ -35,7 +35,8 @@ VLT_MARCH := $(shell grep -qw avx2 /proc/cpuinfo 2>/dev/null && \
                echo 'int x;' | $(CXX) -march=x86-64-v3 -x c++ -c -o /dev/null - 2>/dev/null && \
                echo -march=x86-64-v3)
 VLT_OPT   := -O3 --x-assign fast --x-initial fast --output-split-cfuncs 400 $(if $(VLT_MARCH),-CFLAGS $(VLT_MARCH))
-VLT_FLAGS := --cc --trace-fst -DSIMULATION -DVTA_INJECT $(VLT_OPT)
+# -fPIC: the core's objects go into libvtasim.so as well (mk/install.mk).
+VLT_FLAGS := --cc --trace-fst -DSIMULATION -DVTA_INJECT $(VLT_OPT) -CFLAGS -fPIC
 RTL_GEN   := $(BUILD)/vtasim-core config --verilog $(if $(RTL_CONFIG),--config $(RTL_CONFIG)) $(RTL_PARAMS)
 TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
               $(BUILD)/testbench/vta_engines.o
@@ -45,7 +46,7 @@ TB_RTL_OBJ := $(BUILD)/testbench/vta_rtl.o $(BUILD)/testbench/vta_rtl_engine.o \
 HARNESS_CXX = $(CXX) $(CXXFLAGS) -I$(RTL_DIR)/obj -I$(VLT_INC) -I$(VLT_INC)/vltstd -Iisa $(MODEL_INC) \
               -Itestbench -DVM_TRACE=1 -DVM_TRACE_FST=1
 CXX       ?= g++
-CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new
+CXXFLAGS  := -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -faligned-new -fPIC -fvisibility=hidden
 
 # Regenerated every time, replaced only when it changes (incremental builds).
 $(RTL_VH): $(BUILD)/vtasim-core FORCE
@@ -86,10 +87,10 @@ $(BUILD)/testbench/vta_rtl.o: testbench/vta_rtl.cpp testbench/vta_rtl.h $(RTL_LI
 
 # The library of host programs: everything, the Verilated core's objects
 # copied in from Verilator's archive (one archive to link, in any order).
-$(BUILD)/libvtasim.a: $(LIB_OBJ) $(DRIVER_OBJ) $(TB_RTL_OBJ) $(RTL_LIB) $(VLT_RT)
+$(BUILD)/libvtasim.a: $(LIB_OBJ) $(DRIVER_OBJ) $(API_OBJ) $(TB_RTL_OBJ) $(RTL_LIB) $(VLT_RT)
 	@rm -rf $@ $(BUILD)/rtl-objs && mkdir -p $(BUILD)/rtl-objs
 	cd $(BUILD)/rtl-objs && ar x $(abspath $(RTL_LIB))
-	ar rcs $@ $(LIB_OBJ) $(DRIVER_OBJ) $(TB_RTL_OBJ) $(VLT_RT) $(BUILD)/rtl-objs/*.o
+	ar rcs $@ $(LIB_OBJ) $(DRIVER_OBJ) $(API_OBJ) $(TB_RTL_OBJ) $(VLT_RT) $(BUILD)/rtl-objs/*.o
 	@rm -rf $(BUILD)/rtl-objs
 
 # The full CLI: --engine rtl, vtasim cosim with the RTL.

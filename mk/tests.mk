@@ -28,7 +28,7 @@ $(RTL_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/rtl/%.o $(BUILD)/libvtasim.a
 
 $(BUILD)/tests/host/%: tests/host/%.c $(BUILD)/libvtasim.a | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Idriver $(MODEL_INC) -Iisa -Itests -MMD -MP -o $@ $< $(BUILD)/libvtasim.a $(HOST_LIBS)
+	$(CC) $(CFLAGS) -Iinclude -Idriver $(MODEL_INC) -Iisa -Itests -MMD -MP -o $@ $< $(BUILD)/libvtasim.a $(HOST_LIBS)
 
 # The generated large workloads (traces/*.large.vta, not committed) are made
 # first, so that every checkout runs the same tests, whatever was generated

@@ -294,6 +294,20 @@ static Vvta_top *make_top(VerilatedContext **ctx) {
   return new Vvta_top{*ctx};
 }
 
+// Verilator 5.006 erases a model's scopes from the thread's current
+// context (Verilated::threadContextp), not the model's own; that is the
+// context created last, which with several RTL engines in one process (a
+// driver's devices, Python's runs) may be another engine's or a deleted
+// one (a hang or a use after free).  So each model is destroyed with its
+// own context current, and none is left current after it.
+static void free_top(Vvta_top *t, VerilatedContext *ctx) {
+  Verilated::threadContextp(ctx);
+  if (t) t->final();
+  delete t;
+  delete ctx;
+  Verilated::threadContextp(nullptr);
+}
+
 static void read_built(Vvta_top *t, vta_config_t *cfg, vta_params_t *p) {
   auto rd = [t](uint32_t a) { return read_reg(t, a); };
   vta_config_default(cfg);
@@ -320,8 +334,7 @@ int vta_rtl_built(vta_config_t *cfg, vta_params_t *params) {
   VerilatedContext *ctx;
   Vvta_top *t = make_top(&ctx);
   read_built(t, cfg, params);
-  delete t;
-  delete ctx;
+  free_top(t, ctx);
   return 0;
 }
 
@@ -404,9 +417,7 @@ void vta_rtl_free(vta_rtl_t *r) {
     r->fst->close();
     delete r->fst;
   }
-  if (r->top) r->top->final();
-  delete r->top;
-  delete r->ctx;
+  free_top(r->top, r->ctx);
   vta_memsys_free(r->ms);
   vta_model_free(r->chk);
   free(r->buf);

@@ -20,6 +20,12 @@
 extern "C" {
 #endif
 
+/* Exported from libvtasim.so, whose objects are otherwise hidden
+ * (-fvisibility=hidden): the driver API is part of its public API. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define VTA_CACHED 1
 #define VTA_NOT_CACHED 0
 
@@ -57,6 +63,10 @@ void VTAMemCopyToHost(void *dst, const void *src, size_t size);
 void VTAFlushCache(void *vir_addr, vta_phy_addr_t phy_addr, int size);
 void VTAInvalidateCache(void *vir_addr, vta_phy_addr_t phy_addr, int size);
 void VTAProgram(const char *bitstream);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 /*
  * tvm_style_client.c - a host program written the way TVM's VTA runtime
  * drives the hardware, against the driver API only (vta/driver.h, and
- * vtasim_driver.h for the cycle counts): a command buffer of instructions
+ * vtasim's public header vtasim.h for the cycle counts and statistics, so
+ * that it builds against an installed libvtasim.so with pkg-config as well
+ * as against libvtasim.a): a command buffer of instructions
  * packed from hw_spec-style bitfield structs (tests/bitfield_layout.h),
  * micro-op kernels built once in DRAM and loaded once per command buffer
  * then reused by every GEMM/ALU of it, double-buffered input and weight
@@ -26,7 +28,7 @@
 #include <string.h>
 
 #include "vta/driver.h"
-#include "vtasim_driver.h"
+#include "vtasim.h"
 
 /* The default configuration 1x16_i8w8a32: index widths U 13, I 11, W 10, A 11. */
 #define BF_PREFIX hw_
@@ -278,14 +280,27 @@ static int run_tiles(VTADeviceHandle dev, cmdbuf_t *cb, const tensors_t *t, int 
   return rc;
 }
 
-static void print_run(VTADeviceHandle dev, int sync) {
-  vtasim_run_info_t info;
-  if (vtasim_device_last_run(dev, &info)) return;
-  if (info.has_cycles) printf("sync %d cycles %llu\n", sync, (unsigned long long)info.cycles);
+/* The statistic named `name` of stats (vtasim_stat_name's order). */
+static uint64_t stat(const uint64_t *stats, const char *name) {
+  for (int i = 0; i < VTASIM_NSTATS; i++)
+    if (!strcmp(vtasim_stat_name(i), name)) return stats[i];
+  return 0;
+}
+
+/* The run just made: its cycles (ECNT) and its own statistics, the
+ * device's totals after it minus before (`before` is updated). */
+static uint64_t print_run(VTADeviceHandle dev, int sync, uint32_t insns,
+                          uint64_t before[VTASIM_NSTATS]) {
+  uint64_t now[VTASIM_NSTATS], run[VTASIM_NSTATS], cycles = 0;
+  if (vtasim_device_stats(dev, now)) return 0;
+  for (int i = 0; i < VTASIM_NSTATS; i++) run[i] = now[i] - before[i], before[i] = now[i];
+  if (vtasim_device_last_cycles(dev, &cycles) == 1)
+    printf("sync %d cycles %llu\n", sync, (unsigned long long)cycles);
   else printf("sync %d cycles none\n", sync);
-  printf("sync %d insns %u gemm %llu alu %llu out_bytes %llu\n", sync, info.insn_count,
-         (unsigned long long)info.stats.gemm_counter, (unsigned long long)info.stats.alu_counter,
-         (unsigned long long)info.stats.out_store_nbytes);
+  printf("sync %d insns %u gemm %llu alu %llu out_bytes %llu\n", sync, insns,
+         (unsigned long long)stat(run, "gemm_counter"), (unsigned long long)stat(run, "alu_counter"),
+         (unsigned long long)stat(run, "out_store_nbytes"));
+  return cycles;
 }
 
 int main(int argc, char **argv) {
@@ -295,7 +310,7 @@ int main(int argc, char **argv) {
   }
   VTADeviceHandle dev = VTADeviceAlloc();
   if (!dev) {
-    fprintf(stderr, "tvm_style_client: VTADeviceAlloc failed: %s\n", vtasim_device_error(NULL));
+    fprintf(stderr, "tvm_style_client: VTADeviceAlloc failed: %s\n", vtasim_device_last_error(NULL));
     return 2;
   }
   tensors_t t;
@@ -325,21 +340,21 @@ int main(int argc, char **argv) {
   kernel_init(&k_alu, M, 2 * M);
   for (int i = 0; i < M; i++) k_alu.uops[i].dst = k_alu.uops[i].src = (uint32_t)i;
 
+  uint64_t before[VTASIM_NSTATS] = {0}, total = 0, c;
   int rc = run_tiles(dev, &cb, &t, 0, NB / 2);
   if (rc) {
     fprintf(stderr, "tvm_style_client: VTADeviceRun returned %d (sync 0)\n", rc);
     return 2;
   }
-  print_run(dev, 0);
+  total += print_run(dev, 0, (uint32_t)cb.n, before);
   rc = run_tiles(dev, &cb, &t, NB / 2, NB);
   if (rc) {
     fprintf(stderr, "tvm_style_client: VTADeviceRun returned %d (sync 1)\n", rc);
     return 2;
   }
-  print_run(dev, 1);
-  vta_engine_snapshot_t snap;
-  if (vtasim_device_snapshot(dev, &snap) == 0 && snap.has_cycles)
-    printf("total cycles %llu\n", (unsigned long long)snap.cycles.cycles);
+  total += print_run(dev, 1, (uint32_t)cb.n, before);
+  if (vtasim_device_last_cycles(dev, &c) == 1)
+    printf("total cycles %llu\n", (unsigned long long)total);
 
   /* The reference: 32-bit dot products, arithmetic shift, clip. */
   int bad = 0;
