@@ -56,8 +56,9 @@ $(SO_LINK): $(SO_FILE)
 # pkg-config: the shared library by default; `pkg-config --static` adds
 # what the archive needs.  includedir is INCLUDEDIR/vtasim, so that
 # <vtasim.h> and <vta/driver.h> (as TVM's runtime includes it) resolve.
-$(PC_FILE): mk/install.mk include/vtasim.h
-	@mkdir -p $(dir $@)
+# The file is written again by `make install` for that install's PREFIX,
+# LIBDIR and INCLUDEDIR (the build tree's copy has the defaults).
+define write_pc
 	@{ echo 'prefix=$(PREFIX)'; \
 	   echo 'libdir=$(LIBDIR)'; \
 	   echo 'includedir=$(INCLUDEDIR)/vtasim'; \
@@ -67,7 +68,11 @@ $(PC_FILE): mk/install.mk include/vtasim.h
 	   echo 'Version: $(VTASIM_VER)'; \
 	   echo 'Cflags: -I$${includedir}'; \
 	   echo 'Libs: -L$${libdir} -lvtasim'; \
-	   echo 'Libs.private: $(HOST_LIBS)'; } > $@
+	   echo 'Libs.private: $(HOST_LIBS)'; } > $(1)
+endef
+$(PC_FILE): mk/install.mk include/vtasim.h
+	@mkdir -p $(dir $@)
+	$(call write_pc,$@)
 
 PY_SRC := $(wildcard python/vtasim/*.py)
 # Where the package finds the library: relative to itself, so that a
@@ -85,7 +90,7 @@ install: all
 	ln -sf $(notdir $(SO_FILE)) $(DESTDIR)$(LIBDIR)/libvtasim.so
 	install -m 644 include/vtasim.h $(DESTDIR)$(INCLUDEDIR)/vtasim/
 	install -m 644 driver/vta/driver.h $(DESTDIR)$(INCLUDEDIR)/vtasim/vta/
-	install -m 644 $(PC_FILE) $(DESTDIR)$(PKGCONFIGDIR)/
+	$(call write_pc,$(DESTDIR)$(PKGCONFIGDIR)/vtasim.pc)
 	install -m 644 $(PY_SRC) $(DESTDIR)$(PYTHONDIR)/vtasim/
 	printf '# written by make install: the library, relative to this package\nLIBREL = "%s/%s"\n' \
 	  '$(PY_LIBREL)' '$(SO_NAME)' > $(DESTDIR)$(PYTHONDIR)/vtasim/_installed.py
