@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_timeline.py TIMELINE.json [RUN.json] - check a `vtasim run --timeline`
-file against the trace-event rules (written for this test, independently of
+file against the trace-event rules (integer cycle timestamps, no
+slice overlapping its successor in floating point) (written for this test, independently of
 model/services/vta_profile.c): strict JSON, known phases, every slice complete with a
 positive duration, slices properly nested per track, timestamps monotonic per
 track and per counter, counters consistent (token counts against the flow
@@ -60,11 +61,11 @@ cpb, cmdq = int(params["CPB"]), int(params["CMDQ"])
 
 
 def cyc(ts):
-    """A timestamp (microseconds) as a whole number of cycles."""
-    v = Decimal(ts) * 10**6 / ps
-    if v != v.to_integral_value():
-        err("timestamp %s is not a whole cycle at %d ps" % (ts, ps))
-    return int(v)
+    """A timestamp: a whole number of cycles, written as a JSON integer."""
+    if not isinstance(ts, int):
+        err("timestamp %s is not an integer cycle count" % ts)
+        return int(Decimal(ts))
+    return ts
 
 
 ev = doc["traceEvents"]
@@ -128,6 +129,17 @@ for tid, sl in slices.items():
             err("track %s: slice %s [%d,%d) overlaps %s [%d,%d) without nesting"
                 % (names.get(tid), e["name"], a, b, stack[-1][2]["name"], stack[-1][0], stack[-1][1]))
         stack.append((a, b, e))
+    # as a viewer sees them: ts + dur in double precision never passes the
+    # start of the next slice that is not nested inside it
+    prev = None
+    for (a, b, e) in sorted(sl, key=lambda x: (x[0], -x[1])):
+        if prev is not None and a >= prev[1]:
+            end = float(prev[2]["ts"]) + float(prev[2]["dur"])
+            if end > float(e["ts"]):
+                err("track %s: slice %s ends at %r in floating point, after %s starts at %r"
+                    % (names.get(tid), prev[2]["name"], end, e["name"], float(e["ts"])))
+        if prev is None or b > prev[1]:
+            prev = (a, b, e)
     if names.get(tid) in ("load", "compute", "store"):
         for (a, b, e) in sl:
             g = e.get("args", {})
