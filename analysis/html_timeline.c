@@ -201,8 +201,7 @@ static int add_counter(tl_t *t, const cJSON *ev, vta_err *e) {
       grow((void **)&c->v, &c->cap, c->n, sizeof *c->v))
     return oom(t, e);
   c->t[c->n] = ts;
-  c->v[c->n++] = v;
-  if (ts > t->end) t->end = ts;
+  c->v[c->n++] = v; /* (a last bandwidth sample may lie past the last slice: not the end) */
   return 0;
 }
 

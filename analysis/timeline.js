@@ -95,7 +95,11 @@
   });
   y += 6;
   function cgroup(n) { return n.indexOf('tokens') === 0 ? 0 : n.indexOf('queue') === 0 ? 1 : 2; }
-  counters.slice().sort(function (a, b) { return cgroup(a.name) - cgroup(b.name); })
+  const CORDER = ['tokens l2g', 'tokens g2l', 'tokens g2s', 'tokens s2g', 'queue load', 'queue compute',
+    'queue store', 'rd fetch beats', 'rd uop beats', 'rd inp beats', 'rd wgt beats', 'rd acc beats',
+    'wr out beats'];
+  function crank(c) { const k = CORDER.indexOf(c.name); return k < 0 ? CORDER.length + cgroup(c.name) : k; }
+  counters.slice().sort(function (a, b) { return crank(a) - crank(b); })
     .forEach(function (c) {
       rows.push({ kind: 'counter', c: c, y: y, h: 22, label: c.name });
       y += 22;
@@ -154,7 +158,7 @@
       ctx.beginPath(); ctx.moveTo(x, RULER_H); ctx.lineTo(x, HEIGHT); ctx.stroke();
       ctx.strokeStyle = '#5b6475';
       ctx.beginPath(); ctx.moveTo(x, RULER_H - 6); ctx.lineTo(x, RULER_H); ctx.stroke();
-      ctx.fillText(fmt(t), x + 3, RULER_H / 2 - 2);
+      if (x + 3 + ctx.measureText(fmt(t)).width < width) ctx.fillText(fmt(t), x + 3, RULER_H / 2 - 2);
     }
     // the end of the run
     const xe = X(END);

@@ -118,7 +118,26 @@ for i, e in enumerate(ev):
 
 # ---- slices: nesting per track, arguments ------------------------------------------
 units = {"fetch", "load", "compute", "store"}
+# a network's timeline: a "layers" track of back-to-back slices from cycle
+# 0, one per layer; bandwidth windows then start again at each layer's start
+layer_starts = [0]
 for tid, sl in slices.items():
+    if names.get(tid) == "layers":
+        pos = 0
+        for (a, b, e) in sl:
+            cy = e.get("args", {}).get("cycles")
+            if a != pos or not e.get("name") or not isinstance(cy, int) or not 0 < cy < b - a:
+                err("layers: slice %s [%d,%d) does not follow the layer before (ending %d) "
+                    "or its args.cycles %r is not its span less a cycle per run"
+                    % (e.get("name"), a, b, pos, cy))
+            pos = b
+        layer_starts = [a for (a, _, _) in sl] or [0]
+        units_end = max((b2 for t2, s2 in slices.items() if t2 != tid for (_, b2, _) in s2), default=0)
+        if units_end != pos:
+            err("layers: the last layer ends at %d, the slices at %d" % (pos, units_end))
+for tid, sl in slices.items():
+    if names.get(tid) == "layers":
+        continue
     if names.get(tid) not in units:
         err("track %s has slices but no unit thread_name" % tid)
     stack = []
@@ -240,7 +259,8 @@ if sorted(rd) != sorted(["rd fetch beats", "rd uop beats", "rd inp beats", "rd w
     err("bandwidth counters missing: %s" % sorted(counters))
 starts = sorted(set(c for n in rd for (c, _) in counters[n]))
 for c in starts:
-    if c % window:
+    base = layer_starts[bisect.bisect_right(layer_starts, c) - 1]
+    if (c - base) % window:
         err("bandwidth sample at cycle %d is not at a window start" % c)
     tot = sum(value_at(counters[n], c) for n in rd)
     if tot > -(-window // cpb):
