@@ -39,8 +39,8 @@ static const char css[] =
     /* a narrow window: one column, so that neither the bars nor the roofline
      * are squeezed or clipped */
     "@media (max-width:1100px){.grid2{grid-template-columns:minmax(0,1fr)}"
-    "main{padding:16px 12px 30px}section.run{padding:14px 12px}td,th{padding:4px 3px}"
-    "table{font-size:11.5px}table.wide{display:block;overflow-x:auto}}"
+    "main{padding:16px 8px 30px}section.run{padding:14px 10px}td,th{padding:4px 3px}"
+    "table{font-size:11.5px}td code{font-size:10px}table.runs{display:block;overflow-x:auto}}"
     "svg.roof{width:100%;max-width:560px;height:auto;display:block}"
     "table{border-collapse:collapse;width:100%;font-size:12.5px}"
     "th{text-align:left;color:#556070;font-weight:600;border-bottom:2px solid #dde1e8;padding:5px 6px}"

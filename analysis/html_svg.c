@@ -153,7 +153,7 @@ static void rpoints(hw_t *w, const rscale_t *s, const rpoint_t *pt, int n, doubl
       if (grp[k] == i && pt[k].label)
         len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
                                 len ? " " : "", pt[k].label);
-    const double tw = (double)strlen(text) * LABEL_CHAR_W, th = 11;
+    const double tw = (double)strlen(text) * LABEL_CHAR_W, th = 13; /* ascent + descent */
     /* where to try: right, left, above, below, the four corners; a
      * baseline's label to the left first (the two points' labels never
      * meet); then on rings further out in eight directions, joined to the
@@ -175,7 +175,7 @@ static void rpoints(hw_t *w, const rscale_t *s, const rpoint_t *pt, int n, doubl
       int c = pt[i].hollow ? (t == 0 ? 1 : t == 1 ? 0 : t) : t;
       double x = px[i] + cand[c].dx, y = py[i] + cand[c].dy;
       double x0 = cand[c].anchor == 0 ? x : cand[c].anchor == 1 ? x - tw / 2 : x - tw;
-      lbox_t b = {x0, y - th + 2, x0 + tw, y + 2};
+      lbox_t b = {x0, y - th + 3, x0 + tw, y + 3};
       int ok = b.x0 >= s->L + 1 && b.x1 <= s->W - s->R - 1 && b.y0 >= s->T && b.y1 <= s->H - s->B;
       for (int k = 0; ok && k < np; k++) ok = !overlaps(&b, &placed[k]);
       for (int k = 0; ok && k < n; k++) {
