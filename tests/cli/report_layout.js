@@ -16,7 +16,7 @@
 //            suffixes) and the workloads' headings come in `order`
 //   link     the section links `link` (the timeline page), which exists
 // Prints PASS/FAIL lines; a screenshot per page and width (SHOT-W.png).
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.js');
 const fs = require('fs');
 const path = require('path');
 
@@ -39,11 +39,7 @@ function isRound(v) {
 
 (async () => {
   const expect = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   for (const ex of expect) {
     for (const W of ex.widths) {
       const page = await browser.newPage({ viewport: { width: W, height: 900 } });

@@ -14,7 +14,7 @@
 //     shows its disassembly, cycles, stalls and token waits in the details;
 //   - drawing the whole run takes less than a frame budget.
 // Prints PASS/FAIL lines; screenshots SHOT_PREFIX-full.png, -zoom.png.
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.js');
 const fs = require('fs');
 const path = require('path');
 
@@ -30,11 +30,7 @@ function check(ok, name, detail) {
   const byTid = {};
   for (const e of trace.traceEvents) if (e.ph === 'X') (byTid[e.tid] = byTid[e.tid] || []).push(e);
   const url = 'file://' + path.resolve(pagePath);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const consoleMsgs = [], errors = [], requests = [];
   page.on('console', (m) => consoleMsgs.push(m.type() + ': ' + m.text()));
