@@ -502,7 +502,9 @@
 
   let ninsn = 0;
   tracks.forEach(function (t) { for (let i = 0; i < t.n; i++) if (t.inf[i] >= 0) ninsn += D.info[t.inf[i] * NI + KEY.merged]; });
-  document.getElementById('summary').textContent = D.program + ': ' + fmt(END) + ' cycles (' +
+  // END is the end of the last slice: the last cycle drawn is END - 1 (a
+  // run's finish pulse included)
+  document.getElementById('summary').textContent = D.program + ': cycles 0 to ' + fmt(END - 1) + ' (' +
     (END * D.cycle_ps / 1e6).toLocaleString('en-US', { maximumFractionDigits: 3 }) + ' \u00b5s at ' + D.clock_mhz +
     ' MHz), ' + fmt(ninsn) + ' instructions' + (layers ? ', ' + layers.n + ' layers' : '');
 
