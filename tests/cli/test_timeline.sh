@@ -75,6 +75,17 @@ print(("PASS" if mb < 64 else "FAIL") + " network timeline: %.1f MiB, one file a
 PY
 expect "timeline page of the whole network" 0 '^wrote netpage\.html: .* 19 layers' -- "$V" timeline net.json -o netpage.html
 ls -l net.json netpage.html | awk '{ print "  " $9 ": " $5 " bytes" }'
+# the model's, the RTL's and the co-simulation's network timelines are byte-identical
+"$V" gen resnet18 --width-div 4 --size 16 -o small --quiet
+"$V" run small/resnet18.net --timeline small.model.json > /dev/null
+if has_rtl; then
+  "$V" run small/resnet18.net --engine rtl --timeline small.rtl.json > /dev/null
+  "$V" run small/resnet18.net --engine cosim --timeline small.cosim.json > /dev/null
+  check "small ResNet-18 network timeline: RTL's identical to the model's" cmp small.model.json small.rtl.json
+  check "small ResNet-18 network timeline: co-simulation's identical to the model's" cmp small.model.json small.cosim.json
+else
+  echo "SKIP network timelines on the RTL: this vtasim is built without the RTL"
+fi
 expect "run NET --timeline on the functional engine is refused" 2 'needs a cycle engine' -- \
   "$V" run net/resnet18.net --engine functional --timeline x.json
 
