@@ -68,7 +68,7 @@ void hr_driver_section(hw_t *w, const vta_run_doc_t *d) {
   hr_out(w, "</div></div><div class=\"card\"><div class=\"k\">host time, s</div><div class=\"v\">");
   hr_val(w, NULL, NULL, wall, F_F3);
   hr_out(w, "</div></div></div>");
-  hr_out(w, "<h3>Runs, in the order they ended</h3><table class=\"runs wide\"><tr><th class=\"r\">seq</th>"
+  hr_out(w, "<h3>Runs, in the order they ended</h3><table class=\"runs\"><tr><th class=\"r\">seq</th>"
          "<th>device.run</th><th>engine</th><th>config</th><th class=\"r\">insns</th><th>status</th>"
          "<th class=\"r\">cycles</th><th style=\"width:18%%\"></th><th>busiest unit</th>"
          "<th class=\"r\">DRAM bytes</th><th class=\"r\">GEMM</th><th class=\"r\">ALU</th>"

@@ -19,8 +19,9 @@ static const char css[] =
     "header h1{margin:0;font-size:22px;font-weight:600}"
     "header .sub{color:#aab3c5;font-size:13px;margin-top:4px}"
     "main{padding:20px 32px 40px;max-width:1280px}"
+    /* a table wider than the window scrolls inside its section, never the page */
     "section.run{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:18px 22px;"
-    "margin-bottom:24px}"
+    "margin-bottom:24px;overflow-x:auto}"
     "h2{margin:0 0 4px;font-size:18px}h3{margin:18px 0 8px;font-size:14px;text-transform:uppercase;"
     "letter-spacing:.05em;color:#556070}"
     ".meta{color:#556070;font-size:12.5px}"
