@@ -9,7 +9,8 @@
 //     disassembly (the page's window.vtl API);
 //   - "cycles A to B" of a 100-cycle window shows exactly the slices of the
 //     file that overlap it on each track (what the canvas drew);
-//   - the mouse wheel zooms about the pointer;
+//   - hovering an instruction shows its disassembly and cycles; dragging
+//     pans by the distance dragged; the mouse wheel zooms about the pointer;
 //   - a click on an instruction's slice (a real mouse click at its pixels)
 //     shows its disassembly, cycles, stalls and token waits in the details;
 //   - drawing the whole run takes less than a frame budget.
@@ -137,6 +138,27 @@ function check(ok, name, detail) {
   if (pops !== shownPops) dd.push(`token pops shown ${shownPops}, in the file ${pops}`);
   check(!dd.length, `${name}: a click on ${pick.name} #${a.index} shows its disassembly, queued/start/done, busy, stalls and ${pops} token pop(s)`, dd.join('; '));
   await page.screenshot({ path: shot + '-zoom.png' });
+
+  // hovering shows the instruction's disassembly and cycles
+  await page.mouse.move(box.x + 1, box.y);
+  await page.waitForFunction(() => document.getElementById('tip').style.display === 'block');
+  const tipText = await page.$eval('#tip', (t) => t.textContent);
+  check(tipText.includes(a.disasm) && tipText.includes(`start ${a.start}`) && tipText.includes(`done ${a.done}`),
+    `${name}: hovering ${pick.name} #${a.index} shows its disassembly and start/done cycles`, tipText);
+
+  // dragging pans by the distance dragged, the span unchanged
+  const v0 = await page.evaluate(() => window.vtl.view());
+  await page.mouse.move(box.x, box.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 125, box.y + 200, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForTimeout(100);
+  const v1 = await page.evaluate(() => window.vtl.view());
+  const want = 125 * (v0[1] - v0[0]) / (1400 - 150);
+  check(Math.abs((v1[0] - v0[0]) - want) < 1e-6 * want + 1e-9 && Math.abs((v1[1] - v1[0]) - (v0[1] - v0[0])) < 1e-6,
+    `${name}: dragging 125 px left pans ${want.toFixed(1)} cycles later, the span kept`, JSON.stringify([v0, v1]));
+  await page.evaluate((v) => window.vtl.setView(v[0], v[1]), v0);
+  await page.waitForTimeout(100);
 
   // the wheel zooms about the pointer
   const before = await page.evaluate(() => window.vtl.view());
