@@ -227,6 +227,7 @@ void hr_net_section(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b) {
   net_engines(w, d);
   if (!cyc) hr_out(w, "<p class=\"note\">The %s engine counts no cycles.</p>", str(d->j, "engine"));
   else net_plots(w, d, ls, n);
+  hr_timeline_link(w, d);
   hr_out(w, "<h3>Layers</h3><table><tr><th>#</th><th>layer</th><th>shape</th><th class=\"r\">cycles</th>");
   if (b) hr_out(w, "<th class=\"r\">baseline</th><th class=\"r\">&Delta;</th>");
   hr_out(w, "<th class=\"r\">time, ms</th><th class=\"r\">GOPS</th><th>verdict</th><th class=\"r\">MAC</th>"

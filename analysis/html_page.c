@@ -19,8 +19,9 @@ static const char css[] =
     "header h1{margin:0;font-size:22px;font-weight:600}"
     "header .sub{color:#aab3c5;font-size:13px;margin-top:4px}"
     "main{padding:20px 32px 40px;max-width:1280px}"
+    /* a table wider than the window scrolls inside its section, never the page */
     "section.run{background:#fff;border:1px solid #dde1e8;border-radius:8px;padding:18px 22px;"
-    "margin-bottom:24px}"
+    "margin-bottom:24px;overflow-x:auto}"
     "h2{margin:0 0 4px;font-size:18px}h3{margin:18px 0 8px;font-size:14px;text-transform:uppercase;"
     "letter-spacing:.05em;color:#556070}"
     ".meta{color:#556070;font-size:12.5px}"
@@ -35,7 +36,13 @@ static const char css[] =
     ".card .b{font-size:12px;color:#556070}"
     ".delta{font-size:12px;font-weight:600;margin-left:6px}.delta.good{color:#1b8a4a}"
     ".delta.bad{color:#c0392b}.delta.same{color:#8a93a3}"
-    ".grid2{display:grid;grid-template-columns:1fr 1fr;gap:22px}"
+    ".grid2{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:22px}"
+    /* a narrow window: one column, so that neither the bars nor the roofline
+     * are squeezed or clipped */
+    "@media (max-width:1100px){.grid2{grid-template-columns:minmax(0,1fr)}"
+    "main{padding:16px 8px 30px}section.run{padding:14px 10px}td,th{padding:4px 3px}"
+    "table{font-size:11.5px}td code{font-size:10px}table.runs{display:block;overflow-x:auto}}"
+    "svg.roof{width:100%;max-width:560px;height:auto;display:block}"
     "table{border-collapse:collapse;width:100%;font-size:12.5px}"
     "th{text-align:left;color:#556070;font-weight:600;border-bottom:2px solid #dde1e8;padding:5px 6px}"
     "td{border-bottom:1px solid #eef0f3;padding:4px 6px;vertical-align:top}"
@@ -44,7 +51,8 @@ static const char css[] =
     "code{font:11.5px 'DejaVu Sans Mono',monospace;color:#39414f}"
     "td.dis{max-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding-top:0;"
     "color:#556070}td.dis code{font-size:10.5px;color:#6b7485}"
-    ".sol .row{display:grid;grid-template-columns:150px 1fr 120px;align-items:center;margin:6px 0}"
+    ".sol .row{display:grid;grid-template-columns:minmax(90px,150px) minmax(120px,1fr) auto;"
+    "gap:0 8px;align-items:center;margin:6px 0}"
     ".sol .track{background:#eef0f3;border-radius:4px;height:16px;position:relative;overflow:hidden}"
     ".sol .fill{height:100%;background:#2f7ed8;border-radius:4px}"
     ".sol .fill.base{background:#b7c3d3;height:7px;margin-top:2px}"
@@ -57,6 +65,8 @@ static const char css[] =
     ".tag.v-compute,.tag.v-memory,.tag.v-latency{border:0}"
     ".ok{color:#1b8a4a;font-weight:600}.fail{color:#c0392b;font-weight:600}"
     "svg text{font-family:'DejaVu Sans','Liberation Sans',Helvetica,Arial,sans-serif}"
+    ".bar{background:#eef0f3;border-radius:3px;height:10px;margin-top:3px}"
+    ".bar i{display:block;height:100%;background:#2f7ed8;border-radius:3px}"
     "footer{color:#8a93a3;font-size:12px;padding:0 32px 24px}";
 
 /* The document's head and the page's header: title, how many reports, the
@@ -101,6 +111,11 @@ static void overview_row(hw_t *w, const vta_run_doc_t *d) {
   hr_out(w, "<tr><td><a href=\"#run%s\">", d->id);
   hr_esc(w, hr_basename(d->file));
   hr_out(w, "</a></td><td>");
+  if (d->driver) {
+    hr_out(w, "driver runs (%d)</td><td></td><td></td><td></td><td></td><td></td><td></td></tr>",
+           cJSON_GetArraySize(jget(d->j, "runs")));
+    return;
+  }
   if (d->net) {
     hr_out(w, "network ");
     hr_esc(w, str(d->j, "network"));
@@ -155,8 +170,10 @@ void vta_html_report(FILE *f, const vta_run_docs_t *set, const vta_html_opts_t *
   for (int i = 0; i < set->n; i++) {
     const vta_run_doc_t *d = &set->doc[i];
     /* a baseline is compared with the reports of its kind only */
-    const vta_run_doc_t *b = set->has_base && set->base.net == d->net ? &set->base : NULL;
-    if (d->net) hr_net_section(&w, d, b);
+    const vta_run_doc_t *b = set->has_base && set->base.net == d->net && !d->driver &&
+                             !set->base.driver ? &set->base : NULL;
+    if (d->driver) hr_driver_section(&w, d);
+    else if (d->net) hr_net_section(&w, d, b);
     else hr_run_section(&w, d, b);
   }
   footer(&w);

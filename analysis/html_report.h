@@ -28,6 +28,9 @@
 typedef struct vta_html_opts {
   const char *title;  /* the page's title */
   double clock_mhz;   /* the clock of runs whose JSON states none */
+  /* the interactive timeline page of report i (vtasim timeline), linked
+   * from its section as written here (relative to the page); NULL: none */
+  const char *timeline[VTA_RUN_DOCS_MAX];
 } vta_html_opts_t;
 
 /* Write the page of set (at least one report) to f.  Write errors are the

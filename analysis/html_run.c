@@ -260,6 +260,7 @@ void hr_run_section(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b) {
   hr_unit_bars(w, d, b);
   top_tables(w, d);
   hr_out(w, "<h3>Timeline minimap</h3>");
+  hr_timeline_link(w, d);
   double longest = fmax(m.cycles, b ? bm.cycles : 0);
   hr_minimap(w, d, b ? "this run" : NULL, longest);
   if (b) hr_minimap(w, b, "baseline", longest);

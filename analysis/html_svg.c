@@ -44,8 +44,9 @@ static rscale_t rscale(double peak_ops, double peak_bw, const rpoint_t *pt, int 
 /* The frame, a grid line at each power of ten and the axis titles. */
 static void raxes(hw_t *w, const rscale_t *s) {
   const double W = s->W, H = s->H, L = s->L, R = s->R, T = s->T, B = s->B;
-  hr_out(w, "<svg width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-    "aria-label=\"roofline\">", W, H, W, H);
+  /* as wide as its column allows, at most its natural size (class roof) */
+  hr_out(w, "<svg class=\"roof\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+    "role=\"img\" aria-label=\"roofline\">", W, H, W, H);
   hr_out(w, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fbfcfd\" "
     "stroke=\"#dde1e8\"/>", L, T, W - L - R, H - T - B);
   for (int e = (int)floor(s->lx0); e <= (int)ceil(s->lx1); e++) {
@@ -90,25 +91,118 @@ static void rroofs(hw_t *w, const rscale_t *s, double peak_ops, double peak_bw) 
     rx(s, ridge), ry(s, peak_ops), rx(s, ridge), s->H - s->B);
 }
 
-/* The points, coloured by verdict; a baseline's hollow and joined to its run. */
-static void rpoints(hw_t *w, const rscale_t *s, const rpoint_t *pt, int n) {
+/* A label's box: x, y its anchor point on the baseline. */
+typedef struct lbox { double x0, y0, x1, y1; } lbox_t;
+
+static int overlaps(const lbox_t *a, const lbox_t *b) {
+  return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+static const char *verdict_colour(const char *v) {
+  return !strcmp(v, "compute") ? "#2e9e5b" : !strcmp(v, "memory") ? "#e07b24"
+       : !strcmp(v, "latency") ? "#c0392b" : "#8a93a3";
+}
+
+#define RMAXPT 64
+#define LABEL_CHAR_W 6.4 /* px per character at font-size 10.5, wide fonts included */
+
+/* The points, coloured by verdict; a baseline's hollow and joined to its
+ * run.  Points that fall on the same spot (identical layers: within 2 px,
+ * same verdict) are one circle with one label listing them all ("15 17 18
+ * 19"); each label goes to the first place around its circle where it
+ * overlaps no other label and no other circle, and stays inside the plot. */
+static void rpoints(hw_t *w, const rscale_t *s, const rpoint_t *pt, int n, double peak_ops,
+                    double peak_bw) {
+  int grp[RMAXPT]; /* the group's first point, -1 when not drawn */
+  double px[RMAXPT], py[RMAXPT];
+  if (n > RMAXPT) n = RMAXPT;
   for (int i = 0; i < n; i++) {
+    grp[i] = -1;
     if (!(pt[i].ai > 0) || !(pt[i].opc > 0)) continue;
-    const char *col = !strcmp(pt[i].verdict, "compute") ? "#2e9e5b"
-                    : !strcmp(pt[i].verdict, "memory") ? "#e07b24"
-                    : !strcmp(pt[i].verdict, "latency") ? "#c0392b" : "#8a93a3";
-    if (i > 0 && pt[i].hollow && pt[i - 1].ai > 0)
+    px[i] = rx(s, pt[i].ai), py[i] = ry(s, pt[i].opc);
+    grp[i] = i;
+    for (int k = 0; k < i && !pt[i].hollow; k++)
+      if (grp[k] == k && !pt[k].hollow && fabs(px[k] - px[i]) < 2 && fabs(py[k] - py[i]) < 2 &&
+          !strcmp(pt[k].verdict, pt[i].verdict)) {
+        grp[i] = k;
+        break;
+      }
+  }
+  const int rad = n > 4 ? 5 : 6;
+  for (int i = 0; i < n; i++) {
+    if (grp[i] != i) continue;
+    const char *col = verdict_colour(pt[i].verdict);
+    if (i > 0 && pt[i].hollow && grp[i - 1] >= 0)
       hr_out(w, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#8a93a3\" "
-        "stroke-dasharray=\"4 3\"/>", rx(s, pt[i].ai), ry(s, pt[i].opc), rx(s, pt[i - 1].ai),
-        ry(s, pt[i - 1].opc));
+        "stroke-dasharray=\"4 3\"/>", px[i], py[i], px[i - 1], py[i - 1]);
     hr_out(w, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"%s\" stroke-width=\"2\"/>",
-      rx(s, pt[i].ai), ry(s, pt[i].opc), n > 4 ? 5 : 6, pt[i].hollow ? "#fff" : col, col);
-    /* labels beside the points, below the roofs (nothing lies above them);
-     * a baseline's to the left so that the two never overlap */
-    if (pt[i].label)
-      hr_out(w, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" fill=\"#39414f\"%s>%s</text>",
-        rx(s, pt[i].ai) + (pt[i].hollow ? -9 : n > 4 ? 7 : 9), ry(s, pt[i].opc) + (n > 4 ? 3.5 : 16),
-        pt[i].hollow ? " text-anchor=\"end\"" : "", pt[i].label);
+      px[i], py[i], rad, pt[i].hollow ? "#fff" : col, col);
+  }
+  /* the compute roof's label and its line are in the way too */
+  lbox_t placed[RMAXPT + 2];
+  int np = 0;
+  const double ridge = peak_ops / peak_bw, croof = ry(s, peak_ops);
+  const double clw = (double)strlen("compute roof 512 ops/cycle") * 6.7;
+  placed[np++] = (lbox_t){rx(s, ridge) - 8 - clw, croof - 6, rx(s, ridge) - 8, croof + 6};
+  placed[np++] = (lbox_t){rx(s, ridge), croof - 1.5, s->W - s->R, croof + 1.5};
+  for (int i = 0; i < n; i++) {
+    if (grp[i] != i || !pt[i].label) continue;
+    char text[256] = "";
+    size_t len = 0;
+    for (int k = i; k < n && len + 1 < sizeof text; k++)
+      if (grp[k] == i && pt[k].label)
+        len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
+                                len ? " " : "", pt[k].label);
+    const double tw = (double)strlen(text) * LABEL_CHAR_W, th = 13; /* ascent + descent */
+    /* where to try: right, left, above, below, the four corners; a
+     * baseline's label to the left first (the two points' labels never
+     * meet); then on rings further out in eight directions, joined to the
+     * point by a thin line */
+    typedef struct { double dx, dy; int anchor; } cand_t; /* anchor: 0 start, 1 middle, 2 end */
+    cand_t cand[8 + 3 * 8] = {{9, 3.5, 0}, {-9, 3.5, 2}, {0, -9, 1}, {0, 16, 1},
+                              {8, -7, 0}, {8, 14, 0}, {-8, -7, 2}, {-8, 14, 2}};
+    int nc = 8;
+    for (int ring = 1; ring <= 3; ring++)
+      for (int k = 0; k < 8; k++) {
+        static const int order[8] = {2, 1, 3, 0, 6, 5, 7, 4}; /* below first: the roof is above */
+        const double a = order[k] * 0.7853981634, dist = 10 + 14 * ring;
+        const double dx = cos(a) * dist, dy = sin(a) * dist;
+        cand[nc++] = (cand_t){dx, dy + 3.5, fabs(dx) < 4 ? 1 : dx > 0 ? 0 : 2};
+      }
+    int best = pt[i].hollow ? 1 : 0;
+    lbox_t bb = {0};
+    for (int t = 0; t < nc; t++) {
+      int c = pt[i].hollow ? (t == 0 ? 1 : t == 1 ? 0 : t) : t;
+      double x = px[i] + cand[c].dx, y = py[i] + cand[c].dy;
+      double x0 = cand[c].anchor == 0 ? x : cand[c].anchor == 1 ? x - tw / 2 : x - tw;
+      lbox_t b = {x0, y - th + 3, x0 + tw, y + 3};
+      int ok = b.x0 >= s->L + 1 && b.x1 <= s->W - s->R - 1 && b.y0 >= s->T && b.y1 <= s->H - s->B;
+      for (int k = 0; ok && k < np; k++) ok = !overlaps(&b, &placed[k]);
+      for (int k = 0; ok && k < n; k++) {
+        if (grp[k] != k) continue;
+        lbox_t cb = {px[k] - rad - 1, py[k] - rad - 1, px[k] + rad + 1, py[k] + rad + 1};
+        ok = !overlaps(&b, &cb);
+      }
+      if (t == 0 || ok) best = c, bb = b;
+      if (ok) break;
+    }
+    placed[np++] = bb;
+    if (best >= 8) { /* the leader, from the circle's edge to the label's near side */
+      const double lx = cand[best].anchor == 0 ? bb.x0 - 1 : cand[best].anchor == 2 ? bb.x1 + 1
+                        : (bb.x0 + bb.x1) / 2;
+      const double ly = cand[best].dy > 4 ? bb.y0 : cand[best].dy < -4 ? bb.y1 : (bb.y0 + bb.y1) / 2;
+      const double d = hypot(lx - px[i], ly - py[i]);
+      if (d > rad + 2)
+        hr_out(w, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#8a93a3\" "
+          "stroke-width=\"0.8\"/>", px[i] + (lx - px[i]) * (rad + 1) / d,
+          py[i] + (ly - py[i]) * (rad + 1) / d, lx, ly);
+    }
+    const char *anchor = cand[best].anchor == 0 ? "" : cand[best].anchor == 1
+                         ? " text-anchor=\"middle\"" : " text-anchor=\"end\"";
+    hr_out(w, "<text class=\"rlabel\" x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" fill=\"#39414f\"%s>",
+      px[i] + cand[best].dx, py[i] + cand[best].dy, anchor);
+    hr_esc(w, text);
+    hr_out(w, "</text>");
   }
 }
 
@@ -116,7 +210,7 @@ void hr_roofline(hw_t *w, double peak_ops, double peak_bw, const rpoint_t *pt, i
   rscale_t s = rscale(peak_ops, peak_bw, pt, n);
   raxes(w, &s);
   rroofs(w, &s, peak_ops, peak_bw);
-  rpoints(w, &s, pt, n);
+  rpoints(w, &s, pt, n, peak_ops, peak_bw);
   hr_out(w, "</svg>");
 }
 
@@ -225,8 +319,12 @@ void hr_minimap(hw_t *w, const vta_run_doc_t *d, const char *caption, double sca
   int n = (int)num(win, "count");
   double cpw = num(win, "cycles_per_window");
   const double L = 92, W = 1150, RH = 16, G = 5;
-  /* beside a baseline both share one time axis: scale_cycles, the longer run */
-  double span = scale_cycles > n * cpw ? scale_cycles : n * cpw;
+  /* the axis ends at the run's last cycle (the last window is cut there,
+   * not rounded up to a whole window); beside a baseline both share one
+   * time axis: scale_cycles, the longer run */
+  double total = num(d->j, "cycles.total");
+  if (!(total > 0) || total > n * cpw) total = n * cpw;
+  double span = scale_cycles > total ? scale_cycles : total;
   double cw = n > 0 ? (W - L) * cpw / span : 0;
   double H = 5 * (RH + G) + 22;
   if (caption) hr_out(w, "<div class=\"meta\">%s</div>", caption);
@@ -240,8 +338,9 @@ void hr_minimap(hw_t *w, const vta_run_doc_t *d, const char *caption, double sca
     for (int i = 0; i < n; i++) {
       double v = cJSON_GetNumberValue(cJSON_GetArrayItem(a, i));
       if (!(v > 0)) continue;
+      double wi = i + 1 < n ? cw + 0.3 : (W - L) * (total - i * cpw) / span; /* the last: cut */
       hr_out(w, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"rgb(%s)\" "
-        "fill-opacity=\"%.2f\"/>", L + i * cw, y, cw + 0.3, RH, rows[r].color, 0.12 + 0.88 * v / 100);
+        "fill-opacity=\"%.2f\"/>", L + i * cw, y, wi, RH, rows[r].color, 0.12 + 0.88 * v / 100);
     }
   }
   minimap_ticks(w, L, W, 5 * (RH + G) + 12, span);

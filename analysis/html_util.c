@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report_int.h"
@@ -113,4 +114,17 @@ void hr_card(hw_t *w, const char *label, const vta_run_doc_t *d, const char *pat
     hr_out(w, "</div>");
   }
   hr_out(w, "</div>");
+}
+
+void hr_timeline_link(hw_t *w, const vta_run_doc_t *d) {
+  if (d->id[0] < '0' || d->id[0] > '9') return; /* the baseline */
+  const int i = atoi(d->id);
+  const char *href = i < VTA_RUN_DOCS_MAX ? w->opts->timeline[i] : NULL;
+  if (!href) return;
+  hr_out(w, "<p class=\"tl-link\"><a href=\"");
+  hr_esc(w, href);
+  hr_out(w, "\">Open the interactive timeline</a> <span class=\"meta\">every instruction on its "
+         "unit's track, tokens, queues and bandwidth, zoomable to single cycles (");
+  hr_esc(w, href);
+  hr_out(w, ")</span></p>");
 }

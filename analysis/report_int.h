@@ -93,5 +93,9 @@ void hr_minimap(hw_t *w, const vta_run_doc_t *d, const char *caption, double sca
 /* html_run.c, html_net.c: one report's section (b: its baseline or NULL) */
 void hr_run_section(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b);
 void hr_net_section(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b);
+/* html_util.c: the link to report d's interactive timeline, if it has one */
+void hr_timeline_link(hw_t *w, const vta_run_doc_t *d);
+/* html_driver.c: the driver's VTASIM_REPORT records as a run list */
+void hr_driver_section(hw_t *w, const vta_run_doc_t *d);
 
 #endif

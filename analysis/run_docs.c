@@ -12,6 +12,7 @@
 
 #include "report_int.h"
 #include "run_docs.h"
+#include "driver_runs.h"
 #include "vta_io.h"
 
 /* ---- paths into a document ------------------------------------------------------ */
@@ -123,12 +124,14 @@ static int load_doc(vta_run_doc_t *d, const char *path, const char *id, vta_err 
   size_t len;
   memset(d, 0, sizeof *d);
   if (vta_read_file(path, &data, &len, e)) return -1;
-  d->j = parse(path, data, len, e);
+  /* the driver's VTASIM_REPORT records (a run list), else a report */
+  d->j = vta_driver_runs_read(path, data, len, &d->driver, e);
+  if (!d->driver) d->j = parse(path, data, len, e);
   free(data);
   if (!d->j) return -1;
   d->file = path;
   snprintf(d->id, sizeof d->id, "%s", id);
-  if (!check_doc(d, path, e)) return 0;
+  if (d->driver || !check_doc(d, path, e)) return 0;
   cJSON_Delete(d->j);
   d->j = NULL;
   return -1;

@@ -22,6 +22,7 @@ typedef struct vta_run_doc {
   char id[12];      /* "0", "1", ... or "b" for the baseline: names the report
                      * in the page's data-src attributes and anchors */
   int net;          /* a network report (vtasim-net/1), else a program run */
+  int driver;       /* the driver's VTASIM_REPORT records (driver_runs.h) */
 } vta_run_doc_t;
 
 /* The reports of one page and the optional baseline they are compared with. */

@@ -30,6 +30,7 @@
 #include "verilog.h"
 #include "lint.h"
 #include "sweep.h"
+#include "timeline.h"
 #include "watch.h"
 #include "vta_profile.h"
 #include "vta_engines.h"
@@ -262,6 +263,8 @@ static const char main_help[] =
     "  gen     generate a GEMM or conv2d workload bundle the way TVM's VTA stack does,\n"
     "          or ResNet-18's layers as a network (gen resnet18)\n"
     "  report  an HTML report (roofline, stalls, baseline comparison) from run --json\n"
+    "  timeline  an interactive HTML timeline that opens offline, from run --timeline\n"
+    "          or straight from a run\n"
     "  sweep   sweep configurations, timing and workloads: cycles, verdicts, Pareto\n"
     "          fronts, RTL-confirmed points, locally or as a Slurm job array\n"
     "\n"
@@ -289,6 +292,7 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "cosim")) return vtasim_finish(vtasim_cmd_cosim(argc - 1, argv + 1));
   if (!strcmp(c, "config")) return vtasim_finish(cmd_config(argc - 1, argv + 1));
   if (!strcmp(c, "report")) return vtasim_finish(vtasim_cmd_report(argc - 1, argv + 1));
+  if (!strcmp(c, "timeline")) return vtasim_finish(vtasim_cmd_timeline(argc - 1, argv + 1));
   if (!strcmp(c, "sweep")) return vtasim_finish(vtasim_cmd_sweep(argc - 1, argv + 1));
   fprintf(stderr, "%s: unknown command '%s'\n\n", prog_name, c);
   fputs(main_help, stderr);

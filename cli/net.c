@@ -20,6 +20,7 @@
 #include "cli_util.h"
 #include "net.h"
 #include "net_manifest.h"
+#include "net_timeline.h"
 #include "vta_profile.h"
 #include "vta_cl.h"
 #include "vta_config.h"
@@ -386,6 +387,9 @@ static const char run_net_help[] =
     "                     lockstep, every layer compared cycle by cycle)\n"
     "  --json             the report as JSON (schema vtasim-net/1) on stdout\n"
     "  --clock-mhz N      converts cycles to time (100)\n"
+    "  --timeline FILE    one Chrome trace-event timeline of every layer in order, with\n"
+    "                     a layers track naming them (vtasim timeline draws it)\n"
+    "  --timeline-window N, --timeline-no-merge   as for a program\n"
     "  --output FILE      write the network's output tensor (NCHW int8)\n"
     "  --skip-exec        (model) timing without arithmetic: every layer's cycles,\n"
     "                     counters and events as the full run has them, no values\n"
@@ -414,6 +418,7 @@ typedef struct net_job {
   uint64_t stats[VTA_NSTATS];     /* the seven statistics, summed over the layers */
   uint64_t (*lstats)[VTA_NSTATS]; /* each layer's, for the text table after the run */
   int failed_layers, have_cycles, rc;
+  vtasim_net_tl_t *tl; /* --timeline: the one file of every layer */
   vta_err e;
 } net_job_t;
 
@@ -516,9 +521,13 @@ static int layer_exec(const net_job_t *j, net_layer_run_t *L, vta_err *e) {
   const net_layer_t *l = L->l;
   L->s = vta_session_new(&L->p, j->kind, &j->params, e);
   if (!L->s) return -1;
+  if (j->tl && vtasim_net_tl_begin(j->tl, L->s, &L->p.cfg, &j->params, &j->opt->watch.prof,
+                                   l->name, e))
+    return -1;
   double t0 = vta_seconds();
   if (vta_session_run(L->s, e)) return vta_err_prefix(e, "layer %s: ", l->name);
   L->wall = vta_seconds() - t0;
+  if (j->tl && vtasim_net_tl_end(j->tl, e)) return -1;
   size_t replen = 0;
   FILE *rf = open_memstream(&L->rep, &replen);
   L->failed = vta_session_check(L->s, rf ? rf : stderr);
@@ -835,6 +844,9 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && !opt->params.skip_exec)
     return vtasim_usage("run", "%s", "-j N needs --skip-exec: otherwise every layer reads its "
                         "predecessor's output, so they run one after another");
+  if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && opt->watch.timeline)
+    return vtasim_usage("run", "%s", "--timeline lays the layers end to end, one after "
+                        "another: not with -j N");
   net_job_t *j = calloc(1, sizeof *j);
   if (j) {
     j->mf = malloc(sizeof *j->mf);
@@ -859,7 +871,15 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->have_cycles = 1;
   j->o = cJSON_CreateObject();
   if (vtasim_manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
+  else if (opt->watch.timeline && !kind->cycles)
+    j->rc = NET_BAD, vta_errf(&j->e, VTA_EINPUT, "--timeline needs a cycle engine (model, rtl "
+                              "or cosim), not %s", kind->name);
+  else if (opt->watch.timeline && !(j->tl = vtasim_net_tl_open(opt->watch.timeline, opt->in,
+                                                               &j->e)))
+    j->rc = NET_BAD;
   else run_layers(j);
+  /* kept when a layer failed: the timeline shows the layers so far */
+  if (j->tl && vtasim_net_tl_close(j->tl, 1, &j->e) && j->rc != NET_BAD) j->rc = NET_BAD;
   net_finish(j);
   rc = j->rc;
   cJSON_Delete(j->o);

@@ -44,8 +44,18 @@ $(BUILD)/testbench/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench
 $(BUILD)/driver/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench -Idriver
 $(BUILD)/lib/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Iinclude -Ilib
 # analysis/ sees every layer below it; cli/ sees analysis/ as well.
-$(BUILD)/analysis/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis
+$(BUILD)/analysis/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis -I$(BUILD)/gen
 $(BUILD)/cli/%.o: INC += -Ianalysis
+
+# The offline timeline's script (analysis/timeline.js, kept as a file so
+# that it reads, and is checked, as JavaScript) becomes a C string for the
+# page writer; '?' escaped so that no "??" reads as a trigraph.
+$(BUILD)/gen/timeline_js.h: analysis/timeline.js
+	@mkdir -p $(dir $@)
+	{ echo 'static const char tl_js[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+$(BUILD)/analysis/html_timeline.o: $(BUILD)/gen/timeline_js.h
 
 # Every compile waits for deps: the headers of cjson, nettle and xxhash come
 # with the Debian packages it installs.

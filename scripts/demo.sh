@@ -39,7 +39,8 @@ echo "--- the cycle model's full report:"
 "$vtasim" run "$out/gemm_tutorial.vta" --stats --trace "$out/gemm_tutorial.trace" \
   --timeline "$out/gemm_tutorial.timeline.json"
 echo "instruction trace: $out/gemm_tutorial.trace ($(wc -l < "$out/gemm_tutorial.trace") lines)"
-echo "timeline: $out/gemm_tutorial.timeline.json (open it in https://ui.perfetto.dev or chrome://tracing)"
+"$vtasim" timeline "$out/gemm_tutorial.timeline.json" -o "$out/gemm_tutorial.timeline.html" >/dev/null
+echo "timeline: $out/gemm_tutorial.timeline.json; open $out/gemm_tutorial.timeline.html in a browser (offline)"
 echo
 
 for name in gemm_demo alu_demo; do

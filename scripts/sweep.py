@@ -185,7 +185,10 @@ def svg_plot(rows, xkey, xlabel, front, logx):
     ys = [r["cycles"] for r in rows]
     fx = (lambda v: math.log2(v)) if logx else (lambda v: v)
     x0, x1 = fx(min(xs)), fx(max(xs))
-    y0, y1 = 0, max(ys) * 1.05
+    # round ticks: a step of 1, 2 or 5 times a power of ten, the axis ending
+    # at the first tick at or above the largest point
+    step = nice_step(max(ys) / 4)
+    y0, y1 = 0, step * math.ceil(max(ys) * 1.02 / step)
     if x1 == x0:
         x0, x1 = x0 - 1, x1 + 1
 
@@ -197,10 +200,11 @@ def svg_plot(rows, xkey, xlabel, front, logx):
     o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img">' % (W, H),
          '<rect x="%d" y="%d" width="%d" height="%d" fill="#fafafa" stroke="#999"/>'
          % (L, T, W - L - R, H - B - T)]
-    for i in range(5):  # y grid and labels
-        v = y0 + (y1 - y0) * i / 4
+    for i in range(int(round(y1 / step)) + 1):  # y grid and labels
+        v = y0 + step * i
         o.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#ddd"/>' % (L, W - R, py(v), py(v)))
-        o.append('<text x="%d" y="%.1f" font-size="11" text-anchor="end">%d</text>' % (L - 4, py(v) + 4, v))
+        o.append('<text class="ytick" x="%d" y="%.1f" font-size="11" text-anchor="end">%s</text>'
+                 % (L - 4, py(v) + 4, fmt_cycles(v)))
     for v in sorted(set(xs)):
         o.append('<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%s</text>'
                  % (px(v), H - B + 14, fmt_x(v, xkey)))
@@ -221,6 +225,32 @@ def svg_plot(rows, xkey, xlabel, front, logx):
                     r["cycles"]))
     o.append("</svg>")
     return "\n".join(o)
+
+
+def nice_step(raw):
+    """The smallest of 1, 2, 5 x 10^k that is at least raw (at least 1)."""
+    import math
+    if raw <= 1:
+        return 1
+    p = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * p >= raw:
+            return m * p
+    return 10 * p
+
+
+def fmt_cycles(v):
+    """A tick's cycles: 0, 500k, 1.5M (exact: ticks are round)."""
+    for div, suf in ((10 ** 9, "G"), (10 ** 6, "M"), (10 ** 3, "k")):
+        if v >= div:
+            return ("%.3f" % (v / div)).rstrip("0").rstrip(".") + suf
+    return "%d" % v
+
+
+def natural_key(s):
+    """c2 before c10: the digit runs of a name compared as numbers."""
+    import re
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", s) if t]
 
 
 def fmt_x(v, xkey):
@@ -321,7 +351,8 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm, pages):
          "<style>body{font:14px sans-serif;margin:20px;color:#222}table{border-collapse:collapse}"
          "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#eee}"
          "td.l{text-align:left;white-space:nowrap}.front{background:#fde8e8}.plots{display:flex;flex-wrap:wrap;gap:16px}"
-         ".bad{color:#b00}</style></head><body>",
+         ".bad{color:#b00}td.w{white-space:normal;text-align:left;min-width:14em;overflow-wrap:anywhere}"
+         "table.points{max-width:100%}</style></head><body>",
          "<h1>vtasim sweep: %s</h1>" % e(meta["name"]),
          "<p>%d points (%d evaluated, %d missing); clock %g MHz; axes: %s. Pareto fronts per workload "
          "(red): fewest cycles for the on-chip SRAM bytes and for the MAC array size "
@@ -341,13 +372,15 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm, pages):
                         c.get("rtl_cycles", ""), "" if c["equal"] else " bad",
                         "equal" if c["equal"] else e("DIFFERENT " + c.get("error", ""))))
         o.append("</table>")
-    for wl, rows in sorted(by_wl.items()):
+    # workloads in natural order (c2 before c10), their sum last
+    for wl, rows in sorted(by_wl.items(), key=lambda kv: (kv[0].startswith("all workloads"),
+                                                         natural_key(kv[0]))):
         o.append("<h2>%s</h2><div class='plots'>" % e(wl))
         o.append(svg_plot(rows, "sram_bytes", "on-chip SRAM bytes (log scale)", fronts[wl]["sram_bytes"], True))
         o.append(svg_plot(rows, "mac_units", "MAC array size (MACs per cycle at peak)",
                           fronts[wl]["mac_units"], True))
         o.append("</div>")
-    o.append("<h2>All points</h2><table><tr><th>#</th><th>workload</th><th>config</th><th>timing</th>"
+    o.append("<h2>All points</h2><table class=points><tr><th>#</th><th>workload</th><th>config</th><th>timing</th>"
              "<th>status</th><th>cycles</th><th>time &micro;s</th><th>MACs/cycle</th><th>MAC util</th>"
              "<th>read bw</th><th>verdict</th><th>SRAM KiB</th><th>report</th><th>schedule or reason</th></tr>")
     for r in results:
@@ -356,7 +389,7 @@ def html_page(meta, results, missing, fronts, by_wl, axes, confirm, pages):
         u = r.get("utilisation", {})
         o.append("<tr%s><td>%d</td><td class=l>%s</td><td class=l>%s</td><td class=l>%s</td>"
                  "<td class='l%s'>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                 "<td class=l title='%s'>%s</td><td>%s</td><td class=l>%s</td><td class=l>%s</td></tr>"
+                 "<td class=l title='%s'>%s</td><td>%s</td><td class=l>%s</td><td class=w>%s</td></tr>"
                  % (" class=front" if on else "", r["index"], e(r["workload"]), e(r["config_name"]),
                     e(r["timing_label"]), "" if r["status"] == "ok" else " bad", e(r["status"]),
                     r.get("cycles", ""), "%.2f" % r["time_us"] if "time_us" in r else "",

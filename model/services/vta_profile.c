@@ -267,11 +267,10 @@ static void tl_sep(vta_prof_t *p) {
   p->tl_first = 0;
 }
 
-/* Microseconds of a timeline cycle, exactly: integer picoseconds. */
-static void tl_ts(vta_prof_t *p, uint64_t cyc) {
-  uint64_t ps = cyc * p->period_ps;
-  fprintf(p->tl, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
-}
+/* A timeline time: the whole cycle count.  Integers keep every slice's end
+ * exactly at its successor's start in any viewer's floating point (a
+ * fractional microsecond would not: 6.48 + 1.28 > 7.76 in doubles). */
+static void tl_ts(vta_prof_t *p, uint64_t cyc) { fprintf(p->tl, "%" PRIu64, cyc); }
 
 /* s as a JSON string literal, quotes included, into out (truncated to fit). */
 static void json_quote(const char *s, char *out, size_t len) {
@@ -317,12 +316,13 @@ static void tl_slice(vta_prof_t *p, int tid, const char *name, uint64_t from, ui
 
 static void tl_header(vta_prof_t *p) {
   FILE *f = p->tl;
-  fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"vtasim\",\"format\":"
-        "\"Chrome trace-event JSON (docs/report-json.md; open in ui.perfetto.dev or "
-        "chrome://tracing)\",\"program\":", f);
+  fputs("{\"otherData\":{\"generator\":\"vtasim\",\"format\":"
+        "\"Chrome trace-event JSON (docs/report-json.md; vtasim timeline draws it as an "
+        "offline HTML page)\",\"program\":", f);
   tl_str(f, p->o.title ? p->o.title : "");
   fprintf(f, ",\"clock_mhz\":%g,\"cycle_ps\":%" PRIu64 ",\"time_unit\":\"ts and dur are "
-          "microseconds: simulated cycles times cycle_ps\",\"bandwidth_window_cycles\":%u,"
+          "whole simulated cycles (viewers label them microseconds); a cycle is cycle_ps "
+          "picoseconds\",\"bandwidth_window_cycles\":%u,"
           "\"bandwidth_counters\":\"beats landed (read) or accepted (write) per window\","
           "\"store_merge\":", p->o.clock_mhz, p->period_ps, p->o.window);
   tl_str(f, p->o.no_merge ? "off: one slice per STORE"

@@ -4,17 +4,13 @@
 // request other than the page itself, and each number the page shows with
 // its data-src / data-v / data-fmt attributes (cli/report.c), read from the
 // rendered DOM.  Exits 0 when the page loaded; the test judges the record.
-const { chromium } = require('playwright-core');
+const { launch } = require('./chromium.js');
 const path = require('path');
 
 (async () => {
   const [page_path, out_path, shot] = process.argv.slice(2);
   const url = 'file://' + path.resolve(page_path);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const page = await browser.newPage({ viewport: { width: 1280, height: 2000 } });
   const rec = { console: [], page_errors: [], requests: [], failed: [] };
   page.on('console', (m) => rec.console.push({ type: m.type(), text: m.text() }));

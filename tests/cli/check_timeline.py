@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_timeline.py TIMELINE.json [RUN.json] - check a `vtasim run --timeline`
-file against the trace-event rules (written for this test, independently of
+file against the trace-event rules (integer cycle timestamps, no
+slice overlapping its successor in floating point) (written for this test, independently of
 model/services/vta_profile.c): strict JSON, known phases, every slice complete with a
 positive duration, slices properly nested per track, timestamps monotonic per
 track and per counter, counters consistent (token counts against the flow
@@ -60,11 +61,11 @@ cpb, cmdq = int(params["CPB"]), int(params["CMDQ"])
 
 
 def cyc(ts):
-    """A timestamp (microseconds) as a whole number of cycles."""
-    v = Decimal(ts) * 10**6 / ps
-    if v != v.to_integral_value():
-        err("timestamp %s is not a whole cycle at %d ps" % (ts, ps))
-    return int(v)
+    """A timestamp: a whole number of cycles, written as a JSON integer."""
+    if not isinstance(ts, int):
+        err("timestamp %s is not an integer cycle count" % ts)
+        return int(Decimal(ts))
+    return ts
 
 
 ev = doc["traceEvents"]
@@ -117,7 +118,26 @@ for i, e in enumerate(ev):
 
 # ---- slices: nesting per track, arguments ------------------------------------------
 units = {"fetch", "load", "compute", "store"}
+# a network's timeline: a "layers" track of back-to-back slices from cycle
+# 0, one per layer; bandwidth windows then start again at each layer's start
+layer_starts = [0]
 for tid, sl in slices.items():
+    if names.get(tid) == "layers":
+        pos = 0
+        for (a, b, e) in sl:
+            cy = e.get("args", {}).get("cycles")
+            if a != pos or not e.get("name") or not isinstance(cy, int) or not 0 < cy < b - a:
+                err("layers: slice %s [%d,%d) does not follow the layer before (ending %d) "
+                    "or its args.cycles %r is not its span less a cycle per run"
+                    % (e.get("name"), a, b, pos, cy))
+            pos = b
+        layer_starts = [a for (a, _, _) in sl] or [0]
+        units_end = max((b2 for t2, s2 in slices.items() if t2 != tid for (_, b2, _) in s2), default=0)
+        if units_end != pos:
+            err("layers: the last layer ends at %d, the slices at %d" % (pos, units_end))
+for tid, sl in slices.items():
+    if names.get(tid) == "layers":
+        continue
     if names.get(tid) not in units:
         err("track %s has slices but no unit thread_name" % tid)
     stack = []
@@ -128,6 +148,17 @@ for tid, sl in slices.items():
             err("track %s: slice %s [%d,%d) overlaps %s [%d,%d) without nesting"
                 % (names.get(tid), e["name"], a, b, stack[-1][2]["name"], stack[-1][0], stack[-1][1]))
         stack.append((a, b, e))
+    # as a viewer sees them: ts + dur in double precision never passes the
+    # start of the next slice that is not nested inside it
+    prev = None
+    for (a, b, e) in sorted(sl, key=lambda x: (x[0], -x[1])):
+        if prev is not None and a >= prev[1]:
+            end = float(prev[2]["ts"]) + float(prev[2]["dur"])
+            if end > float(e["ts"]):
+                err("track %s: slice %s ends at %r in floating point, after %s starts at %r"
+                    % (names.get(tid), prev[2]["name"], end, e["name"], float(e["ts"])))
+        if prev is None or b > prev[1]:
+            prev = (a, b, e)
     if names.get(tid) in ("load", "compute", "store"):
         for (a, b, e) in sl:
             g = e.get("args", {})
@@ -228,7 +259,8 @@ if sorted(rd) != sorted(["rd fetch beats", "rd uop beats", "rd inp beats", "rd w
     err("bandwidth counters missing: %s" % sorted(counters))
 starts = sorted(set(c for n in rd for (c, _) in counters[n]))
 for c in starts:
-    if c % window:
+    base = layer_starts[bisect.bisect_right(layer_starts, c) - 1]
+    if (c - base) % window:
         err("bandwidth sample at cycle %d is not at a window start" % c)
     tot = sum(value_at(counters[n], c) for n in rd)
     if tot > -(-window // cpb):
