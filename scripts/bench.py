@@ -100,7 +100,8 @@ def run_json(binary, f, engine, report_path=False, extra=()):
     if binary not in QUIET_FLAGS:
         h = sh([binary, "run", "--help"]).stdout
         QUIET_FLAGS[binary] = [o for o in ("--no-attribution", "--no-windows") if o in h]
-    flags = [] if report_path else QUIET_FLAGS[binary]
+    # (the functional engine has no cycles: it refuses both)
+    flags = [] if report_path or engine == "functional" else QUIET_FLAGS[binary]
     r = sh([binary, "run", f, "--engine", engine, "--json", *flags, *extra])
     try:
         d = json.loads(r.stdout)
