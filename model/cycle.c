@@ -318,8 +318,7 @@ static void skip_to(vta_model_t *m, uint64_t to) {
  * are back to back): load lands a beat in every cycle and nothing else in
  * the machine moves (fetch, compute and store did nothing in the cycle
  * just ended, the write channel is idle, and no request is presented, or
- * none can be granted: MAX_OUTST bursts are in flight, until the oldest
- * one's last beat).  The cycles of the train then differ only in the beat,
+ * none can be granted: MAX_OUTST slots are held, until one frees).  The cycles of the train then differ only in the beat,
  * so they run in bulk: the landing and the memory tick of each, the
  * counters once.  A GEMM or ALU in closed form bounds the train by its done
  * cycle; the loads' writes bring it up to date as usual.  `end` is the

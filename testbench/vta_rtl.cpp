@@ -687,7 +687,9 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
   //    and a burst that stops holding its MAX_OUTST slot at this edge
   //    (docs/microarch.md 5.1), counted into mem_arbiter's register
-  t->m_rd_frees = vta_memsys_rd_frees(r->ms) != 0;
+  uint32_t frees = vta_memsys_rd_frees(r->ms);
+  assert(frees <= 1); // one burst a cycle at most (memsys.c)
+  t->m_rd_frees = frees != 0;
   return 0;
 }
 

@@ -278,9 +278,8 @@ static uint64_t slot_free_at(const vta_memsys_t *ms, const rd_req_t *r) {
   return at > ms->now + 1 ? at : ms->now + 1;
 }
 
-/* Bursts holding a slot in the current cycle.  Slots free in issue order
- * up to ties (free_at follows the last beats, which land in order, except
- * where the grant's own cycle bounds it), so count from the oldest. */
+/* Bursts holding a slot in the current cycle (at most MAX_OUTST + 3 in
+ * the ring: a short walk). */
 static uint32_t slots_held(const vta_memsys_t *ms) {
   uint32_t held = 0;
   for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
@@ -290,6 +289,10 @@ static uint32_t slots_held(const vta_memsys_t *ms) {
   return held;
 }
 
+/* At most one a cycle: free_at is the later of the cycle after the grant
+ * (one grant a cycle) and two before the last beat (one last beat a cycle),
+ * and a burst granted in t whose last beat lands by t + 3 follows every
+ * older burst's last beat, which then freed its slot earlier. */
 uint32_t vta_memsys_rd_frees(const vta_memsys_t *ms) {
   uint32_t n = 0;
   for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {

@@ -30,7 +30,7 @@ const vta_param_info_t vta_params[] = {
     {"MAX_BURST", "--max-burst", "max_burst", 256, 1, 256, 1, MEM(max_burst),
      "beats per burst; bursts never cross a MAX_BURST*BUS_BYTES boundary (16 = De10/stock tsim)"},
     {"MAX_OUTST", "--max-outst", "max_outst", 16, 1, 256, 0, MEM(max_outst),
-     "read bursts in flight (issued, last beat not landed)"},
+     "read bursts holding a slot (issued, last beat not within two cycles of landing)"},
     /* Core. */
     {"CMDQ", "--cmd-queue", "cmd_queue", 512, 1, 1u << 20, 0, CORE(cmd_queue_depth),
      "command-queue depth per unit, the executing instruction included"},
