@@ -34,7 +34,13 @@ static const char report_help[] =
     "  --title TEXT       the page's title\n"
     "  --clock-mhz N      clock for runs whose JSON states none (100)\n"
     "\n"
-    "Exit status: 0 written, 2 bad input (unreadable file, not a vtasim report).\n";
+    "Every report is checked first: strict JSON, a run or network report (another\n"
+    "kind of file is named: a timeline, a driver's records, a sweep's files), every\n"
+    "field the page uses present, finite and in range; a baseline of the same kind\n"
+    "(and for a network, the same layers and shapes).\n"
+    "\n"
+    "Exit status: 0 written, 2 bad input (unreadable file, not a run report, a\n"
+    "field missing or out of range, a baseline that cannot be compared).\n";
 
 typedef struct report_opts {
   const char *outpath, *basepath;
