@@ -8,6 +8,8 @@
 #include <cjson/cJSON.h>
 #include <string.h>
 
+#include "vta_json.h"
+
 static const struct {
   const char *schema;
   vta_json_kind_t kind;
@@ -41,6 +43,17 @@ vta_json_kind_t vta_json_kind(const cJSON *j) {
       cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "parameters")))
     return VTA_JK_CONFIG;
   return VTA_JK_UNKNOWN;
+}
+
+vta_json_kind_t vta_json_kind_of_text(const char *text, size_t len, int *ndocs) {
+  int n = 0;
+  for (size_t off = 0, end; off < len && (end = vta_json_first_end(text + off, len - off)); off += end)
+    n++;
+  if (ndocs) *ndocs = n;
+  cJSON *first = n ? cJSON_ParseWithLength(text, len) : NULL;
+  vta_json_kind_t k = vta_json_kind(first);
+  cJSON_Delete(first);
+  return k;
 }
 
 const char *vta_json_kind_text(vta_json_kind_t k) {

@@ -33,6 +33,12 @@ typedef enum vta_json_kind {
 /* The kind of one parsed document. */
 vta_json_kind_t vta_json_kind(const struct cJSON *j);
 
+/* The kind of a file's text: that of its first document; *ndocs (if not
+ * NULL) counts the documents when the file is JSON lines (one document a
+ * line, as the driver writes VTASIM_REPORT), 1 for one document, 0 when the
+ * text does not start with a JSON document. */
+vta_json_kind_t vta_json_kind_of_text(const char *text, size_t len, int *ndocs);
+
 /* The kind as a phrase for "FILE is ...": "a VTASIM_REPORT record of the
  * driver (schema vtasim-driver-run/1)". */
 const char *vta_json_kind_text(vta_json_kind_t k);

@@ -96,15 +96,12 @@ vta_rd_metrics_t vta_rd_metrics(const cJSON *j, double clock_mhz) {
  * records are the JSON lines vtasim writes; say so rather than "text after
  * the document".  0 when text is one document (or not JSON). */
 static int json_lines(const char *path, const char *text, size_t len, vta_err *e) {
-  size_t end = vta_json_first_end(text, len);
-  if (!end || end >= len || !vta_json_first_end(text + end, len - end)) return 0;
-  cJSON *first = cJSON_ParseWithLength(text, len);
-  vta_json_kind_t k = vta_json_kind(first);
-  cJSON_Delete(first);
-  if (k == VTA_JK_DRIVER_RUN)
+  int n = 0;
+  vta_json_kind_t k = vta_json_kind_of_text(text, len, &n);
+  if (n > 1 && k == VTA_JK_DRIVER_RUN)
     return vta_errf(e, VTA_EINPUT, "%s is a file of VTASIM_REPORT records of the driver (JSON lines, "
-                    "schema vtasim-driver-run/1: one record per VTADeviceRun), not a run report",
-                    path);
+                    "%d records of schema vtasim-driver-run/1: one per VTADeviceRun), not a run "
+                    "report", path, n);
   return 0; /* the strict parse names the line of the text after the first document */
 }
 

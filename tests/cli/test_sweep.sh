@@ -11,7 +11,8 @@
 V=$VTASIM
 cd "$TMP" || exit 1
 
-spec() { cat >"$TMP/$1.json"; }
+# spec NAME < TEXT: $TMP/NAME.json, its sha256 kept to show it is never written
+spec() { cat >"$TMP/$1.json"; sha256sum "$TMP/$1.json" >>"$TMP/specs.sha"; }
 
 # ---- bad input --------------------------------------------------------------
 spec bad_key <<'EOF'
@@ -99,17 +100,21 @@ spec dup_wl <<'EOF'
 EOF
 expect "a workload's key given twice" 2 "dup_wl.json:2: key 'workloads\[1\].in_channels': given twice" -- "$V" sweep dup_wl.json
 printf '{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}\n{"workloads": []}\n' >trail.json
+sha256sum trail.json >>specs.sha
 expect "text after the spec" 2 'trail.json:2: unexpected text after the JSON document' -- "$V" sweep trail.json
 # a spec of 7.2e20 points: refused from its axes alone, at once, in little memory
 python3 -c "
 import json
-ax = {k: list(range(1, 201)) for k in ('RD_LAT', 'WR_ACK', 'MAX_OUTST')}
-ax['MAX_BURST'] = [1, 2, 4, 8, 16, 32, 64, 128, 256]; ax['CPB'] = list(range(1, 100)); ax['TOKQ'] = list(range(1, 200))
-ax['CMDQ'] = list(range(1, 200))
-json.dump({'timing': ax, 'workloads': [{'op': 'gemm', 'in_channels': 16, 'out_channels': 16}]}, open('huge.json', 'w'))"
-expect "7.2e20 points refused before expanding, whatever the limit" 2 'huge.json has [0-9.e+]+ points, more than a sweep may have \(100000\)' -- \
+r = lambda a, b: list(range(a, b + 1))
+t = {'RD_LAT': r(1, 200), 'WR_ACK': r(1, 200), 'MAX_OUTST': r(1, 180), 'TOKQ': r(1, 100), 'CMDQ': r(1, 100), 'CPB': r(1, 100)}
+c = {'LOG_INP_BUFF_SIZE': r(1, 50), 'LOG_WGT_BUFF_SIZE': r(1, 50), 'LOG_ACC_BUFF_SIZE': r(1, 40), 'LOG_UOP_BUFF_SIZE': r(1, 50),
+     'LOG_BLOCK': r(1, 20)}
+json.dump({'config': c, 'timing': t, 'workloads': [{'op': 'gemm', 'in_channels': 16, 'out_channels': 16}]}, open('huge.json', 'w'))"
+sha256sum huge.json >>specs.sha
+expect "7.2e20 points refused before expanding, whatever the limit" 2 'huge.json has 7.2e\+20 points, more than a sweep may have \(100000\)' -- \
   bash -c "ulimit -v 400000; exec timeout 10 '$V' sweep huge.json -o huge --limit 100000"
 check "nothing written for a refused spec" test ! -e huge
+check "every spec given (refused or run) left byte for byte as it was" sha256sum -c --quiet specs.sha
 # the points are written to points.json as they are made: memory does not
 # grow with the sweep (20000 points; the scheduler replaced by a stub)
 python3 -c "
