@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,10 +52,15 @@ static const char *type_name(const cJSON *v) {
        : cJSON_IsString(v) ? "a string" : cJSON_IsArray(v) ? "an array" : "an object";
 }
 
-static int fail(ck_t *c, const char *pre, const char *path, const char *fmt, const char *a,
-                const char *b) {
+/* "FILE: field 'PRE PATH' what": the first field at fault. */
+static int fail(ck_t *c, const char *pre, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(ck_t *c, const char *pre, const char *path, const char *fmt, ...) {
   char what[256];
-  snprintf(what, sizeof what, fmt, a, b);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
   return vta_errf(c->err, VTA_EINPUT, "%s: field '%s%s' %s", c->file, pre, path, what);
 }
 
@@ -78,7 +84,7 @@ static int check_fields(ck_t *c, const cJSON *node, const char *pre, const fld_t
     const fld_t *f = &tab[i];
     const cJSON *v = at(node, f->path);
     if (!v) {
-      if (f->req) return fail(c, pre, f->path, "%sis missing", "", "");
+      if (f->req) return fail(c, pre, f->path, "is missing");
       continue;
     }
     int ok;
@@ -129,7 +135,7 @@ static int check_array(ck_t *c, const cJSON *node, const char *pre, const char *
   for (const cJSON *e = cJSON_IsArray(a) ? a->child : NULL; e; e = e->next, i++) {
     char p[192];
     snprintf(p, sizeof p, "%s%s[%d]", pre, path, i);
-    if (!cJSON_IsObject(e)) return fail(c, p, "", "is %s: expected an object", type_name(e), "");
+    if (!cJSON_IsObject(e)) return fail(c, p, "", "is %s: expected an object", type_name(e));
     char sub[200];
     snprintf(sub, sizeof sub, "%s.", p);
     if (check_fields(c, e, sub, tab, n)) return -1;
@@ -217,7 +223,7 @@ static int check_unit(ck_t *c, const cJSON *units, const char *u, double total, 
   const cJSON *uo = cJSON_GetObjectItemCaseSensitive(units, u);
   if (!cJSON_IsObject(uo)) {
     snprintf(p, sizeof p, "%sunits.", pre);
-    return fail(c, p, u, "is %s: expected an object", uo ? type_name(uo) : "missing", "");
+    return fail(c, p, u, "is %s: expected an object", uo ? type_name(uo) : "missing");
   }
   double sum = 0;
   for (int k = 0; cats[k]; k++) {
@@ -233,7 +239,7 @@ static int check_unit(ck_t *c, const cJSON *units, const char *u, double total, 
   if (done && sum != total) {
     char got[96];
     snprintf(got, sizeof got, "sum to %.17g cycles, not cycles.total %.17g", sum, total);
-    return fail(c, p, "*", "%s%s (each unit is in one category every cycle)", got, "");
+    return fail(c, p, "*", "%s (each unit is in one category every cycle)", got);
   }
   return 0;
 }
@@ -248,7 +254,7 @@ static int check_cycles(ck_t *c, const cJSON *cy, int done) {
   for (int u = 0; u < 4; u++)
     if (check_unit(c, at(cy, "units"), units[u], total, done, pre)) return -1;
   if (at(cy, "gemm.reset_uops")->valuedouble > at(cy, "gemm.uops")->valuedouble)
-    return fail(c, pre, "gemm.reset_uops", "is more than gemm.uops%s%s", "", "");
+    return fail(c, pre, "gemm.reset_uops", "is more than gemm.uops");
   return 0;
 }
 
@@ -265,14 +271,14 @@ static int check_windows(ck_t *c, const cJSON *w) {
     if (cJSON_GetArraySize(a) != n) {
       char m[96];
       snprintf(m, sizeof m, "has %d values: expected windows.count (%d)", cJSON_GetArraySize(a), n);
-      return fail(c, "windows.", rows[r], "%s%s", m, "");
+      return fail(c, "windows.", rows[r], "%s", m);
     }
     int i = 0;
     for (const cJSON *e = a->child; e; e = e->next, i++) {
       char p[64];
       snprintf(p, sizeof p, "windows.%s[%d]", rows[r], i);
       fld_t f = {"", 'n', 1, 0, 100};
-      if (!cJSON_IsNumber(e)) return fail(c, p, "", "is %s: expected a number", type_name(e), "");
+      if (!cJSON_IsNumber(e)) return fail(c, p, "", "is %s: expected a number", type_name(e));
       if (check_num(c, p, &f, e)) return -1;
     }
   }
@@ -290,7 +296,7 @@ static int check_run(ck_t *c, const cJSON *j) {
     if (!cJSON_IsString(e)) {
       char p[64];
       snprintf(p, sizeof p, "expectations.failures[%d]", i);
-      return fail(c, p, "", "is %s: expected a string", type_name(e), "");
+      return fail(c, p, "", "is %s: expected a string", type_name(e));
     }
   const cJSON *cy = at(j, "cycles"), *pr = at(j, "profile"), *w = at(j, "windows");
   const char *st = cJSON_GetStringValue(at(j, "status"));
@@ -298,7 +304,7 @@ static int check_run(ck_t *c, const cJSON *j) {
   if (cJSON_IsObject(cy) && check_cycles(c, cy, done)) return -1;
   if (cJSON_IsObject(pr) && check_profile(c, pr, "profile.")) return -1;
   if (cJSON_IsObject(pr) && !cJSON_IsObject(cy))
-    return fail(c, "", "profile", "is an object while 'cycles' is null%s%s", "", "");
+    return fail(c, "", "profile", "is an object while 'cycles' is null");
   if (cJSON_IsObject(w) && check_windows(c, w)) return -1;
   return 0;
 }
