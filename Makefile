@@ -29,7 +29,8 @@
 #   make rtl-variant RTL_DIR=... RTL_CONFIG=... RTL_PARAMS=...  a vtasim with
 #                   the RTL of another configuration (vtasim sweep --confirm)
 #   make fuzz       libFuzzer (clang) on the assembler, bundle loader, config
-#                   reader and decoder, FUZZ_SECONDS (60) each (scripts/fuzz.sh);
+#                   reader, decoder, run-report reader and sweep spec reader,
+#                   FUZZ_SECONDS (60) each (scripts/fuzz.sh);
 #                   make fuzz-build builds the fuzzers alone
 #   make clean      remove build/
 #

@@ -266,7 +266,7 @@ static void unit_shares(hw_t *w, const vta_run_doc_t *x, const char *unit) {
       snprintf(path, sizeof path, "cycles.units.%s.%s", unit, keys[k]);
       hr_share(w, x, path, "cycles.total", F_PCT);
     } else {
-      hr_val(w, NULL, NULL, dep / total, F_PCT);
+      hr_val(w, NULL, NULL, total > 0 ? dep / total : NAN, F_PCT); /* a stopped run: no cycles */
     }
     hr_out(w, "</td>");
   }

@@ -48,7 +48,7 @@ const char *hr_fmt_int(double v, char *buf, size_t len) {
 
 /* How a number is shown in format f (the tests parse it back). */
 static const char *fmt_val(double v, fmt_t f, char *buf, size_t len) {
-  if (isnan(v)) return snprintf(buf, len, "n/a"), buf;
+  if (!isfinite(v)) return snprintf(buf, len, "n/a"), buf; /* never "inf" or "nan" on a page */
   switch (f) {
   case F_INT: return hr_fmt_int(v, buf, len);
   case F_PCT: snprintf(buf, len, "%.1f%%", 100 * v); break;

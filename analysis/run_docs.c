@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_kind.h"
 #include "report_int.h"
+#include "report_schema.h"
 #include "run_docs.h"
 #include "driver_runs.h"
 #include "vta_io.h"
+#include "vta_json.h"
 
 /* ---- paths into a document ------------------------------------------------------ */
 
@@ -90,32 +93,45 @@ vta_rd_metrics_t vta_rd_metrics(const cJSON *j, double clock_mhz) {
 
 /* ---- reading the reports ---------------------------------------------------------- */
 
-/* Parse data as JSON; the error names the line cJSON stopped at. */
-static cJSON *parse(const char *path, const uint8_t *data, size_t len, vta_err *e) {
-  cJSON *j = cJSON_ParseWithLength((const char *)data, len);
-  if (j) return j;
-  const char *at = cJSON_GetErrorPtr();
-  size_t off = at && at >= (const char *)data && at <= (const char *)data + len
-                   ? (size_t)(at - (const char *)data) : 0;
-  int line = 1;
-  for (size_t i = 0; i < off; i++) line += data[i] == '\n';
-  vta_errf(e, VTA_EINPUT, "%s:%d: not valid JSON", path, line);
-  return NULL;
+/* A file of several documents, one a line: the driver's VTASIM_REPORT
+ * records are the JSON lines vtasim writes; say so rather than "text after
+ * the document".  0 when text is one document (or not JSON). */
+static int json_lines(const char *path, const char *text, size_t len, vta_err *e) {
+  int n = 0;
+  vta_json_kind_t k = vta_json_kind_of_text(text, len, &n);
+  if (n > 1 && k == VTA_JK_DRIVER_RUN)
+    return vta_errf(e, VTA_EINPUT, "%s is a file of VTASIM_REPORT records of the driver (JSON lines, "
+                    "%d records of schema vtasim-driver-run/1: one per VTADeviceRun), not a run "
+                    "report", path, n);
+  return 0; /* the strict parse names the line of the text after the first document */
 }
 
-/* A document the renderer can walk: one of the two schemas, with the
- * container it starts from of the right type. */
-static int check_doc(vta_run_doc_t *d, const char *path, vta_err *e) {
-  const char *schema = str(d->j, "schema");
-  if (!strcmp(schema, "vtasim-net/1")) d->net = 1;
-  else if (strcmp(schema, "vtasim-run/2"))
-    return vta_errf(e, VTA_EINPUT, "%s: field 'schema' is '%s'; expected 'vtasim-run/2' (vtasim "
-                    "run --json) or 'vtasim-net/1' (a network)", path, schema);
-  if (d->net && !cJSON_IsArray(jget(d->j, "layers")))
-    return vta_errf(e, VTA_EINPUT, "%s: field 'layers': expected an array", path);
-  if (!d->net && !cJSON_IsObject(jget(d->j, "cycles")) && !cJSON_IsNull(jget(d->j, "cycles")))
-    return vta_errf(e, VTA_EINPUT, "%s: field 'cycles': expected an object or null", path);
-  return 0;
+int vta_run_doc_parse(vta_run_doc_t *d, const char *text, size_t len, const char *path,
+                      const char *id, vta_err *e) {
+  memset(d, 0, sizeof *d);
+  if (json_lines(path, text, len, e)) return -1;
+  cJSON *j = vta_json_parse_strict(text, len, path, e);
+  if (!j) return -1;
+  vta_json_kind_t k = vta_json_kind(j);
+  if (k != VTA_JK_RUN && k != VTA_JK_NET) {
+    const char *schema = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "schema"));
+    char sch[96] = "";
+    if (schema && (k == VTA_JK_RUN_OTHER || k == VTA_JK_OTHER_SCHEMA))
+      snprintf(sch, sizeof sch, " (its schema is '%.60s')", schema);
+    vta_errf(e, VTA_EINPUT, "%s is %s%s, not a run report: vtasim report reads the output of "
+             "vtasim run --json (schema 'vtasim-run/2', or 'vtasim-net/1' for a network)", path,
+             vta_json_kind_text(k), sch);
+    cJSON_Delete(j);
+    return -1;
+  }
+  d->j = j;
+  d->net = k == VTA_JK_NET;
+  d->file = path;
+  snprintf(d->id, sizeof d->id, "%s", id);
+  if (!vta_report_check(j, d->net, path, e)) return 0;
+  cJSON_Delete(j);
+  d->j = NULL;
+  return -1;
 }
 
 /* One report; on failure nothing is held. */
@@ -125,16 +141,20 @@ static int load_doc(vta_run_doc_t *d, const char *path, const char *id, vta_err 
   memset(d, 0, sizeof *d);
   if (vta_read_file(path, &data, &len, e)) return -1;
   /* the driver's VTASIM_REPORT records (a run list), else a report */
-  d->j = vta_driver_runs_read(path, data, len, &d->driver, e);
-  if (!d->driver) d->j = parse(path, data, len, e);
+  int driver = 0;
+  cJSON *runs = vta_driver_runs_read(path, data, len, &driver, e);
+  if (driver) {
+    free(data);
+    if (!runs) return -1;
+    d->j = runs;
+    d->driver = 1;
+    d->file = path;
+    snprintf(d->id, sizeof d->id, "%s", id);
+    return 0;
+  }
+  int rc = vta_run_doc_parse(d, (const char *)data, len, path, id, e);
   free(data);
-  if (!d->j) return -1;
-  d->file = path;
-  snprintf(d->id, sizeof d->id, "%s", id);
-  if (d->driver || !check_doc(d, path, e)) return 0;
-  cJSON_Delete(d->j);
-  d->j = NULL;
-  return -1;
+  return rc;
 }
 
 int vta_run_docs_read(vta_run_docs_t *set, const char *const *files, int n,
@@ -158,6 +178,12 @@ int vta_run_docs_read(vta_run_docs_t *set, const char *const *files, int n,
     }
     set->has_base = 1;
     set->base_path = baseline;
+    for (int i = 0; i < set->n; i++)
+      if (vta_report_check_baseline(set->doc[i].j, set->doc[i].net, set->doc[i].file, set->base.j,
+                                    set->base.net, baseline, err)) {
+        vta_run_docs_free(set);
+        return -1;
+      }
   }
   return 0;
 }

@@ -8,6 +8,8 @@
 #ifndef VTA_RUN_DOCS_H
 #define VTA_RUN_DOCS_H
 
+#include <stddef.h>
+
 #include "vta_err.h"
 
 struct cJSON;
@@ -43,5 +45,15 @@ typedef struct vta_run_docs {
 int vta_run_docs_read(vta_run_docs_t *set, const char *const *files, int n,
                       const char *baseline, vta_err *err);
 void vta_run_docs_free(vta_run_docs_t *set);
+
+/*
+ * One report from its text (path names it in messages, id in the page):
+ * strict JSON (no repeated key, nothing after the document), a run or a
+ * network report (another kind of file is named: "X is a timeline ..., not
+ * a run report"), every field checked against the schema.  On failure
+ * nothing is held; on success d->j is the caller's (cJSON_Delete).
+ */
+int vta_run_doc_parse(vta_run_doc_t *d, const char *text, size_t len, const char *path,
+                      const char *id, vta_err *err);
 
 #endif

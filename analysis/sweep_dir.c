@@ -15,6 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sweep_spec.h"
+#include "vta_io.h"
+
 int vta_sweep_path(char *out, vta_err *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -52,12 +55,15 @@ bad:
   return vta_errf(e, VTA_EIO, "%s: cannot create the directory: %s", dir, strerror(errno));
 }
 
-int vta_sweep_write_points(const char *dir, const cJSON *doc, vta_err *e) {
+int vta_sweep_write_points(const char *dir, const vta_sweep_spec_t *s, const char *version,
+                           vta_err *e) {
   char path[PATH_MAX];
   if (vta_sweep_path(path, e, "%s/points.json", dir)) return -1;
-  char *txt = cJSON_Print(doc);
-  int rc = vta_sweep_write_atomic(path, txt, e);
-  free(txt);
+  vta_out_t o = {0};
+  if (vta_out_open(&o, path, "", 0, e)) return -1;
+  /* written as expanded, through a temporary renamed when whole */
+  int rc = vta_sweep_points_write(s, version, o.f, e);
+  if (vta_out_close(&o, rc == 0, rc ? NULL : e)) rc = -1;
   return rc;
 }
 

@@ -25,8 +25,11 @@ int vta_sweep_write_atomic(const char *path, const char *text, vta_err *err);
 /* mkdir -p */
 int vta_sweep_mkdirs(const char *dir, vta_err *err);
 
-/* DIR/points.json from the points document (vta_sweep_points_doc). */
-int vta_sweep_write_points(const char *dir, const struct cJSON *doc, vta_err *err);
+struct vta_sweep_spec;
+/* DIR/points.json: the spec's points (vta_sweep_points_write), expanded
+ * straight into the file. */
+int vta_sweep_write_points(const char *dir, const struct vta_sweep_spec *s, const char *version,
+                           vta_err *err);
 
 /* DIR/results/ into rdir[PATH_MAX], created if missing. */
 int vta_sweep_results_dir(const char *dir, char *rdir, vta_err *err);

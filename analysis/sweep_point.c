@@ -14,7 +14,9 @@
 
 #include "sweep_dir.h"
 #include "vta_engine.h"
+#include "sweep_spec.h"
 #include "vta_io.h"
+#include "vta_json.h"
 #include "vta_profile.h"
 #include "vta_session.h"
 
@@ -233,27 +235,28 @@ cJSON *vta_sweep_eval_point(const cJSON *pt) {
 
 /* ---- the point's files ------------------------------------------------------------ */
 
-cJSON *vta_sweep_load_points(const char *dir, vta_err *e) {
-  char path[PATH_MAX];
+cJSON *vta_sweep_load_points(const char *dir, char *path, vta_err *e) {
   if (vta_sweep_path(path, e, "%s/points.json", dir)) return NULL;
   uint8_t *buf;
   size_t len;
   if (vta_read_file(path, &buf, &len, e)) return NULL;
-  cJSON *o = cJSON_Parse((const char *)buf);
+  cJSON *o = vta_json_parse_strict((const char *)buf, len, path, e);
   free(buf);
-  if (!cJSON_IsArray(cJSON_GetObjectItem(o, "points"))) {
-    vta_errf(e, VTA_EINPUT, "%s: not a points file of vtasim sweep", path);
+  if (o && vta_sweep_check_points(o, path, -2, e)) {
     cJSON_Delete(o);
     return NULL;
   }
   return o;
 }
 
-const cJSON *vta_sweep_find_point(const cJSON *doc, const char *id) {
-  const cJSON *pt = NULL;
-  for (const cJSON *it = cJSON_GetObjectItem(doc, "points")->child; it; it = it->next)
-    if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "id")), id)) pt = it;
-  return pt;
+const cJSON *vta_sweep_find_point(const cJSON *doc, const char *id, int *index) {
+  int i = 0;
+  for (const cJSON *it = cJSON_GetObjectItem(doc, "points")->child; it; it = it->next, i++)
+    if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "id")), id)) {
+      *index = i;
+      return it;
+    }
+  return NULL;
 }
 
 int vta_sweep_point_result(const char *rdir, const cJSON *pt, const char *id, vta_err *e) {

@@ -18,10 +18,12 @@ struct cJSON;
 /* The result's schema. */
 #define VTA_SWEEP_SCHEMA "vtasim-sweep/1"
 
-/* The document of DIR/points.json (vta_sweep_points_doc, sweep_spec.h). */
-struct cJSON *vta_sweep_load_points(const char *dir, vta_err *err);
-/* The point of that id in it, or NULL. */
-const struct cJSON *vta_sweep_find_point(const struct cJSON *doc, const char *id);
+/* The document of DIR/points.json (vta_sweep_points_write, sweep_spec.h),
+ * its path into path[PATH_MAX]; strict JSON, its members checked (each
+ * point is checked by vta_sweep_check_points when it is used). */
+struct cJSON *vta_sweep_load_points(const char *dir, char *path, vta_err *err);
+/* The first point of that id in it and its index, or NULL. */
+const struct cJSON *vta_sweep_find_point(const struct cJSON *doc, const char *id, int *index);
 
 /* Compile the point's workload for its configuration (automatic tiling):
  * c is the configuration, p the program (vta_program_free is due), rep

@@ -14,6 +14,7 @@
 #include "sweep_int.h"
 #include "vta_config.h"
 #include "vta_io.h"
+#include "vta_json.h"
 #include "vta_params.h"
 
 int vta_sweep_err(vta_err *err, const vta_sweep_spec_t *s, const char *key, const char *fmt, ...) {
@@ -162,24 +163,28 @@ static int read_root(vta_sweep_spec_t *s, const cJSON *root, vta_err *e) {
   return check_names(s, e);
 }
 
-int vta_sweep_spec_load(vta_sweep_spec_t *s, const char *path, vta_err *e) {
+int vta_sweep_spec_parse(vta_sweep_spec_t *s, char *text, size_t len, const char *path,
+                         vta_err *e) {
   memset(s, 0, sizeof *s);
   s->path = path;
   s->clock_mhz = 100;
-  uint8_t *buf;
-  size_t len;
-  if (vta_read_file(path, &buf, &len, e)) return -1;
-  s->text = (char *)buf; /* vta_read_file NUL-terminates */
+  s->text = text;
   s->workloads = cJSON_CreateArray();
-  cJSON *root = cJSON_Parse(s->text);
-  if (!root) {
-    const char *at = cJSON_GetErrorPtr();
-    return vta_errf(e, VTA_EINPUT, "%s:%d: not valid JSON (near '%.20s')", path,
-                    at ? vta_json_line(s->text, at) : 1, at ? at : "");
-  }
+  /* strict: a repeated key (two axes of one key, two names) or text after
+   * the spec is an error, as in vta_config.json */
+  cJSON *root = vta_json_parse_strict(text, len, path, e);
+  if (!root) return -1;
   int rc = read_root(s, root, e);
   cJSON_Delete(root);
   return rc;
+}
+
+int vta_sweep_spec_load(vta_sweep_spec_t *s, const char *path, vta_err *e) {
+  uint8_t *buf;
+  size_t len;
+  memset(s, 0, sizeof *s);
+  if (vta_read_file(path, &buf, &len, e)) return -1;
+  return vta_sweep_spec_parse(s, (char *)buf, len, path, e); /* NUL-terminated */
 }
 
 void vta_sweep_spec_free(vta_sweep_spec_t *s) {
@@ -189,9 +194,9 @@ void vta_sweep_spec_free(vta_sweep_spec_t *s) {
   s->workloads = NULL;
 }
 
-long vta_sweep_count(const vta_sweep_spec_t *s) {
-  long n = cJSON_GetArraySize(s->workloads);
+double vta_sweep_count(const vta_sweep_spec_t *s) {
+  double n = cJSON_GetArraySize(s->workloads);
   for (int i = 0; i < s->ncfg; i++) n *= s->cfg[i].n;
   for (int i = 0; i < s->ntim; i++) n *= s->tim[i].n;
-  return n;
+  return n; /* at most 256^64 times the workloads: far below DBL_MAX */
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_util.h"
+#include "sweep_spec.h"
 
 typedef int (*take_fn)(vtasim_opts_t *o, const char *opt, const char *v);
 
@@ -110,8 +111,11 @@ static int take_sweep_count(vtasim_opts_t *o, const char *opt, const char *v) {
   long *num = !strcmp(opt, "-j") ? &o->sweep.jobs : !strcmp(opt, "--confirm") ? &o->sweep.confirm
               : !strcmp(opt, "--limit") ? &o->sweep.limit : &o->sweep.chunk;
   long long x = vtasim_parse_count(v);
-  if (x < 0 || x > 1000000 || (num != &o->sweep.confirm && x == 0))
-    return bad(o, "%s expects a positive number", opt);
+  long long most = num == &o->sweep.limit ? VTA_SWEEP_MAX_POINTS : 1000000;
+  _Static_assert(VTA_SWEEP_MAX_POINTS == 100000, "the message below states it");
+  if (x < 0 || x > most || (num != &o->sweep.confirm && x == 0))
+    return bad(o, most == 1000000 ? "%s expects a positive number (at most 1000000)"
+                                   : "%s expects a positive number (at most 100000)", opt);
   *num = (long)x;
   if (num == &o->sweep.jobs) o->sweep.jobs_given = 1;
   return 0;
@@ -122,7 +126,6 @@ static int take_sweep(vtasim_opts_t *o, const char *opt, const char *v) {
   else if (!strcmp(opt, "--partition")) o->sweep.partition = v;
   else if (!strcmp(opt, "--slurm")) o->sweep.slurm = 1;
   else if (!strcmp(opt, "--no-wait")) o->sweep.no_wait = 1;
-  else o->sweep.yes = 1; /* --yes */
   return 0;
 }
 
@@ -225,8 +228,8 @@ static const opt_row_t rows[] = {
     {"--no-wait", NULL, S, VTASIM_ENG_ALL, take_sweep,
      "submit and return; gather later with `vtasim sweep collect DIR`"},
     {"--limit", "N", S, VTASIM_ENG_ALL, take_sweep_count,
-     "the size above which --yes is needed (default 1000)"},
-    {"--yes", NULL, S, VTASIM_ENG_ALL, take_sweep, "run a sweep larger than the limit"},
+     "the most points the sweep may have (default 1000; at most 100000): a larger spec is "
+     "refused before anything is expanded"},
 };
 #undef S
 #undef R

@@ -53,13 +53,13 @@ typedef struct vtasim_opts {
   struct {                         /* sweep: how the points run (docs/sweep.md) */
     const char *dir, *partition;
     long jobs, confirm, limit, chunk;
-    int slurm, no_wait, yes;
+    int slurm, no_wait;
     int jobs_given;                /* -j was given (a network's layers at once) */
   } sweep;
 } vtasim_opts_t;
 
 /* The defaults of cmd (races on for cosim; a sweep's points in parallel
- * on every core, at most 1000 without --yes, 4 per Slurm task). */
+ * on every core, at most --limit points (1000), 4 per Slurm task). */
 void vtasim_opts_default(vtasim_opts_t *o, int cmd);
 
 /* Parse argv[1..] for cmd ("run" or "cosim" in messages).  Returns -1 when

@@ -45,7 +45,13 @@ static const char report_help[] =
     "                     vtasim run, drawn by vtasim timeline into OUT.timelineN.html\n"
     "                     beside the page, or such a page (.html), linked as given\n"
     "\n"
-    "Exit status: 0 written, 2 bad input (unreadable file, not a vtasim report).\n";
+    "Every report is checked first: strict JSON, a run or network report (another\n"
+    "kind of file is named: a timeline, a driver's records, a sweep's files), every\n"
+    "field the page uses present, finite and in range; a baseline of the same kind\n"
+    "(and for a network, the same layers and shapes).\n"
+    "\n"
+    "Exit status: 0 written, 2 bad input (unreadable file, not a run report, a\n"
+    "field missing or out of range, a baseline that cannot be compared).\n";
 
 typedef struct report_opts {
   const char *outpath, *basepath;

@@ -29,7 +29,6 @@
 
 /* exit statuses; 1 (points missing, RTL differs) is scripts/sweep.py's */
 enum { SW_OK = 0, SW_BAD = 2 };
-#define SWEEP_LIMIT 1000    /* points; more needs --yes */
 
 static const char sweep_help[] =
     "usage: vtasim sweep SPEC.json [options]\n"
@@ -88,7 +87,8 @@ static int cmd_point(int argc, char **argv) {
   if (!dir || !nids) return vtasim_usage("sweep", "%s", "sweep point needs DIR and an ID");
   if (bundle && nids != 1) return vtasim_usage("sweep", "%s", "--bundle takes one ID");
   vta_err e = {0};
-  cJSON *all = vta_sweep_load_points(dir, &e);
+  char ppath[PATH_MAX];
+  cJSON *all = vta_sweep_load_points(dir, ppath, &e);
   char rdir[PATH_MAX];
   if (!all || vta_sweep_results_dir(dir, rdir, &e)) {
     cJSON_Delete(all);
@@ -96,12 +96,14 @@ static int cmd_point(int argc, char **argv) {
   }
   int rc = SW_OK;
   for (int k = 0; k < nids && rc == SW_OK; k++) {
-    const cJSON *pt = vta_sweep_find_point(all, ids[k]);
+    int idx = 0;
+    const cJSON *pt = vta_sweep_find_point(all, ids[k], &idx);
     if (!pt) {
       fprintf(stderr, "vtasim sweep: error: %s/points.json: no point with id %s\n", dir, ids[k]);
       rc = SW_BAD;
-    } else if (bundle ? vta_sweep_point_bundle(pt, ids[k], bundle, &e)
-                      : vta_sweep_point_result(rdir, pt, ids[k], &e)) {
+    } else if (vta_sweep_check_points(all, ppath, idx, &e) ||
+               (bundle ? vta_sweep_point_bundle(pt, ids[k], bundle, &e)
+                       : vta_sweep_point_result(rdir, pt, ids[k], &e))) {
       rc = fail(&e);
     }
   }
@@ -131,6 +133,12 @@ static int cmd_collect(int argc, char **argv) {
     fprintf(stderr, "vtasim sweep: error: %s: no sweep here (no points.json)\n", argv[2]);
     return SW_BAD;
   }
+  /* every point checked against what its inputs make before anything is
+   * gathered from it */
+  cJSON *all = vta_sweep_load_points(argv[2], pts, &e);
+  int bad = !all || vta_sweep_check_points(all, pts, -1, &e);
+  cJSON_Delete(all);
+  if (bad) return fail(&e);
   char *a[] = {"collect", "--dir", argv[2]};
   return exec_driver(a, 3);
 }
@@ -152,20 +160,19 @@ static int write_points(const vtasim_opts_t *o, const char *dir) {
   vta_sweep_spec_t spec, *s = &spec;
   vta_err e = {0};
   int rc = SW_OK;
-  cJSON *pts = NULL;
-  long n;
+  double n;
   if (vta_sweep_spec_load(s, o->in, &e)) rc = fail(&e);
-  else if ((n = vta_sweep_count(s)) > o->sweep.limit && !o->sweep.yes) {
-    fprintf(stderr, "vtasim sweep: %s has %ld points, more than the limit of %ld: pass --yes "
-                    "to run it (or --limit N)\n", o->in, n, o->sweep.limit);
+  else if ((n = vta_sweep_count(s)) > VTA_SWEEP_MAX_POINTS) {
+    fprintf(stderr, "vtasim sweep: error: %s has %.4g points, more than a sweep may have (%d): "
+                    "split it, or give fewer values per axis\n", o->in, n, VTA_SWEEP_MAX_POINTS);
     rc = SW_BAD;
-  } else if (!(pts = vta_sweep_expand(s, VTASIM_VERSION, &e)) || vta_sweep_mkdirs(dir, &e)) {
+  } else if (n > o->sweep.limit) {
+    fprintf(stderr, "vtasim sweep: error: %s has %.0f points, more than the limit of %ld: give "
+                    "the bound with --limit %.0f (at most %d) to run it\n", o->in, n,
+            o->sweep.limit, n, VTA_SWEEP_MAX_POINTS);
+    rc = SW_BAD;
+  } else if (vta_sweep_mkdirs(dir, &e) || vta_sweep_write_points(dir, s, VTASIM_VERSION, &e)) {
     rc = fail(&e);
-    cJSON_Delete(pts);
-  } else {
-    cJSON *doc = vta_sweep_points_doc(s, pts);
-    if (vta_sweep_write_points(dir, doc, &e)) rc = fail(&e);
-    cJSON_Delete(doc);
   }
   vta_sweep_spec_free(s);
   return rc;

@@ -5,7 +5,9 @@
 # Seeds: the text traces for the assembler, their assembled bundles for the
 # loader, configurations for the JSON reader, the bundles' 16-byte words for
 # the decoder, a generated network manifest (and the saved regression
-# inputs) for the manifest parser.  Corpora persist in FUZZ_DIR/corpus-TARGET between runs and
+# inputs) for the manifest parser, run reports (programs, a small network,
+# the functional engine's) for the report reader, the example sweep specs for
+# the sweep spec reader.  Corpora persist in FUZZ_DIR/corpus-TARGET between runs and
 # grow; crashes go to FUZZ_DIR/crashes/TARGET/.  Exit 1 if a target crashed.
 set -u
 vtasim=$1; dir=$2; shift 2
@@ -18,7 +20,7 @@ mkdir -p "$dir/seeds"
 # generated here and the corpus keeps what fuzzing found.
 seed() {
   local s=$dir/seeds
-  mkdir -p "$s/asm" "$s/bundle" "$s/config" "$s/decode" "$s/manifest"
+  mkdir -p "$s/asm" "$s/bundle" "$s/config" "$s/decode" "$s/manifest" "$s/report" "$s/sweep"
   # manifest seeds: a small generated network's, and the shipped test cases
   "$vtasim" gen resnet18 --width-div 4 --size 8 --quiet -o "$dir/seednet" >/dev/null 2>&1 &&
     cp "$dir/seednet/resnet18.net" "$s/manifest/resnet18.net"
@@ -29,6 +31,14 @@ seed() {
     cp "$t" "$s/asm/$b.vta"
     "$vtasim" asm "$t" -o "$s/bundle/$b.vtb" >/dev/null 2>&1 || rm -f "$s/bundle/$b.vtb"
   done
+  for t in gemm_demo alu_demo small_conv_pad_vt2; do
+    "$vtasim" run "$root/traces/$t.vta" --json > "$s/report/$t.json" 2>/dev/null
+  done
+  "$vtasim" run "$root/traces/gemm_demo.vta" --engine functional --json > "$s/report/functional.json" 2>/dev/null
+  if "$vtasim" gen resnet18 --width-div 4 --size 8 -o "$dir/net" --quiet >/dev/null 2>&1; then
+    "$vtasim" run "$dir/net/resnet18.net" --json > "$s/report/net.json" 2>/dev/null
+  fi
+  cp "$root"/examples/sweep*.json "$root"/tests/cli/data/sweep_*.json "$s/sweep/"
   echo '{}' > "$s/config/empty.json"
   echo '{"LOG_BATCH": 0, "LOG_BLOCK": 4, "LOG_UOP_BUFF_SIZE": 15}' > "$s/config/some.json"
   echo '{"TARGET": "sim", "LOG_INP_WIDTH": 3, "LOG_WGT_WIDTH": 3, "LOG_ACC_WIDTH": 5,

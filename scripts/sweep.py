@@ -16,9 +16,11 @@ Every point is evaluated by `vtasim sweep point DIR ID` (compiler-lite and the
 cycle model, in C).  Only the standard library is used.
 """
 import argparse
+import errno
 import hashlib
 import html
 import json
+import math
 import os
 import subprocess
 import sys
@@ -28,17 +30,143 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+class Bad(Exception):
+    """A file of the sweep that cannot be used: the message names it; exit 2."""
+
+
+def _no_dups(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise ValueError("key %r given twice" % k)
+        d[k] = v
+    return d
+
+
+def _no_constant(name):
+    raise ValueError("%s is not a JSON number" % name)
+
+
+def read_json(path):
+    """A JSON file read strictly (no repeated key, no NaN or Infinity); Bad names the file."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+        return json.loads(text, object_pairs_hook=_no_dups, parse_constant=_no_constant)
+    except OSError as ex:
+        raise Bad("%s: cannot read: %s" % (path, ex.strerror or ex))
+    except UnicodeDecodeError:
+        raise Bad("%s: not UTF-8 text" % path)
+    except ValueError as ex:
+        raise Bad("%s: not valid JSON: %s" % (path, ex))
+
+
+def _num(v, lo=0, hi=float("inf"), whole=False):
+    """v is a finite number in [lo, hi] (and whole): None, else why not."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return "expected a number, got %s" % type(v).__name__
+    if not (math.isfinite(v) and lo <= v <= hi) or (whole and v != int(v)):
+        return "is %r: expected %s in %s..%s" % (v, "a whole number" if whole else "a number", lo, hi)
+    return None
+
+
 def load_points(d):
-    with open(os.path.join(d, "points.json")) as f:
-        return json.load(f)
+    """DIR/points.json, the members this script uses checked (`vtasim sweep`
+    checked every point against its inputs before handing over)."""
+    path = os.path.join(d, "points.json")
+    doc = read_json(path)
+    if not isinstance(doc, dict) or doc.get("schema") != "vtasim-sweep-points/1":
+        raise Bad("%s: not a points file of vtasim sweep (schema vtasim-sweep-points/1)" % path)
+    if not isinstance(doc.get("name"), str) or _num(doc.get("clock_mhz"), 1e-9) or \
+            not isinstance(doc.get("axes"), list) or not all(isinstance(x, str) for x in doc["axes"]) or \
+            not isinstance(doc.get("points"), list):
+        raise Bad("%s: name, clock_mhz, axes or points missing or of the wrong type" % path)
+    seen = set()
+    for i, p in enumerate(doc["points"]):
+        ok = isinstance(p, dict) and isinstance(p.get("id"), str) and len(p["id"]) == 16 and \
+            all(c in "0123456789abcdef" for c in p["id"]) and p.get("index") == i and \
+            isinstance(p.get("workload"), dict) and isinstance(p["workload"].get("name"), str) and \
+            isinstance(p.get("config"), dict) and isinstance(p.get("timing"), dict) and \
+            isinstance(p.get("config_name"), str) and isinstance(p.get("timing_args"), str)
+        if not ok:
+            raise Bad("%s: points[%d]: not a point as vtasim sweep writes it" % (path, i))
+        if p["id"] in seen:
+            raise Bad("%s: points[%d]: id %s given twice" % (path, i, p["id"]))
+        seen.add(p["id"])
+    return doc
 
 
 def result_path(d, pid):
     return os.path.join(d, "results", pid + ".json")
 
 
-def done_ids(d, points):
-    return {p["id"] for p in points if os.path.exists(result_path(d, p["id"]))}
+def check_result(r, p):
+    """Why the result r of point p cannot be used (None when it can): the
+    fields the outputs read, of their types and ranges, and the point's own."""
+    if not isinstance(r, dict):
+        return "not a JSON object"
+    if r.get("schema") != "vtasim-sweep/1":
+        return "field 'schema' is %r: expected 'vtasim-sweep/1'" % r.get("schema")
+    w = p["workload"]
+    for k, want in (("id", p["id"]), ("index", p["index"]), ("workload", w["name"]), ("op", w.get("op")),
+                    ("config_name", p["config_name"]), ("config", p["config"]), ("timing", p["timing"])):
+        if k not in r:
+            return "field '%s' is missing" % k
+        if r[k] != want:
+            return "field '%s' is %r, the point's is %r" % (k, r[k], want)
+    st = r.get("status")
+    if st not in ("ok", "mismatch", "uncompilable", "error"):
+        return "field 'status' is %r: expected ok, mismatch, uncompilable or error" % st
+    need = {"uncompilable": {"reason": str}}.get(st, {"reason": str} if st in ("mismatch", "error") else {})
+    if st != "uncompilable":
+        need.update(sram_bytes=(1,), mac_units=(1,), schedule=str, insns=(0,))
+    if st in ("ok", "mismatch"):
+        need.update(cycles=(0,), time_us=(0, None), macs=(0, None), macs_per_cycle=(0, None),
+                    arithmetic_intensity=(0, None), dram_bytes=(0, None), gemm_uops=(0,),
+                    verdict=str, verdict_text=str, utilisation=dict, units=dict)
+    for k, t in need.items():
+        if k not in r:
+            return "field '%s' is missing" % k
+        if isinstance(t, tuple):
+            why = _num(r[k], t[0], whole=len(t) == 1)
+        else:
+            why = None if isinstance(r[k], t) else "expected a %s" % {str: "string", dict: "object"}[t]
+        if why:
+            return "field '%s' %s" % (k, why if why.startswith("is") else why)
+    if st in ("ok", "mismatch"):
+        if r["verdict"] not in ("compute", "memory", "latency"):
+            return "field 'verdict' is %r: expected compute, memory or latency" % r["verdict"]
+        for k in ("mac", "issue", "read_bw", "write_bw"):
+            why = _num(r["utilisation"].get(k), 0, 1) if k in r["utilisation"] else "is missing"
+            if why:
+                return "field 'utilisation.%s' %s" % (k, why)
+    return None
+
+
+def load_result(d, p):
+    """The result of point p, or (None, why) when there is none to use: the
+    file is missing, unreadable, cut short or not the point's."""
+    path = result_path(d, p["id"])
+    if not os.path.exists(path):
+        return None, "missing"
+    try:
+        r = read_json(path)
+    except Bad as ex:
+        return None, str(ex).split(": ", 1)[1]
+    why = check_result(r, p)
+    return (None, why) if why else (r, None)
+
+
+def done_ids(d, points, say=False):
+    """The ids with a usable result; with say, each unusable file is named."""
+    have = set()
+    for p in points:
+        r, why = load_result(d, p)
+        if r is not None:
+            have.add(p["id"])
+        elif say and why != "missing":
+            print("%s: %s: computing it again" % (result_path(d, p["id"]), why), flush=True)
+    return have
 
 
 _last = [0.0]
@@ -137,7 +265,8 @@ def wait_slurm(a, job, points):
     t0 = time.time()
     while True:
         states = squeue_states(job)
-        have = len(done_ids(a.dir, points))
+        # the progress line only: counting files is enough (collect checks them)
+        have = sum(os.path.exists(result_path(a.dir, p["id"])) for p in points)
         if not states:
             progress("[%d/%d] points done, job %s finished, %.0f s" % (have, len(points), job, time.time() - t0), True)
             break
@@ -149,12 +278,15 @@ def wait_slurm(a, job, points):
 
 
 def cmd_task(a):
-    with open(os.path.join(slurm_dir(a.dir), "chunks.json")) as f:
-        ids = json.load(f)[a.task]
+    chunks = load_chunks(a.dir)
+    if chunks is None or not 0 <= (a.task or 0) < len(chunks):
+        raise Bad("%s: no chunk %s" % (os.path.join(slurm_dir(a.dir), "chunks.json"), a.task))
+    ids = chunks[a.task]
+    byid = {p["id"]: p for p in load_points(a.dir)["points"]}
     delay = float(os.environ.get("VTASIM_SWEEP_TASK_DELAY", "0"))  # tests: a task that lasts
     bad = 0
     for pid in ids:
-        if os.path.exists(result_path(a.dir, pid)):
+        if pid not in byid or load_result(a.dir, byid[pid])[0] is not None:
             continue
         time.sleep(delay)
         err = eval_point(a.vtasim, a.dir, pid)
@@ -162,6 +294,18 @@ def cmd_task(a):
             print("point %s: %s" % (pid, err))
             bad = 1
     return bad
+
+
+def load_chunks(d):
+    """The Slurm array's chunks of ids (a list of lists), None without a Slurm run."""
+    cf = os.path.join(slurm_dir(d), "chunks.json")
+    if not os.path.exists(cf):
+        return None
+    chunks = read_json(cf)
+    if not isinstance(chunks, list) or not all(isinstance(c, list) and all(isinstance(i, str) for i in c)
+                                               for c in chunks):
+        raise Bad("%s: not the chunks of a Slurm sweep (a list of lists of ids)" % cf)
+    return chunks
 
 
 # ---- reports ----------------------------------------------------------------
@@ -407,19 +551,19 @@ def collect(a, points_doc, confirm=None):
     points = points_doc["points"]
     results, missing = [], []
     for p in points:
-        try:
-            with open(result_path(a.dir, p["id"])) as f:
-                results.append(json.load(f))
-        except (OSError, ValueError):
+        r, why = load_result(a.dir, p)
+        if r is not None:
+            results.append(r)
+        elif why == "missing":
             missing.append({"id": p["id"], "index": p["index"], "workload": p["workload"]["name"],
                             "config_name": p["config_name"]})
+        else:  # a file there that cannot be used: named, never counted as missing forever
+            raise Bad("%s: %s (rerun the same `vtasim sweep SPEC -o %s` to compute it again)"
+                      % (result_path(a.dir, p["id"]), why, a.dir))
     where = {}
-    cf = os.path.join(slurm_dir(a.dir), "chunks.json")
-    if os.path.exists(cf):
-        with open(cf) as f:
-            for t, ids in enumerate(json.load(f)):
-                for pid in ids:
-                    where[pid] = t
+    for t, ids in enumerate(load_chunks(a.dir) or []):
+        for pid in ids:
+            where[pid] = t
     report = write_reports(a.dir, points_doc, results, missing, confirm)
     if not missing:
         pages = point_reports(a, points_doc, report)
@@ -592,7 +736,7 @@ def confirm_points(a, points_doc, results):
 def cmd_run(a):
     doc = load_points(a.dir)
     points = doc["points"]
-    have = done_ids(a.dir, points)
+    have = done_ids(a.dir, points, say=True)
     todo = [p for p in points if p["id"] not in have]
     print("sweep %s: %d points, %d already done, %d to compute%s"
           % (doc["name"], len(points), len(have), len(todo),
@@ -658,5 +802,39 @@ def main():
     return {"run": cmd_run, "collect": cmd_collect, "task": cmd_task}[a.command](a)
 
 
+def entry():
+    """main() with every failure a one-line message: a file of the sweep that
+    cannot be used or a failed read or write (exit 2, the file named), an
+    interrupt (130); never a traceback."""
+    try:
+        rc = main()
+        sys.stdout.flush()
+    except Bad as ex:
+        rc = fail(str(ex))
+    except KeyboardInterrupt:
+        rc = 130
+    except OSError as ex:  # a write to a full disk or /dev/full, a closed pipe
+        where = ex.filename or ("standard output" if ex.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO)
+                                else "a file")
+        rc = fail("%s: %s" % (where, ex.strerror or ex))
+    except Exception as ex:  # a bug of this script: still no traceback for the user
+        rc = fail("internal error of scripts/sweep.py: %s: %s" % (type(ex).__name__, ex))
+    return rc
+
+
+def fail(msg):
+    try:
+        sys.stderr.write("vtasim sweep: error: %s\n" % msg)
+        sys.stderr.flush()
+    except OSError:
+        pass
+    # what stdout still buffers would fail again at exit: drop it
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

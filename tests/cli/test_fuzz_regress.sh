@@ -47,4 +47,19 @@ for f in "$R"/decode/*; do
   replay "fuzz-decode-insn-$(basename "$f")" $V dis --raw-insn "$TMP/insn.bin"
   replay "fuzz-decode-uop-$(basename "$f")" $V dis --raw-uop "$TMP/uop.bin"
 done
+for f in "$R"/report/*; do
+  [ -f "$f" ] || continue; n=$((n + 1))
+  replay "fuzz-report-$(basename "$f")" $V report "$f" -o "$TMP/out.html"
+  # a page drawn from a report shows no nan or inf
+  if [ -f "$TMP/out.html" ] && grep -Eiq '(^|[^a-z])-?(nan|inf)([^a-z]|$)' "$TMP/out.html"; then
+    echo "FAIL fuzz-report-$(basename "$f"): the page shows nan or inf"
+  fi
+  rm -f "$TMP/out.html"
+done
+# sweep specs: refused (2) or, when small and valid, run (0); --limit 4
+# keeps a valid one quick
+for f in "$R"/sweep/*; do
+  [ -f "$f" ] || continue; n=$((n + 1))
+  replay "fuzz-sweep-$(basename "$f")" $V sweep "$f" -o "$TMP/sweep" --limit 4 -j 1
+done
 [ "$n" -gt 0 ] && echo "PASS fuzz-regress-inputs-present" || echo "FAIL fuzz-regress-inputs-present"

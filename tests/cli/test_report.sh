@@ -179,7 +179,7 @@ echo '{"schema": "vtasim-run/2", "cycles": ' > broken.json
 echo '{"schema": "something/1"}' > other.json
 echo keep > out.html
 expect "report: invalid JSON" 2 'broken\.json:1: not valid JSON' -- "$V" report broken.json -o out.html
-expect "report: wrong schema" 2 "other\.json: field 'schema' is 'something/1'" -- "$V" report other.json -o out.html
+expect "report: wrong schema" 2 "other\.json is a JSON document of a schema vtasim does not know \(its schema is 'something/1'\), not a run report" -- "$V" report other.json -o out.html
 expect "report: missing file" 2 'nope\.json' -- "$V" report nope.json -o out.html
 expect "report: bad baseline" 2 'broken\.json' -- "$V" report conv.json --baseline broken.json -o out.html
 [ "$(cat out.html)" = keep ] && echo "PASS a failed report leaves the output file as it was" ||
@@ -194,3 +194,61 @@ check "report: input intact" cmp -s conv.json same.json
 expect "report: write error on a device" 2 'write error' -- "$V" report conv.json -o /dev/full
 check "report: /dev/full still a device" test -c /dev/full
 expect "report --help" 0 'self-contained HTML' -- "$V" report --help
+
+# ---- reports checked against their schema (docs/report-json.md, docs/network.md) ----
+# Each broken report: exit 2, one message naming the file and the field (or
+# what the file is), nothing written, the input's bytes unchanged.
+python3 - <<'PY'
+import json
+g, n = json.load(open('gemm.json')), json.load(open('net.model.json'))
+def put(name, doc, text=None):
+    open(name, 'w').write(text if text is not None else json.dumps(doc, indent=1))
+d = json.loads(json.dumps(n)); del d['totals']['macs']; put('nomacs.json', d)
+d = json.loads(json.dumps(g)); d['profile']['peak_ops_per_cycle'] = '512'; put('strpeak.json', d)
+d = json.loads(json.dumps(g)); d['cycles']['total'] = -137060; put('negcycles.json', d)
+d = json.loads(json.dumps(g)); d['cycles']['gemm']['utilisation'] = 1.5; put('util.json', d)
+d = json.loads(json.dumps(g)); d['windows']['count'] = 100000; put('windows.json', d)
+d = json.loads(json.dumps(g)); d['cycles']['units']['load']['idle'] += 1; put('sum.json', d)
+put('inf.json', None, json.dumps(g).replace('"clock_mhz": 100', '"clock_mhz": 1e999'))
+put('dupkey.json', None, json.dumps(g, indent=1).replace('"status": "ok"', '"status": "ok",\n "status": "error"'))
+put('trailing.json', None, json.dumps(g) + '\n{"more": 1}\n')
+put('bom.json', None, '\ufeff' + json.dumps(g))
+put('records.jsonl', None, '{"schema": "vtasim-driver-run/1", "seq": 0}\n{"schema": "vtasim-driver-run/1", "seq": 1}\n')
+put('record.json', None, '{"schema": "vtasim-driver-run/1", "seq": 0, "engine": "model"}\n')
+PY
+"$V" run gemm.vta --timeline timeline.json > /dev/null
+"$V" gen resnet18 --width-div 4 --size 8 -o net8 --quiet && "$V" run net8/resnet18.net --json > net8.json
+# refused NAME PATTERN -- ARGS...: exit 2, PATTERN, no traceback, no output
+# file, and every input file named in ARGS byte-identical afterwards
+refused() {
+  local name=$1 pat=$2; shift 3
+  local before after f
+  before=$(for f in "$@"; do [ -f "$f" ] && sha256sum "$f"; done)
+  rm -f refused.html
+  expect "$name" 2 "$pat" -- "$V" report "$@" -o refused.html
+  after=$(for f in "$@"; do [ -f "$f" ] && sha256sum "$f"; done)
+  if [ "$before" = "$after" ] && [ ! -e refused.html ]; then echo "PASS $name: inputs unchanged, no page"
+  else echo "FAIL $name: inputs unchanged, no page"; fi
+}
+refused "report: a missing total" "^vtasim: error: nomacs\.json: field 'totals\.macs' is missing$" -- nomacs.json
+refused "report: a string where a number belongs" "strpeak\.json: field 'profile\.peak_ops_per_cycle' is a string: expected a number" -- strpeak.json
+refused "report: negative cycles" "negcycles\.json: field 'cycles\.total' is -137060: expected a whole number >= 0" -- negcycles.json
+refused "report: a utilisation above 1" "util\.json: field 'cycles\.gemm\.utilisation' is 1\.5: expected a number in 0\.\.1" -- util.json
+refused "report: windows beyond their count" "windows\.json: field 'windows\.count' is 100000: expected a whole number in 0\.\.240" -- windows.json
+refused "report: unit cycles that do not add up" "sum\.json: field 'cycles\.units\.load\.\*' sum to [0-9]+ cycles, not cycles\.total" -- sum.json
+refused "report: an infinite clock" "inf\.json: field 'profile\.clock_mhz' is inf" -- inf.json
+refused "report: a key given twice" "dupkey\.json:[0-9]+: key 'status': given twice \(first on line [0-9]+\)" -- dupkey.json
+refused "report: text after the document" "trailing\.json:2: unexpected text after the JSON document" -- trailing.json
+refused "report: a byte-order mark" "bom\.json:1: starts with a UTF-8 byte-order mark" -- bom.json
+refused "report: driver records (JSON lines)" "records\.jsonl is a file of VTASIM_REPORT records of the driver" -- records.jsonl
+refused "report: one driver record" "record\.json is a VTASIM_REPORT record of the driver .*not a run report" -- record.json
+refused "report: a timeline" "timeline\.json is a timeline \(Chrome trace-event JSON.*not a run report" -- timeline.json
+refused "report: a sweep spec" "sweep\.json is a sweep spec .*not a run report" -- "$ROOT/examples/sweep.json"
+refused "report: a network baseline for a program" "net\.model\.json: the baseline is a network report and gemm\.json a program's run report" -- gemm.json --baseline net.model.json
+refused "report: a program baseline for a network" "gemm\.json: the baseline is a program's run report and net\.model\.json a network report" -- net.model.json --baseline gemm.json
+refused "report: a network baseline of other shapes" "net8\.json: layer 1 of the baseline is 'layer1\.0\.conv1' \(16x8x8 -> 16x8x8 k3x3 s1\), in net\.model\.json it is 'layer1\.0\.conv1' \(16x16x16 -> 16x16x16 k3x3 s1\)" -- net.model.json --baseline net8.json
+expect "report: a stopped run's units (no completed cycle) shown without inf or nan" 0 'wrote' -- "$V" report dl.json -o stopped2.html
+check "report: no nan or inf on a stopped run's page" bash -c "! grep -Eiq '(^|[^a-z])-?(nan|inf)([^a-z]|$)' stopped2.html"
+# 300 reports mutated at random (seeded): exit 0 with no nan/inf anywhere on
+# the page, or exit 2 naming the file
+python3 "$ROOT/tests/cli/report_mutate.py" "$V" 300 gemm.json conv.json net.model.json net.functional.json dl.json

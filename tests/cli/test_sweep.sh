@@ -11,7 +11,8 @@
 V=$VTASIM
 cd "$TMP" || exit 1
 
-spec() { cat >"$TMP/$1.json"; }
+# spec NAME < TEXT: $TMP/NAME.json, its sha256 kept to show it is never written
+spec() { cat >"$TMP/$1.json"; sha256sum "$TMP/$1.json" >>"$TMP/specs.sha"; }
 
 # ---- bad input --------------------------------------------------------------
 spec bad_key <<'EOF'
@@ -74,8 +75,64 @@ spec big <<'EOF'
 {"timing": {"RD_LAT": [1, 2, 3, 4, 5, 6], "CPB": [1, 2]},
  "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
 EOF
-expect "a sweep above the limit asks for --yes" 2 'big.json has 12 points, more than the limit of 10: pass --yes' -- "$V" sweep big.json --limit 10
-expect "--yes runs it" 0 '12 points: 12 ok; 0 missing' -- "$V" sweep big.json --limit 10 --yes -o big
+expect "a sweep above the limit asks for an explicit bound" 2 'big.json has 12 points, more than the limit of 10: give the bound with --limit 12' -- "$V" sweep big.json --limit 10
+expect "--limit 12 runs it" 0 '12 points: 12 ok; 0 missing' -- "$V" sweep big.json --limit 12 -o big
+expect "--yes no longer lifts the limit" 2 "unknown option or missing value '--yes'" -- "$V" sweep big.json --yes
+expect "--limit beyond the most a sweep may have" 2 '\-\-limit expects a positive number \(at most 100000\)' -- "$V" sweep big.json --limit 100001
+
+# strict JSON: a repeated key (at any depth) and text after the spec are
+# refused as vta_config.json refuses them, naming the lines
+spec dup_top <<'EOF'
+{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}],
+ "name": "a",
+ "name": "b"}
+EOF
+expect "a key given twice: exit 2 naming both lines" 2 "dup_top.json:3: key 'name': given twice \(first on line 2\)" -- "$V" sweep dup_top.json
+spec dup_axis <<'EOF'
+{"timing": {"CPB": [1],
+            "CPB": [2]},
+ "workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}
+EOF
+expect "an axis given twice" 2 "dup_axis.json:2: key 'timing.CPB': given twice \(first on line 1\)" -- "$V" sweep dup_axis.json
+spec dup_wl <<'EOF'
+{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16},
+               {"op": "gemm", "in_channels": 16, "in_channels": 32, "out_channels": 16}]}
+EOF
+expect "a workload's key given twice" 2 "dup_wl.json:2: key 'workloads\[1\].in_channels': given twice" -- "$V" sweep dup_wl.json
+printf '{"workloads": [{"op": "gemm", "in_channels": 16, "out_channels": 16}]}\n{"workloads": []}\n' >trail.json
+sha256sum trail.json >>specs.sha
+expect "text after the spec" 2 'trail.json:2: unexpected text after the JSON document' -- "$V" sweep trail.json
+# a spec of 7.2e20 points: refused from its axes alone, at once, in little memory
+python3 -c "
+import json
+r = lambda a, b: list(range(a, b + 1))
+t = {'RD_LAT': r(1, 200), 'WR_ACK': r(1, 200), 'MAX_OUTST': r(1, 180), 'TOKQ': r(1, 100), 'CMDQ': r(1, 100), 'CPB': r(1, 100)}
+c = {'LOG_INP_BUFF_SIZE': r(1, 50), 'LOG_WGT_BUFF_SIZE': r(1, 50), 'LOG_ACC_BUFF_SIZE': r(1, 40), 'LOG_UOP_BUFF_SIZE': r(1, 50),
+     'LOG_BLOCK': r(1, 20)}
+json.dump({'config': c, 'timing': t, 'workloads': [{'op': 'gemm', 'in_channels': 16, 'out_channels': 16}]}, open('huge.json', 'w'))"
+sha256sum huge.json >>specs.sha
+expect "7.2e20 points refused before expanding, whatever the limit" 2 'huge.json has 7.2e\+20 points, more than a sweep may have \(100000\)' -- \
+  bash -c "$(case "${BUILD:-}" in */san*) ;; *) echo 'ulimit -v 400000;' ;; esac) exec timeout 10 '$V' sweep huge.json -o huge --limit 100000"
+check "nothing written for a refused spec" test ! -e huge
+check "every spec given (refused or run) left byte for byte as it was" sha256sum -c --quiet specs.sha
+# the points are written to points.json as they are made: memory does not
+# grow with the sweep (2000 and 20000 points, the scheduler replaced by a
+# stub; expanded in memory, the 18000 more points took 250 MB)
+echo 'import sys; sys.exit(0)' >stub.py
+rss() { # NPOINTS: the peak RSS (KB) of expanding a sweep of that many points
+  python3 -c "
+import json
+json.dump({'timing': {'RD_LAT': list(range(1, $1 // 100 + 1)), 'WR_ACK': list(range(1, 101))},
+           'workloads': [{'op': 'gemm', 'in_channels': 16, 'out_channels': 16}]}, open('p$1.json', 'w'))"
+  # ASan keeps freed memory in quarantine: off, to see what the program holds
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" VTASIM_SWEEP_PY="$TMP/stub.py" \
+    /usr/bin/time -f %M "$V" sweep "p$1.json" -o "p$1" --limit 20000 2>&1 >/dev/null | tail -1
+}
+small=$(rss 2000) large=$(rss 20000)
+npts=$(python3 -c "import json; print(len(json.load(open('p20000/points.json'))['points']))" 2>&1)
+if [ "$npts" = 20000 ] && [ "$((${large:-999999} - ${small:-0}))" -lt 8000 ]; then
+  echo "PASS 20000 points expanded in $large KB, 2000 in $small KB (one point at a time)"
+else echo "FAIL 20000 points expanded in bounded memory"; echo "  $npts points, max RSS $large KB (2000 points: $small KB)"; fi
 
 # ---- a small sweep, against independent references --------------------------
 spec small < "$ROOT/tests/cli/data/sweep_small.json"
@@ -168,6 +225,39 @@ expect "a rerun computes nothing" 0 '24 points, 24 already done, 0 to compute' -
 rm -f "out/results/$(python3 -c 'import json;print(json.load(open("out/points.json"))["points"][5]["id"])').json"
 expect "a lost result: the rerun computes only it" 0 '24 points, 23 already done, 1 to compute' -- "$V" sweep small.json -o out
 check "same report after resuming" cmp -s first.json out/sweep.json
+# ---- a sweep directory that was damaged: named, recomputed, never stuck ----------
+pid() { python3 -c "import json;print(json.load(open('out/points.json'))['points'][$1]['id'])"; }
+p3=$(pid 3) p4=$(pid 4)
+head -c 100 "out/results/$p3.json" >cut && mv cut "out/results/$p3.json"      # a result cut short
+python3 -c "
+import json; f = 'out/results/$p4.json'; r = json.load(open(f)); del r['cycles']; json.dump(r, open(f, 'w'))"
+sum4=$(sha256sum <"out/results/$p4.json")
+expect "collect: a result cut short is named, exit 2, no traceback" 2 "^vtasim sweep: error: out/results/$p3.json: not valid JSON.*rerun the same" -- "$V" sweep collect out
+check "collect: the broken result is left as it was" test "$sum4" = "$(sha256sum <"out/results/$p4.json")"
+expect "a rerun names both broken results and computes them again" 0 \
+  "out/results/$p4.json: field 'cycles' is missing: computing it again" -- "$V" sweep small.json -o out
+check "after recomputing: every result usable again, the same report" cmp -s first.json out/sweep.json
+python3 -c "
+import json; f = 'out/results/$p4.json'; r = json.load(open(f)); r['utilisation']['mac'] = float('nan'); json.dump(r, open(f, 'w'))"
+expect "collect: a NaN in a result is named" 2 "out/results/$p4.json: not valid JSON: NaN is not a JSON number" -- "$V" sweep collect out
+"$V" sweep small.json -o out >/dev/null 2>&1
+expect "sweep output to /dev/full: a message and exit 2" 2 '^vtasim sweep: error: standard output: No space left on device$' -- bash -c "'$V' sweep small.json -o out >/dev/full"
+expect "collect to /dev/full: a message and exit 2" 2 '^vtasim sweep: error: standard output: No space left on device$' -- bash -c "'$V' sweep collect out >/dev/full"
+cp out/points.json points.good
+python3 -c "
+import json; d = json.load(open('points.good')); c = d['points'][5]['config']; c['LOG_BLOCK'] = 9 - c['LOG_BLOCK']
+json.dump(d, open('out/points.json', 'w'))"
+sump=$(sha256sum <out/points.json)
+expect "points.json edited: collect names the point and the field" 2 "out/points.json: points\[5\]\.(id|config_name): does not match the point's inputs" -- "$V" sweep collect out
+expect "points.json edited: sweep point refuses that point" 2 "out/points.json: points\[5\]\.(id|config_name): does not match" -- "$V" sweep point out "$(pid 5)"
+check "points.json left as it was" test "$sump" = "$(sha256sum <out/points.json)"
+echo garbage >out/points.json
+expect "a garbage points.json: collect exit 2 naming its line" 2 '^vtasim sweep: error: out/points.json:1: not valid JSON' -- "$V" sweep collect out
+expect "a garbage points.json: sweep point exit 2" 2 'out/points.json:1: not valid JSON' -- "$V" sweep point out "$p3"
+python3 "$ROOT/scripts/sweep.py" collect --vtasim "$V" --dir out >sched.out 2>&1
+expect "the scheduler itself on a garbage points.json: one line, exit 2" 2 '^vtasim sweep: error: out/points.json: not valid JSON' -- python3 "$ROOT/scripts/sweep.py" collect --vtasim "$V" --dir out
+check "no traceback from the scheduler" bash -c "! grep -q Traceback sched.out"
+cp points.good out/points.json
 expect "sweep point: an unknown id" 2 'no point with id 0123456789abcdef' -- "$V" sweep point out 0123456789abcdef
 # the same point spelled differently (a default made explicit) has the same id
 sed 's/"BUS_BYTES": \[8, 16\]/"BUS_BYTES": [8, 16], "RD_LAT": [4]/' small.json >small2.json
