@@ -3,9 +3,11 @@
  * a JSON array of records, or JSON Lines, one record per line (blank lines
  * skipped).  Every record must be an object of schema vtasim-driver-run/1.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "driver_runs.h"
+#include "report_schema.h"
 
 static int is_record(const cJSON *r) {
   const cJSON *s = cJSON_GetObjectItemCaseSensitive(r, "schema");
@@ -31,13 +33,16 @@ cJSON *vta_driver_runs_read(const char *path, const uint8_t *data, size_t len, i
     if (!cJSON_IsArray(a) || !is_record(cJSON_GetArrayItem(a, 0))) return cJSON_Delete(a), NULL;
     *is = 1;
     int i = 0;
-    for (const cJSON *r = a->child; r; r = r->next, i++)
+    for (const cJSON *r = a->child; r; r = r->next, i++) {
+      char where[4200];
+      snprintf(where, sizeof where, "%s: element %d", path, i);
       if (!is_record(r)) {
         cJSON_Delete(a);
-        vta_errf(e, VTA_EINPUT, "%s: element %d is not a %s record", path, i,
-                 VTA_DRIVER_RUN_SCHEMA);
+        vta_errf(e, VTA_EINPUT, "%s is not a %s record", where, VTA_DRIVER_RUN_SCHEMA);
         return NULL;
       }
+      if (vta_report_check_record(r, where, e)) return cJSON_Delete(a), NULL;
+    }
     cJSON *d = gathered(a);
     if (!d) vta_errf(e, VTA_ENOMEM, "out of memory");
     return d;
@@ -60,6 +65,13 @@ cJSON *vta_driver_runs_read(const char *path, const uint8_t *data, size_t len, i
         return NULL;
       }
       *is = 1;
+      char where[4200];
+      snprintf(where, sizeof where, "%s:%d", path, line);
+      if (vta_report_check_record(r, where, e)) {
+        cJSON_Delete(r);
+        cJSON_Delete(runs);
+        return NULL;
+      }
       cJSON_AddItemToArray(runs, r);
     }
     q = nl ? nl + 1 : end;

@@ -20,7 +20,7 @@
 
 /* One field: its path below the object checked, its type and range.
  * Types: i whole number, n number, s string, b boolean, o object, a array,
- * O object or null, N number or null.  req 0: may be absent. */
+ * O object or null, N number or null, S string or null.  req 0: may be absent. */
 typedef struct fld {
   const char *path;
   char t, req;
@@ -92,6 +92,7 @@ static int check_fields(ck_t *c, const cJSON *node, const char *pre, const fld_t
     case 'i': case 'n': ok = cJSON_IsNumber(v); break;
     case 'N': ok = cJSON_IsNumber(v) || cJSON_IsNull(v); break;
     case 's': ok = cJSON_IsString(v); break;
+    case 'S': ok = cJSON_IsString(v) || cJSON_IsNull(v); break;
     case 'b': ok = cJSON_IsBool(v); break;
     case 'o': ok = cJSON_IsObject(v); break;
     case 'O': ok = cJSON_IsObject(v) || cJSON_IsNull(v); break;
@@ -99,7 +100,7 @@ static int check_fields(ck_t *c, const cJSON *node, const char *pre, const fld_t
     }
     if (!ok) {
       static const char *const want[] = {"i", "a whole number", "n", "a number", "N", "a number or null",
-                                         "s", "a string", "b", "true or false", "o", "an object",
+                                         "s", "a string", "S", "a string or null", "b", "true or false", "o", "an object",
                                          "O", "an object or null", "a", "an array"};
       const char *w = "a value";
       for (size_t k = 0; k < sizeof want / sizeof want[0]; k += 2)
@@ -338,6 +339,32 @@ static int check_net(ck_t *c, const cJSON *j) {
     snprintf(pre, sizeof pre, "layers[%d].profile.", i);
     fld_t f = CNT("cycles");
     if (check_fields(c, p, pre, &f, 1) || check_profile(c, p, pre)) return -1;
+  }
+  return 0;
+}
+
+/* ---- a driver record (vtasim-driver-run/1, docs/driver.md) ------------------------ */
+
+static const fld_t record_fields[] = {
+    CNT("seq"), {"device", 'i', 1, 0, U64}, CNT("run"), STR("engine"), STR("config"),
+    CNT("insn_count"), STR("status"), {"exit_code", 'i', 1, 0, 130}, {"cycles", 'N', 1, 0, U64},
+    {"stats", 'o', 1, 0, 0}, {"counters", 'O', 0, 0, 0}, NUM("wall_seconds", 0, BIG),
+    {"error", 'S', 0, 0, 0}, {"capture", 'S', 0, 0, 0},
+};
+
+int vta_report_check_record(const cJSON *r, const char *where, vta_err *err) {
+  static const char *const status[] = {"ok", "mismatch", "error", NULL};
+  ck_t c = {where, err};
+  if (check_fields(&c, r, "", record_fields, N_(record_fields)) ||
+      check_enum(&c, r, "", "status", status) || check_counts(&c, r, "", "stats"))
+    return -1;
+  static const char *const u[] = {"load", "compute", "store"};
+  const cJSON *un = at(r, "counters.units");
+  for (int i = 0; i < 3 && cJSON_IsObject(at(r, "counters")); i++) {
+    char pre[48];
+    snprintf(pre, sizeof pre, "counters.units.%s.", u[i]);
+    fld_t f = CNT("busy");
+    if (check_fields(&c, cJSON_GetObjectItemCaseSensitive(un, u[i]), pre, &f, 1)) return -1;
   }
   return 0;
 }

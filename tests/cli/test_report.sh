@@ -240,8 +240,10 @@ refused "report: an infinite clock" "inf\.json: field 'profile\.clock_mhz' is in
 refused "report: a key given twice" "dupkey\.json:[0-9]+: key 'status': given twice \(first on line [0-9]+\)" -- dupkey.json
 refused "report: text after the document" "trailing\.json:2: unexpected text after the JSON document" -- trailing.json
 refused "report: a byte-order mark" "bom\.json:1: starts with a UTF-8 byte-order mark" -- bom.json
-refused "report: driver records (JSON lines)" "records\.jsonl is a file of VTASIM_REPORT records of the driver" -- records.jsonl
-refused "report: one driver record" "record\.json is a VTASIM_REPORT record of the driver .*not a run report" -- record.json
+# driver records are drawn as a run list (test_report_layout.sh); one that
+# lacks a field the list reads is refused naming its line and the field
+refused "report: driver records lacking fields" "records\.jsonl:1: field 'device' is missing" -- records.jsonl
+refused "report: one driver record lacking fields" "record\.json:1: field 'device' is missing" -- record.json
 refused "report: a timeline" "timeline\.json is a timeline \(Chrome trace-event JSON.*not a run report" -- timeline.json
 refused "report: a sweep spec" "sweep\.json is a sweep spec .*not a run report" -- "$ROOT/examples/sweep.json"
 refused "report: a network baseline for a program" "net\.model\.json: the baseline is a network report and gemm\.json a program's run report" -- gemm.json --baseline net.model.json
