@@ -54,19 +54,16 @@ typedef struct net_manifest {
   net_layer_t layer[VTA_CL_NET_MAX];
 } net_manifest_t;
 
+/* dir/name through the output policy (vta_io.h): never an input, written
+ * whole or not at all. */
 static int write_file(const char *dir, const char *name, const void *data, size_t len,
                       vta_err *e) {
   char path[4400];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f) return vta_errf(e, VTA_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
-  int bad = fwrite(data, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (bad) {
-    remove(path);
-    return vta_errf(e, VTA_EIO, "%s: write error", path);
-  }
-  return 0;
+  vta_out_t o;
+  if (vta_out_open(&o, path, "-o", 1, e)) return -1;
+  fwrite(data, 1, len, o.f); /* a short write leaves ferror set */
+  return vta_out_close(&o, 1, e);
 }
 
 /* Only a regular file is sniffed: reading the first line of a pipe or a
@@ -270,11 +267,9 @@ static int gen_layer(gen_job_t *j, int i) {
     return -1;
   char name[320], wn[96], bn[96];
   snprintf(name, sizeof name, "%s/%s.vtb", j->dir, l->name);
-  FILE *f = fopen(name, "wb");
-  int bad = !f || vta_program_write_binary(&prog, f, &j->e);
-  if (f) bad |= fclose(f) != 0;
+  int bad = vtasim_write_program(&prog, name, 1, &j->e);
   vta_program_free(&prog);
-  if (bad) return j->e.msg[0] ? -1 : vta_errf(&j->e, VTA_EIO, "%s: cannot write", name);
+  if (bad) return -1;
   if (gen_weights(j, i, wn, bn, sizeof wn)) return -1;
   fprintf(j->m, "layer %s %s.vtb %s %s %s %s %d %d %d %d %d %d %d %d %d %d %d\n", l->name,
           l->name, l->input ? net->layer[l->input - 1].name : "input",
@@ -604,11 +599,30 @@ static int run_layer(net_job_t *j, int i) {
 
 static int write_output(net_job_t *j, const char *outpath) {
   tensor_t *last = &j->t[j->nt - 1];
-  FILE *f = fopen(outpath, "wb");
   size_t len = (size_t)last->n * last->c * last->h * last->w;
-  int bad = !f || fwrite(last->data, 1, len, f) != len;
-  if (f) bad |= fclose(f) != 0;
-  return bad ? vta_errf(&j->e, VTA_EIO, "--output: %s: cannot write", outpath) : 0;
+  vta_out_t o;
+  if (vta_out_open(&o, outpath, "--output", 1, &j->e)) return -1;
+  fwrite(last->data, 1, len, o.f); /* a short write leaves ferror set */
+  return vta_out_close(&o, 1, &j->e);
+}
+
+/* Every file the manifest names is an input of the run, and the output
+ * is checked against them (and any other output) before a layer runs. */
+static int claim_files(net_job_t *j) {
+  const net_manifest_t *mf = j->mf;
+  char path[8400];
+  vta_io_note_input(j->opt->in);
+  snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
+  vta_io_note_input(path);
+  for (int i = 0; i < mf->nlayers; i++) {
+    const net_layer_t *l = &mf->layer[i];
+    const char *f[3] = {l->bundle, l->weights, l->bias};
+    for (int k = 0; k < 3; k++) {
+      snprintf(path, sizeof path, "%s/%s", mf->dir, f[k]);
+      vta_io_note_input(path);
+    }
+  }
+  return vta_out_claim(j->opt->output, "--output", &j->e);
 }
 
 static void totals(net_job_t *j) {
@@ -701,7 +715,7 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->clock = opt->watch.prof.clock_mhz;
   j->have_cycles = 1;
   j->o = cJSON_CreateObject();
-  if (manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
+  if (manifest_load(j->mf, opt->in, &j->e) || claim_files(j) || load_input(j)) j->rc = NET_BAD;
   else run_layers(j);
   net_finish(j);
   rc = j->rc;

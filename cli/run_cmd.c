@@ -94,16 +94,16 @@ static int fail(const vta_err *e) {
   return EXIT_BAD;
 }
 
-/* Every output is checked against the inputs before anything runs; the
- * trace and the waveform are opened beside their paths. */
+/* Every output is checked against the inputs and the other outputs
+ * before anything runs; the trace and the waveform are opened beside
+ * their paths. */
 static int open_outputs(run_job_t *j) {
   const vtasim_opts_t *o = j->o;
-  for (int i = 0; i < o->ndumps; i++) {
-    const char *path = strchr(o->dumps[i], '=') + 1, *as;
-    if (vta_io_is_input(path, &as))
-      return vta_errf(&j->e, VTA_EINPUT, "--dump: %s: is the input file %s of this command; "
-                      "refusing to overwrite it", path, as);
-  }
+  for (int i = 0; i < o->ndumps; i++)
+    if (vta_out_claim(strchr(o->dumps[i], '=') + 1, "--dump", &j->e)) return -1;
+  if (vta_out_claim(o->trace, "--trace", &j->e) || vta_out_claim(o->wave, "--wave", &j->e) ||
+      vta_out_claim(o->watch.timeline, "--timeline", &j->e))
+    return -1;
   if (o->trace) {
     if (vta_out_open(&j->trace, o->trace, "--trace", 0, &j->e)) return -1;
     vta_out_keep_partial(&j->trace); /* Ctrl-C on a long run: the trace so far */

@@ -164,13 +164,16 @@ static int judge(const sc_cli &c, platform &pf, const vta_program_t &p, std::str
     int k = -1;
     for (int i = 0; i < p.nsegs && k < 0; i++)
       if (seg == p.segs[i].name) k = i;
-    FILE *f = k >= 0 ? fopen(path.c_str(), "wb") : nullptr;
-    bool ok = f && fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, f) == p.segs[k].size;
-    if (f && fclose(f)) ok = false;
-    if (!ok) {
+    vta_out_t out{};
+    vta_err e{};
+    if (k < 0) {
       rc = 2;
-      hr.error = k < 0 ? "--dump: no segment named '" + seg + "' in " + c.in
-                       : "--dump: " + path + ": cannot write";
+      hr.error = "--dump: no segment named '" + seg + "' in " + c.in;
+    } else if (vta_out_open(&out, path.c_str(), "--dump", 1, &e) ||
+               (fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, out.f),
+                vta_out_close(&out, 1, &e))) {
+      rc = 2;
+      hr.error = e.msg;
     }
   }
   uint64_t viol = tlm_checker::total_violations();
@@ -279,6 +282,14 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
   c.o.vta.cfg = p.cfg;
+  // Every output checked against the inputs and each other before the
+  // platform runs (vta_io.h).
+  for (const std::string &d : c.dumps)
+    if (vta_out_claim(d.c_str() + d.find('=') + 1, "--dump", &e)) {
+      fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
+      vta_program_free(&p);
+      return 2;
+    }
   try {
     platform pf(&p, c.o);
     double t0 = vta_seconds();
@@ -292,6 +303,10 @@ int sc_main(int argc, char **argv) {
     rc = 2;
   }
   vta_program_free(&p);
+  if (vta_stdout_check(&e)) { // the report on a full disk or a closed pipe
+    fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
+    rc = 2;
+  }
   return rc;
 }
 
