@@ -28,6 +28,7 @@
 #include "options.h"
 #include "vta_engines.h"
 #include "vta_report.h"
+#include "watch.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
 #define NET_MAGIC "vtasim-net 1"
@@ -395,7 +396,8 @@ static const char run_net_help[] =
     "  --progress         one line per finished layer on stderr (with --json: also\n"
     "                     when stderr is a terminal)\n"
     "\n"
-    "Exit status: 0 every layer's expectations hold, 1 one failed, 2 bad input.\n";
+    "Exit status: 0 every layer's expectations hold, 1 one failed, 2 bad input, 130\n"
+    "interrupted (Ctrl-C): the layers finished so far are reported.\n";
 
 void vtasim_run_net_help(void) { fputs(run_net_help, stdout); }
 
@@ -496,6 +498,13 @@ static int layer_run(net_job_t *j, net_layer_run_t *L) {
   const net_layer_t *l = L->l;
   L->s = vta_session_new(&L->p, j->kind, &j->params, &j->e);
   if (!L->s) return -1;
+  vtasim_watch_t w; /* the models stop at params.stop; the RTL is watched for Ctrl-C */
+  memset(&w, 0, sizeof w);
+  if (j->kind->rtl) {
+    vta_session_observer_t ob;
+    vtasim_watch_observer(&w, 0, &ob);
+    vta_session_observe(L->s, &ob);
+  }
   double t0 = vta_seconds();
   if (vta_session_run(L->s, &j->e)) return vta_err_prefix(&j->e, "layer %s: ", l->name);
   L->wall = vta_seconds() - t0;
@@ -642,6 +651,9 @@ static void totals(net_job_t *j) {
   cJSON_AddNumberToObject(tot, "wall_seconds", j->wall);
   cJSON_AddNumberToObject(tot, "failed_layers", j->failed_layers);
   if (j->json || j->rc == NET_BAD) return;
+  if (j->rc == VTASIM_EXIT_INTERRUPTED)
+    printf("\n  INTERRUPTED (Ctrl-C) in layer %d of %d: %s\n", cJSON_GetArraySize(j->layers) + 1,
+           j->mf->nlayers, j->e.msg);
   if (j->have_cycles)
     printf("\n  %-22s %-34s %11.0f %9.3f %7.2f   (%.3f GMACs)  wall %.3f s\n", "total", "",
            j->cyc, secs * 1e3, gops, j->macs * 1e-9, j->wall);
@@ -666,8 +678,8 @@ static void run_layers(net_job_t *j) {
            "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", j->opt->in, mf->network,
            mf->nlayers, j->kind->name, j->clock, "layer", "shape", "cycles", "time ms", "GOPS",
            "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
-  for (int i = 0; i < mf->nlayers && j->rc != NET_BAD; i++)
-    if (run_layer(j, i)) j->rc = NET_BAD;
+  for (int i = 0; i < mf->nlayers && j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED; i++)
+    if (run_layer(j, i)) j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
   if (j->rc != NET_BAD && j->opt->output && write_output(j, j->opt->output)) j->rc = NET_BAD;
   totals(j);
 }
@@ -678,8 +690,9 @@ static void net_finish(net_job_t *j) {
   cJSON *o = j->o;
   const int rc = j->rc;
   cJSON_AddStringToObject(o, "status", rc == NET_OK ? "ok" : rc == NET_MISMATCH ? "mismatch"
-                                                                                : "error");
-  if (rc == NET_BAD) cJSON_AddStringToObject(o, "error", j->e.msg);
+                                       : rc == VTASIM_EXIT_INTERRUPTED ? "interrupted"
+                                                                       : "error");
+  if (rc == NET_BAD || rc == VTASIM_EXIT_INTERRUPTED) cJSON_AddStringToObject(o, "error", j->e.msg);
   cJSON_AddNumberToObject(o, "exit_code", rc);
   char *txt = cJSON_Print(o);
   if (txt) puts(txt);
@@ -714,6 +727,8 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->progress = opt->watch.progress || (j->json && isatty(2));
   j->clock = opt->watch.prof.clock_mhz;
   j->have_cycles = 1;
+  j->params.stop = vtasim_stop_flag(); /* Ctrl-C: the layers so far are reported */
+  vtasim_sigint_catch();
   j->o = cJSON_CreateObject();
   if (manifest_load(j->mf, opt->in, &j->e) || claim_files(j) || load_input(j)) j->rc = NET_BAD;
   else run_layers(j);

@@ -189,9 +189,8 @@ static void sink_discard(sink_t *s) {
 
 /* After a run: what was written reaches the file (the first time, the
  * temporary is renamed over the path).  Under g_lock. */
-static void sink_commit(sink_t *s) {
-  vta_err err;
-  if (s && vta_out_commit(&s->out, &err)) fprintf(stderr, "%s\n", err.msg);
+static int sink_commit(sink_t *s, vta_err *err) {
+  return s ? vta_out_commit(&s->out, err) : 0;
 }
 
 /* Every sink written out when the process ends: a report without a run
@@ -498,9 +497,10 @@ static void run_info(vtasim_run_info_t *in, const vta_engine_snapshot_t *s0,
 
 /* A record, so that the file is valid after every run: a line of JSON
  * Lines, or the array's next element written over its closing bracket. */
-static void append_report(sink_t *s, const vtasim_run_record_t *rec) {
+static int append_report(sink_t *s, const vtasim_run_record_t *rec, vta_err *err) {
   cJSON *o = vtasim_run_json(rec);
   char *txt = o ? cJSON_PrintUnformatted(o) : NULL;
+  int bad = !txt ? vta_errf(err, VTA_ENOMEM, "VTASIM_REPORT: %s: out of memory", s->path) : 0;
   pthread_mutex_lock(&g_lock);
   if (txt) {
     int rc = 0;
@@ -509,12 +509,14 @@ static void append_report(sink_t *s, const vtasim_run_record_t *rec) {
     else if (s->records == 0) rc = fprintf(f, "[\n%s\n]\n", txt) < 0;
     else rc = fseek(f, -3, SEEK_END) || fprintf(f, ",\n%s\n]\n", txt) < 0;
     s->records++;
-    if (rc) fprintf(stderr, "VTASIM_REPORT: %s: write error\n", s->path);
-    else sink_commit(s);
+    if (rc) bad = vta_errf(err, VTA_EIO, "VTASIM_REPORT: %s: write error: %s", s->path,
+                           strerror(errno));
+    else bad = sink_commit(s, err);
   }
   pthread_mutex_unlock(&g_lock);
   free(txt);
   cJSON_Delete(o);
+  return bad;
 }
 
 /* VTASIM_CAPTURE: the run's memory before it runs, or NULL (not asked, or
@@ -538,18 +540,19 @@ static vtasim_capture_t *capture_start(const device_t *d, uint32_t addr, uint32_
 }
 
 /* The captured run written out; path receives its name ("" if none). */
-static void capture_finish(const device_t *d, vtasim_capture_t *cap,
-                           const vtasim_run_info_t *info, const char *error, char *path,
-                           size_t len) {
-  vta_err err;
+static int capture_finish(const device_t *d, vtasim_capture_t *cap,
+                          const vtasim_run_info_t *info, const char *error, char *path,
+                          size_t len, vta_err *err) {
   path[0] = '\0';
-  if (vtasim_capture_end(cap, g_mem, info, vta_engine_name(d->eng), error,
-                         getenv("VTASIM_CAPTURE"), path, len, &err)) {
-    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
-            (unsigned long long)d->runs, d->number, err.msg);
+  int rc = vtasim_capture_end(cap, g_mem, info, vta_engine_name(d->eng), error,
+                              getenv("VTASIM_CAPTURE"), path, len, err);
+  if (rc) {
+    vta_err_prefix(err, "VTASIM_CAPTURE: run %llu of device %d not captured: ",
+                   (unsigned long long)d->runs, d->number);
     path[0] = '\0';
   }
   vtasim_capture_free(cap);
+  return rc;
 }
 
 /* The failed run's message on stderr: for a divergence the whole
@@ -605,20 +608,34 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     d->error[0] = '\0';
   }
 
+  /* What the run leaves behind; a file that could not be written makes
+   * the run's value 2 (the run itself may have succeeded: said so). */
   char cpath[4300] = "";
-  if (cap) capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath);
+  vta_err oerr;
+  int out_bad = 0;
+  if (cap && capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath, &oerr))
+    out_bad = 1;
   pthread_mutex_lock(&g_lock);
   uint64_t seq = g_seq++;
   pthread_mutex_unlock(&g_lock);
   if (d->report) {
     vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
                                rc ? err.msg : NULL, cpath[0] ? cpath : NULL};
-    append_report(d->report, &rec);
+    vta_err e2;
+    if (append_report(d->report, &rec, out_bad ? &e2 : &oerr)) out_bad = 1;
   }
   if (d->trace) {
+    vta_err e2;
     pthread_mutex_lock(&g_lock);
-    sink_commit(d->trace);
+    if (sink_commit(d->trace, out_bad ? &e2 : &oerr)) out_bad = 1;
     pthread_mutex_unlock(&g_lock);
+  }
+  if (out_bad) {
+    fprintf(stderr, "VTADeviceRun: %s\n", oerr.msg);
+    if (!rc) {
+      info.status = 2;
+      snprintf(d->error, sizeof d->error, "%s", oerr.msg); /* the run itself finished */
+    }
   }
   /* A run that stopped part-way (a fault, a divergence) is abandoned so
    * that the device takes the next run: the RTL refuses a launch over a run
