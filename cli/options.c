@@ -153,9 +153,9 @@ static const opt_row_t rows[] = {
     {"--dump", "SEG=PATH", R, VTASIM_ENG_ALL, take_dump,
      "after the run, write segment SEG's bytes to PATH (repeatable)"},
     {"--max-insns", "N", R, VTASIM_ENG_ALL, take_limit,
-     "stop with an error after N executed instructions"},
+     "stop with an error after N executed instructions (0: no limit, the default)"},
     {"--max-cycles", "N", R | C, VTASIM_ENG_CYCLES, take_limit,
-     "stop a run with an error at cycle N"},
+     "stop a run with an error at cycle N (0: no limit, the default)"},
     {"--stats", NULL, R, VTASIM_ENG_CYCLES, take_stats,
      "the full cycle report: per-unit busy/stall/idle cycles, memory traffic, top\n"
      "instructions"},
@@ -171,7 +171,8 @@ static const opt_row_t rows[] = {
      "write a Chrome trace-event timeline: a track per unit, a slice per instruction,\n"
      "token, queue and bandwidth counters, token flow arrows"},
     {"--clock-mhz", "F", R | N | C, VTASIM_ENG_CYCLES, take_watch,
-     "clock for simulated time and the timeline [100]"},
+     "clock for simulated time and the timeline, 1 to 1000000 MHz [100] (a cycle of\n"
+     "1 us to 1 ps, rounded to whole picoseconds on the timeline)"},
     {"--timeline-window", "N", R | C, VTASIM_ENG_CYCLES, take_watch,
      "cycles per bandwidth sample of the timeline [256]"},
     {"--timeline-no-merge", NULL, R | C, VTASIM_ENG_CYCLES, take_watch,
@@ -186,7 +187,7 @@ static const opt_row_t rows[] = {
     {"--wave-from", "N", R, VTASIM_ENG_RTL, take_wave_range,
      "the waveform from cycle N of each run on"},
     {"--wave-to", "N", R, VTASIM_ENG_RTL, take_wave_range,
-     "the waveform up to cycle N of each run"},
+     "the waveform up to cycle N of each run (after --wave-from; 0: to the end)"},
     {"--wave-window", "N", C, VTASIM_ENG_RTL, take_wave_window,
      "with --wave: only the N cycles before the divergence (run again to record them)"},
     {"--inject", "BUG", R | C, VTASIM_ENG_COSIM, take_inject,
@@ -324,6 +325,12 @@ int vtasim_opts_check(const vtasim_opts_t *o, const char *name, const vta_engine
     return vtasim_usage(name, refusal(VTASIM_ENG_CYCLES, kind), "a memory timing parameter");
   if ((o->wave_from || o->wave_to) && !o->wave)
     return vtasim_usage(name, "%s", "--wave-from/--wave-to need --wave FILE");
+  if (o->wave_to && o->wave_from >= o->wave_to) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "--wave-from %llu is not before --wave-to %llu: the window would "
+             "be empty", (unsigned long long)o->wave_from, (unsigned long long)o->wave_to);
+    return vtasim_usage(name, "%s", msg);
+  }
   if (o->wave_window && !o->wave) return vtasim_usage(name, "%s", "--wave-window needs --wave FILE");
   return 0;
 }

@@ -267,10 +267,12 @@ static void tl_sep(vta_prof_t *p) {
   p->tl_first = 0;
 }
 
-/* Microseconds of a timeline cycle, exactly: integer picoseconds. */
+/* Microseconds of a timeline cycle, exactly: integer picoseconds, worked
+ * out as whole and partial millions of cycles so that no product wraps
+ * (a cycle is at most 10^6 ps: VTA_PROF_CLOCK_MIN_MHZ). */
 static void tl_ts(vta_prof_t *p, uint64_t cyc) {
-  uint64_t ps = cyc * p->period_ps;
-  fprintf(p->tl, "%" PRIu64 ".%06" PRIu64, ps / 1000000, ps % 1000000);
+  const uint64_t q = cyc / 1000000, r = cyc % 1000000, rp = r * p->period_ps;
+  fprintf(p->tl, "%" PRIu64 ".%06" PRIu64, q * p->period_ps + rp / 1000000, rp % 1000000);
 }
 
 /* s as a JSON string literal, quotes included, into out (truncated to fit). */
@@ -415,8 +417,8 @@ vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
   p->mem = mem;
   vta_prof_opts_default(&p->o);
   if (opts) p->o = *opts;
-  if (!(p->o.clock_mhz > 0 && p->o.clock_mhz <= 1e6)) {
-    vta_errf(err, VTA_EINPUT, "clock: %g MHz is out of range (expected 0 < MHz <= 1000000)",
+  if (!(p->o.clock_mhz >= VTA_PROF_CLOCK_MIN_MHZ && p->o.clock_mhz <= VTA_PROF_CLOCK_MAX_MHZ)) {
+    vta_errf(err, VTA_EINPUT, "clock: %g MHz is out of range (expected 1 <= MHz <= 1000000)",
              p->o.clock_mhz);
     free(p);
     return NULL;
