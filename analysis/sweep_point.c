@@ -271,6 +271,7 @@ int vta_sweep_point_bundle(const cJSON *pt, const char *id, const char *path, vt
   int bad = vta_out_open(&o, path, "--bundle", 0, e);
   if (!bad) {
     bad = vta_program_write_text(&p, o.f, e);
+    if (bad) vta_err_prefix(e, "--bundle: %s: ", path);
     bad = vta_out_close(&o, !bad, bad ? NULL : e) || bad;
   }
   vta_program_free(&p);

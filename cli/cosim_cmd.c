@@ -192,7 +192,10 @@ static int compare(cosim_job_t *j) {
   j->cmp = vta_cosim_run(&j->p, j->side, &j->opts, &j->r, &j->e);
   vtasim_watch_end(&j->watch);
   j->opts.observe = NULL; /* a second co-simulation (the wave window) is not watched */
-  if (j->watch.prof && vta_prof_close(j->watch.prof, &j->e) && j->cmp >= 0) j->cmp = -1;
+  if (j->watch.prof && vta_prof_close(j->watch.prof, &j->e) && j->cmp >= 0) {
+    j->cmp = -1;
+    vta_err_prefix(&j->e, "--timeline: %s: ", o->watch.timeline);
+  }
   if (j->cmp < 0 && j->e.kind == VTA_EINTR) {
     fprintf(stderr, "vtasim: %s: stopped by Ctrl-C\n", j->e.msg);
     j->rc = VTASIM_EXIT_INTERRUPTED;

@@ -220,7 +220,10 @@ static void execute(run_job_t *j) {
   int run_rc = vta_session_run(j->s, &j->e);
   j->wall = vta_seconds() - t0;
   vtasim_watch_end(&j->watch);
-  if (j->prof && vta_prof_close(j->prof, &j->e) && !run_rc) run_rc = -1;
+  if (j->prof && vta_prof_close(j->prof, &j->e) && !run_rc) {
+    run_rc = -1;
+    vta_err_prefix(&j->e, "--timeline: %s: ", j->o->watch.timeline);
+  }
   /* cycles simulated, the interrupted run's included */
   vta_engine_snapshot_t now;
   vta_engine_snapshot(vta_session_engine(j->s), &now);

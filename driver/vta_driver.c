@@ -273,7 +273,8 @@ static void timeline_close(device_t *d) {
   int bad = vta_prof_close(d->prof, &err);
   if (bad) fprintf(stderr, "VTASIM_TIMELINE: %s: %s\n", d->timeline_path, err.msg);
   vta_prof_free(d->prof);
-  if (vta_out_close(&d->timeline, 1, &err)) fprintf(stderr, "%s\n", err.msg);
+  /* a timeline that could not be written whole leaves the earlier file */
+  if (vta_out_close(&d->timeline, !bad, &err) && !bad) fprintf(stderr, "%s\n", err.msg);
   d->prof = NULL;
 }
 
@@ -629,6 +630,12 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     pthread_mutex_lock(&g_lock);
     if (sink_commit(d->trace, out_bad ? &e2 : &oerr)) out_bad = 1;
     pthread_mutex_unlock(&g_lock);
+  }
+  if (d->prof && (fflush(d->timeline.f) || ferror(d->timeline.f))) {
+    if (!out_bad)
+      vta_errf(&oerr, VTA_EIO, "VTASIM_TIMELINE: %s: write error: %s", d->timeline_path,
+               strerror(errno));
+    out_bad = 1;
   }
   if (out_bad) {
     fprintf(stderr, "VTADeviceRun: %s\n", oerr.msg);

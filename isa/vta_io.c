@@ -259,11 +259,32 @@ typedef struct claim {
 static _Thread_local claim_t *claims;
 static _Thread_local size_t nclaims, cap_claims;
 
-/* The absolute name of the file a path leads to (links resolved), or for a
- * file not yet made its resolved directory and its own name; malloc'd. */
+/* The absolute name of the file a path leads to (links resolved, a link
+ * to a file not yet made too), or for a file not yet made its resolved
+ * directory and its own name; malloc'd. */
 static char *canonical(const char *path) {
   char *r = realpath(path, NULL);
   if (r) return r;
+  char link[4096];
+  ssize_t got = readlink(path, link, sizeof link - 1);
+  if (got > 0) { /* a dangling symbolic link: where it points, from its directory */
+    const size_t n = (size_t)got, len = strlen(path) + n + 2;
+    link[n] = '\0';
+    static _Thread_local int depth;
+    const char *slash = strrchr(path, '/');
+    char *next = malloc(len);
+    if (!next) return NULL;
+    if (link[0] == '/' || !slash) snprintf(next, len, "%s", link);
+    else snprintf(next, len, "%.*s/%s", (int)(slash - path), path, link);
+    char *out = NULL;
+    if (depth < 40) { /* a loop of links ends somewhere */
+      depth++;
+      out = canonical(next);
+      depth--;
+    }
+    free(next);
+    if (out) return out;
+  }
   const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
   char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
   char *rd = dir ? realpath(dir, NULL) : NULL;
@@ -400,8 +421,9 @@ static int out_open(vta_out_t *o, const char *path, const char *what, int binary
     return 0;
   }
   /* Regular or new: the temporary beside the file the path leads to, so
-   * that the rename replaces that file (a symbolic link keeps pointing). */
-  char *real = exists ? realpath(path, NULL) : NULL;
+   * that the rename replaces that file (a symbolic link keeps pointing,
+   * one to a file not yet made too). */
+  char *real = canonical(path);
   o->target = real ? real : strdup(path);
   if (!o->target) return out_fail(o, err, VTA_ENOMEM, "%s", "out of memory");
   const char *slash = strrchr(o->target, '/');

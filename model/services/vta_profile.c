@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "vta_diag.h"
@@ -985,9 +986,10 @@ int vta_prof_close(vta_prof_t *p, vta_err *err) {
   bw_emit_until(p, p->wbase + p->nwin + 1);
   fputs("\n]}\n", p->tl);
   p->tl_closed = 1;
+  /* the caller names the file: "--timeline: FILE: " before these */
   if (fflush(p->tl) || ferror(p->tl))
-    return vta_errf(err, VTA_EIO, "--timeline: write error");
-  if (p->tl_err) return vta_errf(err, VTA_ENOMEM, "--timeline: out of memory");
+    return vta_errf(err, VTA_EIO, "write error: %s", errno ? strerror(errno) : "unknown");
+  if (p->tl_err) return vta_errf(err, VTA_ENOMEM, "out of memory");
   return 0;
 }
 
