@@ -28,7 +28,7 @@ long long vtasim_parse_count(const char *s) {
   if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
   errno = 0;
   long long v = strtoll(s, &end, 0);
-  return *end || errno == ERANGE ? -1 : v; /* 2^64+5 is no count, not "huge" */
+  return *end ? -1 : errno == ERANGE ? -2 : v; /* 2^64+5 is no count, not "huge" */
 }
 
 /* A bundle no reader would accept is not written: what gen, asm and dis

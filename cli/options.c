@@ -27,9 +27,12 @@ static int bad(const vtasim_opts_t *o, const char *fmt, const char *arg) {
 }
 
 /* A count, or a usage error naming the value. */
-static int count(const vtasim_opts_t *o, const char *v, uint64_t *out) {
+static int count(const vtasim_opts_t *o, const char *opt, const char *v, uint64_t *out) {
   long long n = vtasim_parse_count(v);
-  if (n < 0) return bad(o, "expected a number, got '%s'", v);
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s: %s, got '%%s'", opt,
+           n == -2 ? "out of range (expected 0 to 2^63-1)" : "expected a number");
+  if (n < 0) return bad(o, msg, v);
   *out = (uint64_t)n;
   return 0;
 }
@@ -84,12 +87,12 @@ static int take_dump(vtasim_opts_t *o, const char *opt, const char *v) {
 }
 
 static int take_limit(vtasim_opts_t *o, const char *opt, const char *v) {
-  return count(o, v, !strcmp(opt, "--max-insns") ? &o->params.max_insns
+  return count(o, opt, v, !strcmp(opt, "--max-insns") ? &o->params.max_insns
                                                  : &o->params.max_cycles);
 }
 
 static int take_wave_range(vtasim_opts_t *o, const char *opt, const char *v) {
-  return count(o, v, opt[7] == 'f' ? &o->wave_from : &o->wave_to);
+  return count(o, opt, v, opt[7] == 'f' ? &o->wave_from : &o->wave_to);
 }
 
 static int take_wave_window(vtasim_opts_t *o, const char *opt, const char *v) {
@@ -254,7 +257,7 @@ static const opt_row_t *find_row(const char *a, int *at) {
 static int take_param(vtasim_opts_t *o, const vta_param_info_t *pi, const char *v) {
   uint64_t n = 0;
   vta_err e;
-  if (count(o, v, &n)) return 2;
+  if (count(o, pi->option, v, &n)) return 2;
   if (vta_params_set(&o->params, pi->name, n, &e)) return bad(o, "%s", e.msg);
   if (!o->param_opt) o->param_opt = pi->option;
   /* the functional engine has command and token queues, no memory timing */
