@@ -333,8 +333,8 @@ static int claim(const char *path, const char *what, int open, vta_err *err) {
     free(canon);
     return vta_errf(err, VTA_EINPUT, "%s%s: is also the file of %s%s%s; two outputs of one "
                     "command cannot share a file", pre, path, c->what[0] ? c->what : "another "
-                    "output", strcmp(c->path, path) ? " as " : "", strcmp(c->path, path) ?
-                    c->path : "");
+                    "output", c->path && strcmp(c->path, path) ? " as " : "",
+                    c->path && strcmp(c->path, path) ? c->path : "");
   }
   if (nclaims == cap_claims) {
     size_t cap = cap_claims ? 2 * cap_claims : 8;
