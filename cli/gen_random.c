@@ -92,6 +92,10 @@ static const char random_help[] =
     "  --portable      avoid every behaviour in which VTA implementations differ\n"
     "                  (what vtasim lint reports, docs/lint.md): the program runs\n"
     "                  the same on VTA's HLS and Chisel designs and on vtasim\n"
+    "                  (with --nonneg-shr also where a vector SHR reads its amounts)\n"
+    "  --nonneg-shr    the acc values vector SHRs read as shift amounts are 0..15\n"
+    "                  (without it -15..15, which Chisel shifts differently:\n"
+    "                  docs/isa.md 12.3); the same draws, so other bytes agree\n"
     "  --coverage N    print the coverage of the programs of seeds S..S+N-1\n"
     "  --faults KIND   plant one fault so the run must stop with exit 2: deadlock,\n"
     "                  sram_range, dram_range, no_finish or any (.meta fault)\n"
@@ -134,6 +138,7 @@ static int parse(int argc, char **argv, random_opts_t *o) {
     if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     if (!strcmp(a, "--no-timing")) { o->rp.no_timing = 1; continue; }
     if (!strcmp(a, "--portable")) { o->rp.portable = 1; continue; }
+    if (!strcmp(a, "--nonneg-shr")) { o->rp.nonneg_shr = 1; continue; }
     static const char *const opts[] = {"--seed", "--insns", "--runs", "--max-size",
                                        "--coverage", "-o", "--output", "--config", "--faults"};
     int k = -1;

@@ -9,6 +9,8 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,7 +355,7 @@ static int fill_segment(vta_program_t *p, const char *seg, const void *data, siz
     return vta_errf(e, VTA_EINPUT, "%s:%d: layer %s: its bundle's segment '%s' %s %zu bytes "
                     "(the tensor it receives)", path, l->line, l->name, seg,
                     s ? "does not hold" : "is missing; expected", len);
-  memcpy(s->data, data, len);
+  if (data) memcpy(s->data, data, len); /* NULL: the size checked, the bytes left */
   return 0;
 }
 
@@ -393,6 +395,11 @@ static const char run_net_help[] =
     "  --json             the report as JSON (schema vtasim-net/1) on stdout\n"
     "  --clock-mhz N      converts cycles to time (100)\n"
     "  --output FILE      write the network's output tensor (NCHW int8)\n"
+    "  --skip-exec        (model) timing without arithmetic: every layer's cycles,\n"
+    "                     counters and events as the full run has them, no values\n"
+    "                     computed, data expectations not checked, no --output\n"
+    "  -j N               with --skip-exec: N layers at once (no layer then needs\n"
+    "                     its predecessor's output); the report is in layer order\n"
     "  --progress         one line per finished layer on stderr (with --json: also\n"
     "                     when stderr is a terminal)\n"
     "\n"
@@ -430,6 +437,9 @@ typedef struct net_layer_run {
   double wall;
   int failed;
   char *rep;
+  int unchecked; /* data expectations not checked (skip_exec) */
+  vta_err e;     /* its own fault, when layers run at once */
+  int bad;
 } net_layer_run_t;
 
 /* The manifest's input tensor, checked against its N x C x H x W. */
@@ -474,29 +484,33 @@ static int layer_inputs(net_job_t *j, net_layer_run_t *L) {
 }
 
 /* The layer's bundle with its input (and residual) segments filled. */
-static int layer_bundle(net_job_t *j, net_layer_run_t *L) {
+static int layer_bundle(net_job_t *j, net_layer_run_t *L, vta_err *e) {
   const net_layer_t *l = L->l;
   char path[8400];
   snprintf(path, sizeof path, "%s/%s", j->mf->dir, l->bundle);
-  if (vta_program_load(&L->p, path, &j->e)) return -1;
+  if (vta_program_load(&L->p, path, e)) return -1;
   const vta_config_t *c = &L->p.cfg;
   const size_t nres = L->ny * c->acc_elem_bytes / c->out_elem_bytes;
   L->px = malloc(L->nx);
-  L->y = malloc(L->ny);
+  L->y = calloc(L->ny ? L->ny : 1, 1); /* zeros, when skip_exec leaves it unwritten */
   L->pr = L->r ? malloc(nres) : NULL;
-  if (!L->px || !L->y || (L->r && !L->pr)) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  if (!L->px || !L->y || (L->r && !L->pr)) return vta_errf(e, VTA_ENOMEM, "out of memory");
   const tensor_t *x = L->x, *r = L->r;
-  vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
-  if (fill_segment(&L->p, "inp", L->px, L->nx, l, j->opt->in, &j->e)) return -1;
+  /* Without values (skip_exec) no byte of a tensor matters: the segments
+   * are only checked to receive them. */
+  const int values = !j->params.skip_exec;
+  if (values) vta_cl_pack_nchw(c, x->data, x->n, x->c, x->h, x->w, c->block_in, L->px);
+  if (fill_segment(&L->p, "inp", values ? L->px : NULL, L->nx, l, j->opt->in, e)) return -1;
   if (!r) return 0;
-  vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
-  return fill_segment(&L->p, "res", L->pr, nres, l, j->opt->in, &j->e);
+  if (values) vta_cl_pack_acc_nchw(c, r->data, r->n, r->c, r->h, r->w, L->pr);
+  return fill_segment(&L->p, "res", values ? L->pr : NULL, nres, l, j->opt->in, e);
 }
 
-/* Run the layer, check its expectations, keep its output tensor. */
-static int layer_run(net_job_t *j, net_layer_run_t *L) {
+/* Run the layer and check its expectations, its output tensor in L->y;
+ * touches nothing of j but what it reads (layers may run at once). */
+static int layer_exec(const net_job_t *j, net_layer_run_t *L, vta_err *e) {
   const net_layer_t *l = L->l;
-  L->s = vta_session_new(&L->p, j->kind, &j->params, &j->e);
+  L->s = vta_session_new(&L->p, j->kind, &j->params, e);
   if (!L->s) return -1;
   vtasim_watch_t w; /* the models stop at params.stop; the RTL is watched for Ctrl-C */
   memset(&w, 0, sizeof w);
@@ -506,28 +520,36 @@ static int layer_run(net_job_t *j, net_layer_run_t *L) {
     vta_session_observe(L->s, &ob);
   }
   double t0 = vta_seconds();
-  if (vta_session_run(L->s, &j->e)) return vta_err_prefix(&j->e, "layer %s: ", l->name);
+  if (vta_session_run(L->s, e)) return vta_err_prefix(e, "layer %s: ", l->name);
   L->wall = vta_seconds() - t0;
   size_t replen = 0;
   FILE *rf = open_memstream(&L->rep, &replen);
   L->failed = vta_session_check(L->s, rf ? rf : stderr);
   if (rf) fclose(rf);
+  L->unchecked = vta_session_unchecked(L->s);
   uint32_t osz;
   uint8_t *ob = vta_session_segment(L->s, "out", &osz);
   if (!ob || osz != L->ny)
-    return vta_errf(&j->e, VTA_EINPUT, "%s: layer %s: its bundle has no 'out' segment of %zu "
+    return vta_errf(e, VTA_EINPUT, "%s: layer %s: its bundle has no 'out' segment of %zu "
                     "bytes", j->opt->in, l->name, L->ny);
   const vta_config_t *c = &L->p.cfg;
-  vta_cl_unpack_nchw(c, (const int8_t *)ob, L->x->n, l->o, L->oh, L->ow, c->block_out, L->y);
-  j->t[j->nt] = (tensor_t){"", L->x->n, l->o, L->oh, L->ow, L->y};
-  snprintf(j->t[j->nt].name, sizeof j->t[j->nt].name, "%s", l->name);
-  j->nt++;
-  L->y = NULL;
-  if (L->failed) {
-    j->failed_layers++;
-    j->rc = NET_MISMATCH;
-  }
+  if (!j->params.skip_exec) /* else the output is not the layer's */
+    vta_cl_unpack_nchw(c, (const int8_t *)ob, L->x->n, l->o, L->oh, L->ow, c->block_out, L->y);
   return 0;
+}
+
+/* The layer's output tensor, `data` (owned from now on), for the layers after it. */
+static void add_tensor(net_job_t *j, const net_layer_run_t *L, int8_t *data) {
+  j->t[j->nt] = (tensor_t){"", L->x->n, L->l->o, L->oh, L->ow, data};
+  snprintf(j->t[j->nt].name, sizeof j->t[j->nt].name, "%s", L->l->name);
+  j->nt++;
+}
+
+/* Its verdict in the totals. */
+static void layer_verdict(net_job_t *j, const net_layer_run_t *L) {
+  if (!L->failed) return;
+  j->failed_layers++;
+  j->rc = NET_MISMATCH;
 }
 
 /* The layer's JSON object (without its profile). */
@@ -545,6 +567,7 @@ static cJSON *layer_json(net_job_t *j, net_layer_run_t *L, const char *shape) {
   cJSON_AddStringToObject(lo, "status", L->failed ? "mismatch" : "ok");
   vta_report_json_lines(cJSON_AddArrayToObject(lo, "failures"), L->rep);
   cJSON_AddNumberToObject(lo, "wall_seconds", L->wall);
+  if (j->params.skip_exec) cJSON_AddNumberToObject(lo, "unchecked", L->unchecked);
   return lo;
 }
 
@@ -589,21 +612,94 @@ static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
             l->name, cyc, L->wall);
 }
 
+static void layer_free(net_layer_run_t *L) {
+  free(L->rep);
+  vta_session_free(L->s);
+  vta_program_free(&L->p);
+  free(L->px);
+  free(L->pr);
+  free(L->y);
+}
+
 /* Layer i, start to end; -1 with j->e. */
 static int run_layer(net_job_t *j, int i) {
   net_layer_run_t L;
   memset(&L, 0, sizeof L);
   L.l = &j->mf->layer[i];
   if (layer_inputs(j, &L)) return -1;
-  int rc = layer_bundle(j, &L) || layer_run(j, &L) ? -1 : 0;
-  if (!rc) layer_report(j, &L, i);
-  free(L.rep);
-  vta_session_free(L.s);
-  vta_program_free(&L.p);
-  free(L.px);
-  free(L.pr);
-  free(L.y);
+  int rc = layer_bundle(j, &L, &j->e) || layer_exec(j, &L, &j->e) ? -1 : 0;
+  if (!rc) {
+    add_tensor(j, &L, L.y);
+    L.y = NULL;
+    layer_verdict(j, &L);
+    layer_report(j, &L, i);
+  }
+  layer_free(&L);
   return rc;
+}
+
+/* Layers at once (skip_exec: no layer reads values another computed):
+ * workers take the next layer not yet taken. */
+typedef struct net_pool {
+  net_job_t *j;
+  net_layer_run_t *L;
+  int n;
+  atomic_int next;
+} net_pool_t;
+
+static void *pool_worker(void *arg) {
+  net_pool_t *pl = arg;
+  for (int i; (i = atomic_fetch_add(&pl->next, 1)) < pl->n;) {
+    net_layer_run_t *L = &pl->L[i];
+    L->bad = layer_exec(pl->j, L, &L->e);
+  }
+  return NULL;
+}
+
+/* Every layer with `jobs` threads: the shapes chained and the bundles
+ * loaded first, in order, by this thread (a later layer's input is an
+ * earlier one's output tensor, zeros here; the files a command read are
+ * kept per thread, vta_io.h), the layers run in any order, then reported in
+ * order, up to the first fault. */
+static void run_layers_at_once(net_job_t *j, int jobs) {
+  const int n = j->mf->nlayers;
+  net_pool_t pl = {j, calloc((size_t)n, sizeof *pl.L), n, 0};
+  if (!pl.L) {
+    vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+    j->rc = NET_BAD;
+    return;
+  }
+  int ready = 0;
+  for (; ready < n; ready++) {
+    net_layer_run_t *L = &pl.L[ready];
+    L->l = &j->mf->layer[ready];
+    if (layer_inputs(j, L) || layer_bundle(j, L, &j->e)) break;
+    int8_t *zeros = calloc(L->ny ? L->ny : 1, 1);
+    if (!zeros) {
+      vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+      break;
+    }
+    add_tensor(j, L, zeros);
+  }
+  pl.n = ready;
+  pthread_t tid[64];
+  int started = 0;
+  for (; started < jobs - 1 && started < 64; started++)
+    if (pthread_create(&tid[started], NULL, pool_worker, &pl)) break;
+  pool_worker(&pl);
+  for (int k = 0; k < started; k++) pthread_join(tid[k], NULL);
+  for (int i = 0; i < pl.n && j->rc != NET_BAD; i++) {
+    if (pl.L[i].bad) {
+      j->e = pl.L[i].e;
+      j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
+      break;
+    }
+    layer_verdict(j, &pl.L[i]);
+    layer_report(j, &pl.L[i], i);
+  }
+  if (ready < n) j->rc = NET_BAD; /* j->e says why the chain stopped */
+  for (int i = 0; i < n; i++) layer_free(&pl.L[i]);
+  free(pl.L);
 }
 
 static int write_output(net_job_t *j, const char *outpath) {
@@ -661,6 +757,9 @@ static void totals(net_job_t *j) {
     printf("\n  total: %.3f GMACs, wall %.3f s\n", j->macs * 1e-9, j->wall);
   printf("  layers: %d passed, %d failed\n", cJSON_GetArraySize(j->layers) - j->failed_layers,
          j->failed_layers);
+  if (j->params.skip_exec)
+    printf("  execution skipped (--skip-exec): cycles, counters and events only; expectations "
+           "on data not checked\n");
 }
 
 /* The header (JSON and text) and every layer in order. */
@@ -672,15 +771,22 @@ static void run_layers(net_job_t *j) {
   cJSON_AddStringToObject(j->o, "config", mf->config);
   cJSON_AddStringToObject(j->o, "engine", j->kind->name);
   cJSON_AddNumberToObject(j->o, "clock_mhz", j->clock);
+  cJSON_AddBoolToObject(j->o, "skip_exec", j->params.skip_exec);
   j->layers = cJSON_AddArrayToObject(j->o, "layers");
   if (!j->json)
     printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
            "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", j->opt->in, mf->network,
            mf->nlayers, j->kind->name, j->clock, "layer", "shape", "cycles", "time ms", "GOPS",
            "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
-  for (int i = 0; i < mf->nlayers && j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED; i++)
-    if (run_layer(j, i)) j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
-  if (j->rc != NET_BAD && j->opt->output && write_output(j, j->opt->output)) j->rc = NET_BAD;
+  const int jobs = j->opt->sweep.jobs_given ? (int)j->opt->sweep.jobs : 1;
+  if (jobs > 1)
+    run_layers_at_once(j, jobs);
+  else
+    for (int i = 0; i < mf->nlayers && j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED; i++)
+      if (run_layer(j, i)) j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
+  if (j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED && j->opt->output &&
+      write_output(j, j->opt->output))
+    j->rc = NET_BAD;
   totals(j);
 }
 
@@ -707,6 +813,16 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   if (!kind) return vtasim_usage("run", "%s", e.msg);
   int rc = vtasim_opts_check(opt, "run", kind, 1);
   if (rc) return rc;
+  /* Without values there is no output, and layers need none of each
+   * other's; with them each layer reads its predecessor's. */
+  if (opt->params.skip_exec && !kind->skip_exec)
+    return vtasim_usage("run", "%s", "--skip-exec needs --engine model: only the cycle model "
+                        "times a run without computing its values");
+  if (opt->params.skip_exec && opt->output)
+    return vtasim_usage("run", "%s", "--output needs the computed values: not with --skip-exec");
+  if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && !opt->params.skip_exec)
+    return vtasim_usage("run", "%s", "-j N needs --skip-exec: otherwise every layer reads its "
+                        "predecessor's output, so they run one after another");
   net_job_t *j = calloc(1, sizeof *j);
   if (j) {
     j->mf = malloc(sizeof *j->mf);
@@ -721,6 +837,7 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->opt = opt;
   j->kind = kind;
   vta_params_default(&j->params);
+  j->params.skip_exec = opt->params.skip_exec;
   j->json = opt->json;
   /* a line per layer on stderr: asked for, or a terminal watching a JSON run
    * (the text table on stdout shows each layer as it ends anyway) */

@@ -78,6 +78,12 @@ static int take_no_skip(vtasim_opts_t *o, const char *opt, const char *v) {
   return 0;
 }
 
+static int take_skip_exec(vtasim_opts_t *o, const char *opt, const char *v) {
+  (void)opt, (void)v;
+  o->params.skip_exec = 1;
+  return 0;
+}
+
 static int take_dump(vtasim_opts_t *o, const char *opt, const char *v) {
   (void)opt;
   if (o->ndumps == VTASIM_MAX_DUMPS) return bad(o, "%s", "too many --dump options");
@@ -110,6 +116,7 @@ static int take_sweep_count(vtasim_opts_t *o, const char *opt, const char *v) {
   if (x < 0 || x > 1000000 || (num != &o->sweep.confirm && x == 0))
     return bad(o, "%s expects a positive number", opt);
   *num = (long)x;
+  if (num == &o->sweep.jobs) o->sweep.jobs_given = 1;
   return 0;
 }
 
@@ -168,6 +175,10 @@ static const opt_row_t rows[] = {
      "--stats/--json without the per-instruction part (no events: a plain run's speed)"},
     {"--no-skip", NULL, R, VTASIM_ENG_CYCLES, take_no_skip,
      "evaluate every cycle, no event skipping (same counts, slower)"},
+    {"--skip-exec", NULL, R | N, VTASIM_ENG_SKIP, take_skip_exec,
+     "timing without arithmetic: every cycle, counter and event of the full run, no GEMM/ALU\n"
+     "values or tensor data computed; output data not checked (a network's layers may run\n"
+     "at once with -j)"},
     {"--trace", "FILE", R, VTASIM_ENG_CYCLES, take_trace,
      "write the instruction trace (docs/microarch.md 10)"},
     {"--timeline", "FILE", R | C, VTASIM_ENG_CYCLES, take_watch,
@@ -204,8 +215,9 @@ static const opt_row_t rows[] = {
     {"-o", "DIR", S, VTASIM_ENG_ALL, take_sweep,
      "output and result directory (default: SPEC without .json, plus .sweep); each point's "
      "result is kept there under a hash of its inputs, so a rerun computes only the missing"},
-    {"-j", "N", S, VTASIM_ENG_ALL, take_sweep_count,
-     "points in parallel (default: the number of cores)"},
+    {"-j", "N", N | S, VTASIM_ENG_ALL, take_sweep_count,
+     "how many at once: a sweep's points (default: the number of cores), or a network's "
+     "layers with --skip-exec (default 1)"},
     {"--confirm", "N", S, VTASIM_ENG_ALL, take_sweep_count,
      "re-run the N best points on the RTL (Verilated per configuration, cached in "
      "BUILD/rtl-cache/); model and RTL cycles must be equal"},
@@ -309,6 +321,9 @@ static const char *refusal(vtasim_eng_t eng, const vta_engine_kind_t *kind) {
   case VTASIM_ENG_RTL:
     return kind->rtl ? NULL : "%s needs --engine rtl or cosim (it records the RTL)";
   case VTASIM_ENG_COSIM: return kind->compares ? NULL : "%s needs --engine cosim";
+  case VTASIM_ENG_SKIP:
+    return kind->skip_exec ? NULL : "%s needs --engine model: only the cycle model times a run "
+                                    "without computing its values";
   default: return NULL;
   }
 }
@@ -319,6 +334,9 @@ int vtasim_opts_check(const vtasim_opts_t *o, const char *name, const vta_engine
     if (!was_given(o, i)) continue;
     if (net && !(rows[i].cmds & VTASIM_CMD_NET))
       return vtasim_usage(name, "unknown option for a network manifest '%s'", rows[i].name);
+    if (!net && o->cmd == VTASIM_CMD_RUN && !(rows[i].cmds & VTASIM_CMD_RUN))
+      return vtasim_usage(name, "%s is for a network manifest (NET.net), not a bundle",
+                          rows[i].name);
     const char *why = net ? NULL : refusal(rows[i].eng, kind);
     if (why) return vtasim_usage(name, why, rows[i].name);
   }
@@ -362,7 +380,8 @@ static void wrap(FILE *f, const char *text, int col) {
 }
 
 void vtasim_opts_help(FILE *f, int cmd) {
-  static const char *const honour[] = {"", "cycle engines: ", "rtl, cosim: ", "cosim: "};
+  static const char *const honour[] = {"", "cycle engines: ", "rtl, cosim: ", "cosim: ",
+                                       "model: "};
   for (int i = 0; i < NROWS; i++) {
     const opt_row_t *r = &rows[i];
     if (!(r->cmds & cmd)) continue;

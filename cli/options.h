@@ -25,7 +25,8 @@ typedef enum {
   VTASIM_ENG_ALL = 0, /* every engine */
   VTASIM_ENG_CYCLES,  /* the engines with cycles: model, rtl, cosim */
   VTASIM_ENG_RTL,     /* the engines with the RTL: rtl, cosim */
-  VTASIM_ENG_COSIM    /* co-simulation only */
+  VTASIM_ENG_COSIM,   /* co-simulation only */
+  VTASIM_ENG_SKIP     /* the engines that time a run without its values (kind->skip_exec) */
 } vtasim_eng_t;
 
 #define VTASIM_MAX_DUMPS 32
@@ -53,6 +54,7 @@ typedef struct vtasim_opts {
     const char *dir, *partition;
     long jobs, confirm, limit, chunk;
     int slurm, no_wait, yes;
+    int jobs_given;                /* -j was given (a network's layers at once) */
   } sweep;
 } vtasim_opts_t;
 

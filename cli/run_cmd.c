@@ -78,6 +78,7 @@ typedef struct run_job {
   vta_program_t p;
   vta_err e;
   int rc, failed, ran, interrupted, run_rc;
+  int unchecked; /* data expectations left out (skip_exec) */
   double t_load, wall;
   uint64_t simulated;
   char *report; /* the failed expectations, one per line */
@@ -192,6 +193,10 @@ static void check_and_dump(run_job_t *j) {
   j->ran = 1;
   FILE *rep = open_memstream(&j->report, &j->report_len);
   j->failed = vta_session_check(j->s, rep ? rep : stderr);
+  j->unchecked = vta_session_unchecked(j->s);
+  if (j->unchecked && o->quiet && !o->json) /* else the report says it */
+    fprintf(stderr, "vtasim: %d expectation%s on data not checked: the run skipped execution\n",
+            j->unchecked, j->unchecked == 1 ? "" : "s");
   if (rep) fclose(rep);
   if (j->failed) j->rc = EXIT_MISMATCH;
   if (!o->json && j->report && j->report_len) fputs(j->report, stderr);
@@ -267,6 +272,7 @@ static void report(run_job_t *j) {
   r.ran = j->ran;
   r.failed = j->failed;
   r.failures = j->report;
+  r.unchecked = j->unchecked;
   if (o->json) {
     if (r.cycles && j->win && j->ran)
       r.windows = vtasim_windows_json(j->win, r.cycles->cycles, j->params.mem.cpb);

@@ -16,7 +16,8 @@
  *    push (on the other unit's last instruction, or a NOP) and the pops.
  *  - A mirror of the uop scratchpad and per-row "out written" and "acc
  *    small" flags keep every index in range, every stored row last written
- *    by GEMM/ALU and every vector SHR amount within -15..15 (docs/isa.md 6.5).
+ *    by GEMM/ALU and every vector SHR amount within -15..15 (docs/isa.md 6.5),
+ *    0..15 with --nonneg-shr (the amounts every implementation agrees on).
  *  - Portable programs (--portable) also keep per-row "written" flags and
  *    avoid every behaviour `vtasim lint` reports (docs/lint.md): each run
  *    starts by loading the inp and wgt windows (HLS vta() starts them fresh),
@@ -71,7 +72,7 @@ typedef struct {
   uint32_t acc_seq[NB][3];
   vta_uop_t *uop_sram, *uop_dram;
   uint8_t *out_ok, *acc_small;
-  int portable, runs_done;
+  int portable, nonneg_shr, runs_done;
   uint8_t *inp_w, *wgt_w, *acc_w, *uop_w; /* portable: rows written (inp/wgt: this run) */
   int acc_small_rows; /* rows [0, n) of the acc image hold values in -15..15 */
   uint64_t stat[VTA_NSTATS]; /* by VTA_STAT_* */
@@ -647,6 +648,7 @@ static int fill_images(rg_t *g, uint8_t *img[NIMG], const size_t nbytes[NIMG], v
     for (uint32_t l = 0; l < cfg->acc_elem_bytes / 4; l++) {
       int32_t v = r < (uint32_t)g->acc_small_rows ? (int32_t)rrange(g, 0, 30) - 15
                                                  : (int32_t)(uint32_t)vta_cl_rand(&g->rng);
+      if (g->nonneg_shr && r < (uint32_t)g->acc_small_rows && v < 0) v = -v;
       uint8_t *d = img[IMG_ACC] + r * cfg->acc_elem_bytes + 4 * l;
       for (int k = 0; k < 4; k++) d[k] = (uint8_t)((uint32_t)v >> (8 * k));
     }
@@ -690,13 +692,15 @@ static int add_segments(rg_t *g, vta_program_t *p, uint8_t *img[NIMG],
 /* The .meta lines that regenerate the bundle. */
 static int add_knobs(vta_program_t *p, const vta_cl_random_params_t *rp, int insns, int runs,
                      int max_size, int carry, int portable, vta_err *e) {
-  char key[192];
-  snprintf(key, sizeof key, "vtasim gen random --seed %llu --insns %d --runs %d --max-size %d%s",
-           (unsigned long long)rp->seed, insns, runs, max_size, portable ? " --portable" : "");
+  char key[208];
+  snprintf(key, sizeof key, "vtasim gen random --seed %llu --insns %d --runs %d --max-size %d%s%s",
+           (unsigned long long)rp->seed, insns, runs, max_size, portable ? " --portable" : "",
+           rp->nonneg_shr ? " --nonneg-shr" : "");
   if (vta_program_add_meta(p, "generator", key, e) || add_meta_u(p, "seed", rp->seed, e) ||
       add_meta_u(p, "insns", (uint64_t)insns, e) || add_meta_u(p, "runs", (uint64_t)runs, e) ||
       add_meta_u(p, "max_size", (uint64_t)max_size, e) ||
-      add_meta_u(p, "carry", (uint64_t)carry, e) || (portable && add_meta_u(p, "portable", 1, e)))
+      add_meta_u(p, "carry", (uint64_t)carry, e) || (portable && add_meta_u(p, "portable", 1, e)) ||
+      (rp->nonneg_shr && add_meta_u(p, "nonneg_shr", 1, e)))
     return -1;
   return 0;
 }
@@ -752,6 +756,7 @@ int vta_cl_random_build(const vta_config_t *cfg, const vta_cl_random_params_t *r
   g->max_size = rp->max_size ? rp->max_size : (int)rrange(g, 2, 8);
   int carry = runs > 1 && chance(g, 50);
   g->portable = rp->portable;
+  g->nonneg_shr = rp->nonneg_shr;
   if (g->portable) carry = 0; /* HLS vta() starts every call with empty queues */
   vta_program_init(p);
   p->cfg = *cfg;

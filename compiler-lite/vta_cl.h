@@ -295,6 +295,11 @@ typedef struct vta_cl_random_params {
   /* 1: avoid every implementation-dependent behaviour `vtasim lint` reports
    * (docs/lint.md), so the program can run on any VTA implementation */
   int portable;
+  /* 1: the acc rows a register-register SHR reads as amounts hold 0..15, not
+   * -15..15 (Chisel shifts a negative per-lane amount right by its low five
+   * bits, the others left, docs/isa.md 12.3); the same random draws, so
+   * the program differs from the knob's absence only in those values */
+  int nonneg_shr;
 } vta_cl_random_params_t;
 
 /* A legal, deadlock-free random program with its expected statistics. */

@@ -58,6 +58,7 @@ cJSON *vtasim_run_json(const vtasim_run_record_t *r) {
   add_u64(o, "run", in->run);
   cJSON_AddStringToObject(o, "engine", r->engine);
   cJSON_AddStringToObject(o, "config", cname);
+  cJSON_AddBoolToObject(o, "skip_exec", r->skip_exec);
   add_u64(o, "insn_addr", in->insn_addr);
   add_u64(o, "insn_count", in->insn_count);
   cJSON_AddStringToObject(o, "status", in->status == 0 ? "ok" : in->status == 1 ? "mismatch" : "error");

@@ -22,6 +22,7 @@ typedef struct vtasim_run_record {
   uint64_t seq;            /* runs made through the driver in the process before this one */
   const char *error;       /* the failed run's message, else NULL */
   const char *capture;     /* the capture bundle written, else NULL */
+  int skip_exec;           /* the run skipped execution (VTASIM_SKIP_EXEC=1) */
 } vtasim_run_record_t;
 
 /* The record as a JSON object (the caller deletes it). */

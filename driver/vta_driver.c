@@ -8,7 +8,8 @@
  * has no device argument); each device is an engine (model/vta_engine.h)
  * over it.  The environment chooses what VTADeviceAlloc builds:
  * VTASIM_CONFIG (a vta_config.json), VTASIM_ENGINE (model, the default;
- * functional; rtl; cosim) and VTASIM_INJECT (a planted bug, test hook), and
+ * functional; rtl; cosim), VTASIM_SKIP_EXEC (1: the model times its runs
+ * without computing values) and VTASIM_INJECT (a planted bug, test hook), and
  * what every run leaves behind: VTASIM_REPORT (a JSON array or JSON Lines, runlog.h),
  * VTASIM_TRACE (the instruction trace), VTASIM_TIMELINE (a Chrome trace per
  * device, model/services/vta_profile.h) and VTASIM_CAPTURE (a bundle per run,
@@ -358,6 +359,12 @@ static int env_check(device_t *d, env_t *v, vta_config_t *cfg, vta_params_t *par
                     needs, v->kind->name);
   if (v->inject && vta_inject_parse(v->inject, &params->inject, err))
     return vta_err_prefix(err, "VTASIM_INJECT: ");
+  /* VTASIM_SKIP_EXEC=1: timing without values (the model only: any other
+   * engine refuses to open with it). */
+  const char *skip = env_get("VTASIM_SKIP_EXEC");
+  if (skip && strcmp(skip, "0") && strcmp(skip, "1"))
+    return vta_errf(err, VTA_EINPUT, "VTASIM_SKIP_EXEC must be 0 or 1, got '%s'", skip);
+  params->skip_exec = skip && !strcmp(skip, "1");
   if (strlen(v->trace ? v->trace : "") >= sizeof g_sinks[0].path ||
       strlen(v->report ? v->report : "") >= sizeof g_sinks[0].path ||
       strlen(v->timeline ? v->timeline : "") + 16 >= sizeof ((device_t *)0)->timeline_path)
@@ -621,7 +628,8 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   pthread_mutex_unlock(&g_lock);
   if (d->report) {
     vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
-                               rc ? err.msg : NULL, cpath[0] ? cpath : NULL};
+                               rc ? err.msg : NULL, cpath[0] ? cpath : NULL,
+                               d->eng->params.skip_exec};
     vta_err e2;
     if (append_report(d->report, &rec, out_bad ? &e2 : &oerr)) out_bad = 1;
   }

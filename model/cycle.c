@@ -74,7 +74,7 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
   if (m->out.elem_bytes > widest) widest = m->out.elem_bytes;
   cy->evrow = malloc(widest);
-  cy->evzero = calloc(1, widest);
+  cy->evzero = calloc(1, widest > bus ? widest : bus); /* also a beat's unset strobes */
   bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.cum || !cy->f.buf || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
@@ -367,17 +367,20 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow ||
       ld->cat != VTA_CAT_BUSY)
     return 0;
+  /* A pad walker stepping over data rows moves in beat cycles too. */
+  if (ld->rd.pads_done >= ld->rd.skip_lo && ld->rd.pads_done < ld->rd.skip_hi) return 0;
   if (cy->f.acted || cy->u[VTA_UNIT_COMPUTE].acted || cy->u[VTA_UNIT_STORE].acted ||
       !vta_memsys_wr_idle(cy->ms))
     return 0;
   /* Load presents from req_from on while requests are left: the same
    * refused request every cycle when the memory is full. */
   int asks = vta_memsys_rd_presented(cy->ms) || (ld->rd.req_left && cy->now >= ld->rd.req_from);
-  int full = vta_memsys_rd_inflight(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
+  int full = vta_memsys_rd_slots(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
   if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), from = cy->now;
-  if (asks && vta_memsys_rd_head_left(cy->ms) < n) n = vta_memsys_rd_head_left(cy->ms);
+  uint64_t frees = vta_memsys_rd_slot_frees_at(cy->ms); /* the refused request's grant */
+  if (asks && frees - from < n) n = frees - from;
   if (!(n = train_len(m, n, end))) return 0;
   uint64_t done;
   int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
@@ -401,8 +404,10 @@ static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
       (st->acted && !st->busy) || (cu->busy && !cu->pipe.lazy) || (st->busy && !st->wr.lazy) ||
       vta_memsys_rd_presented(cy->ms) || !vta_memsys_wr_idle(cy->ms))
     return 0;
-  uint64_t n = train_len(m, vta_memsys_rd_train(cy->ms, VTA_RD_FETCH), end), from = cy->now;
-  if (!n) return 0;
+  /* not the chunk's last beat: dispatch starts in its cycle */
+  uint64_t n = vta_memsys_rd_train(cy->ms, VTA_RD_FETCH), from = cy->now;
+  if (n >= cy->f.pend_beats) n = cy->f.pend_beats - 1;
+  if (!(n = train_len(m, n, end))) return 0;
   uint64_t done;
   cy->f.cat = VTA_CAT_BUSY; /* a beat lands in every cycle of the train */
   int rc = vta_fetch_train(m, n, &done, err);

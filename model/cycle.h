@@ -44,8 +44,9 @@ typedef struct dma_rd {
   /* landing: the next element's row and column, and its bytes so far */
   uint32_t ly, lx, staged;
   uint8_t *stage;
-  /* padding, written in ascending entry order */
-  uint64_t pads, pads_done;
+  /* padding: steps in ascending entry order; the steps [skip_lo, skip_hi)
+   * write nothing and take one cycle each, beat or not (section 6.2) */
+  uint64_t pads, pads_done, skip_lo, skip_hi;
   uint32_t pad_up;     /* planted bug pad_row: bottom pads this many rows up */
 } dma_rd_t;
 
@@ -152,6 +153,7 @@ typedef struct fetch {
   uint32_t first, n;     /* the chunk: instructions [first, first + n) */
   uint32_t disp;         /* dispatched of the chunk */
   uint64_t raddr, rend;  /* request walk over the chunk's bytes */
+  uint64_t req_from;     /* first cycle the chunk's requests are presented */
   uint32_t presented;
   uint64_t pend_beats;
   uint32_t fill;         /* bytes of the chunk landed */
@@ -180,7 +182,8 @@ typedef struct cyc {
   vta_evlist_t *ev;      /* events of this cycle go here; NULL = nobody listens */
   int lazy;              /* GEMM/ALU may run in closed form (vta_cycle_run, skipping on) */
   uint8_t *evrow;        /* an SRAM row packed for an event: the widest element */
-  uint8_t *evzero;       /* zeros of that size: the data of a pad write */
+  uint8_t *evzero;       /* zeros of that size (BUS_BYTES at least): the data of a pad
+                            write, the strobes of a beat skip_exec writes nothing of */
   /* Spans (span.c): the watcher, the first cycle it has not been shown,
    * and the counters as of that cycle. */
   int (*span_fn)(void *ctx, const struct vta_span *s);
@@ -289,7 +292,8 @@ int vta_store_cycle(vta_model_t *m, vta_err *err);
  * asked every cycle and mostly have nothing to ask). */
 int vta_fetch_request(vta_model_t *m, vta_err *err);
 static inline int vta_fetch_present(vta_model_t *m, vta_err *err) {
-  return m->cy->f.state == F_REQ ? vta_fetch_request(m, err) : 0;
+  const fetch_t *f = &m->cy->f;
+  return f->state == F_REQ && m->cy->now >= f->req_from ? vta_fetch_request(m, err) : 0;
 }
 static inline int vta_dma_unit_present(vta_model_t *m, int unit, vta_err *err) {
   unit_t *u = &m->cy->u[unit];

@@ -362,10 +362,18 @@ static vta_engine_ctx_t *open_functional(const vta_config_t *cfg, vta_mem_t *mem
   return model_open(cfg, mem, params, VTA_MODEL_FUNCTIONAL, err);
 }
 
+int vta_engine_kind_refuses(const vta_engine_kind_t *kind, const vta_params_t *params,
+                            vta_err *err) {
+  if (params && params->skip_exec && !kind->skip_exec)
+    return vta_errf(err, VTA_EINPUT, "engine %s cannot skip execution (skip_exec): only the "
+                    "cycle model times a run without computing its values", kind->name);
+  return 0;
+}
+
 const vta_engine_kind_t vta_engine_kind_model = {
-    "model", "the cycle-accurate model of docs/microarch.md", 1, 0, 0, open_cycle, NULL};
+    "model", "the cycle-accurate model of docs/microarch.md", 1, 0, 0, open_cycle, NULL, 1};
 const vta_engine_kind_t vta_engine_kind_functional = {
-    "functional", "the functional reference model (no cycles)", 0, 0, 0, open_functional, NULL};
+    "functional", "the functional reference model (no cycles)", 0, 0, 0, open_functional, NULL, 0};
 
 vta_model_t *vta_engine_model(vta_engine_ctx_t *e) {
   if (e->ops != &cycle_ops && e->ops != &functional_ops) return NULL;

@@ -165,6 +165,8 @@ typedef struct vta_engine_kind {
   vta_engine_ctx_t *(*open)(const vta_config_t *cfg, vta_mem_t *mem, const vta_params_t *params,
                             vta_err *err);
   const char *missing; /* why open is NULL in this build */
+  int skip_exec;       /* honours params.skip_exec (timing without values); a kind
+                          that does not refuses to open with it */
 } vta_engine_kind_t;
 
 /* The model's two kinds (model/engine.c).  Their run-time parameter
@@ -172,6 +174,12 @@ typedef struct vta_engine_kind {
  * writing another value fails. */
 extern const vta_engine_kind_t vta_engine_kind_model;
 extern const vta_engine_kind_t vta_engine_kind_functional;
+
+/* 0 when kind can honour params (NULL: defaults), else -1 with an error
+ * naming what it cannot do (skip_exec on a kind without it).  Every
+ * opener asks this first (the session, the registry's vta_engine_open). */
+int vta_engine_kind_refuses(const vta_engine_kind_t *kind, const vta_params_t *params,
+                            vta_err *err);
 
 /* Thin wrappers over the table. */
 int vta_engine_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err);

@@ -14,7 +14,8 @@
 //  * padding: the zero entries in ascending order (top rows, then each data
 //    row's left and right columns, then bottom rows), one per cycle from
 //    S+2 (S+1 counts as busy when pads are due), in cycles in which no beat
-//    of this instruction lands.
+//    of this instruction lands; with bottom pads but no side pads the walker
+//    first steps over the y_size data rows, one a cycle, beat or not.
 //
 // Done (`done` high in cycle D): inp/wgt/acc one register stage after the
 // last write, D = 1 + max(S, last beat, last pad); uop in the cycle of its
@@ -101,8 +102,9 @@ module dma_rd #(
     zext_base = {{(WORD_W-BASE_W){1'b0}}, v};
   endfunction
   // the pad walker's phases
-  localparam integer PHASE_W = 2;
-  localparam [PHASE_W-1:0] PHASE_TOP = 0, PHASE_SIDE = 1, PHASE_BOTTOM = 2, PHASE_DONE = 3;
+  localparam integer PHASE_W = 3;
+  localparam [PHASE_W-1:0] PHASE_TOP = 0, PHASE_SIDE = 1, PHASE_BOTTOM = 2, PHASE_DONE = 3,
+                           PHASE_SKIP = 4;
 
   reg                  active_q, active_d;
   reg                  uop_q;
@@ -164,6 +166,7 @@ module dma_rd #(
       s_pad_phase         = is_uop ? PHASE_DONE
                           : |s_top_pads ? PHASE_TOP
                           : (|s_side_pads && |y_size) ? PHASE_SIDE
+                          : (|s_bottom_pads && |y_size) ? PHASE_SKIP
                           : |s_bottom_pads ? PHASE_BOTTOM : PHASE_DONE;
     end
   end
@@ -173,8 +176,11 @@ module dma_rd #(
   wire tensor_done = active_q && !uop_q && !req_left_q && pend_beats_q == W_ZERO
                   && pad_phase_q == PHASE_DONE;                       // inp/wgt/acc
   wire uop_done    = active_q && uop_q && !req_left_q && pend_beats_q == W_ONE && beat;
-  wire pad_due     = active_q && !uop_q && !beat && pad_phase_q != PHASE_DONE;   // a pad is due
-  wire pad_write   = pad_due && !pad_first_q;
+  wire pad_skip_ph = pad_phase_q == PHASE_SKIP;            // steps without the write port
+  wire pad_due     = active_q && !uop_q && (!beat || pad_skip_ph)
+                  && pad_phase_q != PHASE_DONE;                      // a pad step is due
+  wire pad_write   = pad_due && !pad_first_q && !pad_skip_ph;
+  wire pad_skip    = pad_due && !pad_first_q && pad_skip_ph;
   // the last beat of an element (inp/wgt/acc: E / BUS_BYTES beats)
   wire [BEAT_IDX_W-1:0] elem_last_beat = (BEAT_IDX_ONE << (log_e_q - LOG_BUS_BYTES[LOG_E_W-1:0]))
                                        - BEAT_IDX_ONE;
@@ -316,6 +322,7 @@ module dma_rd #(
             if (pad_count_q + W_ONE == top_pads_q) begin
               pad_count_d = W_ZERO;
               if (side_pads_q != SIDE_ZERO && y_size_q != Y_ZERO) pad_phase_d = PHASE_SIDE;
+              else if (bottom_pads_q != W_ZERO && y_size_q != Y_ZERO) pad_phase_d = PHASE_SKIP;
               else if (bottom_pads_q != W_ZERO) begin
                 pad_phase_d = PHASE_BOTTOM; pad_ptr_d = bottom_start_q;
               end
@@ -342,6 +349,14 @@ module dma_rd #(
             if (pad_count_q + W_ONE == bottom_pads_q) pad_phase_d = PHASE_DONE;
           end
         endcase
+      end
+      if (pad_skip) begin
+        pad_count_d = pad_count_q + W_ONE;
+        if (pad_count_q + W_ONE == zext_y(y_size_q)) begin
+          pad_count_d = W_ZERO;
+          pad_phase_d = PHASE_BOTTOM;
+          pad_ptr_d   = bottom_start_q;
+        end
       end
       if (done) active_d = 1'b0;
     end

@@ -3,10 +3,12 @@
 // them one per cycle, in order, into the command queue of the unit that
 // executes them (docs/isa.md 5.1).  Reading and dispatching never overlap:
 //
-//   REQ  present the chunk's bursts, one a cycle, as granted
-//   WAIT until the chunk's last beat has landed (cycle L)
-//   DISP from L+1, one instruction a cycle; a full target queue stalls it;
-//        the cycle after the chunk's last dispatch, REQ for the next chunk
+//   REQ  one command cycle (cmd_q), then present the chunk's bursts, one a
+//        cycle, as granted
+//   WAIT until the chunk's last beat lands (cycle L)
+//   DISP from L (the last beat's own cycle), one instruction a cycle; a full
+//        target queue stalls it; the cycle after the chunk's last dispatch,
+//        REQ for the next chunk
 //   DONE everything dispatched
 //
 // The chunk buffer is 16/BUS_BYTES banks of BUS_BYTES-wide words, bank j
@@ -60,6 +62,7 @@ module fetch (
   reg [WORD_W-1:0] raddr_q, raddr_d, rend_q, rend_d;
   reg [FILL_W-1:0]      pend_beats_q, pend_beats_d;   // beats requested, not landed
   reg [FILL_W-1:0]      fill_q, fill_d;               // beats landed in the chunk
+  reg                   cmd_q, cmd_d;                 // REQ's command cycle: nothing presented
 
   // ---- the chunk buffer -----------------------------------------------------
   wire beat = m_rvalid && m_rid == RD_FETCH[RD_ID_W-1:0];
@@ -75,7 +78,10 @@ module fetch (
       always @(posedge clk) begin
         if (beat && (fill_q % NBANKS[FILL_W-1:0]) == bank) bank_q[wr_slot] <= m_rdata;
       end
-      assign insn[bank*BUS_BYTES*8 +: BUS_BYTES*8] = bank_q[disp_q[SLOT_W-1:0]];
+      // a one-instruction chunk is dispatched in the cycle its last beat lands
+      wire through = beat && (fill_q % NBANKS[FILL_W-1:0]) == bank && wr_slot == disp_q[SLOT_W-1:0];
+      assign insn[bank*BUS_BYTES*8 +: BUS_BYTES*8] = through ? m_rdata
+                                                               : bank_q[disp_q[SLOT_W-1:0]];
     end
   endgenerate
 
@@ -94,10 +100,11 @@ module fetch (
   // ---- the request walker ---------------------------------------------------
   burst u_burst (.addr(raddr_q), .remaining(rend_q - raddr_q), .win_mask(win_mask),
                  .bytes(req_bytes), .beats(req_beats));
-  assign req_valid = run && state_q == F_REQ;
+  assign req_valid = run && state_q == F_REQ && !cmd_q;
   assign req_addr  = raddr_q;
 
-  wire dispatch = run && state_q == F_DISP && !beat && !q_full[unit];
+  wire last_beat = state_q == F_WAIT && beat && pend_beats_q == {{(FILL_W-1){1'b0}}, 1'b1};
+  wire dispatch  = run && (state_q == F_DISP || last_beat) && !q_full[unit];
   assign q_push    = dispatch ? (UNIT_ONE << unit) : {NUNITS{1'b0}};
   assign disp_idx  = first_q + {{(QIDX_W-CHUNK_CNT_W){1'b0}}, disp_q};
   assign q_data    = {disp_idx, insn};
@@ -124,6 +131,7 @@ module fetch (
     rend_d       = rend_q;
     pend_beats_d = pend_beats_q;
     fill_d       = fill_q;
+    cmd_d        = 1'b0;
     if (grant) begin
       raddr_d      = raddr_q + req_bytes;
       pend_beats_d = pend_beats_d + req_beats[FILL_W-1:0];
@@ -132,14 +140,15 @@ module fetch (
     if (beat) begin
       pend_beats_d = pend_beats_d - 1'b1;
       fill_d       = fill_q + 1'b1;
-      // dispatch starts the cycle after the chunk's last beat
-      if (state_q == F_WAIT && pend_beats_q == {{(FILL_W-1){1'b0}}, 1'b1}) state_d = F_DISP;
+      // dispatch starts in the cycle of the chunk's last beat
+      if (last_beat) state_d = F_DISP;
     end
     if (dispatch) begin
       disp_d = disp_q + 1'b1;
       if (disp_q + 1'b1 == n_q) begin
         if (next_first < insn_count) begin
           state_d = F_REQ;
+          cmd_d   = 1'b1;
           first_d = next_first;
           n_d     = next_n;
           disp_d  = {CHUNK_CNT_W{1'b0}};
@@ -164,6 +173,7 @@ module fetch (
       rend_q       <= {WORD_W{1'b0}};
       pend_beats_q <= {FILL_W{1'b0}};
       fill_q       <= {FILL_W{1'b0}};
+      cmd_q        <= 1'b0;
     end else if (launch) begin
       // Launch (cycle -1): latch the count and address, request the first
       // chunk (here, not in the next-state logic: that logic then depends on
@@ -176,6 +186,7 @@ module fetch (
       rend_q       <= insn_addr + insn_bytes(first_n);
       pend_beats_q <= {FILL_W{1'b0}};
       fill_q       <= {FILL_W{1'b0}};
+      cmd_q        <= 1'b1;
     end else begin
       state_q      <= state_d;
       first_q      <= first_d;
@@ -185,6 +196,7 @@ module fetch (
       rend_q       <= rend_d;
       pend_beats_q <= pend_beats_d;
       fill_q       <= fill_d;
+      cmd_q        <= cmd_d;
     end
   end
 
@@ -192,7 +204,7 @@ module fetch (
   // lands or an instruction is dispatched; queue_stall when the dispatch is
   // blocked; idle when everything is dispatched; else waiting for memory.
   always @(*) begin
-    if (grant || beat || dispatch)                          cat = CAT_BUSY[CAT_W-1:0];
+    if (grant || beat || dispatch || (state_q == F_REQ && cmd_q)) cat = CAT_BUSY[CAT_W-1:0];
     else if (state_q == F_DISP && q_full[unit])              cat = CAT_QUEUE[CAT_W-1:0];
     else if (state_q == F_DONE)                              cat = CAT_IDLE[CAT_W-1:0];
     else                                                     cat = CAT_MEM[CAT_W-1:0];

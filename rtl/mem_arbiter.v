@@ -12,8 +12,12 @@
 // beat lands four cycles from now", registered here into that cycle's block,
 // so that AR stays a function of registered state.
 //
-// A burst is in flight from its issue cycle to its last beat inclusive: the
-// count rises at the handshake and falls at the beat with RLAST.  R beats
+// A burst holds one of the MAX_OUTST slots from its issue cycle to the cycle
+// its last beat is on the reference's AXI bus (three cycles before it lands
+// here), where the reference's VME frees the slot: the count rises at the
+// handshake and falls with `frees`, the memory's "a burst stops holding a
+// slot at the end of this cycle" (at most one a cycle), which goes straight
+// into the count register like rlast_soon.  R beats
 // need no routing: each client watches m_rid.  `ar_bytes` is the exact byte
 // length of the presented request (AXI carries only beats), a debug output
 // the testbench gives to the memory model so that its statistics, its fault
@@ -35,14 +39,13 @@ module mem_arbiter #(
   output wire [AXI_LEN_W-1:0]          m_arlen,
   output wire [RD_ID_W-1:0]            m_arid,
   output wire [WORD_W-1:0]             ar_bytes,
-  input  wire                          m_rvalid,
-  input  wire                          m_rlast,
+  input  wire                          frees,      // a burst frees its slot at this edge
   input  wire                          rlast_soon  // a last beat lands in 4 cycles
 );
 `include "vta_params.vh"
   localparam [RD_NCLIENTS-1:0] GRANT_ONE = 1;
   localparam [AXI_LEN_W-1:0]   LEN_ONE   = 1;
-  reg [OUTST_W-1:0]     outst_q, outst_d;    // bursts in flight
+  reg [OUTST_W-1:0]     outst_q;             // bursts holding a slot
   reg [RD_NCLIENTS-1:0] granted_prev_q;      // granted in the previous cycle
   reg                   rlast_block_q;       // a last beat lands three cycles from now
   wire [RD_NCLIENTS-1:0] eligible = req_valid & ~granted_prev_q;
@@ -65,12 +68,6 @@ module mem_arbiter #(
   wire   issue     = m_arvalid && m_arready;
   assign grant     = issue ? (GRANT_ONE << selected) : {RD_NCLIENTS{1'b0}};
 
-  always @(*) begin
-    outst_d = outst_q;
-    if (issue && !(m_rvalid && m_rlast)) outst_d = outst_q + 1'b1;
-    if (!issue && m_rvalid && m_rlast)   outst_d = outst_q - 1'b1;
-  end
-
   /* verilator lint_off UNUSEDSIGNAL */
   wire unused_ok = &{1'b0, beats[BEATS_W-1:AXI_LEN_W]};
   /* verilator lint_on UNUSEDSIGNAL */
@@ -81,7 +78,7 @@ module mem_arbiter #(
       granted_prev_q <= {RD_NCLIENTS{1'b0}};
       rlast_block_q  <= 1'b0;
     end else begin
-      outst_q        <= outst_d;
+      outst_q        <= outst_q + {{(OUTST_W-1){1'b0}}, issue} - {{(OUTST_W-1){1'b0}}, frees};
       granted_prev_q <= grant;
       rlast_block_q  <= rlast_soon;
     end
@@ -89,7 +86,7 @@ module mem_arbiter #(
 
 `ifdef SIMULATION
   // Invariants (simulation only): at most one read grant per cycle, bursts in
-  // flight within the run-time MAX_OUTST, no last beat without a burst.
+  // flight within the run-time MAX_OUTST, no slot freed without a burst.
   always @(posedge clk) begin
     if (!clr && |(grant & (grant - GRANT_ONE))) begin
       $fwrite(STDERR_FD, "mem_arbiter %m: more than one grant in a cycle (%b)\n", grant);
@@ -100,8 +97,8 @@ module mem_arbiter #(
               max_outst);
       $stop;
     end
-    if (!clr && m_rvalid && m_rlast && outst_q == {OUTST_W{1'b0}} && !issue) begin
-      $fwrite(STDERR_FD, "mem_arbiter %m: a last beat with no burst in flight\n");
+    if (!clr && frees && outst_q == {OUTST_W{1'b0}} && !issue) begin
+      $fwrite(STDERR_FD, "mem_arbiter %m: a slot freed with no burst holding one\n");
       $stop;
     end
   end

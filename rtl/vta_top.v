@@ -24,9 +24,9 @@
 //    core then depends on registers only, so Verilator evaluates the whole
 //    core once per cycle, in the evaluation of the rising edge (docs/rtl.md
 //    4); nothing is sensitive to the falling edge (the testbench relies on
-//    it and need not evaluate that edge).  m_rlast_soon is the exception: it goes straight into
-//    mem_arbiter's register at the edge that ends its cycle, so the memory
-//    presents it with the next cycle's inputs.
+//    it and need not evaluate that edge).  m_rlast_soon and m_rd_frees are the exceptions:
+//    they go straight into mem_arbiter's registers at the edge that ends their cycle, so the
+//    memory presents them with the next cycle's inputs.
 //  * ev_*: the observable events of docs/microarch.md 8.2 of this cycle, for
 //    co-simulation (testbench/vta_rtl.cpp turns them into vta_event_t).
 module vta_top (
@@ -47,6 +47,7 @@ module vta_top (
   input  wire [RD_ID_W-1:0] m_rid,
   input  wire        m_rlast,
   input  wire        m_rlast_soon,   // the memory: a last beat lands in 4 cycles (mem_arbiter)
+  input  wire        m_rd_frees,     // the memory: a burst frees its MAX_OUTST slot (mem_arbiter)
   output wire        m_awvalid,
   input  wire        m_awready,
   output wire [WORD_W-1:0] m_awaddr,
@@ -96,16 +97,20 @@ module vta_top (
 `include "vta_params.vh"
 
   // ---- the memory port's inputs of this cycle, registered at its rising edge (see above)
-  reg                   m_arready_q, m_rvalid_q, m_rlast_q;
+  reg                   m_arready_q, m_rvalid_q;
   reg                   m_awready_q, m_wready_q, m_bvalid_q;
   reg [BUS_BYTES*8-1:0] m_rdata_q;
   reg [RD_ID_W-1:0]     m_rid_q;
+  // RLAST is not needed: each client counts its beats, and MAX_OUTST slots
+  // free with m_rd_frees (the reference frees them before the last beat lands)
+  /* verilator lint_off UNUSEDSIGNAL */
+  wire unused_rlast = m_rlast;
+  /* verilator lint_on UNUSEDSIGNAL */
   always @(posedge clk) begin
     m_arready_q <= m_arready;
     m_rvalid_q  <= m_rvalid;
     m_rdata_q   <= m_rdata;
     m_rid_q     <= m_rid;
-    m_rlast_q   <= m_rlast;
     m_awready_q <= m_awready;
     m_wready_q  <= m_wready;
     m_bvalid_q  <= m_bvalid;
@@ -277,8 +282,8 @@ module vta_top (
     .req_beats({compute_req_beats, load_req_beats, load_req_beats, compute_req_beats,
                 fetch_req_beats}),
     .grant(grant), .m_arvalid(m_arvalid), .m_arready(m_arready_q), .m_araddr(m_araddr),
-    .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .m_rvalid(m_rvalid_q),
-    .m_rlast(m_rlast_q), .rlast_soon(m_rlast_soon));
+    .m_arlen(m_arlen), .m_arid(m_arid), .ar_bytes(ev_ar_bytes), .frees(m_rd_frees),
+    .rlast_soon(m_rlast_soon));
 
   // ---- registers and counters -------------------------------------------------------------
   vcr u_vcr (

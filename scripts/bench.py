@@ -96,14 +96,14 @@ def gen_workloads():
 QUIET_FLAGS = {}  # per binary: the flags that keep --json from profiling the run
 
 
-def run_json(binary, f, engine, report_path=False):
+def run_json(binary, f, engine, report_path=False, extra=()):
     """`run --json`, without the per-instruction attribution and windows
     unless report_path (the default report: what `vtasim run --json` does)."""
     if binary not in QUIET_FLAGS:
         h = sh([binary, "run", "--help"]).stdout
         QUIET_FLAGS[binary] = [o for o in ("--no-attribution", "--no-windows") if o in h]
     flags = [] if report_path else QUIET_FLAGS[binary]
-    r = sh([binary, "run", f, "--engine", engine, "--json", *flags])
+    r = sh([binary, "run", f, "--engine", engine, "--json", *flags, *extra])
     try:
         d = json.loads(r.stdout)
     except ValueError:
@@ -143,6 +143,10 @@ def best_of(fn):
 
 
 REPORT = "model-rep"  # the model on the default report's path (attribution, windows)
+# The same default report with --skip-exec (timing without values) on the
+# new build, against the baseline's default report as it is (the full run):
+# the speed a sweep or a "what if" gets.
+SKIP = "model-skip"
 COSIM_PAIRS = 11      # cosim/rtl pairs at least, for the overhead
 
 
@@ -153,7 +157,8 @@ def cosim_overhead(pairs):
 
 def measure(binary, f, engine, cycles):
     """(wall seconds, whole-process seconds or None, report)."""
-    report_path = engine == REPORT
+    report_path = engine in (REPORT, SKIP)
+    extra = ["--skip-exec"] if engine == SKIP and binary == vtasim else []
     if report_path:
         engine = "model"
     if engine == "cosim":
@@ -177,7 +182,7 @@ def measure(binary, f, engine, cycles):
 
     def one():
         nonlocal d
-        d = run_json(binary, f, engine, report_path)
+        d = run_json(binary, f, engine, report_path, extra)
         return d["host"]["wall_seconds"]
 
     wall = best_of(one)
@@ -191,6 +196,8 @@ def callgrind(binary, f, engine):
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     cmd += [binary, "cosim", f, "--quiet"] if engine == "cosim" else \
         [binary, "run", f, "--engine", "model", "--json"] if engine == REPORT else \
+        [binary, "run", f, "--engine", "model", "--json"] + \
+        (["--skip-exec"] if binary == vtasim else []) if engine == SKIP else \
         [binary, "run", f, "--engine", engine, "--quiet"]
     r = sh(cmd)
     m = re.search(r"refs:\s+([\d,]+)", r.stderr)
@@ -220,6 +227,7 @@ have_rtl = "not in this build" not in sh([vtasim, "run", "--help"]).stdout
 engines = [e for e in ENGINES if have_rtl or e not in ("rtl", "cosim")]
 if "model" in engines:  # the default report's path, right after the plain model
     engines.insert(engines.index("model") + 1, REPORT)
+    engines.insert(engines.index(REPORT) + 1, SKIP)
 workloads = gen_workloads()
 level, peak = peak_macs()
 print("vtasim bench: best of %d runs; baseline %s" % (REPEAT, os.environ.get("BASELINE_NAME", base)))
@@ -231,6 +239,8 @@ print("  model/functional/rtl: simulation only (host.wall_seconds); cosim: whole
       "its overhead against rtl's whole process: the median ratio of adjacent cosim/rtl pairs")
 print("  model: --no-attribution --no-windows; %s: the model on the default `vtasim run --json` "
       "(per-instruction attribution and windows on; the baseline's --json as it is)" % REPORT)
+print("  %s: the same default report with --skip-exec (timing without values) against the "
+      "baseline's full default report" % SKIP)
 hdr = "%-16s %-10s %10s %9s %11s %9s %11s %7s" % (
     "workload", "engine", "cycles", "wall_s", "cycles/s", "base_s", "base_c/s", "ratio")
 if CALLGRIND:
@@ -259,7 +269,7 @@ for name, f in workloads:
         line = "%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
             name, engine, cycles, new_wall, cycles / new_wall, base_wall, cycles / base_wall,
             base_wall / new_wall)
-        if CALLGRIND and (engine in ("functional", "model", REPORT) or CALLGRIND == "all"):
+        if CALLGRIND and (engine in ("functional", "model", REPORT, SKIP) or CALLGRIND == "all"):
             a, b = callgrind(vtasim, f, engine), callgrind(base, f, engine)
             row.update(ir_per_cycle=a and a / cycles, base_ir_per_cycle=b and b / cycles)
             line += " %9.0f %9.0f" % (a / cycles if a else 0, b / cycles if b else 0)
@@ -293,7 +303,7 @@ if not g.returncode and os.path.exists(net):
     layers = [os.path.join(out, "resnet18", b) for b in layers]
     print("\nthe whole ResNet-18 (%d layers; wall: the sum of the layers' simulations; rtl once):"
           % len(layers))
-    for engine in [e for e in engines if e not in ("cosim", REPORT)]:
+    for engine in [e for e in engines if e not in ("cosim", REPORT, SKIP)]:
         reps = 1 if engine == "rtl" else REPEAT
         def new_net():
             r = sh([vtasim, "run", net, "--engine", engine, "--json"])
@@ -316,6 +326,53 @@ if not g.returncode and os.path.exists(net):
         report["workloads"].append(row)
         print("%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
             "resnet18", engine, cyc, nw[0], cyc / nw[0], bw, cyc / bw, bw / nw[0]))
+
+    # --skip-exec on the whole network: the layers' simulations (totals.wall_seconds)
+    # and the whole process (`vtasim run NET.net --json --skip-exec`, loading,
+    # every layer and the report), one layer at a time and -j nproc, against
+    # the baseline's full runs of the layers (as above) and the 100 MHz board
+    # (cycles / 100e6 s: the time the hardware itself takes).
+    if "model" in engines:
+        def base_model_net():
+            return sum(run_json(base, for_base(b), "model")["host"]["wall_seconds"] for b in layers)
+        jobs = os.cpu_count() or 1
+        net_cycles = bw = None
+        for j in sorted({1, jobs}):
+            def skip_net():
+                t0 = time.perf_counter()
+                r = sh([vtasim, "run", net, "--json", "--skip-exec", "-j", str(j)])
+                proc = time.perf_counter() - t0
+                t = json.loads(r.stdout)["totals"]
+                return t["wall_seconds"], proc, t.get("cycles")
+            try:
+                runs = [skip_net() for _ in range(REPEAT)]
+                if bw is None:
+                    bw = min(base_model_net() for _ in range(REPEAT))
+            except (ValueError, KeyError, SystemExit) as ex:
+                print("  --skip-exec -j %d: not measured (%s)" % (j, ex))
+                continue
+            sim = min(x[0] for x in runs)
+            proc = min(x[1] for x in runs)
+            net_cycles = runs[0][2] or 0
+            board = net_cycles / 100e6
+            row = {"workload": "resnet18", "engine": SKIP, "jobs": j, "cycles": net_cycles,
+                   "wall_s": sim, "process_s": proc, "base_wall_s": bw, "ratio": bw / sim,
+                   "board_100mhz_s": board}
+            report["workloads"].append(row)
+            print("%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx   -j %d: whole process %.4f s "
+                  "(the 100 MHz board: %.4f s)" % (
+                      "resnet18", SKIP, net_cycles, sim, net_cycles / sim, bw, net_cycles / bw,
+                      bw / sim, j, proc, board))
+        if CALLGRIND and net_cycles:
+            def net_ir(binary, extra):
+                r = sh(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary,
+                        "run", net, "--json", *extra])
+                m = re.search(r"refs:\s+([\d,]+)", r.stderr)
+                return int(m.group(1).replace(",", "")) if m else 0
+            a, b = net_ir(vtasim, ["--skip-exec"]), net_ir(vtasim, [])
+            c = net_ir(base, []) if sh([base, "run", net, "--json"]).returncode == 0 else 0
+            print("  callgrind, whole process of `run resnet18.net --json`: --skip-exec %.4g "
+                  "instructions, full %.4g, baseline full %s" % (a, b, "%.4g" % c if c else "-"))
 
 # Bundle loading: the reader alone (the report's host.load_seconds), and the
 # whole process of `vtasim run`, on the text bundle and its binary form.

@@ -10,9 +10,9 @@
 
 #ifdef VTASIM_NO_RTL
 static const char no_rtl[] = "this build has no Verilated RTL (build/vtasim-core)";
-static const vta_engine_kind_t kind_rtl = {"rtl", "the Verilated RTL", 1, 1, 0, NULL, no_rtl};
+static const vta_engine_kind_t kind_rtl = {"rtl", "the Verilated RTL", 1, 1, 0, NULL, no_rtl, 0};
 static const vta_engine_kind_t kind_cosim = {"cosim", "the model and the RTL in lockstep", 1, 1,
-                                             1, NULL, no_rtl};
+                                             1, NULL, no_rtl, 0};
 #define KIND_RTL (&kind_rtl)
 #define KIND_COSIM (&kind_cosim)
 #else
@@ -54,5 +54,5 @@ const vta_engine_kind_t *vta_engine_find(const char *name, vta_err *err) {
 vta_engine_ctx_t *vta_engine_open(const char *name, const vta_config_t *cfg, vta_mem_t *mem,
                                   const vta_params_t *params, vta_err *err) {
   const vta_engine_kind_t *k = vta_engine_find(name, err);
-  return k ? k->open(cfg, mem, params, err) : NULL;
+  return k && !vta_engine_kind_refuses(k, params, err) ? k->open(cfg, mem, params, err) : NULL;
 }

@@ -213,6 +213,7 @@ static void idle_inputs(Vvta_top *t) {
   t->m_rvalid = 0;
   t->m_rlast = 0;
   t->m_rlast_soon = 0;
+  t->m_rd_frees = 0;
   t->m_rid = 0;
   t->m_awready = 0;
   t->m_wready = 0;
@@ -673,6 +674,9 @@ static int serve_axi(vta_rtl_t *r, axi_cycle *io, vta_err *err) {
   //    now blocks the issue of the next cycle (mem_arbiter registers it at
   //    the edge that ends this cycle)
   t->m_rlast_soon = vta_memsys_rd_last_at(r->ms, vta_memsys_now(r->ms) + 4);
+  //    and a burst that stops holding its MAX_OUTST slot at this edge
+  //    (docs/microarch.md 5.1), counted into mem_arbiter's register
+  t->m_rd_frees = vta_memsys_rd_frees(r->ms) != 0;
   return 0;
 }
 

@@ -14,6 +14,7 @@
  *   W    m_awvalid -> wr_addr -> m_awready; m_wvalid -> wr_data -> m_wready;
  *        wr_ack -> m_bvalid
  *        vta_memsys_rd_last_at(now + 4) -> m_rlast_soon
+ *        vta_memsys_rd_frees()          -> m_rd_frees
  *        (the AR, AW and W outputs depend on registers only: valid since
  *        the last clock edge)
  *   clock falls, eval (the core samples these inputs, rtl/vta_top.v);

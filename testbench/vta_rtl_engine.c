@@ -256,7 +256,7 @@ static vta_engine_ctx_t *vta_engine_cosim_new(const vta_config_t *cfg, vta_mem_t
 
 const vta_engine_kind_t vta_engine_kind_rtl = {
     "rtl", "the Verilog RTL of rtl/, Verilated (testbench/vta_rtl.h)", 1, 1, 0,
-    vta_engine_rtl_new, NULL};
+    vta_engine_rtl_new, NULL, 0};
 const vta_engine_kind_t vta_engine_kind_cosim = {
     "cosim", "the model and the RTL in lockstep, compared cycle by cycle", 1, 1, 1,
-    vta_engine_cosim_new, NULL};
+    vta_engine_cosim_new, NULL, 0};

@@ -449,8 +449,9 @@ static void test_format(void) {
 /* ---- the model's events ----------------------------------------------------- */
 
 /* docs/microarch.md section 10's example: LUOP + GEMM(N=10) + FINISH.
- * Fetch of 3 instructions: one request at 0 for 48 bytes (6 beats,
- * 4..9), dispatch #0..#2 in 10..12.  LUOP S = 11, request at S+1 = 12,
+ * Fetch of 3 instructions: its command cycle 0, one request at 1 for 48
+ * bytes (6 beats, 5..10), dispatch #0..#2 in 10..12 (from the last beat's
+ * cycle).  LUOP S = 11, request at S+1 = 12,
  * its beat at 16 = D.  GEMM S = 17, acc/out rows at S+6+i = 23..32,
  * D = S+N+6 = 33.  FINISH S = 34, pulse 35: ECNT 35, UCNT 10. */
 static void test_events_gemm(void) {
@@ -464,7 +465,7 @@ static void test_events_gemm(void) {
   vta_evlist_init(&l);
   if (!step_all(&p, NULL, &l, NULL)) {
     const vta_event_t *r = find(&l, VTA_EV_RD_REQ, VTA_RD_FETCH, -1);
-    CHECK(r && r->cycle == 0 && r->addr == 0x4000 && r->bytes == 48 && r->index == 6);
+    CHECK(r && r->cycle == 1 && r->addr == 0x4000 && r->bytes == 48 && r->index == 6);
     CHECK_AT(&l, VTA_EV_DISPATCH, -1, 0, 10);
     CHECK_AT(&l, VTA_EV_DISPATCH, -1, 2, 12);
     CHECK_AT(&l, VTA_EV_START, -1, 0, 11);

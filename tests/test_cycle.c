@@ -263,9 +263,12 @@ static void test_memsys_outstanding_and_rules(void) {
   /* MAX_OUTST 2 at RD_LAT 10, one-beat requests of uop (cycles 0, 2, 4,
    * ...) and inp (1, 3, 5, ...), each client presenting every other cycle
    * so that the per-client rule of 5.1 never applies.  uop granted in 0
-   * (lands 10), inp in 1 (lands 11).  Cycles 2..10: two in flight (the
-   * burst landing in 10 still counts in 10).  Cycle 11: one in flight, and
-   * no last beat lands in 11 + 3: inp granted, f = max(21, 12) = 21. */
+   * (lands 10), inp in 1 (lands 11).  A burst holds its slot up to three
+   * cycles before its last beat: uop's frees from 8, inp's from 9.  Cycles
+   * 2..7: two slots held.  Cycle 8: a slot is free but inp's last beat
+   * lands in 8 + 3 (the R-last rule).  Cycle 9: inp granted, f = max(19,
+   * 12) = 19, holding a slot until 16; cycle 10: uop granted (one slot
+   * held), f = 20; cycle 11: two held again. */
   vta_memsys_free(ms);
   p.rd_lat = 10;
   ms = vta_memsys_new(&p, mem, &e);
@@ -274,7 +277,7 @@ static void test_memsys_outstanding_and_rules(void) {
     int c = t % 2 ? VTA_RD_INP : VTA_RD_UOP;
     CHECK(vta_memsys_rd_request(ms, c, 0x1000 + 8 * t, 8, 0, &e) == 0);
     int g = vta_memsys_rd_arbitrate(ms);
-    if (t < 2 || t == 11) CHECK_EQ(g, c);
+    if (t < 2 || t == 9 || t == 10) CHECK_EQ(g, c);
     else CHECK_EQ(g, -1);
     vta_memsys_tick(ms, &e);
   }
@@ -373,48 +376,45 @@ static void inp_fetch_uop(vta_memsys_t *ms, uint64_t tf, uint64_t ff, uint64_t t
   grant_at(ms, VTA_RD_UOP, 0x1100, 8, fu);
 }
 
-static void test_memsys_turnaround(void) {
-  /* docs/microarch.md 5.1 (calibrated in section 9), defaults: RD_LAT 4,
-   * CPB 1.  f_r = max(t_r + 4, last(r-1) + 1 + turn_r), turn_r = 1 when
-   * r-1 was fresh (issued with no burst in flight) and t_r >= f_(r-1).
-   * No request below meets the R-last rule (no last beat lands in t + 3)
-   * or the per-client one. */
+static void test_memsys_back_to_back(void) {
+  /* docs/microarch.md 5.1, defaults: RD_LAT 4, CPB 1.  f_r = max(t_r + 4,
+   * last(r-1) + 1): a burst that queues follows the one before it directly,
+   * whoever asked and whenever (the reference's VME takes a beat every
+   * cycle).  No request below meets the R-last rule (no last beat lands in
+   * t + 3) or the per-client one. */
   vta_memsys_params_t p = mem_params();
   vta_mem_t *mem;
   vta_err e;
   vta_memsys_t *ms = memsys_rig(&p, &mem, &e);
   if (!ms) return;
-  /* 1. Fresh fetch of 8 beats in 0: f = 4, last 11.  uop in 4, once the
-   * fetch's data has begun: f = max(8, 11 + 1 + 1) = 13. */
+  /* 1. Fetch of 8 beats in 0: f = 4, last 11.  uop in 4, once the fetch's
+   * data has begun: f = max(8, 12) = 12. */
   grant_at(ms, VTA_RD_FETCH, 0x1000, 64, 4);
   tick_to(ms, 4, NULL, NULL);
-  grant_at(ms, VTA_RD_UOP, 0x1100, 8, 13);
-  /* 2. The same, uop issued in 2, before the fetch's first beat (4):
-   * f = max(6, 12) = 12, the plain rule. */
+  grant_at(ms, VTA_RD_UOP, 0x1100, 8, 12);
+  /* 2. The same, uop issued in 2, before the fetch's first beat: 12 too. */
   vta_memsys_reset(ms);
   grant_at(ms, VTA_RD_FETCH, 0x1000, 64, 4);
   tick_to(ms, 2, NULL, NULL);
   grant_at(ms, VTA_RD_UOP, 0x1100, 8, 12);
-  /* 3. Not fresh: the fetch granted in 4 finds inp in flight (a burst counts
-   * up to its last beat's cycle, 4): f = max(8, 5) = 8, last 15.  uop in 8:
-   * f = max(12, 16) = 16, no turnaround. */
+  /* 3. inp in flight (lands 4), fetch in 4: f = max(8, 5) = 8, last 15;
+   * uop in 8: f = max(12, 16) = 16. */
   inp_fetch_uop(ms, 4, 8, 8, 16);
-  /* 4. One cycle later the fetch is fresh: f = 9, last 16; uop in 9:
-   * f = max(13, 16 + 1 + 1) = 18.  The burst after the uop follows the
-   * plain rule again (the uop was not fresh): wgt in 11, f = max(15, 19). */
-  inp_fetch_uop(ms, 5, 9, 9, 18);
+  /* 4. Fetch in 5 on an idle channel: f = 9, last 16; uop in 9: f = max(13,
+   * 17) = 17; wgt in 11: f = max(15, 18) = 18. */
+  inp_fetch_uop(ms, 5, 9, 9, 17);
   tick_to(ms, 11, NULL, NULL);
-  grant_at(ms, VTA_RD_WGT, 0x1300, 8, 19);
-  /* The beats land as placed: fetch's beats 3..7 in 12..16, nothing in
-   * 17, uop in 18, wgt in 19. */
+  grant_at(ms, VTA_RD_WGT, 0x1300, 8, 18);
+  /* The beats land as placed: fetch's beats 3..7 in 12..16, uop in 17,
+   * wgt in 18, no cycle between them. */
   seen_t log[16];
   int n = 0;
   tick_to(ms, 24, log, &n);
   CHECK_EQ(n, 7);
   if (n == 7) {
     CHECK(log[4].client == VTA_RD_FETCH && log[4].cycle == 16 && log[4].last);
-    CHECK(log[5].client == VTA_RD_UOP && log[5].cycle == 18);
-    CHECK(log[6].client == VTA_RD_WGT && log[6].cycle == 19);
+    CHECK(log[5].client == VTA_RD_UOP && log[5].cycle == 17);
+    CHECK(log[6].client == VTA_RD_WGT && log[6].cycle == 18);
   }
   vta_memsys_free(ms);
   vta_mem_free(mem);
@@ -772,13 +772,16 @@ static void test_load_rows_outstanding(void) {
    * and the cycle after that is the R-last cycle of row k's burst (beats
    * 14 + 3k, 15 + 3k; last beat - 3 = 12 + 3k).  Row 63 in 199, last beat
    * 204, D = 205 (T = 197; the Chisel VTA's measured "16 rows take 53": 16 * 3 + 5), FINISH
-   * S = 206, ECNT = 207.  MAX_OUTST 1: each request waits for the previous
-   * burst's last beat: period RD_LAT + 2 = 6 (no rule bites), T = 64 * 6 + 2
-   * = 386, ECNT = 396. */
-  const uint32_t outst[] = {16, 1};
-  const long long want[] = {207, 396};
+   * S = 206, ECNT = 207.  MAX_OUTST 1 at RD_LAT 10: each request waits for
+   * the previous burst's slot, free two cycles before its last beat lands
+   * (section 5.1).  S = 15 (fetch's beats 6 cycles later): row k requested
+   * in 16 + 9k (beats + 10, + 11, slot free from + 9, no R-last then), row
+   * 63 in 583, last beat 594, D = 595, ECNT = 597. */
+  const uint32_t outst[] = {16, 1}, lat[] = {4, 10};
+  const long long want[] = {207, 597};
   for (int k = 0; k < 2; k++) {
     vta_params_t p = with("MAX_OUTST", outst[k]);
+    p.mem.rd_lat = lat[k];
     rig_t r;
     rig_open_p(&r, &p);
     uint32_t pi;
@@ -1316,7 +1319,7 @@ static void test_trace_format(void) {
   run_ecnt(&r);
   const char *want =
       "0 run 0 insns=1 addr=0x00001000\n"
-      "0 rd fetch addr=0x00001000 bytes=16 beats=2 first=4 last=5\n"
+      "1 rd fetch addr=0x00001000 bytes=16 beats=2 first=5 last=6\n"
       "8 insn compute #0 queued=7 start=7 done=8 dep=0 mem=0 FINISH\n"
       "8 finish ecnt=8 ucnt=0\n";
   const char *body = strstr(r.tr, "0 run 0");
@@ -1362,7 +1365,7 @@ int main(void) {
   RUN(test_memsys_read_schedule);
   RUN(test_memsys_outstanding_and_rules);
   RUN(test_memsys_issue_rules);
-  RUN(test_memsys_turnaround);
+  RUN(test_memsys_back_to_back);
   RUN(test_memsys_write_channel);
   RUN(test_memsys_skip);
   RUN(test_finish_only);

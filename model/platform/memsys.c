@@ -6,14 +6,16 @@
  * Read requests are served strictly in issue order.  The schedule of a
  * burst is fixed when it is granted (vta_rd_sched_place): request r issued
  * in cycle t_r lands its beats at f_r, f_r + CPB, ... with f_r =
- * max(t_r + RD_LAT, last_beat(r-1) + CPB), one cycle later after a fresh
- * burst (the turnaround rule of 5.1).  So the beat of a cycle is simply the
- * next beat of the oldest burst in flight, if its cycle has come.
+ * max(t_r + RD_LAT, last_beat(r-1) + CPB).  So the beat of a cycle is
+ * simply the next beat of the oldest burst in flight, if its cycle has
+ * come.
  *
  * Issue rules (docs/microarch.md 5.1, the reference's VME): a client
  * granted in cycle t is not eligible in t + 1 (its one-deep command queue),
- * and nothing is issued in a cycle t in which a burst's last beat lands in
- * t + 3 (the reference's R-last beat on its AXI bus).
+ * nothing is issued in a cycle t in which a burst's last beat lands in
+ * t + 3 (the reference's R-last beat on its AXI bus), and a burst holds its
+ * MAX_OUTST slot until two cycles before its last beat lands (the VME frees
+ * the slot at that R-last beat).
  */
 #include "vta_memsys.h"
 
@@ -25,11 +27,16 @@
 #include "vta_params.h"
 
 #define NONE UINT64_MAX
+/* Ring entries beyond MAX_OUTST: bursts whose slot is free but whose beats
+ * are still due (free two cycles before the last beat, one beat a cycle at
+ * most, one grant a cycle: at most three). */
+#define RING_SPARE 3
 
 typedef struct rd_req {
   int client;
   uint32_t tag, bytes, beats;
   uint64_t addr, first; /* byte address; cycle of the first beat */
+  uint64_t free_at;     /* first cycle it no longer holds a MAX_OUTST slot */
 } rd_req_t;
 
 enum { W_IDLE = 0, W_OPEN, W_ACK };
@@ -45,15 +52,17 @@ struct vta_memsys {
   int nwant;
   int presented;              /* some client presented a request this cycle */
 
-  /* Bursts in flight, oldest first (a ring of max_outst). */
+  /* Bursts in flight, oldest first (a ring of `ring` entries: MAX_OUTST
+   * holding slots and the few whose slots are free but beats still due). */
   rd_req_t *fifo;
-  uint32_t head, count;
+  uint32_t ring, head, count;
   uint32_t next_beat;         /* beat number of the oldest burst to land next */
   vta_rd_sched_t sched;       /* where the newest burst lands */
   uint32_t inflight[VTA_RD_NCLIENTS];
   uint32_t inflight_mask; /* bit c set iff inflight[c] > 0 (count_busy's loop) */
   uint64_t granted_at[VTA_RD_NCLIENTS]; /* cycle of the client's last grant + 1, 0 none */
   int held;                   /* a request was held back by an issue rule this cycle */
+  int slot_wait;              /* a request was refused for want of a MAX_OUTST slot */
 
   vta_rd_grant_t grant;
   int granted;
@@ -106,7 +115,8 @@ vta_memsys_t *vta_memsys_new(const vta_memsys_params_t *p, vta_mem_t *mem, vta_e
   if (vta_memsys_params_check(p, err)) return NULL;
   vta_memsys_t *ms = calloc(1, sizeof *ms);
   if (ms) {
-    ms->fifo = calloc(p->max_outst, sizeof *ms->fifo);
+    ms->ring = p->max_outst + RING_SPARE;
+    ms->fifo = calloc(ms->ring, sizeof *ms->fifo);
     ms->beat_data = calloc(1, p->bus_bytes);
     ms->post = calloc(VTA_MEMSYS_POSTS, sizeof *ms->post);
     ms->post_data = calloc(VTA_MEMSYS_POSTS, p->bus_bytes);
@@ -220,7 +230,7 @@ void vta_memsys_reset(vta_memsys_t *ms) {
   memset(ms->inflight, 0, sizeof ms->inflight);
   ms->inflight_mask = 0;
   memset(ms->granted_at, 0, sizeof ms->granted_at);
-  ms->held = 0;
+  ms->held = ms->slot_wait = 0;
   ms->granted = ms->beat_valid = 0;
   ms->src = NULL;
   ms->src_first = NONE;
@@ -253,9 +263,50 @@ int vta_memsys_rd_request(vta_memsys_t *ms, int client, uint64_t addr, uint32_t 
                     vta_rd_client_name(client), (unsigned long long)addr, bytes,
                     ms->p.max_burst, ms->p.max_burst * ms->p.bus_bytes);
   ms->want[client] = 1;
-  ms->wreq[client] = (rd_req_t){client, tag, bytes, beats, addr, 0};
+  ms->wreq[client] = (rd_req_t){client, tag, bytes, beats, addr, 0, 0};
   ms->nwant++;
   return 0;
+}
+
+/* MAX_OUTST slots (section 5.1): the reference's VME frees a burst's tag
+ * slot at the end of the cycle its R-last beat is on the AXI bus, three
+ * cycles before that beat lands here, so the slot is free from the cycle
+ * two before the last beat lands; never before the cycle after the grant. */
+static uint64_t slot_free_at(const vta_memsys_t *ms, const rd_req_t *r) {
+  uint64_t last = r->first + (uint64_t)(r->beats - 1) * ms->p.cpb;
+  uint64_t at = last >= 2 ? last - 2 : 0;
+  return at > ms->now + 1 ? at : ms->now + 1;
+}
+
+/* Bursts holding a slot in the current cycle.  Slots free in issue order
+ * up to ties (free_at follows the last beats, which land in order, except
+ * where the grant's own cycle bounds it), so count from the oldest. */
+static uint32_t slots_held(const vta_memsys_t *ms) {
+  uint32_t held = 0;
+  for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
+    held += ms->fifo[i].free_at > ms->now;
+    if (++i == ms->ring) i = 0;
+  }
+  return held;
+}
+
+uint32_t vta_memsys_rd_frees(const vta_memsys_t *ms) {
+  uint32_t n = 0;
+  for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
+    n += ms->fifo[i].free_at == ms->now + 1;
+    if (++i == ms->ring) i = 0;
+  }
+  return n;
+}
+
+uint64_t vta_memsys_rd_slot_frees_at(const vta_memsys_t *ms) {
+  uint64_t e = NONE;
+  for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
+    uint64_t f = ms->fifo[i].free_at;
+    if (f > ms->now && f < e) e = f;
+    if (++i == ms->ring) i = 0;
+  }
+  return e;
 }
 
 int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle) {
@@ -264,7 +315,7 @@ int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle) {
     const rd_req_t *r = &ms->fifo[i];
     uint64_t last = r->first + (uint64_t)(r->beats - 1) * ms->p.cpb;
     if (last >= cycle) return last == cycle;
-    if (++i == ms->p.max_outst) i = 0; /* the ring's next (no division a cycle) */
+    if (++i == ms->ring) i = 0; /* the ring's next (no division a cycle) */
   }
   return 0;
 }
@@ -273,16 +324,7 @@ uint64_t vta_rd_sched_place(vta_rd_sched_t *s, const vta_memsys_params_t *p, uin
                             uint32_t beats) {
   assert(beats >= 1);
   uint64_t f = t + p->rd_lat;
-  if (s->any) {
-    uint64_t after = s->last + p->cpb;
-    /* Turnaround: a burst that started on an idle channel is followed one
-     * cycle late by a burst granted once its data had begun. */
-    if (s->fresh && t >= s->first) after++;
-    if (after > f) f = after;
-  }
-  /* Fresh: granted with no burst in flight, i.e. every earlier beat (the
-   * newest burst's last) landed before t. */
-  s->fresh = !s->any || s->last < t;
+  if (s->any && s->last + p->cpb > f) f = s->last + p->cpb; /* back to back */
   s->any = 1;
   s->first = f;
   s->last = f + (uint64_t)(beats - 1) * p->cpb;
@@ -292,9 +334,11 @@ uint64_t vta_rd_sched_place(vta_rd_sched_t *s, const vta_memsys_params_t *p, uin
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted = 0;
   ms->presented = ms->nwant > 0;
+  ms->slot_wait = 0;
   if (!ms->nwant) return -1;
   int c = -1, rules = 0;
-  if (ms->count < ms->p.max_outst) {
+  ms->slot_wait = slots_held(ms) >= ms->p.max_outst;
+  if (!ms->slot_wait) {
     if (vta_memsys_rd_last_at(ms, ms->now + 3)) rules = 1; /* an R-last cycle */
     else
       for (int i = 0; i < VTA_RD_NCLIENTS && c < 0; i++) {
@@ -312,12 +356,13 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted_at[c] = ms->now + 1;
   rd_req_t r = ms->wreq[c];
   uint64_t f = r.first = vta_rd_sched_place(&ms->sched, &ms->p, ms->now, r.beats);
-  assert(ms->count < ms->p.max_outst); /* granted only below MAX_OUTST */
-  ms->fifo[(ms->head + ms->count) % ms->p.max_outst] = r;
+  r.free_at = slot_free_at(ms, &r);
+  assert(ms->count < ms->ring); /* granted only below MAX_OUTST held slots */
+  ms->fifo[(ms->head + ms->count) % ms->ring] = r;
   ms->count++;
   ms->inflight[c]++;
   ms->inflight_mask |= 1u << c;
-  assert(ms->inflight[c] <= ms->count && ms->count <= ms->p.max_outst);
+  assert(ms->inflight[c] <= ms->count && ms->count <= ms->ring);
   ms->st.rd[c].requests++;
   ms->st.rd[c].bytes += r.bytes;
   ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->sched.last};
@@ -330,6 +375,7 @@ const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms) {
 }
 
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms) { return ms->count; }
+uint32_t vta_memsys_rd_slots(const vta_memsys_t *ms) { return slots_held(ms); }
 
 /* The write channel's readies in the current cycle (AXI lets a ready
  * precede its valid): one definition for the handshakes below and for
@@ -427,7 +473,7 @@ int vta_memsys_active(const vta_memsys_t *ms) {
  * (tick's beat by beat and rd_bulk's train alike). */
 static void burst_landed(vta_memsys_t *ms, int client) {
   if (!--ms->inflight[client]) ms->inflight_mask &= ~(1u << client);
-  ms->head = (ms->head + 1) % ms->p.max_outst;
+  ms->head = (ms->head + 1) % ms->ring;
   ms->count--;
   ms->next_beat = 0;
 }
@@ -451,7 +497,7 @@ static void wr_end_cycle(vta_memsys_t *ms) {
 
 int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
   count_busy(ms, 1);
-  assert(ms->count <= ms->p.max_outst); /* bursts in flight within MAX_OUTST */
+  assert(slots_held(ms) <= ms->p.max_outst); /* slots held within MAX_OUTST */
   if (ms->beat_valid) {
     assert(ms->count > 0); /* a beat belongs to the oldest burst in flight */
     const rd_req_t *r = &ms->fifo[ms->head];
@@ -463,7 +509,7 @@ int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
   memset(ms->want, 0, sizeof ms->want);
   ms->nwant = 0;
   ms->granted = 0;
-  ms->held = 0;
+  ms->held = 0; /* slot_wait stays: the skip after this tick asks for it */
   ms->now++;
   prepare_beat(ms);
   if (ms->fault) {
@@ -478,6 +524,10 @@ uint64_t vta_memsys_next_event(const vta_memsys_t *ms) {
   if (ms->count) {
     const rd_req_t *r = &ms->fifo[ms->head];
     e = r->first + (uint64_t)ms->next_beat * ms->p.cpb;
+  }
+  if (ms->slot_wait) { /* the refused request is granted when a slot frees */
+    uint64_t f = vta_memsys_rd_slot_frees_at(ms);
+    if (f < e) e = f;
   }
   if (ms->w_state == W_OPEN && ms->w_since != NONE && ms->w_since + ms->p.cpb - 1 < e)
     e = ms->w_since + ms->p.cpb - 1;
@@ -502,15 +552,11 @@ void vta_memsys_clear_stats(vta_memsys_t *ms) { memset(&ms->st, 0, sizeof ms->st
 
 int vta_memsys_rd_presented(const vta_memsys_t *ms) { return ms->presented; }
 
-uint32_t vta_memsys_rd_head_left(const vta_memsys_t *ms) {
-  return ms->count ? ms->fifo[ms->head].beats - ms->next_beat : 0;
-}
-
 uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
   if (!ms->beat_valid || ms->beat.client != client || ms->p.cpb != 1) return 0;
   uint64_t n = 0, next = ms->now;
   for (uint32_t k = 0; k < ms->count; k++) {
-    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->p.max_outst];
+    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->ring];
     uint32_t from = k ? 0 : ms->next_beat;
     if (r->client != client || r->first + from != next) break;
     n += r->beats - from;

@@ -81,7 +81,6 @@ typedef struct vta_memsys vta_memsys_t;
  * from the granted requests with it, so that both follow one rule. */
 typedef struct vta_rd_sched {
   int any;              /* a burst was placed since the reset */
-  int fresh;            /* the newest one was granted with no burst in flight */
   uint64_t first, last; /* cycles of its first and last beat */
 } vta_rd_sched_t;
 /* Place a burst of `beats` (>= 1) beats granted in cycle t; returns the
@@ -130,6 +129,16 @@ const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms);
 
 /* Bursts in flight (issued, last beat not yet landed) at this cycle. */
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms);
+/* Bursts holding a MAX_OUTST slot in the current cycle (section 5.1: a
+ * slot frees two cycles before the burst's last beat lands). */
+uint32_t vta_memsys_rd_slots(const vta_memsys_t *ms);
+/* How many bursts free their slot at the end of the current cycle (an RTL
+ * that counts slots itself takes this from the memory, as it takes the
+ * R-last hint of vta_memsys_rd_last_at). */
+uint32_t vta_memsys_rd_frees(const vta_memsys_t *ms);
+/* The first cycle after the current one in which a slot frees, UINT64_MAX
+ * when none will (the cycle a refused request may be granted). */
+uint64_t vta_memsys_rd_slot_frees_at(const vta_memsys_t *ms);
 
 /* ---- write channel --------------------------------------------------- */
 
@@ -173,9 +182,6 @@ void vta_memsys_skip(vta_memsys_t *ms, uint64_t to);
 /* 1 when some client presented a read request in the current cycle
  * (valid after arbitrate), granted or not. */
 int vta_memsys_rd_presented(const vta_memsys_t *ms);
-/* Beats of the oldest burst in flight not landed yet (0: none in flight):
- * with MAX_OUTST bursts in flight no request is granted before its last. */
-uint32_t vta_memsys_rd_head_left(const vta_memsys_t *ms);
 /* The beats of `client` landing in consecutive cycles from the current
  * one on (its beat included), across its bursts in flight; 0 when the
  * current cycle's beat is not its own.  With no request presented and the

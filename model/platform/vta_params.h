@@ -80,6 +80,12 @@ typedef struct vta_params {
   vta_memsys_params_t mem;    /* cycle model: the memory system */
   uint64_t max_cycles;        /* cycle model: stop a run at this cycle, 0 = no limit */
   int no_skip;                /* cycle model: evaluate every cycle, no event skipping */
+  int skip_exec;              /* cycle model: timing without values: every cycle, counter
+                               * and event as a full run has them, but no GEMM/ALU result,
+                               * scratchpad data or store data is computed or moved (uops
+                               * and instructions still are: they address and drive the
+                               * units); the output DRAM is then not the program's.  Only
+                               * the engines whose kind says skip_exec honour it [0] */
   FILE *trace;                /* cycle model: instruction trace (docs/microarch.md 10) */
   vta_inject_t inject;        /* cycle model: a planted bug, TEST HOOK only [NONE] */
   const volatile sig_atomic_t *stop; /* cycle model: when *stop turns non-zero (a

@@ -642,8 +642,9 @@ static void fetch_flush(vta_prof_t *p, int rd, int disp) {
   if (rd && p->rd_open) {
     snprintf(args, sizeof args, "\"run\":%u,\"first_cycle\":%" PRIu64 ",\"last_beat\":%" PRIu64,
              p->run, p->rd_from, p->rd_to);
+    /* up to the last beat, whose cycle is the first dispatch's (section 7) */
     tl_slice(p, tid_of[VTA_CY_FETCH], "read instructions", p->base + p->rd_from,
-             p->base + p->rd_to + 1, args);
+             p->base + p->rd_to, args);
     p->rd_open = 0;
   }
   if (disp && p->disp_open) {

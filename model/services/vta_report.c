@@ -175,6 +175,9 @@ void vta_report_print(const vta_report_t *r, int full) {
   printf("vtasim run %s\n", r->file);
   printf("  config %s, engine %s, %d run%s, %d expectation%s\n", name, r->engine, p->nruns,
          p->nruns == 1 ? "" : "s", p->nexpects, p->nexpects == 1 ? "" : "s");
+  if (r->params && r->params->skip_exec)
+    printf("  EXECUTION SKIPPED (--skip-exec): timing only, no value computed; output DRAM "
+           "not the program's\n");
   if (interrupted)
     printf("  INTERRUPTED after %llu cycles: the counters and verdict cover the %llu "
            "completed run%s%s\n", (unsigned long long)r->simulated,
@@ -200,6 +203,9 @@ void vta_report_print(const vta_report_t *r, int full) {
   printf("\n  tokens left: l2g %u, g2l %u, g2s %u, s2g %u\n", t[0], t[1], t[2], t[3]);
   if (p->nexpects && interrupted)
     printf("  expectations: not checked (interrupted)\n");
+  else if (p->nexpects && r->unchecked)
+    printf("  expectations: %d passed, %d failed, %d on data not checked (execution skipped)\n",
+           p->nexpects - r->unchecked - r->failed, r->failed, r->unchecked);
   else if (p->nexpects)
     printf("  expectations: %d passed, %d failed\n", p->nexpects - r->failed, r->failed);
 }
@@ -225,6 +231,7 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON_AddStringToObject(o, "program", r->file);
   cJSON_AddStringToObject(o, "config", cname);
   cJSON_AddStringToObject(o, "engine", r->engine);
+  cJSON_AddBoolToObject(o, "skip_exec", r->params && r->params->skip_exec);
   cJSON_AddStringToObject(o, "status", rc == 0 ? "ok" : rc == 1 ? "mismatch"
                                        : r->interrupted ? "interrupted" : "error");
   if (rc == 2 || r->interrupted) cJSON_AddStringToObject(o, "error", r->error ? r->error : "");
@@ -263,6 +270,7 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   cJSON_AddNumberToObject(ex, "total", p->nexpects);
   cJSON_AddBoolToObject(ex, "checked", r->ran);
   cJSON_AddNumberToObject(ex, "failed", r->failed);
+  cJSON_AddNumberToObject(ex, "unchecked", r->unchecked);
   vta_report_json_lines(cJSON_AddArrayToObject(ex, "failures"), r->failures);
   return o;
 }

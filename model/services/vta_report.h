@@ -42,6 +42,8 @@ typedef struct vta_report {
   int ran;                          /* the expectations were checked */
   int failed;                       /* expectations that failed */
   const char *failures;             /* their lines, '\n'-separated (may be NULL) */
+  int unchecked;                    /* expectations on data not checked: the run
+                                     * skipped execution (params->skip_exec) */
 } vta_report_t;
 
 /* The counters of an engine after its runs, read into *snap, which must

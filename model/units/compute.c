@@ -144,7 +144,8 @@ static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t
 static int can_fault(const vta_model_t *m, const vta_insn_t *in, uint32_t uend) {
   int alu = in->opcode == VTA_OP_ALU;
   if (!in->iter_out || !in->iter_in || uend <= in->uop_bgn) return 0;
-  if (alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm) return 1;
+  /* Without values (skip_exec) no shift amount is known, and none faults. */
+  if (alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm && !m->params.skip_exec) return 1;
   uint32_t dst = 0, src = 0, wgt = 0;
   for (uint32_t u = in->uop_bgn; u < uend; u++) {
     uop_t op = uop_at(m, u);
@@ -532,7 +533,8 @@ static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, ui
    * units: an instruction that could fault runs cycle by cycle instead. */
   p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
   if (p->lazy) rows_touched(m, in, p);
-  if (p->lazy && !p->alu && !in->reset_reg)
+  /* The kernel's offsets (pipe_gemm_direct, which skip_exec never calls). */
+  if (p->lazy && !p->alu && !in->reset_reg && !m->params.skip_exec)
     for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
       const uop_t *op = &m->udec[u];
       p->off[u - in->uop_bgn] = (vta_mac_off_t){(size_t)op->dst * m->acc.lanes,
@@ -563,9 +565,11 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
   int32_t *acc = p->acc + (size_t)e * lanes;
   int8_t *out = p->out + (size_t)e * lanes;
   uint64_t row, s = 0, x = 0, w = 0;
+  const int values = !m->params.skip_exec; /* else indices are checked, nothing computed */
   if (!p->alu) {
     if (gemm_index(m, c, &at, &row, &x, &w, err)) return -1;
-    if (in->reset_reg) {
+    if (!values) {
+    } else if (in->reset_reg) {
       memset(acc, 0, lanes * sizeof *acc);
     } else {
       memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
@@ -579,9 +583,11 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
     m->cy->stats.gemm_reset_uops += in->reset_reg;
   } else {
     if (alu_index(m, c, &at, &row, &s, err)) return -1;
-    const int32_t *src = in->use_imm ? NULL : acc_operand(m, p, s);
-    memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
-    if (alu_lanes(m, c, &at, acc, src, s, out, err)) return -1;
+    if (values) {
+      const int32_t *src = in->use_imm ? NULL : acc_operand(m, p, s);
+      memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
+      if (alu_lanes(m, c, &at, acc, src, s, out, err)) return -1;
+    }
     p->write_out[e] = 1;
     m->cy->stats.alu_uops++;
     m->cy->stats.alu_slots += p->k;
@@ -666,6 +672,21 @@ static inline void next_uop(const vta_insn_t *in, uint32_t ubgn, uint32_t uend, 
     l->u = ubgn;
     next_iter(in, l);
   }
+}
+
+/* n uops further on without computing them (skip_exec): the loop position
+ * in closed form, loop order iter_out, iter_in, uop. */
+static void skip_uops(const vta_insn_t *in, uint32_t ubgn, uint32_t uend, loop_pos_t *l,
+                      uint64_t n) {
+  const uint64_t U = uend - ubgn;
+  uint64_t pos = ((uint64_t)l->i * in->iter_in + l->j) * U + (l->u - ubgn) + n;
+  uint64_t ij = pos / U;
+  l->u = ubgn + (uint32_t)(pos % U);
+  l->i = (uint32_t)(ij / in->iter_in);
+  l->j = (uint32_t)(ij % in->iter_in);
+  l->ab = (uint64_t)l->i * in->dst_factor_out + (uint64_t)l->j * in->dst_factor_in;
+  l->xb = (uint64_t)l->i * in->src_factor_out + (uint64_t)l->j * in->src_factor_in;
+  l->wb = (uint64_t)l->i * in->wgt_factor_out + (uint64_t)l->j * in->wgt_factor_in;
 }
 
 /* The SRAM_WR events of a uop's write-back in `when`: acc row a and, but
@@ -792,6 +813,7 @@ static uint64_t pipe_uops_around(vta_model_t *m, pipe_t *p, const vta_insn_t *in
   const uint32_t ubgn = in->uop_bgn, uend = p->uend;
   const uint64_t wb = p->wb;
   const int write_out = p->alu || !in->reset_reg;
+  const int skip = m->params.skip_exec; /* the pipeline's bookkeeping only */
   uint64_t direct = 0;
   macq_t q;
   q.n = 0;
@@ -813,7 +835,8 @@ static uint64_t pipe_uops_around(vta_model_t *m, pipe_t *p, const vta_insn_t *in
       p->write_out[e] = write_out;
       p->count++;
     }
-    if (p->alu) {
+    if (skip) {
+    } else if (p->alu) {
       const int32_t *src = in->use_imm ? NULL : m->acc.i32 + (op->src + l.xb) * lanes;
       alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
     } else if (in->reset_reg) {
@@ -870,12 +893,14 @@ void vta_pipe_sync_to(vta_model_t *m, uint64_t upto) {
    * right after it computed them: a GEMM's by its kernel when they are in
    * the DRAM layout, else uop by uop in pipe_uops_around. */
   uint64_t fast = 0;
-  if ((!emit || p->alu || in->reset_reg || raw) && upto > p->first + p->wb) {
+  const int skip = m->params.skip_exec;
+  if ((!emit || p->alu || in->reset_reg || raw) && !(skip && emit) && upto > p->first + p->wb) {
     fast = (upto - p->first - p->wb + k - 1) / k; /* uops i with first + k i + wb < upto */
     fast = fast < end ? fast : end;
     fast = fast > next ? fast - next : 0;
   }
-  if (fast && !p->alu && !in->reset_reg) pipe_gemm_direct(m, p, in, &l, next, fast, emit);
+  if (fast && skip) skip_uops(in, in->uop_bgn, p->uend, &l, fast); /* nothing computed */
+  else if (fast && !p->alu && !in->reset_reg) pipe_gemm_direct(m, p, in, &l, next, fast, emit);
   else if (fast) pipe_rows_direct(m, p, in, &l, next, fast, emit, raw);
   next += fast;
   uint64_t direct = fast + pipe_uops_around(m, p, in, &l, next, end, upto, emit, raw);

@@ -90,9 +90,10 @@ int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err) {
 
 /* Begin the chunk starting at instruction `first`: its instructions must
  * all be in DRAM (checked at the request, with the functional message). */
-static int chunk_begin(vta_model_t *m, uint32_t first, vta_err *err) {
+static int chunk_begin(vta_model_t *m, uint32_t first, uint64_t req_from, vta_err *err) {
   fetch_t *f = &m->cy->f;
   f->first = first;
+  f->req_from = req_from;
   f->n = m->insn_count - first < m->cy->chunk ? m->insn_count - first : m->cy->chunk;
   f->disp = 0;
   f->fill = 0;
@@ -130,8 +131,8 @@ int vta_fetch_request(vta_model_t *m, vta_err *err) {
   return vta_memsys_rd_request(cy->ms, VTA_RD_FETCH, f->raddr, f->presented, 0, err);
 }
 
-/* A beat of the chunk lands: its bytes, and dispatch starts the cycle
- * after the chunk's last beat. */
+/* A beat of the chunk lands: its bytes, and dispatch starts in the cycle
+ * of the chunk's last beat. */
 static void fetch_land(fetch_t *f, const vta_rd_beat_t *b) {
   memcpy(f->buf + f->fill, b->data + b->lo, b->hi - b->lo);
   f->fill += b->hi - b->lo;
@@ -183,10 +184,9 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
   if (b && b->client == VTA_RD_FETCH) {
     fetch_land(f, b);
     did = 1;
-    f->cat = VTA_CAT_BUSY;
-    f->acted = 1;
-    return 0;
   }
+  /* The command cycle before the chunk's first request. */
+  if (f->state == F_REQ && cy->now < f->req_from) did = 1;
   if (f->state == F_DISP) {
     /* Decoded once, in the first cycle it is up for dispatch (the fault
      * cycle of section 7); a blocked dispatch keeps the decoded form. */
@@ -198,7 +198,8 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
     }
     vta_unit_t unit = vta_insn_unit(&f->push.insn);
     if (m->q[unit].count == m->q[unit].cap) { /* full, the executing one included */
-      f->cat = VTA_CAT_QUEUE;
+      f->cat = did ? VTA_CAT_BUSY : VTA_CAT_QUEUE;
+      f->acted = did;
       return 0;
     }
     f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
@@ -208,10 +209,11 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
     m->fetched++;
     cy->stats.unit[VTA_CY_FETCH].insns++;
     did = 1;
-    /* The next chunk is requested in the cycle after the last dispatch. */
+    /* The next chunk is requested from the second cycle after the last
+     * dispatch (the first forms its command). */
     if (++f->disp == f->n) {
       if (f->first + f->n < m->insn_count) {
-        if (chunk_begin(m, f->first + f->n, err)) return -1;
+        if (chunk_begin(m, f->first + f->n, cy->now + 2, err)) return -1;
       } else {
         f->state = F_DONE;
       }
@@ -222,9 +224,10 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
   return 0;
 }
 
-/* Launch (cycle 0): latch count and address, request the first chunk. */
+/* Launch (cycle 0): latch count and address, form the first chunk's
+ * command; its requests are presented from cycle 1. */
 int vta_fetch_start(vta_model_t *m, vta_err *err) {
   fetch_reset(m);
   if (m->insn_count == 0) return 0;
-  return chunk_begin(m, 0, err);
+  return chunk_begin(m, 0, 1, err);
 }

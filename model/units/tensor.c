@@ -234,6 +234,13 @@ int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sr
   if (d->req_left) rd_row(d);
   d->pads = (uint64_t)d->row_len * (in->y_pad_0 + in->y_pad_1) +
             (uint64_t)(in->x_pad_0 + in->x_pad_1) * in->y_size;
+  /* Without side pads the pad walker still steps over the data rows, one a
+   * cycle, before the bottom rows (section 6.2). */
+  d->skip_lo = d->skip_hi = (uint64_t)in->y_pad_0 * d->row_len;
+  if (in->y_pad_1 && !(in->x_pad_0 | in->x_pad_1)) {
+    d->skip_hi += in->y_size;
+    d->pads += in->y_size;
+  }
   d->pad_up = vta_inject_pad_up(m, in);
   return 0;
 }
@@ -260,7 +267,7 @@ static uint32_t pad_entry(const dma_rd_t *d, uint64_t k) {
     uint64_t col = r < in->x_pad_0 ? r : in->x_pad_0 + in->x_size + (r - in->x_pad_0);
     return (uint32_t)(base + (in->y_pad_0 + y) * rl + col);
   }
-  k -= side * in->y_size;
+  k -= side * in->y_size + (d->skip_hi - d->skip_lo);
   return (uint32_t)(base + (in->y_pad_0 + in->y_size - d->pad_up) * rl + k);
 }
 
@@ -290,7 +297,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
     if (d->s) {
       uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
       vta_pipe_sync_row(m, m->cy->now + 1, d->s, e); /* compute read this cycle's first */
-      vta_tensor_unpack(d->s, elem, e);
+      if (!m->params.skip_exec) vta_tensor_unpack(d->s, elem, e); /* uops are always written */
       /* The element's bytes in DRAM layout: the event's data. */
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, in->mem_type, e, 0, d->elem, elem);
     } else {
@@ -382,12 +389,16 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
     did = 1;
   }
   /* Padding uses the SRAM write port in cycles without a landing beat, from
-   * S + 2 (S + 1, when pads are due, counts as busy). */
-  if (!landed && d->pads_done < d->pads) {
-    if (cy->now >= d->start + 2) {
+   * S + 2 (S + 1, when pads are due, counts as busy); a skip step needs no
+   * port and takes its cycle whether a beat lands or not. */
+  int skip = d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi;
+  if ((!landed || skip) && d->pads_done < d->pads) {
+    if (cy->now >= d->start + 2 && skip) {
+      d->pads_done++;
+    } else if (cy->now >= d->start + 2) {
       uint32_t e = pad_entry(d, d->pads_done++);
       vta_pipe_sync_row(m, cy->now + 1, d->s, e);
-      vta_tensor_zero(d->s, e, 1);
+      if (!m->params.skip_exec) vta_tensor_zero(d->s, e, 1);
       VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
     }
     did = 1;
@@ -455,14 +466,16 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
       /* One cycle reads one element of the out scratchpad (the bubble). */
       VTA_EMIT(m, VTA_EV_OUT_RD, 0, 0, d->entry, 0, 0, NULL);
       vta_pipe_sync_row(m, cy->now, &m->out, d->entry); /* read before compute writes it */
-      vta_tensor_pack(&m->out, d->entry++, d->sbuf + (d->sb_hi - d->sb_lo));
+      if (!m->params.skip_exec) vta_tensor_pack(&m->out, d->entry, d->sbuf + (d->sb_hi - d->sb_lo));
+      d->entry++;
       d->sb_hi += elem;
       *busy = 1;
       return 0;
     }
     memset(d->wbeat, 0, bus);
     memcpy(d->wbeat + (lo - d->beat), d->sbuf + (lo - d->sb_lo), hi - lo);
-    int r = vta_memsys_wr_data(cy->ms, d->wbeat, NULL, err);
+    /* skip_exec: the beat's handshake without its bytes (no strobe set) */
+    int r = vta_memsys_wr_data(cy->ms, d->wbeat, m->params.skip_exec ? cy->evzero : NULL, err);
     if (r < 0) return -1;
     if (!r) return 0;
     if (cy->ev) { /* strobes: the beat's bytes inside the burst, [lo, hi) */
@@ -610,8 +623,9 @@ static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *h
                            uint64_t read) {
   struct wr_cum *c = d->cum;
   const uint64_t E = w->E, bus = w->bus, cpb = w->cpb, S = w->S;
+  const int skip = m->params.skip_exec; /* no data: nothing packed, nothing posted */
   c[read - S + 1].busy = 1;
-  vta_tensor_pack(&m->out, w->entry, d->sbuf);
+  if (!skip) vta_tensor_pack(&m->out, w->entry, d->sbuf);
   wr_ev(d, w, read, VTA_EV_OUT_RD, w->entry, 0, 0, NULL);
   uint8_t *data = w->emit ? d->sdat + (size_t)(w->entry - d->in.sram_base) * E : NULL;
   if (w->emit) memcpy(data, d->sbuf, E);
@@ -619,7 +633,7 @@ static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *h
     uint64_t acc = read + (j + 1) * cpb;
     for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
     c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
-    vta_memsys_wr_post(m->cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
+    if (!skip) vta_memsys_wr_post(m->cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
     wr_ev(d, w, acc, VTA_EV_WR_BEAT, w->strb, d->baddr_c + i * E + j * bus, (uint32_t)bus,
           w->emit ? data + j * bus : NULL);
   }

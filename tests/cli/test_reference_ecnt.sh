@@ -8,9 +8,17 @@
 # the independent reference; nothing here comes from vtasim.
 #
 # The third column is how many cycles short of the reference a program is
-# known to be (docs/microarch.md section 9 names the cause); 0 for all since
-# the read-channel turnaround of section 5.1.  A non-zero entry would be
-# checked as "exactly that many short", so that a change either way shows.
+# known to be (docs/microarch.md section 9 names the cause); 0 for all.  A
+# non-zero entry would be checked as "exactly that many short", so that a
+# change either way shows.
+#
+# tests/cli/data/reference_ecnt.tsv holds more measured facts (ECNT and UCNT at
+# the harness latency LAT, i.e. --rd-lat LAT + 4): random portable programs,
+# short and long, each with the sha256 of its text bundle so that a changed
+# generator cannot silently swap the program; single padded loads; compiled
+# shapes outside the 25; the 25 at other latencies.  Each group must be
+# exact on every program (one PASS line per group and latency, one FAIL line
+# per program that is not).
 . "$ROOT/tests/cli/lib.sh"
 V=$VTASIM
 
@@ -99,3 +107,54 @@ for pair in "4 50" "20 66"; do
     echo "FAIL reference-pingpong-rd$1: ${a:-none} and ${b:-none} cycles, $per per round, the reference hardware $2"
   fi
 done
+
+# ---- tests/cli/data/reference_ecnt.tsv -------------------------------------------------------------
+# a single padded load, as the measured probes were written: LOAD INP (push/pop
+# around FINISH) or LOAD ACC, x_stride max(8, x_size)
+pad_probe() { # name
+  local n=$1 mem y x p tok1= tok2=
+  IFS=_ read -r mem y x p <<<"$n"
+  y=${y#y} x=${x#x} p=${p#p}
+  [ "$mem" = inp ] && tok1=" push_next" && tok2=" pop_prev"
+  printf '.version 1\n.config default\n.data wgt auto zero 65536\n.data out auto zero 4096\n'
+  printf '.data inp auto zero 65536\n.data acc auto zero 65536\n.uop kern auto {\n  dst=0 src=0 wgt=0\n}\n'
+  printf '.insn main auto {\n  LOAD %s sram_base=0 dram_base=@%s y_size=%s x_size=%s x_stride=%s' \
+    "${mem^^}" "$mem" "$y" "$x" "$((x > 8 ? x : 8))"
+  printf ' y_pad_0=%s y_pad_1=%s x_pad_0=%s x_pad_1=%s%s\n  FINISH%s\n}\n.run main\n' \
+    "${p:0:1}" "${p:1:1}" "${p:2:1}" "${p:3:1}" "$tok1" "$tok2"
+}
+declare -A g_total g_exact
+while IFS=$'\t' read -r kind name lat want_e want_u sha args; do
+  case $kind in ''|'#'*|kind) continue ;; esac
+  f=$TMP/fact.vta
+  case $kind in
+    random) $V gen random $args -o "$f" --quiet >/dev/null 2>&1 ;;
+    pad) pad_probe "$name" >"$f" ;;
+    shape) $V gen $args -o "$f" >/dev/null 2>&1 ;;
+    workload) case $name in
+                traces/*) f=$ROOT/$name.vta ;;
+                *) f=$TMP/$name.large.vta ;;
+              esac ;;
+  esac
+  g="$kind-lat$lat"
+  g_total[$g]=$((${g_total[$g]:-0} + 1))
+  if [ "$sha" != - ] && [ "$(sha256sum <"$f" | cut -d' ' -f1)" != "$sha" ]; then
+    echo "FAIL reference-facts-$name: the program is not the measured one (sha256 differs): $args"
+    continue
+  fi
+  got=$($V run "$f" --no-attribution --rd-lat $((lat + 4)) 2>&1 |
+        awk '$1 == "cycles" { print $2, $NF; exit }')
+  if [ "$got" = "$want_e $want_u" ]; then
+    g_exact[$g]=$((${g_exact[$g]:-0} + 1))
+  else
+    echo "FAIL reference-facts-$kind-$name-lat$lat: ECNT UCNT ${got:-none}, the reference hardware $want_e $want_u"
+  fi
+done <"$ROOT/tests/cli/data/reference_ecnt.tsv"
+for g in $(printf '%s\n' "${!g_total[@]}" | sort); do
+  if [ "${g_exact[$g]:-0}" = "${g_total[$g]}" ]; then
+    echo "PASS reference-facts-$g: ${g_total[$g]} programs, ECNT and UCNT exact"
+  else
+    echo "FAIL reference-facts-$g: ${g_exact[$g]:-0} of ${g_total[$g]} programs exact"
+  fi
+done
+[ "${#g_total[@]}" -ge 3 ] || echo "FAIL reference-facts: tests/cli/data/reference_ecnt.tsv read ${#g_total[@]} groups"
