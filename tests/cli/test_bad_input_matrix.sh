@@ -146,6 +146,7 @@ for s in $SURFACES; do
   rm -f "alias/hard$k" "alias/sym$k"
 done
 
+GRID=$CASES # surfaces x output classes
 # ---- two outputs of one command into one file ---------------------------------------
 two() { case_ "$@"; note_class two-outputs; }
 two run-trace-timeline 2 'two.txt.*two outputs' -- "$V" run in/prog.vta --trace two.txt --timeline two.txt --quiet
@@ -221,5 +222,6 @@ if [ -x "$FC" ]; then
 fi
 
 set -- $classes
-echo "matrix: $nsurf writing surfaces x $# classes ($classes ), $CASES cases" >&2
-echo "PASS matrix-size-$nsurf-surfaces-$#-classes-$CASES-cases"
+echo "matrix: $nsurf writing surfaces x 9 output classes = $GRID cases; with two-outputs," \
+  "stdout-full and bad-number cases: $# classes ($classes ), $CASES cases" >&2
+echo "PASS matrix-size-$nsurf-surfaces-x-9-output-classes-$GRID-cases-$#-classes-$CASES-cases-in-all"
