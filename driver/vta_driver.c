@@ -365,6 +365,8 @@ static int env_check(device_t *d, env_t *v, vta_config_t *cfg, vta_params_t *par
   if (skip && strcmp(skip, "0") && strcmp(skip, "1"))
     return vta_errf(err, VTA_EINPUT, "VTASIM_SKIP_EXEC must be 0 or 1, got '%s'", skip);
   params->skip_exec = skip && !strcmp(skip, "1");
+  if (vta_engine_kind_refuses(v->kind, params, err))
+    return vta_err_prefix(err, "VTASIM_ENGINE=%s: ", v->engine);
   if (strlen(v->trace ? v->trace : "") >= sizeof g_sinks[0].path ||
       strlen(v->report ? v->report : "") >= sizeof g_sinks[0].path ||
       strlen(v->timeline ? v->timeline : "") + 16 >= sizeof ((device_t *)0)->timeline_path)
