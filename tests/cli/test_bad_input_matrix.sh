@@ -214,6 +214,18 @@ if [ -x "$FC" ]; then
 fi
 num sweep-clock-zero 2 'clock_mhz' -- bash -c "printf '{\"clock_mhz\": 0, \"workloads\": [{\"op\": \"gemm\", \"in_channels\": 16, \"out_channels\": 16}]}\n' > s0.json; '$V' sweep s0.json -o s0 -j 1"
 
+# ---- every engine refuses the same launches through the driver ------------------------
+if [ -x "$FC" ]; then
+  ENG="functional model"; [ $RTL = 1 ] && ENG="$ENG rtl cosim"
+  for e in $ENG; do
+    expect "driver-$e-launch-ok" 0 'run returned 0' -- env VTASIM_ENGINE=$e "$FC" ok
+    expect "driver-$e-count-past-buffer" 2 'run returned 2: launch: the 1000 instructions at physical 0x[0-9a-f]+\.\.0x[0-9a-f]+ are not inside one device allocation' -- \
+      env VTASIM_ENGINE=$e "$FC" past 1000
+    expect "driver-$e-unaligned" 2 'run returned 2: launch: instruction address 0x[0-9a-f]+3 is not 16-byte aligned' -- \
+      env VTASIM_ENGINE=$e "$FC" unaligned
+  done
+fi
+
 # ---- the driver truncates nothing it then refuses --------------------------------------
 if [ -x "$FC" ]; then
   echo keep > keep.json
