@@ -6,6 +6,8 @@
  */
 #include "sweep_dir.h"
 
+#include "vta_io.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -28,17 +30,10 @@ int vta_sweep_path(char *out, vta_err *e, const char *fmt, ...) {
 }
 
 int vta_sweep_write_atomic(const char *path, const char *text, vta_err *e) {
-  char tmp[PATH_MAX];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) return vta_errf(e, VTA_EIO, "%s: cannot open for writing: %s", tmp, strerror(errno));
-  int bad = fputs(text, f) < 0;
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, path)) {
-    remove(tmp);
-    return vta_errf(e, VTA_EIO, "%s: write error", path);
-  }
-  return 0;
+  vta_out_t o; /* the output policy (vta_io.h): a temporary renamed when whole */
+  if (vta_out_open(&o, path, "", 0, e)) return -1;
+  fputs(text, o.f); /* a failed write leaves ferror set */
+  return vta_out_close(&o, 1, e);
 }
 
 int vta_sweep_mkdirs(const char *dir, vta_err *e) {

@@ -276,11 +276,13 @@ int vta_sweep_point_bundle(const cJSON *pt, const char *id, const char *path, vt
   vta_err ce = {0};
   if (vta_sweep_compile_point(pt, &c, &p, NULL, &ce))
     return vta_errf(e, VTA_EINPUT, "point %s cannot be compiled: %s", id, ce.msg);
-  FILE *f = fopen(path, "w");
-  int bad = !f || vta_program_write_text(&p, f, e);
-  if (f) bad |= fclose(f) != 0;
+  vta_out_t o; /* never points.json or another input, whole or not at all */
+  int bad = vta_out_open(&o, path, "--bundle", 0, e);
+  if (!bad) {
+    bad = vta_program_write_text(&p, o.f, e);
+    if (bad) vta_err_prefix(e, "--bundle: %s: ", path);
+    bad = vta_out_close(&o, !bad, bad ? NULL : e) || bad;
+  }
   vta_program_free(&p);
-  if (!bad) return 0;
-  remove(path);
-  return vta_errf(e, VTA_EIO, "%s: cannot write the bundle", path);
+  return bad ? -1 : 0;
 }

@@ -16,6 +16,7 @@
 #include "vta_io.h"
 #include "vta_json.h"
 #include "vta_params.h"
+#include "vta_profile.h"
 
 int vta_sweep_err(vta_err *err, const vta_sweep_spec_t *s, const char *key, const char *fmt, ...) {
   char msg[1024];
@@ -128,8 +129,10 @@ static int read_key(vta_sweep_spec_t *s, const cJSON *it, vta_err *e) {
                            sizeof s->name - 1);
     snprintf(s->name, sizeof s->name, "%s", it->valuestring);
   } else if (!strcmp(k, "clock_mhz")) {
-    if (!cJSON_IsNumber(it) || !(it->valuedouble > 0 && it->valuedouble <= 100000))
-      return vta_sweep_err(e, s, k, "clock_mhz: expected a number in (0, 100000]");
+    if (!cJSON_IsNumber(it) || !(it->valuedouble >= VTA_PROF_CLOCK_MIN_MHZ &&
+                                 it->valuedouble <= VTA_PROF_CLOCK_MAX_MHZ))
+      return vta_sweep_err(e, s, k, "clock_mhz: expected MHz from 1 to 1000000 (the range of "
+                           "vtasim run --clock-mhz)");
     s->clock_mhz = it->valuedouble;
   } else if (!strcmp(k, "config") || !strcmp(k, "timing")) {
     return read_axes(s, it, e);

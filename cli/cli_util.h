@@ -14,7 +14,8 @@
 /* "vtasim CMD: <fmt with arg>" and a pointer to CMD's --help; returns 2. */
 int vtasim_usage(const char *cmd, const char *fmt, const char *arg);
 
-/* A non-negative integer option value (decimal or 0x); -1 if it is not one. */
+/* A non-negative integer option value (decimal or 0x); -1 if it is not one,
+ * -2 if it is one beyond 2^63-1 (out of range, not "not a number"). */
 long long vtasim_parse_count(const char *s);
 
 /* Write a program bundle (text, or binary) to path ("-": stdout) through

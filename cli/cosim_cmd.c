@@ -134,14 +134,14 @@ typedef struct cosim_job {
   int rc, failed, cmp;
   char *report;
   size_t report_len;
-  vta_out_t timeline;
+  vta_out_t timeline, wave; /* the RTL writes wave.tmp, renamed when complete */
   vtasim_watch_t watch;
   vta_session_observer_t ob;
 } cosim_job_t;
 
 /* Side A the model, side B as asked; the RTL records a waveform when wave
  * is set (cycles [from, to) of every run, to = 0: all). */
-static int make_sides(cosim_job_t *j, const char *wave, uint64_t from, uint64_t to) {
+static int make_sides(cosim_job_t *j, int wave, uint64_t from, uint64_t to) {
   vta_cosim_side_t *side = j->side;
   memset(side, 0, 2 * sizeof *side);
   if (vta_cosim_side_open(&side[0], &j->p, &vta_engine_kind_model, &j->pa, &j->e)) return -1;
@@ -149,7 +149,7 @@ static int make_sides(cosim_job_t *j, const char *wave, uint64_t from, uint64_t 
     return vta_cosim_side_open(&side[1], &j->p, &vta_engine_kind_model, &j->pb, &j->e);
   const vta_engine_kind_t *rtl = vta_engine_find("rtl", &j->e);
   vta_params_t q = j->pb; /* its planted bug, if any */
-  q.wave = wave;
+  q.wave = wave ? j->wave.tmp : NULL;
   q.wave_from = from;
   q.wave_to = to;
   return rtl ? vta_cosim_side_open(&side[1], &j->p, rtl, &q, &j->e) : -1;
@@ -192,7 +192,10 @@ static int compare(cosim_job_t *j) {
   j->cmp = vta_cosim_run(&j->p, j->side, &j->opts, &j->r, &j->e);
   vtasim_watch_end(&j->watch);
   j->opts.observe = NULL; /* a second co-simulation (the wave window) is not watched */
-  if (j->watch.prof && vta_prof_close(j->watch.prof, &j->e) && j->cmp >= 0) j->cmp = -1;
+  if (j->watch.prof && vta_prof_close(j->watch.prof, &j->e) && j->cmp >= 0) {
+    j->cmp = -1;
+    vta_err_prefix(&j->e, "--timeline: %s: ", o->watch.timeline);
+  }
   if (j->cmp < 0 && j->e.kind == VTA_EINTR) {
     fprintf(stderr, "vtasim: %s: stopped by Ctrl-C\n", j->e.msg);
     j->rc = VTASIM_EXIT_INTERRUPTED;
@@ -201,7 +204,7 @@ static int compare(cosim_job_t *j) {
   if (j->cmp == VTA_COSIM_RECHECK) { /* fresh sides, event by event, unwatched */
     vta_cosim_result_free(&j->r);
     free_sides(j);
-    if (make_sides(j, o->wave_window ? NULL : o->wave, 0, 0)) return -1;
+    if (make_sides(j, o->wave && !o->wave_window, 0, 0)) return -1;
     j->opts.digest = 0;
     j->cmp = vta_cosim_run(&j->p, j->side, &j->opts, &j->r, &j->e);
   }
@@ -213,7 +216,7 @@ static int compare(cosim_job_t *j) {
     uint64_t to = j->r.cycle + 1, w = (uint64_t)o->wave_window, from = to > w ? to - w : 0;
     vta_cosim_result_t again;
     free_sides(j);
-    if (make_sides(j, o->wave, from, to)) return -1;
+    if (make_sides(j, o->wave != NULL, from, to)) return -1;
     if (vta_cosim_run(&j->p, j->side, &j->opts, &again, &j->e) < 0) return -1;
     vta_cosim_result_free(&again);
   }
@@ -280,7 +283,11 @@ static void report_text(cosim_job_t *j) {
 static int cosim(cosim_job_t *j) {
   const vtasim_opts_t *o = j->o;
   if (o->races && vta_races_check(&j->p, stderr, NULL, &j->e)) return -1;
-  if (make_sides(j, o->wave_window ? NULL : o->wave, 0, 0)) return -1;
+  /* Every output checked (and the waveform's temporary made) before
+   * anything runs: none may be an input or share a file with another. */
+  if (vta_out_claim(o->watch.timeline, "--timeline", &j->e)) return -1;
+  if (o->wave && vta_out_open_named(&j->wave, o->wave, "--wave", &j->e)) return -1;
+  if (make_sides(j, o->wave && !o->wave_window, 0, 0)) return -1;
   if (watch_side_a(j)) return -1;
   return compare(j);
 }
@@ -322,10 +329,16 @@ int vtasim_cmd_cosim(int argc, char **argv) {
     fprintf(stderr, "vtasim: error: %s\n", j->e.msg);
     j->rc = EXIT_BAD;
   }
+  free_sides(j); /* closes the waveform */
+  /* (a waveform window is recorded only before a divergence: without one
+   * nothing was written and the earlier file at the path stays as it was) */
+  if (vta_out_close(&j->wave, 1, &j->e) && j->rc != EXIT_BAD) {
+    fprintf(stderr, "vtasim: error: %s\n", j->e.msg);
+    j->rc = EXIT_BAD;
+  }
   rc = j->rc;
   free(j->report);
   vta_cosim_result_free(&j->r);
-  free_sides(j);
   vta_program_free(&j->p);
   free(j);
   return rc;

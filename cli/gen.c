@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "vta_io.h"
 #include "cli_util.h"
 #include "net.h"
 #include "vta_cl.h"
@@ -59,6 +60,7 @@ static const char gen_help[] =
     "data:          --seed N  (default 1)   --range N  values in [-N, N-1] (128)\n"
     "output:        -o FILE  ('-' for stdout)   --binary (binary container)\n"
     "               --config vta_config.json    --quiet (no report)\n"
+    "               a bundle is at most " VTA_FILE_MAX_TEXT " (what vtasim run reads)\n"
     "\n"
     "Exit status: 0 written, 2 bad input (the message names the rule or the\n"
     "scratchpad, with the entries needed and available).\n";

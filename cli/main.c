@@ -248,7 +248,8 @@ static int cmd_config(int argc, char **argv) {
 static const char main_help[] =
     "vtasim " VTASIM_VERSION " - a simulator of VTA, the deep-learning accelerator of Apache TVM\n"
     "\n"
-    "usage: vtasim COMMAND [options]      (vtasim COMMAND --help for details)\n"
+    "usage: vtasim COMMAND [options]      (vtasim COMMAND --help, or vtasim help COMMAND,\n"
+    "                                      for details)\n"
     "\n"
     "commands:\n"
     "  asm     assemble a text program bundle into the binary bundle\n"
@@ -276,6 +277,20 @@ int main(int argc, char **argv) {
     return EXIT_BAD;
   }
   const char *c = argv[1];
+  char *help_args[3];
+  if (!strcmp(c, "help") && argc == 3) { /* vtasim help CMD: CMD's own help */
+    help_args[0] = argv[0];
+    help_args[1] = argv[2];
+    help_args[2] = "--help";
+    argv = help_args;
+    argc = 3;
+    c = argv[1];
+    if (!strcmp(c, "help")) argc = 2; /* vtasim help help: the overview */
+  }
+  if (argc > 3 && !strcmp(c, "help")) {
+    fprintf(stderr, "%s: usage: vtasim help [COMMAND]\n", prog_name);
+    return EXIT_BAD;
+  }
   if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
     fputs(main_help, stdout);
     return EXIT_OK;

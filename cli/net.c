@@ -32,6 +32,7 @@
 #include "options.h"
 #include "vta_engines.h"
 #include "vta_report.h"
+#include "watch.h"
 
 enum { NET_OK = 0, NET_MISMATCH = 1, NET_BAD = 2 };
 
@@ -42,19 +43,16 @@ static int net_fail(const vta_err *e) {
 
 /* ---- the manifest (net_manifest.c) ------------------------------------------ */
 
+/* dir/name through the output policy (vta_io.h): never an input, written
+ * whole or not at all. */
 static int write_file(const char *dir, const char *name, const void *data, size_t len,
                       vta_err *e) {
   char path[4400];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  if (!f) return vta_errf(e, VTA_EIO, "%s: cannot open for writing: %s", path, strerror(errno));
-  int bad = fwrite(data, 1, len, f) != len;
-  bad |= fclose(f) != 0;
-  if (bad) {
-    remove(path);
-    return vta_errf(e, VTA_EIO, "%s: write error", path);
-  }
-  return 0;
+  vta_out_t o;
+  if (vta_out_open(&o, path, "-o", 1, e)) return -1;
+  fwrite(data, 1, len, o.f); /* a short write leaves ferror set */
+  return vta_out_close(&o, 1, e);
 }
 
 /* Only a regular file is sniffed: reading the first line of a pipe or a
@@ -233,11 +231,9 @@ static int gen_layer(gen_job_t *j, int i) {
     return -1;
   char name[320], wn[96], bn[96];
   snprintf(name, sizeof name, "%s/%s.vtb", j->dir, l->name);
-  FILE *f = fopen(name, "wb");
-  int bad = !f || vta_program_write_binary(&prog, f, &j->e);
-  if (f) bad |= fclose(f) != 0;
+  int bad = vtasim_write_program(&prog, name, 1, &j->e);
   vta_program_free(&prog);
-  if (bad) return j->e.msg[0] ? -1 : vta_errf(&j->e, VTA_EIO, "%s: cannot write", name);
+  if (bad) return -1;
   const char *tin = l->input ? net->layer[l->input - 1].name : "input";
   const char *tres = l->residual < 0 ? "-" : l->residual ? net->layer[l->residual - 1].name
                                                          : "input";
@@ -399,7 +395,8 @@ static const char run_net_help[] =
     "  --progress         one line per finished layer on stderr (with --json: also\n"
     "                     when stderr is a terminal)\n"
     "\n"
-    "Exit status: 0 every layer's expectations hold, 1 one failed, 2 bad input.\n";
+    "Exit status: 0 every layer's expectations hold, 1 one failed, 2 bad input, 130\n"
+    "interrupted (Ctrl-C): the layers finished so far are reported.\n";
 
 void vtasim_run_net_help(void) { fputs(run_net_help, stdout); }
 
@@ -524,6 +521,13 @@ static int layer_exec(const net_job_t *j, net_layer_run_t *L, vta_err *e) {
   if (j->tl && vtasim_net_tl_begin(j->tl, L->s, &L->p.cfg, &j->params, &j->opt->watch.prof,
                                    l->name, e))
     return -1;
+  vtasim_watch_t w; /* the models stop at params.stop; the RTL is watched for Ctrl-C */
+  memset(&w, 0, sizeof w);
+  if (j->kind->rtl) {
+    vta_session_observer_t ob;
+    vtasim_watch_observer(&w, 0, &ob);
+    vta_session_observe(L->s, &ob);
+  }
   double t0 = vta_seconds();
   if (vta_session_run(L->s, e)) return vta_err_prefix(e, "layer %s: ", l->name);
   L->wall = vta_seconds() - t0;
@@ -713,7 +717,7 @@ static void run_layers_at_once(net_job_t *j, int jobs) {
   for (int i = 0; i < pl.n && j->rc != NET_BAD; i++) {
     if (pl.L[i].bad) {
       j->e = pl.L[i].e;
-      j->rc = NET_BAD;
+      j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
       break;
     }
     layer_verdict(j, &pl.L[i]);
@@ -726,11 +730,30 @@ static void run_layers_at_once(net_job_t *j, int jobs) {
 
 static int write_output(net_job_t *j, const char *outpath) {
   tensor_t *last = &j->t[j->nt - 1];
-  FILE *f = fopen(outpath, "wb");
   size_t len = (size_t)last->n * last->c * last->h * last->w;
-  int bad = !f || fwrite(last->data, 1, len, f) != len;
-  if (f) bad |= fclose(f) != 0;
-  return bad ? vta_errf(&j->e, VTA_EIO, "--output: %s: cannot write", outpath) : 0;
+  vta_out_t o;
+  if (vta_out_open(&o, outpath, "--output", 1, &j->e)) return -1;
+  fwrite(last->data, 1, len, o.f); /* a short write leaves ferror set */
+  return vta_out_close(&o, 1, &j->e);
+}
+
+/* Every file the manifest names is an input of the run, and the output
+ * is checked against them (and any other output) before a layer runs. */
+static int claim_files(net_job_t *j) {
+  const net_manifest_t *mf = j->mf;
+  char path[8400];
+  vta_io_note_input(j->opt->in);
+  snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
+  vta_io_note_input(path);
+  for (int i = 0; i < mf->nlayers; i++) {
+    const net_layer_t *l = &mf->layer[i];
+    const char *f[3] = {l->bundle, l->weights, l->bias};
+    for (int k = 0; k < 3; k++) {
+      snprintf(path, sizeof path, "%s/%s", mf->dir, f[k]);
+      vta_io_note_input(path);
+    }
+  }
+  return vta_out_claim(j->opt->output, "--output", &j->e);
 }
 
 static void totals(net_job_t *j) {
@@ -752,6 +775,9 @@ static void totals(net_job_t *j) {
   cJSON *so = cJSON_AddObjectToObject(tot, "stats");
   for (int k = 0; k < VTA_NSTATS; k++) cJSON_AddNumberToObject(so, vta_stat_names[k], (double)j->stats[k]);
   if (j->json || j->rc == NET_BAD) return;
+  if (j->rc == VTASIM_EXIT_INTERRUPTED)
+    printf("\n  INTERRUPTED (Ctrl-C) in layer %d of %d: %s\n", cJSON_GetArraySize(j->layers) + 1,
+           j->mf->nlayers, j->e.msg);
   if (j->have_cycles)
     printf("\n  %-22s %-34s %11.0f %9.3f %7.2f   (%.3f GMACs)  wall %.3f s\n", "total", "",
            j->cyc, secs * 1e3, gops, j->macs * 1e-9, j->wall);
@@ -806,9 +832,11 @@ static void run_layers(net_job_t *j) {
   if (jobs > 1)
     run_layers_at_once(j, jobs);
   else
-    for (int i = 0; i < mf->nlayers && j->rc != NET_BAD; i++)
-      if (run_layer(j, i)) j->rc = NET_BAD;
-  if (j->rc != NET_BAD && j->opt->output && write_output(j, j->opt->output)) j->rc = NET_BAD;
+    for (int i = 0; i < mf->nlayers && j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED; i++)
+      if (run_layer(j, i)) j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
+  if (j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED && j->opt->output &&
+      write_output(j, j->opt->output))
+    j->rc = NET_BAD;
   totals(j);
 }
 
@@ -818,8 +846,9 @@ static void net_finish(net_job_t *j) {
   cJSON *o = j->o;
   const int rc = j->rc;
   cJSON_AddStringToObject(o, "status", rc == NET_OK ? "ok" : rc == NET_MISMATCH ? "mismatch"
-                                                                                : "error");
-  if (rc == NET_BAD) cJSON_AddStringToObject(o, "error", j->e.msg);
+                                       : rc == VTASIM_EXIT_INTERRUPTED ? "interrupted"
+                                                                       : "error");
+  if (rc == NET_BAD || rc == VTASIM_EXIT_INTERRUPTED) cJSON_AddStringToObject(o, "error", j->e.msg);
   cJSON_AddNumberToObject(o, "exit_code", rc);
   char *txt = cJSON_Print(o);
   if (txt) puts(txt);
@@ -869,8 +898,11 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->progress = opt->watch.progress || (j->json && isatty(2));
   j->clock = opt->watch.prof.clock_mhz;
   j->have_cycles = 1;
+  j->params.stop = vtasim_stop_flag(); /* Ctrl-C: the layers so far are reported */
+  vtasim_sigint_catch();
   j->o = cJSON_CreateObject();
-  if (vtasim_manifest_load(j->mf, opt->in, &j->e) || load_input(j)) j->rc = NET_BAD;
+  if (vtasim_manifest_load(j->mf, opt->in, &j->e) || claim_files(j) || load_input(j))
+    j->rc = NET_BAD;
   else if (opt->watch.timeline && !kind->cycles)
     j->rc = NET_BAD, vta_errf(&j->e, VTA_EINPUT, "--timeline needs a cycle engine (model, rtl "
                               "or cosim), not %s", kind->name);

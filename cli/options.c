@@ -28,9 +28,12 @@ static int bad(const vtasim_opts_t *o, const char *fmt, const char *arg) {
 }
 
 /* A count, or a usage error naming the value. */
-static int count(const vtasim_opts_t *o, const char *v, uint64_t *out) {
+static int count(const vtasim_opts_t *o, const char *opt, const char *v, uint64_t *out) {
   long long n = vtasim_parse_count(v);
-  if (n < 0) return bad(o, "expected a number, got '%s'", v);
+  char msg[160];
+  snprintf(msg, sizeof msg, "%s: %s, got '%%s'", opt,
+           n == -2 ? "out of range (expected 0 to 2^63-1)" : "expected a number");
+  if (n < 0) return bad(o, msg, v);
   *out = (uint64_t)n;
   return 0;
 }
@@ -91,12 +94,12 @@ static int take_dump(vtasim_opts_t *o, const char *opt, const char *v) {
 }
 
 static int take_limit(vtasim_opts_t *o, const char *opt, const char *v) {
-  return count(o, v, !strcmp(opt, "--max-insns") ? &o->params.max_insns
+  return count(o, opt, v, !strcmp(opt, "--max-insns") ? &o->params.max_insns
                                                  : &o->params.max_cycles);
 }
 
 static int take_wave_range(vtasim_opts_t *o, const char *opt, const char *v) {
-  return count(o, v, opt[7] == 'f' ? &o->wave_from : &o->wave_to);
+  return count(o, opt, v, opt[7] == 'f' ? &o->wave_from : &o->wave_to);
 }
 
 static int take_wave_window(vtasim_opts_t *o, const char *opt, const char *v) {
@@ -163,9 +166,9 @@ static const opt_row_t rows[] = {
     {"--dump", "SEG=PATH", R, VTASIM_ENG_ALL, take_dump,
      "after the run, write segment SEG's bytes to PATH (repeatable)"},
     {"--max-insns", "N", R, VTASIM_ENG_ALL, take_limit,
-     "stop with an error after N executed instructions"},
+     "stop with an error after N executed instructions (0: no limit, the default)"},
     {"--max-cycles", "N", R | C, VTASIM_ENG_CYCLES, take_limit,
-     "stop a run with an error at cycle N"},
+     "stop a run with an error at cycle N (0: no limit, the default)"},
     {"--stats", NULL, R, VTASIM_ENG_CYCLES, take_stats,
      "the full cycle report: per-unit busy/stall/idle cycles, memory traffic, top\n"
      "instructions"},
@@ -185,7 +188,8 @@ static const opt_row_t rows[] = {
      "write a Chrome trace-event timeline: a track per unit, a slice per instruction,\n"
      "token, queue and bandwidth counters, token flow arrows"},
     {"--clock-mhz", "F", R | N | C, VTASIM_ENG_CYCLES, take_watch,
-     "clock for simulated time and the timeline [100]"},
+     "clock for simulated time, 1 to 1000000 MHz [100] (a cycle of 1 us to 1 ps; the\n"
+     "timeline counts whole cycles and states the cycle's picoseconds)"},
     {"--timeline-window", "N", R | N | C, VTASIM_ENG_CYCLES, take_watch,
      "cycles per bandwidth sample of the timeline [256]"},
     {"--timeline-no-merge", NULL, R | N | C, VTASIM_ENG_CYCLES, take_watch,
@@ -200,7 +204,7 @@ static const opt_row_t rows[] = {
     {"--wave-from", "N", R, VTASIM_ENG_RTL, take_wave_range,
      "the waveform from cycle N of each run on"},
     {"--wave-to", "N", R, VTASIM_ENG_RTL, take_wave_range,
-     "the waveform up to cycle N of each run"},
+     "the waveform up to cycle N of each run (after --wave-from; 0: to the end)"},
     {"--wave-window", "N", C, VTASIM_ENG_RTL, take_wave_window,
      "with --wave: only the N cycles before the divergence (run again to record them)"},
     {"--inject", "BUG", R | C, VTASIM_ENG_COSIM, take_inject,
@@ -268,7 +272,7 @@ static const opt_row_t *find_row(const char *a, int *at) {
 static int take_param(vtasim_opts_t *o, const vta_param_info_t *pi, const char *v) {
   uint64_t n = 0;
   vta_err e;
-  if (count(o, v, &n)) return 2;
+  if (count(o, pi->option, v, &n)) return 2;
   if (vta_params_set(&o->params, pi->name, n, &e)) return bad(o, "%s", e.msg);
   if (!o->param_opt) o->param_opt = pi->option;
   /* the functional engine has command and token queues, no memory timing */
@@ -345,6 +349,12 @@ int vtasim_opts_check(const vtasim_opts_t *o, const char *name, const vta_engine
     return vtasim_usage(name, refusal(VTASIM_ENG_CYCLES, kind), "a memory timing parameter");
   if ((o->wave_from || o->wave_to) && !o->wave)
     return vtasim_usage(name, "%s", "--wave-from/--wave-to need --wave FILE");
+  if (o->wave_to && o->wave_from >= o->wave_to) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "--wave-from %llu is not before --wave-to %llu: the window would "
+             "be empty", (unsigned long long)o->wave_from, (unsigned long long)o->wave_to);
+    return vtasim_usage(name, "%s", msg);
+  }
   if (o->wave_window && !o->wave) return vtasim_usage(name, "%s", "--wave-window needs --wave FILE");
   return 0;
 }

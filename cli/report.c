@@ -15,6 +15,7 @@
 #include "run_docs.h"
 #include "vta_err.h"
 #include "vta_io.h"
+#include "vta_profile.h"
 
 enum { REP_OK = 0, REP_BAD = 2 };
 
@@ -80,7 +81,8 @@ static int parse_opts(int argc, char **argv, report_opts_t *o) {
     }
     else if (!strcmp(a, "--clock-mhz") && v) {
       long long c = vtasim_parse_count(v);
-      if (c <= 0) return vtasim_usage("report", "--clock-mhz expects a positive number, got '%s'", v);
+      if (c < VTA_PROF_CLOCK_MIN_MHZ || c > VTA_PROF_CLOCK_MAX_MHZ) /* run's range */
+        return vtasim_usage("report", "--clock-mhz expects MHz from 1 to 1000000, got '%s'", v);
       o->html.clock_mhz = (double)c;
       i++;
     } else if (a[0] == '-' && a[1]) return vtasim_usage("report", "unknown option or missing value '%s'", a);

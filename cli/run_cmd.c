@@ -95,16 +95,16 @@ static int fail(const vta_err *e) {
   return EXIT_BAD;
 }
 
-/* Every output is checked against the inputs before anything runs; the
- * trace and the waveform are opened beside their paths. */
+/* Every output is checked against the inputs and the other outputs
+ * before anything runs; the trace and the waveform are opened beside
+ * their paths. */
 static int open_outputs(run_job_t *j) {
   const vtasim_opts_t *o = j->o;
-  for (int i = 0; i < o->ndumps; i++) {
-    const char *path = strchr(o->dumps[i], '=') + 1, *as;
-    if (vta_io_is_input(path, &as))
-      return vta_errf(&j->e, VTA_EINPUT, "--dump: %s: is the input file %s of this command; "
-                      "refusing to overwrite it", path, as);
-  }
+  for (int i = 0; i < o->ndumps; i++)
+    if (vta_out_claim(strchr(o->dumps[i], '=') + 1, "--dump", &j->e)) return -1;
+  if (vta_out_claim(o->trace, "--trace", &j->e) || vta_out_claim(o->wave, "--wave", &j->e) ||
+      vta_out_claim(o->watch.timeline, "--timeline", &j->e))
+    return -1;
   if (o->trace) {
     if (vta_out_open(&j->trace, o->trace, "--trace", 0, &j->e)) return -1;
     vta_out_keep_partial(&j->trace); /* Ctrl-C on a long run: the trace so far */
@@ -142,8 +142,9 @@ static int open_watchers(run_job_t *j) {
     return vta_errf(&j->e, VTA_ENOMEM, "windows: out of memory");
   int tty = 0;
   const int progress = !o->watch.no_progress && vtasim_progress_wanted(o->watch.progress, &tty);
-  if (cycles) vtasim_sigint_catch(); /* the model stops at params.stop */
-  if (!attribute && !j->win && !progress && !rtl) return 0;
+  vtasim_sigint_catch(); /* the models stop at params.stop */
+  /* the RTL, alone or in co-simulation, is stopped by its watcher */
+  if (!attribute && !j->win && !progress && !j->kind->rtl) return 0;
   vtasim_watch_t *w = &j->watch;
   w->prof = j->prof;
   w->windows = j->win;
@@ -154,6 +155,11 @@ static int open_watchers(run_job_t *j) {
   w->total_insns = vtasim_program_insns(&j->p);
   vta_session_observer_t ob;
   vtasim_watch_observer(w, attribute || j->win || (progress && rtl), &ob);
+  /* The RTL shows a span at each event: a long instruction without one
+   * (a GEMM of millions of uops) would keep Ctrl-C waiting for it; a step
+   * of at most VTA_SESSION_CHUNK cycles ends a span in time (the spans'
+   * counts add up the same). */
+  if (j->kind->rtl) ob.chunk = VTA_SESSION_CHUNK;
   vta_session_observe(j->s, &ob);
   return 0;
 }
@@ -174,7 +180,7 @@ static int prepare(run_job_t *j) {
    * divergence. */
   const int races = o->races_given ? o->races : j->kind->compares;
   if (races && vta_races_check(&j->p, stderr, NULL, &j->e)) return -1;
-  if (j->kind->cycles) j->params.stop = vtasim_stop_flag();
+  j->params.stop = vtasim_stop_flag(); /* the model stops itself at it; the RTL is watched */
   if (open_outputs(j)) return -1;
   j->s = vta_session_new(&j->p, j->kind, &j->params, &j->e);
   if (!j->s) return -1;
@@ -219,13 +225,17 @@ static void execute(run_job_t *j) {
   int run_rc = vta_session_run(j->s, &j->e);
   j->wall = vta_seconds() - t0;
   vtasim_watch_end(&j->watch);
-  if (j->prof && vta_prof_close(j->prof, &j->e) && !run_rc) run_rc = -1;
+  if (j->prof && vta_prof_close(j->prof, &j->e) && !run_rc) {
+    run_rc = -1;
+    vta_err_prefix(&j->e, "--timeline: %s: ", j->o->watch.timeline);
+  }
   /* cycles simulated, the interrupted run's included */
   vta_engine_snapshot_t now;
   vta_engine_snapshot(vta_session_engine(j->s), &now);
   j->simulated = j->prof ? vta_prof_cycles(j->prof)
                  : j->watch.cycles ? j->watch.cycles
-                                   : now.cycles.cycles + (now.running ? now.now : 0);
+                                   : now.cycles.cycles +
+                                         (now.running || (run_rc && j->e.kind == VTA_EINTR) ? now.now : 0);
   const vta_cosim_result_t *cr = vta_engine_lockstep_result(vta_session_engine(j->s));
   if (run_rc && j->e.kind == VTA_EINTR) {
     j->interrupted = 1;

@@ -32,8 +32,10 @@ int vtasim_watch_option(const char *cmd, int argc, char **argv, int i, vtasim_wa
   if (!strcmp(a, "--clock-mhz")) {
     char *end;
     o->prof.clock_mhz = strtod(v, &end);
-    if (end == v || *end || !(o->prof.clock_mhz > 0 && o->prof.clock_mhz <= 1e6)) {
-      vtasim_usage(cmd, "--clock-mhz expects a frequency in MHz (0 < F <= 1e6), got '%s'", v);
+    if (end == v || *end || !(o->prof.clock_mhz >= VTA_PROF_CLOCK_MIN_MHZ &&
+                              o->prof.clock_mhz <= VTA_PROF_CLOCK_MAX_MHZ)) {
+      vtasim_usage(cmd, "--clock-mhz expects a frequency in MHz from 1 to 1000000 (a cycle of "
+                   "1 ps to 1 us), got '%s'", v);
       return -1;
     }
     return 2;

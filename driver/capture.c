@@ -6,6 +6,7 @@
  * with the bundle writer of isa/vta_program.h.
  */
 #include "capture.h"
+#include "vta_io.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -206,15 +207,11 @@ int vtasim_capture_end(vtasim_capture_t *c, const vta_mem_t *mem, const vtasim_r
                     strerror(errno));
   snprintf(path, path_len, "%s/dev%d-run%04llu.vta", dir, info->device,
            (unsigned long long)info->run);
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) return vta_errf(err, VTA_EIO, "VTASIM_CAPTURE: %s: cannot open for writing", tmp);
-  int rc = vta_program_write_text(p, f, err);
-  if (fclose(f) && !rc) rc = vta_errf(err, VTA_EIO, "VTASIM_CAPTURE: %s: write error", tmp);
-  /* Renamed only when complete: a reader never sees half a bundle. */
-  if (!rc && rename(tmp, path))
-    rc = vta_errf(err, VTA_EIO, "VTASIM_CAPTURE: %s: cannot rename to %s", tmp, path);
-  if (rc) remove(tmp);
+  /* Through the output policy (vta_io.h): renamed only when complete, so
+   * a reader never sees half a bundle, and never over an input. */
+  vta_out_t o;
+  if (vta_out_open(&o, path, "VTASIM_CAPTURE", 0, err)) return -1;
+  int rc = vta_program_write_text(p, o.f, err);
+  if (vta_out_close(&o, !rc, rc ? NULL : err)) rc = -1;
   return rc;
 }

@@ -28,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "cosim.h"
@@ -41,7 +43,7 @@ typedef struct device {
   int number;              /* in VTADeviceAlloc order, for reports and captures */
   struct sink *report, *trace; /* VTASIM_REPORT, VTASIM_TRACE when it was allocated */
   vta_prof_t *prof;        /* VTASIM_TIMELINE: the profiler writing this device's timeline */
-  FILE *timeline;
+  vta_out_t timeline;
   char timeline_path[4200], title[64];
   uint64_t runs;           /* VTADeviceRun calls made */
   int has_last;
@@ -135,46 +137,78 @@ void VTAProgram(const char *bitstream) { (void)bitstream; }
 /* ---- the files of the environment ---------------------------------------- */
 
 /* A file named by an environment variable when a device is allocated:
- * opened (replaced) the first time the process names it, then shared by
+ * opened the first time the process names it (a temporary beside it,
+ * renamed over it when its first run is written: vta_io.h), then shared by
  * every device allocated with that name and appended to run by run.  Kept
  * open to the end of the process (the engines hold the trace's FILE).
  * Under g_lock. */
 #define MAX_SINKS 16
 typedef struct sink {
-  FILE *f;
+  vta_out_t out;
   char path[4096];
+  int report;    /* VTASIM_REPORT (else VTASIM_TRACE) */
   int lines;     /* the report as JSON Lines (FILE.jsonl), else one JSON array */
+  int fresh;     /* opened by the device being allocated */
   uint64_t records; /* report records written */
 } sink_t;
 static sink_t g_sinks[MAX_SINKS];
 
-static int sink_open(const char *var, sink_t **out, vta_err *err) {
+/* The sink already open for path, or NULL.  Under g_lock. */
+static sink_t *sink_find(const char *path) {
+  for (int i = 0; i < MAX_SINKS; i++)
+    if (g_sinks[i].out.f && !strcmp(g_sinks[i].path, path)) return &g_sinks[i];
+  return NULL;
+}
+
+/* The sink of var's path (checked by env_check), opened if new.  Under
+ * g_lock. */
+static int sink_open(const char *var, const char *path, sink_t **out, vta_err *err) {
   *out = NULL;
-  const char *path = getenv(var);
-  if (!path || !*path) return 0;
+  if (!path) return 0;
+  if ((*out = sink_find(path))) return 0;
   int i = 0;
-  for (; i < MAX_SINKS && g_sinks[i].f; i++)
-    if (!strcmp(g_sinks[i].path, path)) {
-      *out = &g_sinks[i];
-      return 0;
-    }
+  while (i < MAX_SINKS && g_sinks[i].out.f) i++;
   if (i == MAX_SINKS)
     return vta_errf(err, VTA_EINPUT, "%s: %s: more than %d report and trace files in one process",
                     var, path, MAX_SINKS);
-  if (strlen(path) >= sizeof g_sinks[i].path)
-    return vta_errf(err, VTA_EINPUT, "%s: path longer than %zu bytes", var,
-                    sizeof g_sinks[i].path - 1);
-  FILE *f = fopen(path, "w");
-  if (!f)
-    return vta_errf(err, VTA_EIO, "%s: %s: cannot open for writing: %s", var, path,
-                    strerror(errno));
-  g_sinks[i].f = f;
+  if (vta_out_open(&g_sinks[i].out, path, var, 0, err)) return -1;
+  vta_out_keep_partial(&g_sinks[i].out); /* interrupted: the runs so far */
   snprintf(g_sinks[i].path, sizeof g_sinks[i].path, "%s", path);
   size_t n = strlen(path);
+  g_sinks[i].report = !strcmp(var, "VTASIM_REPORT");
   g_sinks[i].lines = n > 6 && !strcmp(path + n - 6, ".jsonl");
   g_sinks[i].records = 0;
+  g_sinks[i].fresh = 1;
   *out = &g_sinks[i];
   return 0;
+}
+
+/* A sink just opened for a device that could not be made: discarded (the
+ * earlier file at its path stays as it was).  Under g_lock. */
+static void sink_discard(sink_t *s) {
+  if (!s || !s->fresh) return;
+  vta_out_close(&s->out, 0, NULL);
+  memset(s, 0, sizeof *s);
+}
+
+/* After a run: what was written reaches the file (the first time, the
+ * temporary is renamed over the path).  Under g_lock. */
+static int sink_commit(sink_t *s, vta_err *err) {
+  return s ? vta_out_commit(&s->out, err) : 0;
+}
+
+/* Every sink written out when the process ends: a report without a run
+ * is an empty JSON array. */
+static void sinks_at_exit(void) {
+  pthread_mutex_lock(&g_lock);
+  for (int i = 0; i < MAX_SINKS; i++) {
+    sink_t *s = &g_sinks[i];
+    if (!s->out.f) continue;
+    if (s->report && !s->lines && !s->records) fputs("[]\n", s->out.f);
+    vta_err err;
+    if (vta_out_close(&s->out, 1, &err)) fprintf(stderr, "%s\n", err.msg);
+  }
+  pthread_mutex_unlock(&g_lock);
 }
 
 /* ---- VTASIM_TIMELINE: one Chrome trace-event file per device ----------------- */
@@ -193,68 +227,194 @@ static void tl_abort(void *ctx) { vta_prof_abort(ctx); }
 
 /* The device's file: the path itself for the first device naming it, the
  * path with ".dev<N>" before its extension for the next ones (one trace
- * per file).  Under g_lock. */
+ * per file, an earlier device's complete one never replaced).  Under
+ * g_lock. */
+#define MAX_TIMELINES 64
+static char *g_timelines[MAX_TIMELINES]; /* the paths devices named, in order */
+
 static int timeline_taken(const char *path) {
-  for (device_t *o = g_devices; o; o = o->next)
-    if (o->prof && !strcmp(o->timeline_path, path)) return 1;
+  for (int i = 0; i < MAX_TIMELINES && g_timelines[i]; i++)
+    if (!strcmp(g_timelines[i], path)) return 1;
   return 0;
 }
 
-static int timeline_open(device_t *d, const char *path, vta_err *err) {
-  if (!strcmp(vta_engine_name(d->eng), "functional"))
-    return vta_errf(err, VTA_EINPUT, "VTASIM_TIMELINE needs a cycle engine (model, rtl or "
-                    "cosim), not functional");
-  pthread_mutex_lock(&g_lock);
-  int taken = timeline_taken(path);
-  pthread_mutex_unlock(&g_lock);
-  if (!taken) {
+static void timeline_name(device_t *d, const char *path) {
+  if (!timeline_taken(path)) {
     snprintf(d->timeline_path, sizeof d->timeline_path, "%s", path);
-  } else {
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
-    snprintf(d->timeline_path, sizeof d->timeline_path, "%.*s.dev%d%s", stem, path, d->number,
-             path + stem);
+    return;
   }
-  d->timeline = fopen(d->timeline_path, "w");
-  if (!d->timeline)
-    return vta_errf(err, VTA_EIO, "VTASIM_TIMELINE: %s: cannot open for writing: %s",
-                    d->timeline_path, strerror(errno));
+  const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+  int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+  snprintf(d->timeline_path, sizeof d->timeline_path, "%.*s.dev%d%s", stem, path, d->number,
+           path + stem);
+}
+
+/* The device's timeline file opened, and the profiler writing it. */
+static int timeline_open(device_t *d, vta_err *err) {
+  if (vta_out_open(&d->timeline, d->timeline_path, "VTASIM_TIMELINE", 0, err)) return -1;
+  pthread_mutex_lock(&g_lock);
+  if (!timeline_taken(d->timeline_path))
+    for (int i = 0; i < MAX_TIMELINES; i++)
+      if (!g_timelines[i]) {
+        g_timelines[i] = strdup(d->timeline_path);
+        break;
+      }
+  pthread_mutex_unlock(&g_lock);
   vta_prof_opts_t o;
   vta_prof_opts_default(&o);
   snprintf(d->title, sizeof d->title, "VTADeviceRun, device %d", d->number);
-  o.timeline = d->timeline;
+  o.timeline = d->timeline.f;
   o.title = d->title;
   o.engine = vta_engine_name(d->eng);
   d->prof = vta_prof_new(&d->eng->cfg, &d->eng->params, g_mem, &o, err);
-  if (!d->prof) {
-    fclose(d->timeline);
-    d->timeline = NULL;
-    return -1;
-  }
-  return 0;
+  return d->prof ? 0 : -1;
 }
 
 /* Close the JSON and the file; a write error is said on stderr. */
 static void timeline_close(device_t *d) {
   if (!d->prof) return;
   vta_err err;
-  if (vta_prof_close(d->prof, &err))
-    fprintf(stderr, "VTASIM_TIMELINE: %s: %s\n", d->timeline_path, err.msg);
+  int bad = vta_prof_close(d->prof, &err);
+  if (bad) fprintf(stderr, "VTASIM_TIMELINE: %s: %s\n", d->timeline_path, err.msg);
   vta_prof_free(d->prof);
-  if (fclose(d->timeline)) fprintf(stderr, "VTASIM_TIMELINE: %s: write error\n", d->timeline_path);
+  /* a timeline that could not be written whole leaves the earlier file */
+  if (vta_out_close(&d->timeline, !bad, &err) && !bad) fprintf(stderr, "%s\n", err.msg);
   d->prof = NULL;
-  d->timeline = NULL;
 }
 
-/* At exit, the timelines of devices never freed are completed. */
-static void timelines_at_exit(void) {
+/* At exit, the timelines of devices never freed are completed, and the
+ * report and trace files written out. */
+static void at_exit(void) {
   pthread_mutex_lock(&g_lock);
   for (device_t *d = g_devices; d; d = d->next) timeline_close(d);
   pthread_mutex_unlock(&g_lock);
+  sinks_at_exit();
 }
-static void register_at_exit(void) { atexit(timelines_at_exit); }
+static void register_at_exit(void) { atexit(at_exit); }
 
 /* ---- devices --------------------------------------------------------------- */
+
+/* What the environment asks of a device. */
+typedef struct env {
+  const char *config, *engine, *inject, *trace, *report, *timeline, *capture;
+  const char *from; /* how the engine was named: "VTASIM_ENGINE=" or "engine " */
+  const vta_engine_kind_t *kind;
+} env_t;
+
+static const char *env_get(const char *var) {
+  const char *v = getenv(var);
+  return v && *v ? v : NULL;
+}
+
+/* VTASIM_CAPTURE: a directory that exists (or is made now) and can be
+ * written. */
+static int capture_dir_check(const char *dir, vta_err *err) {
+  struct stat st;
+  if (mkdir(dir, 0777) && errno != EEXIST)
+    return vta_errf(err, VTA_EIO, "VTASIM_CAPTURE: %s: cannot create the directory: %s", dir,
+                    strerror(errno));
+  if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+    return vta_errf(err, VTA_EINPUT, "VTASIM_CAPTURE: %s: not a directory", dir);
+  if (access(dir, W_OK | X_OK))
+    return vta_errf(err, VTA_EIO, "VTASIM_CAPTURE: %s: cannot write in the directory: %s", dir,
+                    strerror(errno));
+  return 0;
+}
+
+/* The failed claim was var's own (nothing reserved to release). */
+static int err_names(const vta_err *err, const char *var) {
+  return !strncmp(err->msg, var, strlen(var)) && err->msg[strlen(var)] == ':';
+}
+
+/* An output of the environment (var's path) reserved: not an input of the
+ * process's devices (a configuration), not another output's file; a
+ * report or trace file already shared by the devices is taken as it is. */
+static int env_claim(const char *var, const char *path, int report, vta_err *err) {
+  if (!path) return 0;
+  const sink_t *s = sink_find(path);
+  if (s && s->report == report) return 0;
+  return vta_out_claim(path, var, err);
+}
+
+/* Every variable checked before any output is opened or replaced: the
+ * configuration read, the engine and the planted bug known and meaningful
+ * together, the files and the capture directory usable.  Under g_lock;
+ * the reservations made are released on failure. */
+static int env_check(device_t *d, env_t *v, const char *engine, vta_config_t *cfg,
+                     vta_params_t *params, vta_err *err) {
+  v->config = env_get("VTASIM_CONFIG");
+  v->engine = env_get("VTASIM_ENGINE");
+  v->inject = env_get("VTASIM_INJECT");
+  v->trace = env_get("VTASIM_TRACE");
+  v->report = env_get("VTASIM_REPORT");
+  v->timeline = env_get("VTASIM_TIMELINE");
+  v->capture = env_get("VTASIM_CAPTURE");
+  v->from = "VTASIM_ENGINE=";
+  if (engine && *engine) v->engine = engine, v->from = "engine ";
+  if (!v->engine) v->engine = "model";
+  if (v->config && vta_config_load_json(cfg, v->config, err))
+    return vta_err_prefix(err, "VTASIM_CONFIG: ");
+  if (!(v->kind = vta_engine_find(v->engine, err)))
+    return vta_err_prefix(err, "%s%s: ", v->from, v->engine);
+  /* what needs cycles is refused by the functional engine, as the command
+   * line refuses --trace, --timeline and --inject there */
+  const char *needs = v->inject ? "VTASIM_INJECT" : v->trace ? "VTASIM_TRACE"
+                    : v->timeline ? "VTASIM_TIMELINE" : NULL;
+  if (needs && !v->kind->cycles)
+    return vta_errf(err, VTA_EINPUT, "%s needs a cycle engine (model, rtl or cosim), not %s",
+                    needs, v->kind->name);
+  if (v->inject && vta_inject_parse(v->inject, &params->inject, err))
+    return vta_err_prefix(err, "VTASIM_INJECT: ");
+  /* VTASIM_SKIP_EXEC=1: timing without values (the model only: any other
+   * engine refuses to open with it). */
+  const char *skip = env_get("VTASIM_SKIP_EXEC");
+  if (skip && strcmp(skip, "0") && strcmp(skip, "1"))
+    return vta_errf(err, VTA_EINPUT, "VTASIM_SKIP_EXEC must be 0 or 1, got '%s'", skip);
+  if (skip) params->skip_exec = !strcmp(skip, "1"); /* else as the caller's params say */
+  if (vta_engine_kind_refuses(v->kind, params, err))
+    return vta_err_prefix(err, "%s%s: ", v->from, v->engine);
+  if (strlen(v->trace ? v->trace : "") >= sizeof g_sinks[0].path ||
+      strlen(v->report ? v->report : "") >= sizeof g_sinks[0].path ||
+      strlen(v->timeline ? v->timeline : "") + 16 >= sizeof ((device_t *)0)->timeline_path)
+    return vta_errf(err, VTA_EINPUT, "VTASIM_TRACE, VTASIM_REPORT or VTASIM_TIMELINE: path "
+                    "longer than %zu bytes", sizeof g_sinks[0].path - 1);
+  if (v->capture && capture_dir_check(v->capture, err)) return -1;
+  d->number = g_ndevices;
+  if (v->timeline) timeline_name(d, v->timeline);
+  if (env_claim("VTASIM_TRACE", v->trace, 0, err)) return -1;
+  if (env_claim("VTASIM_REPORT", v->report, 1, err) ||
+      (v->timeline && vta_out_claim(d->timeline_path, "VTASIM_TIMELINE", err))) {
+    if (v->trace && !sink_find(v->trace)) vta_out_release(v->trace);
+    if (v->report && !sink_find(v->report) && !err_names(err, "VTASIM_REPORT"))
+      vta_out_release(v->report);
+    return -1;
+  }
+  g_ndevices++;
+  return 0;
+}
+
+/* The device's outputs: its report and trace (opened or shared) and its
+ * timeline; on failure every file it opened is discarded. */
+static int open_outputs(device_t *d, const env_t *v, vta_params_t *params, vta_err *err) {
+  pthread_mutex_lock(&g_lock);
+  int rc = sink_open("VTASIM_TRACE", v->trace, &d->trace, err) ||
+           sink_open("VTASIM_REPORT", v->report, &d->report, err);
+  params->trace = d->trace ? d->trace->out.f : NULL;
+  if (rc) {
+    sink_discard(d->trace);
+    sink_discard(d->report);
+  }
+  pthread_mutex_unlock(&g_lock);
+  return rc ? -1 : 0;
+}
+
+static void discard_outputs(device_t *d) {
+  vta_out_close(&d->timeline, 0, NULL);
+  pthread_mutex_lock(&g_lock);
+  sink_discard(d->trace);
+  sink_discard(d->report);
+  pthread_mutex_unlock(&g_lock);
+}
 
 VTADeviceHandle VTADeviceAlloc(void) { return vtasim_device_alloc(NULL, NULL); }
 
@@ -262,30 +422,10 @@ VTADeviceHandle vtasim_device_alloc(const char *engine, const vta_params_t *give
   vta_config_t cfg;
   vta_err err;
   vta_config_default(&cfg);
-  const char *path = getenv("VTASIM_CONFIG");
-  if (path && *path && vta_config_load_json(&cfg, path, &err)) {
-    driver_error("VTADeviceAlloc: VTASIM_CONFIG: %s", err.msg);
-    return NULL;
-  }
   vta_params_t params;
   if (given) params = *given;
   else vta_params_default(&params);
-  const char *from = "engine ";
-  if (!engine || !*engine) engine = getenv("VTASIM_ENGINE"), from = "VTASIM_ENGINE=";
-  if (!engine || !*engine) engine = "model";
-  /* VTASIM_SKIP_EXEC=1: timing without values (the model only: any other
-   * engine refuses to open with it). */
-  const char *skip = getenv("VTASIM_SKIP_EXEC");
-  if (skip && *skip && strcmp(skip, "0") && strcmp(skip, "1")) {
-    driver_error("VTADeviceAlloc: VTASIM_SKIP_EXEC must be 0 or 1, got '%s'", skip);
-    return NULL;
-  }
-  params.skip_exec = skip && !strcmp(skip, "1");
-  const char *inject = getenv("VTASIM_INJECT");
-  if (inject && *inject && vta_inject_parse(inject, &params.inject, &err)) {
-    driver_error("VTADeviceAlloc: VTASIM_INJECT: %s", err.msg);
-    return NULL;
-  }
+  env_t v = {0};
   vta_mem_t *mem = vtasim_driver_mem();
   device_t *d = calloc(1, sizeof *d);
   if (!mem || !d) {
@@ -294,35 +434,35 @@ VTADeviceHandle vtasim_device_alloc(const char *engine, const vta_params_t *give
     return NULL;
   }
   pthread_mutex_lock(&g_lock);
-  int rc = sink_open("VTASIM_TRACE", &d->trace, &err) || sink_open("VTASIM_REPORT", &d->report, &err);
-  params.trace = d->trace ? d->trace->f : NULL;
+  for (int i = 0; i < MAX_SINKS; i++) g_sinks[i].fresh = 0;
+  int bad = env_check(d, &v, engine, &cfg, &params, &err);
   pthread_mutex_unlock(&g_lock);
-  if (rc) {
+  if (bad || open_outputs(d, &v, &params, &err)) {
     driver_error("VTADeviceAlloc: %s", err.msg);
+    if (!bad && v.timeline) vta_out_release(d->timeline_path);
     free(d);
     return NULL;
   }
-  /* Every engine by name; a name that cannot run (unknown, or an engine
-   * that cannot be built for this configuration) is refused here, not at
-   * the first run. */
-  d->eng = vta_engine_open(engine, &cfg, mem, &params, &err);
+  static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
+  pthread_once(&at_exit_once, register_at_exit);
+  /* An engine that cannot be built for this configuration (the RTL is
+   * built for one) is refused here, not at the first run. */
+  d->eng = v.kind->open(&cfg, mem, &params, &err);
   if (!d->eng) {
-    driver_error("VTADeviceAlloc: %s%s: %s", from, engine, err.msg);
+    discard_outputs(d);
+    if (v.timeline) vta_out_release(d->timeline_path);
+    driver_error("VTADeviceAlloc: %s%s: %s", v.from, v.engine, err.msg);
     free(d);
     return NULL;
   }
-  pthread_mutex_lock(&g_lock);
-  d->number = g_ndevices++;
-  pthread_mutex_unlock(&g_lock);
-  const char *timeline = getenv("VTASIM_TIMELINE");
-  if (timeline && *timeline && timeline_open(d, timeline, &err)) {
+  if (v.timeline && timeline_open(d, &err)) {
+    discard_outputs(d);
+    vta_out_release(d->timeline_path);
     driver_error("VTADeviceAlloc: %s", err.msg);
     vta_engine_free(d->eng);
     free(d);
     return NULL;
   }
-  static pthread_once_t at_exit = PTHREAD_ONCE_INIT;
-  if (d->prof) pthread_once(&at_exit, register_at_exit);
   pthread_mutex_lock(&g_lock);
   d->next = g_devices;
   g_devices = d;
@@ -386,21 +526,26 @@ static void run_info(vtasim_run_info_t *in, const vta_engine_snapshot_t *s0,
 
 /* A record, so that the file is valid after every run: a line of JSON
  * Lines, or the array's next element written over its closing bracket. */
-static void append_report(sink_t *s, const vtasim_run_record_t *rec) {
+static int append_report(sink_t *s, const vtasim_run_record_t *rec, vta_err *err) {
   cJSON *o = vtasim_run_json(rec);
   char *txt = o ? cJSON_PrintUnformatted(o) : NULL;
+  int bad = !txt ? vta_errf(err, VTA_ENOMEM, "VTASIM_REPORT: %s: out of memory", s->path) : 0;
   pthread_mutex_lock(&g_lock);
   if (txt) {
     int rc = 0;
-    if (s->lines) rc = fprintf(s->f, "%s\n", txt) < 0;
-    else if (s->records == 0) rc = fprintf(s->f, "[\n%s\n]\n", txt) < 0;
-    else rc = fseek(s->f, -3, SEEK_END) || fprintf(s->f, ",\n%s\n]\n", txt) < 0;
+    FILE *f = s->out.f;
+    if (s->lines) rc = fprintf(f, "%s\n", txt) < 0;
+    else if (s->records == 0) rc = fprintf(f, "[\n%s\n]\n", txt) < 0;
+    else rc = fseek(f, -3, SEEK_END) || fprintf(f, ",\n%s\n]\n", txt) < 0;
     s->records++;
-    if (rc || fflush(s->f)) fprintf(stderr, "VTASIM_REPORT: %s: write error\n", s->path);
+    if (rc) bad = vta_errf(err, VTA_EIO, "VTASIM_REPORT: %s: write error: %s", s->path,
+                           strerror(errno));
+    else bad = sink_commit(s, err);
   }
   pthread_mutex_unlock(&g_lock);
   free(txt);
   cJSON_Delete(o);
+  return bad;
 }
 
 /* VTASIM_CAPTURE: the run's memory before it runs, or NULL (not asked, or
@@ -424,18 +569,19 @@ static vtasim_capture_t *capture_start(const device_t *d, uint32_t addr, uint32_
 }
 
 /* The captured run written out; path receives its name ("" if none). */
-static void capture_finish(const device_t *d, vtasim_capture_t *cap,
-                           const vtasim_run_info_t *info, const char *error, char *path,
-                           size_t len) {
-  vta_err err;
+static int capture_finish(const device_t *d, vtasim_capture_t *cap,
+                          const vtasim_run_info_t *info, const char *error, char *path,
+                          size_t len, vta_err *err) {
   path[0] = '\0';
-  if (vtasim_capture_end(cap, g_mem, info, vta_engine_name(d->eng), error,
-                         getenv("VTASIM_CAPTURE"), path, len, &err)) {
-    fprintf(stderr, "VTASIM_CAPTURE: run %llu of device %d not captured: %s\n",
-            (unsigned long long)d->runs, d->number, err.msg);
+  int rc = vtasim_capture_end(cap, g_mem, info, vta_engine_name(d->eng), error,
+                              getenv("VTASIM_CAPTURE"), path, len, err);
+  if (rc) {
+    vta_err_prefix(err, "VTASIM_CAPTURE: run %llu of device %d not captured: ",
+                   (unsigned long long)d->runs, d->number);
     path[0] = '\0';
   }
   vtasim_capture_free(cap);
+  return rc;
 }
 
 /* The failed run's message on stderr: for a divergence the whole
@@ -491,8 +637,13 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     d->error[0] = '\0';
   }
 
+  /* What the run leaves behind; a file that could not be written makes
+   * the run's value 2 (the run itself may have succeeded: said so). */
   char cpath[4300] = "";
-  if (cap) capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath);
+  vta_err oerr;
+  int out_bad = 0;
+  if (cap && capture_finish(d, cap, &info, rc ? err.msg : NULL, cpath, sizeof cpath, &oerr))
+    out_bad = 1;
   pthread_mutex_lock(&g_lock);
   uint64_t seq = g_seq++;
   counters_add(&g_stats, &info.stats, sizeof g_stats);
@@ -501,12 +652,27 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
     vtasim_run_record_t rec = {&info, engine, &d->eng->cfg, seq,
                                rc ? err.msg : NULL, cpath[0] ? cpath : NULL,
                                d->eng->params.skip_exec};
-    append_report(d->report, &rec);
+    vta_err e2;
+    if (append_report(d->report, &rec, out_bad ? &e2 : &oerr)) out_bad = 1;
   }
   if (d->trace) {
+    vta_err e2;
     pthread_mutex_lock(&g_lock);
-    fflush(d->trace->f);
+    if (sink_commit(d->trace, out_bad ? &e2 : &oerr)) out_bad = 1;
     pthread_mutex_unlock(&g_lock);
+  }
+  if (d->prof && (fflush(d->timeline.f) || ferror(d->timeline.f))) {
+    if (!out_bad)
+      vta_errf(&oerr, VTA_EIO, "VTASIM_TIMELINE: %s: write error: %s", d->timeline_path,
+               strerror(errno));
+    out_bad = 1;
+  }
+  if (out_bad) {
+    fprintf(stderr, "VTADeviceRun: %s\n", oerr.msg);
+    if (!rc) {
+      info.status = 2;
+      snprintf(d->error, sizeof d->error, "%s", oerr.msg); /* the run itself finished */
+    }
   }
   /* A run that stopped part-way (a fault, a divergence) is abandoned so
    * that the device takes the next run: the RTL refuses a launch over a run

@@ -771,6 +771,9 @@ static void cut_line(char *s, char *end) {
 }
 
 static int split_lines(parser_t *P, const char *text, size_t len) {
+  if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+    return fail_at(P, 1, "the file starts with a UTF-8 byte-order mark (bytes EF BB BF), which "
+                   "a bundle may not have: save it without one");
   const char *nul = memchr(text, '\0', len);
   if (nul) {
     int line = 1;

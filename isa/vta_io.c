@@ -42,9 +42,16 @@ static void note_input(const struct stat *st, const char *path) {
   inputs[ninputs++] = (input_t){st->st_dev, st->st_ino, copy};
 }
 
+void vta_io_note_input(const char *path) {
+  struct stat st;
+  if (path && !stat(path, &st) && !S_ISCHR(st.st_mode)) note_input(&st, path);
+}
+
 int vta_io_is_input(const char *path, const char **as) {
   struct stat st;
-  if (!path || stat(path, &st)) return 0;
+  /* a character device (/dev/null, a terminal) read and written is no
+   * file destroyed */
+  if (!path || stat(path, &st) || S_ISCHR(st.st_mode)) return 0;
   for (size_t i = 0; i < ninputs; i++)
     if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
       if (as) *as = inputs[i].path;
@@ -226,11 +233,165 @@ static int out_fail(vta_out_t *o, vta_err *err, vta_err_kind kind, const char *f
   vta_errf(err, kind, "%s%s: ", pre, o->path ? o->path : "stdout");
   size_t n = strlen(err->msg);
   snprintf(err->msg + n, sizeof err->msg - n, fmt, why);
+  if (o->path) vta_out_release(o->path); /* never opened: no output of the command */
   free(o->path);
   free(o->target);
   free(o->tmp);
   memset(o, 0, sizeof *o);
   return -1;
+}
+
+/* ---- the outputs of this command ------------------------------------------------ */
+
+/* Every file this thread's command writes (or is about to: vta_out_claim),
+ * so that no two outputs share a file however they are named.  A
+ * character device (/dev/null, a terminal) is written by many outputs
+ * harmlessly and is not recorded.  Kept until exit: an output written and
+ * closed is not written again by another output of the same command. */
+typedef struct claim {
+  dev_t dev;
+  ino_t ino;
+  int has_ino;  /* the file existed (or was made): compared by inode too */
+  int opened;   /* vta_out_open took it (a bare claim awaits its open) */
+  char *canon;  /* the file the path leads to, absolute */
+  char what[32], *path;
+} claim_t;
+static _Thread_local claim_t *claims;
+static _Thread_local size_t nclaims, cap_claims;
+
+/* The absolute name of the file a path leads to (links resolved, a link
+ * to a file not yet made too), or for a file not yet made its resolved
+ * directory and its own name; malloc'd. */
+static char *canonical(const char *path) {
+  char *r = realpath(path, NULL);
+  if (r) return r;
+  char link[4096];
+  ssize_t got = readlink(path, link, sizeof link - 1);
+  if (got > 0) { /* a dangling symbolic link: where it points, from its directory */
+    const size_t n = (size_t)got, len = strlen(path) + n + 2;
+    link[n] = '\0';
+    static _Thread_local int depth;
+    const char *slash = strrchr(path, '/');
+    char *next = malloc(len);
+    if (!next) return NULL;
+    if (link[0] == '/' || !slash) snprintf(next, len, "%s", link);
+    else snprintf(next, len, "%.*s/%s", (int)(slash - path), path, link);
+    char *out = NULL;
+    if (depth < 40) { /* a loop of links ends somewhere */
+      depth++;
+      out = canonical(next);
+      depth--;
+    }
+    free(next);
+    if (out) return out;
+  }
+  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+  char *rd = dir ? realpath(dir, NULL) : NULL;
+  free(dir);
+  if (!rd) return strdup(path);
+  size_t n = strlen(rd) + strlen(base) + 2;
+  char *out = malloc(n);
+  if (out) snprintf(out, n, "%s/%s", strcmp(rd, "/") ? rd : "", base);
+  free(rd);
+  return out;
+}
+
+static claim_t *find_claim(const struct stat *st, const char *canon) {
+  for (size_t i = 0; i < nclaims; i++) {
+    claim_t *c = &claims[i];
+    if (st && c->has_ino && c->dev == st->st_dev && c->ino == st->st_ino) return c;
+    if (canon && c->canon && !strcmp(c->canon, canon)) return c;
+  }
+  return NULL;
+}
+
+/* The checks every output passes before it is opened: not an input of the
+ * command, not a directory, not a file another output of the command
+ * writes.  open: vta_out_open's own claim (takes over a bare claim of the
+ * same option).  0, or -1 with the message (prefixed by what and path). */
+static int claim(const char *path, const char *what, int open, vta_err *err) {
+  char pre[48] = "";
+  if (what && *what) snprintf(pre, sizeof pre, "%s: ", what);
+  const char *as = NULL;
+  if (vta_io_is_input(path, &as))
+    return vta_errf(err, VTA_EINPUT, "%s%s: is the input file %s of this command; refusing to "
+                    "overwrite it", pre, path, as);
+  struct stat st;
+  int exists = !stat(path, &st);
+  if (exists && S_ISDIR(st.st_mode))
+    return vta_errf(err, VTA_EIO, "%s%s: cannot open for writing: it is a directory", pre, path);
+  if (exists && S_ISCHR(st.st_mode)) return 0;
+  char *canon = canonical(path);
+  claim_t *c = find_claim(exists ? &st : NULL, canon);
+  if (c && open && !c->opened && !strcmp(c->what, what ? what : "")) {
+    c->opened = 1;
+    free(canon);
+    return 0;
+  }
+  if (c) {
+    free(canon);
+    return vta_errf(err, VTA_EINPUT, "%s%s: is also the file of %s%s%s; two outputs of one "
+                    "command cannot share a file", pre, path, c->what[0] ? c->what : "another "
+                    "output", c->path && strcmp(c->path, path) ? " as " : "",
+                    c->path && strcmp(c->path, path) ? c->path : "");
+  }
+  if (nclaims == cap_claims) {
+    size_t cap = cap_claims ? 2 * cap_claims : 8;
+    claim_t *n = realloc(claims, cap * sizeof *n);
+    if (!n) {
+      free(canon);
+      return vta_errf(err, VTA_ENOMEM, "%s%s: out of memory", pre, path);
+    }
+    claims = n;
+    cap_claims = cap;
+  }
+  c = &claims[nclaims++];
+  memset(c, 0, sizeof *c);
+  c->canon = canon;
+  c->path = strdup(path);
+  c->opened = open;
+  snprintf(c->what, sizeof c->what, "%s", what ? what : "");
+  if (exists) c->dev = st.st_dev, c->ino = st.st_ino, c->has_ino = 1;
+  return 0;
+}
+
+int vta_out_claim(const char *path, const char *what, vta_err *err) {
+  if (!path || !strcmp(path, "-")) return 0;
+  return claim(path, what, 0, err);
+}
+
+int vta_out_claimed(const char *path) {
+  if (!path || !strcmp(path, "-")) return 0;
+  struct stat st;
+  int exists = !stat(path, &st);
+  char *canon = canonical(path);
+  int yes = find_claim(exists ? &st : NULL, canon) != NULL;
+  free(canon);
+  return yes;
+}
+
+void vta_out_release(const char *path) {
+  if (!path || !strcmp(path, "-")) return;
+  struct stat st;
+  int exists = !stat(path, &st);
+  char *canon = canonical(path);
+  claim_t *c = find_claim(exists ? &st : NULL, canon);
+  free(canon);
+  if (!c) return;
+  free(c->canon);
+  free(c->path);
+  *c = claims[--nclaims];
+}
+
+/* After the rename: the claim knows the file by its (new) inode too. */
+static void claim_made(const char *target) {
+  struct stat st;
+  if (!target || stat(target, &st)) return;
+  char *canon = canonical(target);
+  claim_t *c = find_claim(NULL, canon);
+  free(canon);
+  if (c) c->dev = st.st_dev, c->ino = st.st_ino, c->has_ino = 1;
 }
 
 /* Common checks and the temporary file; named: leave the file closed. */
@@ -243,15 +404,13 @@ static int out_open(vta_out_t *o, const char *path, const char *what, int binary
     o->f = stdout;
     return 0;
   }
+  if (claim(path, what, 1, err)) {
+    memset(o, 0, sizeof *o);
+    return -1;
+  }
   if (!(o->path = strdup(path))) return out_fail(o, err, VTA_ENOMEM, "%s", "out of memory");
-  const char *as = NULL;
-  if (vta_io_is_input(path, &as))
-    return out_fail(o, err, VTA_EINPUT, "is the input file %s of this command; refusing to "
-                    "overwrite it", as);
   struct stat st;
   int exists = !stat(path, &st);
-  if (exists && S_ISDIR(st.st_mode))
-    return out_fail(o, err, VTA_EIO, "%s", "cannot open for writing: it is a directory");
   if (exists && !S_ISREG(st.st_mode)) {
     /* A device, FIFO or socket: written in place, never replaced. */
     if (named)
@@ -262,8 +421,9 @@ static int out_open(vta_out_t *o, const char *path, const char *what, int binary
     return 0;
   }
   /* Regular or new: the temporary beside the file the path leads to, so
-   * that the rename replaces that file (a symbolic link keeps pointing). */
-  char *real = exists ? realpath(path, NULL) : NULL;
+   * that the rename replaces that file (a symbolic link keeps pointing,
+   * one to a file not yet made too). */
+  char *real = canonical(path);
   o->target = real ? real : strdup(path);
   if (!o->target) return out_fail(o, err, VTA_ENOMEM, "%s", "out of memory");
   const char *slash = strrchr(o->target, '/');
@@ -284,6 +444,7 @@ static int out_open(vta_out_t *o, const char *path, const char *what, int binary
   fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~mask));
   if (named) {
     close(fd);
+    o->named = 1;
     return 0;
   }
   if (!(o->f = fdopen(fd, binary ? "wb" : "w"))) {
@@ -318,14 +479,19 @@ int vta_out_close(vta_out_t *o, int ok, vta_err *err) {
     }
   }
   o->f = NULL;
+  struct stat st;
+  if (o->tmp && o->named && ok && !stat(o->tmp, &st) && st.st_size == 0)
+    ok = 0; /* the writer never wrote: the earlier file stays */
   if (o->tmp) {
     if (ok && !bad && rename(o->tmp, o->target)) {
       bad = 1;
       e = errno;
     }
+    if (ok && !bad) claim_made(o->target);
     if (!ok || bad) unlink(o->tmp);
     drop_pending(o->tmp);
   }
+  if (!ok && o->path) vta_out_release(o->path); /* nothing written: the file is free again */
   int rc = 0;
   if (ok && bad) {
     char pre[48] = "";
@@ -338,6 +504,27 @@ int vta_out_close(vta_out_t *o, int ok, vta_err *err) {
   free(o->tmp);
   memset(o, 0, sizeof *o);
   return rc;
+}
+
+int vta_out_commit(vta_out_t *o, vta_err *err) {
+  if (!o->f || o->f == stdout) return o->f ? vta_stdout_check(err) : 0;
+  int bad = fflush(o->f) != 0 || ferror(o->f);
+  int e = errno;
+  if (!bad && o->tmp) {
+    if (rename(o->tmp, o->target)) {
+      bad = 1;
+      e = errno;
+    } else {
+      claim_made(o->target);
+      drop_pending(o->tmp);
+      free(o->tmp);
+      o->tmp = NULL; /* from now on written in place */
+    }
+  }
+  if (!bad) return 0;
+  char pre[48] = "";
+  if (o->what[0]) snprintf(pre, sizeof pre, "%s: ", o->what);
+  return vta_errf(err, VTA_EIO, "%s%s: write error: %s", pre, o->path, e ? strerror(e) : "unknown");
 }
 
 int vta_stdout_check(vta_err *err) {

@@ -10,7 +10,8 @@
  * soon as the limit is passed) and remembers which files it read.
  *
  * Outputs: vta_out_open() refuses a path that names a file this thread has
- * read (same device and inode, whatever the spelling of the path).  A
+ * read (same device and inode, whatever the spelling of the path) or a file
+ * another output of the same command writes (vta_out_claim).  A
  * regular file (or a new one) is written to a temporary file in the same
  * directory and renamed over the path by vta_out_close() only when every
  * write succeeded; a failed or interrupted write (SIGINT, SIGTERM, SIGHUP)
@@ -66,20 +67,47 @@ void vta_file_unmap(vta_file_t *m); /* safe on a zeroed or released one */
  * was read under goes to *as, if given), else 0. */
 int vta_io_is_input(const char *path, const char **as);
 
+/* Count a file read by other means (a library's own fopen, a file a
+ * manifest names) as an input of this command: no output may replace it. */
+void vta_io_note_input(const char *path);
+
 typedef struct vta_out {
   FILE *f;          /* where to write; NULL after vta_out_close */
   char *path;       /* the path as given (NULL: stdout) */
   char *target;     /* the file renamed over (symbolic links resolved) */
   char *tmp;        /* the temporary file, NULL when written in place */
   char what[32];    /* the option in messages, e.g. "--trace" ("" for none) */
+  int named;        /* vta_out_open_named: another writer fills tmp */
 } vta_out_t;
+
+/*
+ * Reserve an output before anything is opened or run, so that a command
+ * refuses a bad set of outputs as a whole: -1 (with "what: path: why")
+ * when path names an input of the command (by inode: another name, a hard
+ * or symbolic link), a directory, or a file another output of the command
+ * writes or reserved.  vta_out_open of the same path and what takes the
+ * reservation over; every vta_out_open makes the same checks itself.
+ * Outputs stay recorded until the process ends: a command never writes one
+ * file twice.  A character device (/dev/null, /dev/full, a terminal) may be
+ * the file of several outputs and is never recorded.  "-" and NULL: 0.
+ */
+int vta_out_claim(const char *path, const char *what, vta_err *err);
+
+/* Forget a reservation (an output given up before anything was written:
+ * the driver's device that could not be made).  vta_out_close without ok
+ * does it too. */
+void vta_out_release(const char *path);
+
+/* 1 if path names a file an output of this command writes or reserved. */
+int vta_out_claimed(const char *path);
 
 /* Open an output; path "-" or NULL is stdout.  what names the option in
  * messages ("--trace", "-o").  binary: "wb" rather than "w". */
 int vta_out_open(vta_out_t *o, const char *path, const char *what, int binary, vta_err *err);
 
 /* The same for a writer that opens the file itself by name (the RTL's FST
- * waveform): only a regular or new file; write to o->tmp, then close. */
+ * waveform): only a regular or new file; write to o->tmp, then close.  A
+ * temporary the writer left empty (it never wrote) replaces nothing. */
 int vta_out_open_named(vta_out_t *o, const char *path, const char *what, vta_err *err);
 
 /* A log written while a run goes on (the instruction trace): line-buffered,
@@ -92,6 +120,12 @@ void vta_out_keep_partial(vta_out_t *o);
  * Returns -1 with the error when ok was given and anything failed.  Safe
  * to call on a zeroed or already closed vta_out_t. */
 int vta_out_close(vta_out_t *o, int ok, vta_err *err);
+
+/* A file appended to while a process goes on (the driver's report): flush
+ * what was written and, the first time, rename the temporary over the path;
+ * later writes go to the file in place.  -1 with the error on a failed
+ * write. */
+int vta_out_commit(vta_out_t *o, vta_err *err);
 
 /* Flush stdout and report a failed write to it (a report, --json). */
 int vta_stdout_check(vta_err *err);

@@ -421,6 +421,7 @@ static int lookup(const char *word, const char *(*name)(uint32_t), uint32_t limi
 }
 
 /* Parse a number: decimal, 0x hex or 0b binary, optionally negative. */
+/* 0, -1 not a number, -2 a number out of range (beyond 2^62). */
 static int parse_int(const char *s, int64_t *out) {
   int neg = 0;
   if (*s == '-' || *s == '+') neg = *s++ == '-';
@@ -432,7 +433,8 @@ static int parse_int(const char *s, int64_t *out) {
   errno = 0;
   char *end;
   unsigned long long v = strtoull(s, &end, base);
-  if (*end || errno == ERANGE || v > (1ull << 62)) return -1;
+  if (*end) return -1;
+  if (errno == ERANGE || v > (1ull << 62)) return -2;
   *out = neg ? -(int64_t)v : (int64_t)v;
   return 0;
 }
@@ -481,6 +483,7 @@ int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
     if (seen & bit) return vta_errf(err, VTA_EINPUT, "field '%s' given twice", name);
     seen |= bit;
     int64_t v;
+    int rc;
     if (is_flag && !val) {
       v = 1;
     } else if (!val || !*val) {
@@ -505,8 +508,12 @@ int vta_insn_parse(const char *line, vta_insn_t *out, vta_sym_fn sym, void *ctx,
                    ? (int)out->mem_type : -1;
       if (sym(ctx, sname, add, mt, name, &r, err)) return -1;
       v = (int64_t)r;
-    } else if (parse_int(val, &v)) {
-      return vta_errf(err, VTA_EINPUT, "field '%s': expected a number, got '%s'", name, val);
+    } else if ((rc = parse_int(val, &v))) {
+      const char *range = !strcmp(name, "imm") ? "-32768..32767" : "0..4294967295";
+      return rc == -2 ? vta_errf(err, VTA_EINPUT, "field '%s': %s is out of range (expected "
+                                 "%s)", name, val, range)
+                      : vta_errf(err, VTA_EINPUT, "field '%s': expected a number, got '%s'",
+                                 name, val);
     }
     if (!strcmp(name, "imm")) {
       if (v < -32768 || v > 32767)

@@ -212,6 +212,10 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   return 0;
 }
 
+/* The longest skip of a run that may be stopped from outside: 2^22 cycles,
+ * a quarter of a second of closed-form GEMM at one uop a cycle. */
+#define SKIP_PIECE (UINT64_C(1) << 22)
+
 /* The max_cycles limit, checked at the start of every cycle. */
 static int limit_error(vta_model_t *m, vta_err *err) {
   vta_cycle_settle(m);
@@ -539,7 +543,22 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   cy->ev = out;
   while (cy->now < end) {
     if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
-      skip_to(m, cy->skip_until < end ? cy->skip_until : end);
+      uint64_t to = cy->skip_until < end ? cy->skip_until : end;
+      /* A run that may be stopped (Ctrl-C) skips in pieces, a GEMM or ALU
+       * in closed form computed up to each, so that the stop is heard
+       * within a piece and not after an instruction of millions of uops
+       * (the uops computed are the same, in pieces). */
+      if (m->params.stop && *m->params.stop) {
+        rc = stopped(m, err);
+        break;
+      }
+      if (m->params.stop && to - cy->now > SKIP_PIECE) {
+        to = cy->now + SKIP_PIECE;
+        skip_to(m, to);
+        vta_pipe_sync(m, to);
+        continue;
+      }
+      skip_to(m, to);
       continue;
     }
     if (over_limit(m, max, err) || cycle_body(m, err)) {

@@ -18,7 +18,29 @@
 
 /* ---- the table's wrappers --------------------------------------------------- */
 
+/* What every engine refuses at launch, with the same words: VTA's fetch
+ * unit reads all `count` instructions of a launch from DRAM, so all of
+ * them must be device memory, whether or not a FINISH comes earlier (an
+ * engine that fetches ahead would otherwise fault where a slower one
+ * finishes first); and an instruction is 16 bytes, 16-byte aligned, as
+ * bundles and captures require. */
+static int launch_check(const vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count,
+                        vta_err *err) {
+  if (insn_phys % VTA_INS_BYTES)
+    return vta_errf(err, VTA_EINPUT, "launch: instruction address 0x%08x is not %d-byte "
+                    "aligned (every instruction is %d bytes)", insn_phys, VTA_INS_BYTES,
+                    VTA_INS_BYTES);
+  const uint64_t len = (uint64_t)count * VTA_INS_BYTES;
+  if (count && !vta_mem_mapped(e->mem, insn_phys, len))
+    return vta_errf(err, VTA_ERANGE, "launch: the %u instructions at physical 0x%08x..0x%08llx "
+                    "are not inside one device allocation (the fetch unit reads every one of "
+                    "them, FINISH or not)", count, insn_phys,
+                    (unsigned long long)(insn_phys + len - 1));
+  return 0;
+}
+
 int vta_engine_launch(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t count, vta_err *err) {
+  if (launch_check(e, insn_phys, count, err)) return -1;
   return e->ops->launch(e, insn_phys, count, err);
 }
 
@@ -50,6 +72,13 @@ int vta_engine_reg_read(vta_engine_ctx_t *e, uint32_t addr, uint32_t *value, vta
 }
 
 int vta_engine_reg_write(vta_engine_ctx_t *e, uint32_t addr, uint32_t value, vta_err *err) {
+  if (addr == VTA_VCR_CTRL && (value & 1)) { /* a launch by register, as by vta_engine_launch */
+    uint32_t insn_addr = 0, count = 0;
+    if (e->ops->reg_read(e, VTA_VCR_INSN_ADDR, &insn_addr, err) ||
+        e->ops->reg_read(e, VTA_VCR_INSN_COUNT, &count, err) ||
+        launch_check(e, insn_addr, count, err))
+      return -1;
+  }
   return e->ops->reg_write(e, addr, value, err);
 }
 

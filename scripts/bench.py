@@ -39,6 +39,8 @@ import subprocess
 import sys
 import time
 
+import vta_out  # the output policy of isa/vta_io.h
+
 vtasim, base, out = sys.argv[1:4]
 REPEAT = int(os.environ.get("REPEAT", "3"))
 CALLGRIND = os.environ.get("CALLGRIND", "")
@@ -441,6 +443,6 @@ for path in (vtb, big_vtb):
         print("  %-26s %10d %10.0f   (scripts/copy_speed.c did not build)" % (
             row["file"], size, mb(load)))
 report["peak"] = {"level": level, "macs_per_s": peak}
-with open(os.path.join(out, "bench.json"), "w") as fh:
+with vta_out.output(os.path.join(out, "bench.json")) as fh:
     json.dump(report, fh, indent=1)
 print("\n(JSON: %s)" % os.path.join(out, "bench.json"))

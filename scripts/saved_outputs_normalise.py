@@ -47,6 +47,8 @@ import os
 import re
 import sys
 
+import vta_out  # the output policy of isa/vta_io.h
+
 DROP_KEYS = {"host", "wall_seconds"}
 FST_DATE = (202, 321)  # the date field of an FST header block: 119 bytes
 
@@ -205,7 +207,7 @@ def normalise_file(path, subs):
         if raw[:1] == b"\0" and raw[74:84] == b"fstWriter\0" and len(raw) > FST_DATE[1]:
             new = raw[:FST_DATE[0]] + bytes(FST_DATE[1] - FST_DATE[0]) + raw[FST_DATE[1]:]
             if new != raw:
-                with open(path, "wb") as f:
+                with vta_out.output(path, mode="wb") as f:  # rewritten in place: by design
                     f.write(new)
         return  # other binaries: bundles, dumps, raw segments
     new = text
@@ -214,7 +216,7 @@ def normalise_file(path, subs):
     j = normalise_json(new)
     new = j if j is not None else normalise_text(new)
     if new != text:
-        with open(path, "w", encoding="utf-8", newline="") as f:
+        with vta_out.output(path, encoding="utf-8", newline="") as f:
             f.write(new)
 
 
@@ -239,4 +241,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(vta_out.run_main(lambda: main(sys.argv[1:]), "saved_outputs_normalise"))

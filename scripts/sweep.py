@@ -27,6 +27,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+import vta_out  # the output policy of isa/vta_io.h
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -232,11 +234,10 @@ def submit_slurm(a, todo):
     sd = slurm_dir(a.dir)
     os.makedirs(sd, exist_ok=True)
     chunks = [[p["id"] for p in todo[i:i + a.chunk]] for i in range(0, len(todo), a.chunk)]
-    with open(os.path.join(sd, "chunks.json.tmp"), "w") as f:
+    with vta_out.output(os.path.join(sd, "chunks.json")) as f:
         json.dump(chunks, f)
-    os.replace(os.path.join(sd, "chunks.json.tmp"), os.path.join(sd, "chunks.json"))
     script = os.path.join(sd, "task.sh")
-    with open(script, "w") as f:
+    with vta_out.output(script) as f:
         f.write("#!/bin/sh\n# one array task of `vtasim sweep --slurm` (scripts/sweep.py)\n"
                 "exec python3 %s task --vtasim %s --dir %s --task \"$SLURM_ARRAY_TASK_ID\"\n"
                 % (os.path.abspath(__file__), a.vtasim, os.path.abspath(a.dir)))
@@ -255,7 +256,7 @@ def submit_slurm(a, todo):
         print("vtasim sweep: error: sbatch failed: %s" % r.stderr.strip(), file=sys.stderr)
         sys.exit(2)
     job = r.stdout.strip().split(";")[0]
-    with open(os.path.join(sd, "job"), "w") as f:
+    with vta_out.output(os.path.join(sd, "job")) as f:
         f.write(job + "\n")
     print("submitted Slurm job %s: %d array tasks of up to %d points" % (job, len(chunks), a.chunk))
     return job
@@ -447,10 +448,8 @@ def write_reports(d, meta, results, missing, confirm, pages=None):
         report["confirm"] = confirm
     if pages:
         report["reports"] = pages
-    tmp = os.path.join(d, "sweep.json.tmp")
-    with open(tmp, "w") as f:
+    with vta_out.output(os.path.join(d, "sweep.json")) as f:
         json.dump(report, f, indent=1, sort_keys=True)
-    os.replace(tmp, os.path.join(d, "sweep.json"))
     # CSV: one row per point, the varied axes as columns
     cols = ["index", "id", "workload", "op", "config_name"] + axes + [
         "status", "cycles", "time_us", "macs_per_cycle", "mac_util", "issue_util", "read_bw_util", "write_bw_util",
@@ -471,12 +470,10 @@ def write_reports(d, meta, results, missing, confirm, pages=None):
         for k in axes:
             vals[k] = r["config"].get(k, r["timing"].get(k, ""))
         lines.append(",".join(csv_cell(vals[c]) for c in cols))
-    with open(os.path.join(d, "sweep.csv.tmp"), "w") as f:
+    with vta_out.output(os.path.join(d, "sweep.csv")) as f:
         f.write("\n".join(lines) + "\n")
-    os.replace(os.path.join(d, "sweep.csv.tmp"), os.path.join(d, "sweep.csv"))
-    with open(os.path.join(d, "sweep.html.tmp"), "w") as f:
+    with vta_out.output(os.path.join(d, "sweep.html")) as f:
         f.write(html_page(meta, results, missing, fronts, by_wl, axes, confirm, pages or {}))
-    os.replace(os.path.join(d, "sweep.html.tmp"), os.path.join(d, "sweep.html"))
     return report
 
 
@@ -615,7 +612,7 @@ def point_reports(a, doc, report):
                                capture_output=True, text=True)
             if g.returncode != 0:
                 continue
-            with open(base + ".json", "w") as f:
+            with vta_out.output(base + ".json") as f:
                 subprocess.run([a.vtasim, "run", base + ".vta", "--json", "--clock-mhz", str(doc["clock_mhz"])]
                                + byid[r["id"]]["timing_args"].split(), stdout=f, stderr=subprocess.DEVNULL)
             t = subprocess.run([a.vtasim, "report", base + ".json", "--title",
@@ -635,7 +632,7 @@ def rtl_vtasim(a, p, d):
     """A vtasim whose RTL is built for point p: the default build when its
     parameter package matches, else one cached under build/rtl-cache/HASH."""
     cfg = os.path.join(d, "vta_config.json")
-    with open(cfg, "w") as f:
+    with vta_out.output(cfg) as f:
         json.dump(p["config"], f)
     targs = p["timing_args"].split()
     r = subprocess.run([a.vtasim, "config", "--verilog", "--config", cfg] + targs, capture_output=True, text=True)
@@ -666,9 +663,9 @@ def rtl_vtasim(a, p, d):
     # command line, which must not change from one sweep directory to another
     os.makedirs(os.path.join(ROOT, rel), exist_ok=True)
     stable = os.path.join(ROOT, rel, "vta_config.json")
-    with open(stable + ".tmp", "w") as f:
-        json.dump(p["config"], f, sort_keys=True)
-    os.replace(stable + ".tmp", stable)
+    text = json.dumps(p["config"], sort_keys=True)  # the same for every point of this build
+    if not os.path.exists(stable) or open(stable).read() != text:
+        vta_out.write_text(stable, text)
     t0 = time.time()
     if before is None:
         print("building the RTL for %s (%s) into %s ..." % (p["config_name"], p["timing_args"], rel), flush=True)
@@ -809,7 +806,7 @@ def entry():
     try:
         rc = main()
         sys.stdout.flush()
-    except Bad as ex:
+    except (Bad, vta_out.OutputError) as ex:
         rc = fail(str(ex))
     except KeyboardInterrupt:
         rc = 130

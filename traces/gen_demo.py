@@ -10,6 +10,10 @@ reference, not the simulator's own output.  Rerun after changing a program:
 import os
 import random
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import vta_out  # noqa: E402  (the output policy of isa/vta_io.h)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -177,6 +181,5 @@ def gemm_demo():
 
 if __name__ == "__main__":
     for name, fn in (("alu_demo.vta", alu_demo), ("gemm_demo.vta", gemm_demo)):
-        with open(os.path.join(HERE, name), "w") as f:
-            f.write(fn())
+        vta_out.write_text(os.path.join(HERE, name), fn())
         print("wrote", os.path.join("traces", name))

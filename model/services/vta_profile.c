@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "vta_diag.h"
@@ -415,8 +416,8 @@ vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
   p->mem = mem;
   vta_prof_opts_default(&p->o);
   if (opts) p->o = *opts;
-  if (!(p->o.clock_mhz > 0 && p->o.clock_mhz <= 1e6)) {
-    vta_errf(err, VTA_EINPUT, "clock: %g MHz is out of range (expected 0 < MHz <= 1000000)",
+  if (!(p->o.clock_mhz >= VTA_PROF_CLOCK_MIN_MHZ && p->o.clock_mhz <= VTA_PROF_CLOCK_MAX_MHZ)) {
+    vta_errf(err, VTA_EINPUT, "clock: %g MHz is out of range (expected 1 <= MHz <= 1000000)",
              p->o.clock_mhz);
     free(p);
     return NULL;
@@ -984,9 +985,10 @@ int vta_prof_close(vta_prof_t *p, vta_err *err) {
   bw_emit_until(p, p->wbase + p->nwin + 1);
   fputs("\n]}\n", p->tl);
   p->tl_closed = 1;
+  /* the caller names the file: "--timeline: FILE: " before these */
   if (fflush(p->tl) || ferror(p->tl))
-    return vta_errf(err, VTA_EIO, "--timeline: write error");
-  if (p->tl_err) return vta_errf(err, VTA_ENOMEM, "--timeline: out of memory");
+    return vta_errf(err, VTA_EIO, "write error: %s", errno ? strerror(errno) : "unknown");
+  if (p->tl_err) return vta_errf(err, VTA_ENOMEM, "out of memory");
   return 0;
 }
 

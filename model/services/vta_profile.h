@@ -28,6 +28,12 @@
 #include "vta_model.h"
 
 #define VTA_PROF_CLOCK_MHZ 100.0   /* default clock for simulated time */
+/* The clocks a report or a timeline can show: a cycle of 1 us down to 1 ps
+ * (the timeline counts whole picoseconds), so that simulated times neither
+ * round to nothing nor overflow (2^64 cycles of 1 us are still 64-bit
+ * microseconds). */
+#define VTA_PROF_CLOCK_MIN_MHZ 1.0
+#define VTA_PROF_CLOCK_MAX_MHZ 1e6
 #define VTA_PROF_WINDOW 256        /* default bandwidth-counter window, cycles */
 #define VTA_PROF_TOP 10            /* default number of top instructions */
 #define VTA_PROF_BOUND 0.5         /* a resource used this much decides the verdict */

@@ -64,6 +64,9 @@ static cJSON *cycles_json(const vta_report_t *r) {
   cJSON_AddNumberToObject(pj, "FETCH_CHUNK", vta_fetch_chunk(&p->mem));
   cJSON_AddNumberToObject(o, "runs", (double)cs->runs);
   cJSON_AddNumberToObject(o, "total", cyc);
+  /* an interrupted run's cycles too: what was simulated, not only counted */
+  cJSON_AddNumberToObject(o, "simulated", (double)(r->interrupted && r->simulated > cs->cycles
+                                                       ? r->simulated : cs->cycles));
   cJSON_AddNumberToObject(o, "ucnt", (double)cs->ucnt);
   cJSON_AddNumberToObject(o, "last_ecnt", (double)cs->last_ecnt);
   cJSON_AddNumberToObject(o, "last_ucnt", (double)cs->last_ucnt);
@@ -241,7 +244,16 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version) {
   if (r->cycles) {
     vta_prof_summary_t sum;
     vta_prof_summarize(r->cycles, &p->cfg, r->params, r->clock_mhz, &sum);
-    cJSON_AddItemToObject(o, "profile", vta_prof_json(&sum, r->prof));
+    cJSON *pr = vta_prof_json(&sum, r->prof);
+    cJSON *v = cJSON_GetObjectItem(cJSON_GetObjectItem(pr, "verdict"), "text");
+    if (r->interrupted && !r->cycles->cycles && r->simulated && v) {
+      char t[200]; /* no run completed, but cycles were simulated */
+      snprintf(t, sizeof t, "no verdict: interrupted after %llu cycles, before any run completed%s",
+               (unsigned long long)r->simulated,
+               r->prof ? " (classes and top cover every cycle simulated)" : "");
+      cJSON_SetValuestring(v, t);
+    }
+    cJSON_AddItemToObject(o, "profile", pr);
   } else {
     cJSON_AddNullToObject(o, "profile");
   }

@@ -186,6 +186,15 @@ static int gemm_index(const vta_model_t *m, const cmd_t *c, const at_t *at, uint
   return 0;
 }
 
+/* Stopped from outside (Ctrl-C) in the middle of a GEMM or ALU of the
+ * functional model, which runs one instruction at a time: heard once per
+ * outer iteration, not after millions of uops. */
+static int stop_asked(const vta_model_t *m, const cmd_t *c, uint32_t i, vta_err *err) {
+  if (!m->params.stop || !*m->params.stop) return 0;
+  return vta_errf(err, VTA_EINTR, "interrupted in instruction #%u (%s, iteration %u of "
+                  "iter_out %u)", c->idx, vta_opcode_name(c->insn.opcode), i, c->insn.iter_out);
+}
+
 static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   uint64_t runs, a, x = 0, w = 0;
@@ -198,6 +207,10 @@ static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
     uint32_t al = m->acc.lanes, ol = m->out.lanes;
     for (uint32_t i = 0; i < in->iter_out; i++)
       for (uint32_t j = 0; j < in->iter_in; j++) {
+        if (!j && stop_asked(m, c, i, err)) {
+          mac_flush(m, &q); /* the uops before took effect */
+          return -1;
+        }
         uint64_t ab = (uint64_t)i * in->dst_factor_out + (uint64_t)j * in->dst_factor_in;
         uint64_t xb = (uint64_t)i * in->src_factor_out + (uint64_t)j * in->src_factor_in;
         uint64_t wb = (uint64_t)i * in->wgt_factor_out + (uint64_t)j * in->wgt_factor_in;
@@ -214,6 +227,10 @@ static int gemm(vta_model_t *m, const cmd_t *c, vta_err *err) {
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
       for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
+        if (!at.j && at.u == in->uop_bgn && stop_asked(m, c, at.i, err)) {
+          mac_flush(m, &q);
+          return -1;
+        }
         at.op = uop_at(m, at.u);
         if (check && gemm_index(m, c, &at, &a, &x, &w, err)) {
           mac_flush(m, &q); /* the uops before the faulty one took effect */
@@ -379,6 +396,7 @@ static int alu(vta_model_t *m, const cmd_t *c, vta_err *err) {
   for (at.i = 0; at.i < in->iter_out; at.i++)
     for (at.j = 0; at.j < in->iter_in; at.j++)
       for (at.u = in->uop_bgn; at.u < in->uop_end; at.u++) {
+        if (!at.j && at.u == in->uop_bgn && stop_asked(m, c, at.i, err)) return -1;
         at.op = uop_at(m, at.u);
         if (alu_index(m, c, &at, &d, &s, err)) return -1;
         const int32_t *src = in->use_imm ? NULL : m->acc.i32 + s * lanes;

@@ -4,6 +4,8 @@
 // or --json) plus the simulated time, and exits as `vtasim run` does: 0 ok,
 // 1 an expectation failed (or the co-simulation diverged), 2 bad input or a
 // fault in the program.
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,7 +40,8 @@ static const char help[] =
     "\n"
     "  --engine E            model (the cycle model, default), rtl (the Verilated\n"
     "                        RTL) or cosim (both in lockstep, compared every cycle)\n"
-    "  --clock-period T      one VTA cycle, e.g. 10ns (default), 2.5ns\n"
+    "  --clock-period T      one VTA cycle, e.g. 10ns (default), 2.5ns: 1ps to 1us,\n"
+    "                        a whole number of picoseconds\n"
     "  --quantum T           how far VTA runs ahead of the platform: a time (1us,\n"
     "                        the default), N cycles (64cycles), or inf; 1cycle is\n"
     "                        lockstep; results and finish time do not depend on it\n"
@@ -51,7 +54,8 @@ static const char help[] =
     "  --quiet               no report; only errors and failed expectations\n"
     "  --dump SEG=PATH       after the runs, write segment SEG's bytes as read back\n"
     "                        from the platform's memory to PATH (repeatable)\n"
-    "  --max-cycles N        stop a run with an error at cycle N\n"
+    "  --max-cycles N        stop a run with an error at cycle N (0: no limit, the\n"
+    "                        default)\n"
     "  --no-skip             evaluate every cycle (no event skipping)\n"
     "  --rd-lat N ...        the timing parameters of vtasim run (see vtasim run --help)\n"
     "\n"
@@ -65,9 +69,10 @@ static int usage(const std::string &msg) {
 
 static long long parse_count(const char *s) {
   char *end;
-  if (!s || !*s || *s == '-') return -1;
+  if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+  errno = 0;
   long long v = strtoll(s, &end, 0);
-  return *end ? -1 : v;
+  return *end || errno == ERANGE ? -1 : v; // 2^64 is no count, not "huge"
 }
 
 // What the command line asks for.
@@ -107,11 +112,31 @@ static int take_option(sc_cli &c, int argc, char **argv, int i, int *rc) {
     return vta_inject_parse(v, &o.vta.model.inject, &e) ? (usage(e.msg), -1) : 2;
   if (!strcmp(a, "--max-cycles") || pi) {
     long long n = parse_count(v);
-    if (n < 0) return usage(std::string("expected a number, got '") + v + "'"), -1;
+    if (n < 0) return usage(std::string(a) + ": expected a number from 0 to 2^63-1, got '" + v + "'"), -1;
     if (!pi) return o.vta.model.max_cycles = (uint64_t)n, 2;
     return vta_params_set(&o.vta.model, a, (uint64_t)n, &e) ? (usage(e.msg), -1) : 2;
   }
   return 0;
+}
+
+// A clock period as the user wrote it, in picoseconds (no rounding yet):
+// false when it is no time of the units vta_sc_parse_time knows.
+static bool period_ps(const std::string &s, double *ps) {
+  static const struct { const char *name; double ps; } units[] = {
+      {"fs", 1e-3}, {"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
+  size_t used = 0;
+  double v;
+  try {
+    v = std::stod(s, &used);
+  } catch (...) {
+    return false;
+  }
+  for (const auto &u : units)
+    if (s.substr(used) == u.name) {
+      *ps = v * u.ps;
+      return true;
+    }
+  return false;
 }
 
 // The command line into c; -1 to go on, else the exit status.
@@ -127,9 +152,18 @@ static int parse(sc_cli &c, int argc, char **argv) {
     else return usage(std::string("unexpected argument '") + a + "'");
   }
   if (!c.in) return usage("missing input BUNDLE");
-  if (!vta_sc_parse_time(c.period, SC_ZERO_TIME, &o.vta.period) || o.vta.period == SC_ZERO_TIME ||
-      o.vta.period == sc_max_time())
+  // One VTA cycle: from 1 ps (SystemC's resolution) to 1 us, a whole number
+  // of picoseconds (never rounded), as vtasim run's --clock-mhz 1..1e6:
+  // simulated times then neither round away nor saturate.
+  double ps;
+  if (!period_ps(c.period, &ps) || !vta_sc_parse_time(c.period, SC_ZERO_TIME, &o.vta.period))
     return usage("--clock-period: expected a time such as 10ns, got '" + c.period + "'");
+  if (!(ps >= 1 && ps <= 1e6))
+    return usage("--clock-period: " + c.period + " is out of range (expected 1ps to 1us)");
+  if (std::fabs(ps - std::round(ps)) > 1e-6 * ps ||
+      std::fabs(o.vta.period.to_seconds() * 1e12 - std::round(ps)) > 0.5)
+    return usage("--clock-period: " + c.period + " is not a whole number of picoseconds "
+                 "(the platform's time resolution)");
   if (!vta_sc_parse_time(c.quantum, o.vta.period, &o.vta.quantum) || o.vta.quantum == SC_ZERO_TIME)
     return usage("--quantum: expected a time (1us), cycles (64cycles) or inf, got '" + c.quantum + "'");
   if (!vta_sc_parse_time(c.poll, o.vta.period, &o.poll_interval) || o.poll_interval == SC_ZERO_TIME)
@@ -164,13 +198,16 @@ static int judge(const sc_cli &c, platform &pf, const vta_program_t &p, std::str
     int k = -1;
     for (int i = 0; i < p.nsegs && k < 0; i++)
       if (seg == p.segs[i].name) k = i;
-    FILE *f = k >= 0 ? fopen(path.c_str(), "wb") : nullptr;
-    bool ok = f && fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, f) == p.segs[k].size;
-    if (f && fclose(f)) ok = false;
-    if (!ok) {
+    vta_out_t out{};
+    vta_err e{};
+    if (k < 0) {
       rc = 2;
-      hr.error = k < 0 ? "--dump: no segment named '" + seg + "' in " + c.in
-                       : "--dump: " + path + ": cannot write";
+      hr.error = "--dump: no segment named '" + seg + "' in " + c.in;
+    } else if (vta_out_open(&out, path.c_str(), "--dump", 1, &e) ||
+               (fwrite(pf.host.segments[k].data(), 1, p.segs[k].size, out.f),
+                vta_out_close(&out, 1, &e))) {
+      rc = 2;
+      hr.error = e.msg;
     }
   }
   uint64_t viol = tlm_checker::total_violations();
@@ -279,6 +316,14 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
   c.o.vta.cfg = p.cfg;
+  // Every output checked against the inputs and each other before the
+  // platform runs (vta_io.h).
+  for (const std::string &d : c.dumps)
+    if (vta_out_claim(d.c_str() + d.find('=') + 1, "--dump", &e)) {
+      fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
+      vta_program_free(&p);
+      return 2;
+    }
   try {
     platform pf(&p, c.o);
     double t0 = vta_seconds();
@@ -292,6 +337,10 @@ int sc_main(int argc, char **argv) {
     rc = 2;
   }
   vta_program_free(&p);
+  if (vta_stdout_check(&e)) { // the report on a full disk or a closed pipe
+    fprintf(stderr, "%s: error: %s\n", prog_name, e.msg);
+    rc = 2;
+  }
   return rc;
 }
 

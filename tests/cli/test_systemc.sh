@@ -169,5 +169,5 @@ expect sc-missing-file 2 'nope.vta' -- "$SC" "$TMP/nope.vta"
 expect sc-bad-option 2 "unknown option or missing value '--frobnicate'" -- "$SC" "$g" --frobnicate
 expect sc-bad-engine 2 "engine 'functional': the SystemC device needs an engine with cycles" -- "$SC" "$g" --engine functional
 expect sc-bad-quantum 2 '--quantum: expected' -- "$SC" "$g" --quantum 3furlongs
-expect sc-bad-period 2 '--clock-period: expected' -- "$SC" "$g" --clock-period 0ns
+expect sc-bad-period 2 '--clock-period: 0ns is out of range' -- "$SC" "$g" --clock-period 0ns
 expect sc-bad-param 2 'RD_LAT|rd-lat' -- "$SC" "$g" --rd-lat 0
