@@ -519,11 +519,11 @@ static int layer_exec(const net_job_t *j, net_layer_run_t *L, vta_err *e) {
   L->s = vta_session_new(&L->p, j->kind, &j->params, e);
   if (!L->s) return -1;
   if (j->tl && vtasim_net_tl_begin(j->tl, L->s, &L->p.cfg, &j->params, &j->opt->watch.prof,
-                                   l->name, e))
+                                   l->name, j->kind->rtl, e))
     return -1;
   vtasim_watch_t w; /* the models stop at params.stop; the RTL is watched for Ctrl-C */
   memset(&w, 0, sizeof w);
-  if (j->kind->rtl) {
+  if (j->kind->rtl && !j->tl) { /* (with --timeline, the timeline's watch does it) */
     vta_session_observer_t ob;
     vtasim_watch_observer(&w, 0, &ob);
     vta_session_observe(L->s, &ob);

@@ -62,7 +62,7 @@ vtasim_net_tl_t *vtasim_net_tl_open(const char *path, const char *network, vta_e
 
 int vtasim_net_tl_begin(vtasim_net_tl_t *t, vta_session_t *s, const vta_config_t *cfg,
                         const vta_params_t *params, const vta_prof_opts_t *po, const char *name,
-                        vta_err *e) {
+                        int rtl, vta_err *e) {
   if (!(t->tmp = tmpfile())) return vta_errf(e, VTA_EIO, "--timeline: no temporary file");
   vta_prof_opts_t o = *po;
   o.timeline = t->tmp;
@@ -72,7 +72,9 @@ int vtasim_net_tl_begin(vtasim_net_tl_t *t, vta_session_t *s, const vta_config_t
   snprintf(t->layer, sizeof t->layer, "%s", name);
   memset(&t->watch, 0, sizeof t->watch);
   t->watch.prof = t->prof;
-  t->watch.self_stop = 1; /* never stopped by the watcher (no Ctrl-C catch here) */
+  /* the models stop themselves at params.stop; the RTL is stopped by this
+   * watch when Ctrl-C comes (the network runner catches it) */
+  t->watch.self_stop = !rtl;
   vta_session_observer_t ob;
   vtasim_watch_observer(&t->watch, 1, &ob);
   vta_session_observe(s, &ob);

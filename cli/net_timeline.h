@@ -19,10 +19,11 @@ typedef struct vtasim_net_tl vtasim_net_tl_t;
 vtasim_net_tl_t *vtasim_net_tl_open(const char *path, const char *network, vta_err *e);
 
 /* Watch layer `name`'s session s (before it runs) with the options po
- * (their timeline stream is replaced); 0 or -1 with e. */
+ * (their timeline stream is replaced); rtl: the engine is the RTL, which
+ * this watch stops at Ctrl-C (the models stop themselves); 0 or -1 with e. */
 int vtasim_net_tl_begin(vtasim_net_tl_t *t, vta_session_t *s, const vta_config_t *cfg,
                         const vta_params_t *params, const vta_prof_opts_t *po, const char *name,
-                        vta_err *e);
+                        int rtl, vta_err *e);
 
 /* After the layer's run (finished or stopped): append its trace. */
 int vtasim_net_tl_end(vtasim_net_tl_t *t, vta_err *e);

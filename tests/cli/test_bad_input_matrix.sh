@@ -179,7 +179,7 @@ out_full() { case_ "$@"; note_class stdout-full; }
 out_full stdout-run-json 2 'stdout: write error' -- sh -c "'$V' run in/prog.vta --json > /dev/full"
 out_full stdout-dis 2 'stdout.*(write error|No space)' -- sh -c "'$V' dis in/prog.vta > /dev/full"
 [ -x "$SC" ] && out_full stdout-sc-json 2 'stdout: write error' -- sh -c "'$SC' in/prog.vta --json > /dev/full"
-out_full stdout-sweep 2 'vtasim sweep: error: stdout' -- sh -c "'$V' sweep in/spec.json -o in/sw -j 1 > /dev/full"
+out_full stdout-sweep 2 'vtasim sweep: error: standard output: No space left' -- sh -c "'$V' sweep in/spec.json -o in/sw -j 1 > /dev/full"
 out_full stdout-python 2 'vta_out: error: stdout' -- sh -c "python3 -c 'import sys; sys.path.insert(0, \"$ROOT/scripts\"); import vta_out; sys.exit(vta_out.run_main(lambda: print(\"x\" * 100000) or 0, \"vta_out\"))' > /dev/full"
 
 # ---- bad numeric values, per command --------------------------------------------------
