@@ -140,7 +140,9 @@ typedef struct vtasim_result vtasim_result_t;
  * Run every `.run` of the program on a fresh device of engine `engine`
  * (NULL: "model") and check its expectations, as `vtasim run` does.
  * options: the timing parameters by key ({"rd_lat": 20, ...}) and
- * "max_cycles", "max_insns", "no_skip", "profile" (false: no attribution;
+ * "max_cycles", "max_insns", "no_skip", "skip_exec" (1: timing without
+ * values, the model only: cycles, counters and events as the full run,
+ * data expectations not checked), "profile" (false: no attribution;
  * default true on engines with cycles).  NULL when the run could not be
  * made or stopped with a fault (the message names the unit, the
  * instruction and its source line); a run whose expectations fail is

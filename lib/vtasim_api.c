@@ -182,9 +182,9 @@ static int run_options(const char *options, const char *what, vta_params_t *para
     } else if (!strcmp(k, "max_cycles") || !strcmp(k, "max_insns")) {
       rc = lib_opt_int(o, what, k, 0, (1LL << 53), &v, NULL);
       if (!rc) *(!strcmp(k, "max_cycles") ? &params->max_cycles : &params->max_insns) = (uint64_t)v;
-    } else if (!strcmp(k, "no_skip")) {
+    } else if (!strcmp(k, "no_skip") || !strcmp(k, "skip_exec")) {
       rc = lib_opt_int(o, what, k, 0, 1, &v, NULL);
-      params->no_skip = (int)v;
+      *(!strcmp(k, "no_skip") ? &params->no_skip : &params->skip_exec) = (int)v;
     } else if (vta_param_find(k) && strncmp(k, "--", 2)) {
       vta_err e;
       rc = lib_opt_int(o, what, k, 0, UINT32_MAX, &v, NULL);
@@ -195,7 +195,7 @@ static int run_options(const char *options, const char *what, vta_params_t *para
       for (int i = 0; i < vta_nparams && n < sizeof keys; i++)
         n += (size_t)snprintf(keys + n, sizeof keys - n, "%s, ", vta_params[i].key);
       rc = lib_failf(VTASIM_EINPUT, "%s: unknown option '%s' (known: %smax_cycles, max_insns, "
-                     "no_skip%s)", what, k, keys, profile ? ", profile" : "");
+                     "no_skip, skip_exec%s)", what, k, keys, profile ? ", profile" : "");
     }
   }
   cJSON_Delete(o);

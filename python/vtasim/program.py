@@ -117,7 +117,8 @@ class Program(_Handle):
         """Run every `.run` on a fresh device of `engine` ("functional",
         "model", "rtl", "cosim") and check the expectations, as `vtasim run`
         does.  timing: the timing parameters by key (vtasim.params()),
-        max_cycles, max_insns, no_skip.  A fault raises FaultError with the
+        max_cycles, max_insns, no_skip, skip_exec (1: timing without values,
+        the model only).  A fault raises FaultError with the
         C message; failed expectations do not raise: see Result.ok."""
         opts = dict(timing)
         opts["profile"] = bool(profile)

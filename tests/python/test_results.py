@@ -175,3 +175,20 @@ def test_timing_parameters_as_the_cli(engine, tmp):
             cycles = res.cycles
         with prog.run(engine=engine) as plain:
             assert cycles != plain.cycles  # the parameters took effect
+
+
+@pytest.mark.parametrize("name", ["gemm_demo", "small_conv_pad", "alu_demo"])
+def test_skip_exec_same_timing(name):
+    """skip_exec: the same cycles, statistics and counters as the full run
+    (timing never depends on values), the data expectations unchecked, and
+    the CLI's --skip-exec report the same; refused off the model."""
+    prog = vtasim.load(os.path.join(TRACES, name + ".vta"))
+    full = prog.run(engine="model")
+    skip = prog.run(engine="model", skip_exec=1)
+    assert skip.cycles == full.cycles and skip.cycles > 0
+    assert skip.stats == full.stats
+    assert skip.counters == full.counters
+    cli_doc = cli_json("run", os.path.join(TRACES, name + ".vta"), "--json", "--skip-exec")
+    assert cli_doc["cycles"]["total"] == skip.cycles
+    with pytest.raises(vtasim.InputError, match="skip"):
+        prog.run(engine="functional", skip_exec=1)
