@@ -370,7 +370,7 @@
       h += row('run, instruction', 'index', o.run + ', #' + o.index +
         (o.merged > 1 ? ' (merged ' + o.merged + ' STOREs: #' + o.index + '..#' + o.last_index + ')' : ''));
       h += row('queued', 'queued', o.queued) + row('start', 'start', o.start) + row('done', 'done', o.done);
-      h += row('cycles (queued to done)', 'cycles', o.cycles) + row('busy', 'busy', o.busy) +
+      h += row('cycles (busy + stalls + token waits)', 'cycles', o.cycles) + row('busy', 'busy', o.busy) +
         row('memory stall', 'mem_stall', o.mem_stall);
       QUEUES.forEach(function (q) { h += row('token wait ' + q, 'dep_' + q, o['dep_' + q]); });
     } else {
