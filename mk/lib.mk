@@ -57,9 +57,17 @@ $(BUILD)/gen/timeline_js.h: analysis/timeline.js
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 $(BUILD)/analysis/html_timeline.o: $(BUILD)/gen/timeline_js.h
 
+# The compiler and flags of this build directory, rewritten only when they
+# change: every C object depends on it, so that new flags (-fPIC for the
+# shared library, another OPT) recompile what an older build left.
+FLAGS_STAMP := $(BUILD)/cflags.stamp
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
+
 # Every compile waits for deps: the headers of cjson, nettle and xxhash come
 # with the Debian packages it installs.
-$(BUILD)/%.o: %.c | deps
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(INC) -MMD -MP -c $< -o $@
 
