@@ -392,23 +392,44 @@ unsigned int vta_sc::transport_dbg(tlm_generic_payload &t) {
 
 // ---- parameters ------------------------------------------------------------------
 
+// The time units of the command line: SystemC's, and their picoseconds.
+static const struct { const char *name; sc_time_unit u; double ps; } time_units[] = {
+    {"fs", SC_FS, 1e-3}, {"ps", SC_PS, 1}, {"ns", SC_NS, 1e3},
+    {"us", SC_US, 1e6},  {"ms", SC_MS, 1e9}, {"s", SC_SEC, 1e12}};
+
+// s as a number followed by its unit: the number and the rest of s.
+static bool split_time(const std::string &s, double *v, std::string *unit) {
+  size_t used = 0;
+  try {
+    *v = std::stod(s, &used);
+  } catch (...) {
+    return false;
+  }
+  *unit = s.substr(used);
+  return true;
+}
+
+bool vta_sc_time_ps(const std::string &s, double *ps) {
+  double v;
+  std::string unit;
+  if (!split_time(s, &v, &unit)) return false;
+  for (const auto &u : time_units)
+    if (unit == u.name) {
+      *ps = v * u.ps;
+      return true;
+    }
+  return false;
+}
+
 bool vta_sc_parse_time(const std::string &s, const sc_time &period, sc_time *out) {
   if (s == "inf" || s == "unbounded") {
     *out = sc_max_time();
     return true;
   }
-  size_t used = 0;
   double v;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    return false;
-  }
-  if (!(v >= 0)) return false;
-  std::string unit = s.substr(used);
-  static const struct { const char *name; sc_time_unit u; } units[] = {
-      {"fs", SC_FS}, {"ps", SC_PS}, {"ns", SC_NS}, {"us", SC_US}, {"ms", SC_MS}, {"s", SC_SEC}};
-  for (const auto &u : units)
+  std::string unit;
+  if (!split_time(s, &v, &unit) || !(v >= 0)) return false;
+  for (const auto &u : time_units)
     if (unit == u.name) {
       *out = sc_time(v, u.u);
       return true;

@@ -169,6 +169,9 @@ class vta_sc : public sc_core::sc_module {
   sc_core::sc_signal<bool> m_irq_open{"irq_open"}, m_rst_open{"rst_open"};
 };
 
+// A time with its unit (fs, ps, ns, us, ms, s) in picoseconds, unrounded;
+// false when s is no such time.
+bool vta_sc_time_ps(const std::string &s, double *ps);
 // One "ns"/"us"/... suffixed time, or cycles of `period` with suffix
 // "cycle(s)", "inf"/"unbounded" for sc_max_time(); false if malformed.
 bool vta_sc_parse_time(const std::string &s, const sc_core::sc_time &period,

@@ -119,26 +119,6 @@ static int take_option(sc_cli &c, int argc, char **argv, int i, int *rc) {
   return 0;
 }
 
-// A clock period as the user wrote it, in picoseconds (no rounding yet):
-// false when it is no time of the units vta_sc_parse_time knows.
-static bool period_ps(const std::string &s, double *ps) {
-  static const struct { const char *name; double ps; } units[] = {
-      {"fs", 1e-3}, {"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
-  size_t used = 0;
-  double v;
-  try {
-    v = std::stod(s, &used);
-  } catch (...) {
-    return false;
-  }
-  for (const auto &u : units)
-    if (s.substr(used) == u.name) {
-      *ps = v * u.ps;
-      return true;
-    }
-  return false;
-}
-
 // The command line into c; -1 to go on, else the exit status.
 static int parse(sc_cli &c, int argc, char **argv) {
   platform_options &o = c.o;
@@ -156,7 +136,7 @@ static int parse(sc_cli &c, int argc, char **argv) {
   // of picoseconds (never rounded), as vtasim run's --clock-mhz 1..1e6:
   // simulated times then neither round away nor saturate.
   double ps;
-  if (!period_ps(c.period, &ps) || !vta_sc_parse_time(c.period, SC_ZERO_TIME, &o.vta.period))
+  if (!vta_sc_time_ps(c.period, &ps) || !vta_sc_parse_time(c.period, SC_ZERO_TIME, &o.vta.period))
     return usage("--clock-period: expected a time such as 10ns, got '" + c.period + "'");
   if (!(ps >= 1 && ps <= 1e6))
     return usage("--clock-period: " + c.period + " is out of range (expected 1ps to 1us)");
