@@ -188,6 +188,9 @@ void vta_cl_net_release(vta_cl_net_t *n) {
   n->input_data = n->host_data = NULL;
 }
 
+/* Biases up to +-8 after a shift of s (bounded where 8 << s leaves int). */
+static int bias_range(int s) { return s < 27 ? 8 << s : 1 << 29; }
+
 static void *dup_bytes(const void *p, size_t len) {
   void *q = malloc(len ? len : 1);
   if (q && len) memcpy(q, p, len);
@@ -226,7 +229,7 @@ int vta_cl_net_host_weights(const vta_cl_net_t *n, int h, int8_t **k, int32_t **
   /* conv2d: up to +-8 after the shift, as the VTA layers; dense: +-1024 on the logits */
   *bias = op->bfile ? dup_bytes(op->bfile, (size_t)nb * 4)
           : cl_random_bias(op->seed, (size_t)nb,
-                           op->kind == VTA_CL_HOST_CONV2D ? 8 << op->epi.shift : 1024);
+                           op->kind == VTA_CL_HOST_CONV2D ? bias_range(op->epi.shift) : 1024);
   if (*k && *bias) return 0;
   free(*k), free(*bias);
   *k = NULL, *bias = NULL;
@@ -268,7 +271,7 @@ int vta_cl_net_weights(const vta_cl_net_t *n, int i, int8_t **k, int32_t **bias)
   *k = l->wfile ? dup_bytes(l->wfile, nk) : cl_random_i8(p->seed, 2, nk, p->range);
   /* folded batch-norm shift: up to +-8 after the requantizing shift */
   *bias = l->bfile ? dup_bytes(l->bfile, (size_t)p->out_channels * 4)
-                   : cl_random_bias(p->seed, (size_t)p->out_channels, 8 << p->epi.shift);
+                   : cl_random_bias(p->seed, (size_t)p->out_channels, bias_range(p->epi.shift));
   if (*k && *bias) return 0;
   free(*k);
   free(*bias);
