@@ -234,6 +234,13 @@ static int gen_hosts(gen_job_t *j) {
       if (write_weights(j, wn, k, vta_cl_host_weight_count(op), bn, b, op->o)) return -1;
     }
     fputc('\n', j->m);
+    if (!j->quiet) {
+      int c, h, w;
+      vta_cl_host_out_shape(op, &c, &h, &w);
+      printf("  host %-17s %-6s %-17s %dx%dx%d -> %dx%dx%d%s\n", op->name,
+             op->after ? "after" : "before", vta_cl_host_op_name(op->kind), op->c, op->h, op->w,
+             c, h, w, op->kind == VTA_CL_HOST_DENSE ? " int32" : "");
+    }
   }
   return 0;
 }

@@ -350,7 +350,10 @@ static int parse_host_op(desc_ctx_t *c, vta_cl_net_t *n, const cJSON *o, int ch,
     if (round && !cJSON_IsBool(round))
       return vta_errf(c->err, VTA_EINPUT, "%s: %s.round: expected true or false", c->path,
                       c->where);
-    op->epi.round = cJSON_IsTrue(round) && op->epi.shift > 0;
+    op->epi.round = cJSON_IsTrue(round);
+    if (op->epi.round && op->epi.shift < 1)
+      return vta_errf(c->err, VTA_EINPUT, "%s: %s.round: rounding needs a shift of at least 1",
+                      c->path, c->where);
     op->epi.bias = 1, op->epi.clip_lo = clip_lo, op->epi.clip_hi = clip_hi;
     k = op->kernel;
     break;
