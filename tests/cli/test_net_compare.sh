@@ -6,7 +6,8 @@
 # difference.  The numbers of each side must equal that lowering's own run;
 # TVM's side equals TVM's published statistics (the tutorial's numbers in
 # docs/network.md); the fused network's output equals the naive reference
-# (tests/cli/net_ref.c) on every engine.
+# (tests/cli/net_ref.c) on every engine; the HTML report of a compared run
+# shows both sides, and broken variants of that JSON never crash it.
 . "$(dirname "$0")/lib.sh"
 V=$VTASIM
 check "naive reference builds" cc -O2 -Wall -Wextra -Werror -o "$TMP/net_ref" "$ROOT/tests/cli/net_ref.c"
@@ -75,3 +76,13 @@ for e in functional model rtl; do
   "$V" run "$TMP/sf/small_fused.net" --engine $e --output "$TMP/sf.$e" >/dev/null
   check "small fused output on $e equals the naive reference" cmp "$TMP/sf.ref" "$TMP/sf.$e"
 done
+
+# the report of a compared run, and of 150 broken variants of it (fields of
+# "compare" and "host_operators" removed, mistyped, huge): a page without
+# nan or inf, or exit 2 naming the file
+expect "report of a run with --compare" 0 '^wrote .*cmp\.html' -- "$V" report "$TMP/cmp.model.json" -o "$TMP/cmp.html"
+grep -q 'Lowerings side by side' "$TMP/cmp.html" && grep -q 'Host operators' "$TMP/cmp.html" &&
+  grep -q 'data-src="0:compare.difference.out_store_nbytes" data-v="-752640"' "$TMP/cmp.html" &&
+  echo "PASS the page has the two lowerings side by side and the host operators" ||
+  echo "FAIL the page has the two lowerings side by side and the host operators"
+(cd "$TMP" && python3 "$ROOT/tests/cli/report_mutate.py" "$V" 150 cmp.model.json)
