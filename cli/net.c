@@ -3,8 +3,10 @@
  * network manifest (docs/network.md) with one bundle per layer, and
  * `vtasim run NET.net` runs its layers in order on one engine, each layer's
  * input (and residual) being the simulated output of the layer it names,
- * checks every layer's expectations, and reports one row per layer and the
- * totals (text or JSON, schema vtasim-net/1).
+ * checks every layer's expectations, runs the host operators around the
+ * layers (compiler-lite/cl_host.c), and reports one row per layer and the
+ * totals (text or JSON, schema vtasim-net/1), with --compare beside another
+ * lowering's.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
