@@ -3,7 +3,9 @@
  * vtasim-net/1): totals, the wall time per engine when reports of the same
  * network on several engines are given, one roofline point and one bar of
  * cycles per layer, and the table of layers, each beside the baseline's
- * (matched by layer name) when one is given.
+ * (matched by layer name) when one is given; then the seven statistics per
+ * layer and in total, the host operators, and, for a run with --compare,
+ * the two lowerings side by side.
  */
 #include <math.h>
 #include <stdio.h>
@@ -218,6 +220,117 @@ static void total_row(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b, i
   hr_out(w, "</td><td></td></tr>");
 }
 
+/* The seven statistics of docs/isa.md 9, as the network report names them. */
+static const char *const net_stats[7] = {"inp_load_nbytes", "wgt_load_nbytes",
+                                          "acc_load_nbytes", "uop_load_nbytes",
+                                          "out_store_nbytes", "gemm_counter", "alu_counter"};
+static const char *const net_stat_heads[7] = {"inp load", "wgt load", "acc load", "uop load",
+                                               "out store", "GEMM", "ALU"};
+
+/* A number of the report at path (JSON dotted), or a dash when absent. */
+static void stat_cell(hw_t *w, const vta_run_doc_t *d, const char *path) {
+  hr_out(w, "<td class=\"r\">");
+  if (cJSON_IsNumber(jget(d->j, path))) hr_val(w, d, path, num(d->j, path), F_INT);
+  else hr_out(w, "&mdash;");
+  hr_out(w, "</td>");
+}
+
+/* Per layer and in total: cycles beside the seven statistics. */
+static void net_stats_table(hw_t *w, const vta_run_doc_t *d, int n) {
+  char p[160];
+  hr_out(w, "<h3>Statistics per layer</h3><p class=\"note\">Bytes loaded and stored, GEMM and ALU "
+    "counters (docs/isa.md 9).</p><table class=\"stats\"><tr><th>#</th><th>layer</th>"
+    "<th class=\"r\">cycles</th>");
+  for (int k = 0; k < 7; k++) hr_out(w, "<th class=\"r\">%s</th>", net_stat_heads[k]);
+  hr_out(w, "</tr>");
+  for (int i = 0; i <= n; i++) {
+    const cJSON *l = i < n ? cJSON_GetArrayItem(jget(d->j, "layers"), i) : NULL;
+    if (l) {
+      hr_out(w, "<tr><td>%d</td><td>", i + 1);
+      hr_esc(w, str(l, "name"));
+      hr_out(w, "</td>");
+      snprintf(p, sizeof p, "layers.%d.profile.cycles", i);
+    } else {
+      hr_out(w, "<tr class=\"total\"><td></td><td>total</td>");
+      snprintf(p, sizeof p, "totals.cycles");
+    }
+    stat_cell(w, d, p);
+    for (int k = 0; k < 7; k++) {
+      if (l) snprintf(p, sizeof p, "layers.%d.stats.%s", i, net_stats[k]);
+      else snprintf(p, sizeof p, "totals.stats.%s", net_stats[k]);
+      stat_cell(w, d, p);
+    }
+    hr_out(w, "</tr>");
+  }
+  hr_out(w, "</table>");
+}
+
+/* The operators the CPU ran around the VTA layers. */
+static void net_host_table(hw_t *w, const vta_run_doc_t *d) {
+  const cJSON *hs = jget(d->j, "host_operators");
+  int n = cJSON_GetArraySize(hs);
+  if (!n) return;
+  hr_out(w, "<h3>Host operators (run on the CPU)</h3><table class=\"host\"><tr><th>operator</th>"
+    "<th>where</th><th>op</th><th>shape</th><th class=\"r\">wall, s</th><th>result</th></tr>");
+  for (int i = 0; i < n; i++) {
+    const cJSON *h = cJSON_GetArrayItem(hs, i);
+    char p[96];
+    hr_out(w, "<tr><td>");
+    hr_esc(w, str(h, "name"));
+    hr_out(w, "</td><td>%s the VTA layers</td><td>", !strcmp(str(h, "where"), "after") ? "after" : "before");
+    hr_esc(w, str(h, "op"));
+    hr_out(w, "</td><td><code>");
+    hr_esc(w, cJSON_IsString(jget(h, "shape")) ? str(h, "shape") : "not run");
+    hr_out(w, "</code></td>");
+    snprintf(p, sizeof p, "host_operators.%d.wall_seconds", i);
+    hr_out(w, "<td class=\"r\">");
+    if (cJSON_IsNumber(jget(h, "wall_seconds"))) hr_val(w, d, p, num(h, "wall_seconds"), F_F3);
+    else hr_out(w, "&mdash;");
+    const char *res = cJSON_IsString(jget(h, "result")) ? str(h, "result") : "";
+    hr_out(w, "</td><td class=\"%s\">", !*res || !strcmp(res, "ok") ? "ok" : "fail");
+    hr_esc(w, *res ? res : cJSON_IsTrue(jget(h, "ran")) ? "ran" : "");
+    hr_out(w, "</td></tr>");
+  }
+  hr_out(w, "</table><p class=\"note\">ok: the output of the operators before the VTA layers "
+    "equals the input the layers' bundles were built on.</p>");
+}
+
+/* --compare: this lowering and the other side by side, and the difference. */
+static void net_compare_table(hw_t *w, const vta_run_doc_t *d) {
+  const cJSON *c = jget(d->j, "compare");
+  if (!cJSON_IsObject(c)) return;
+  hr_out(w, "<h3>Lowerings side by side</h3><p class=\"note\">");
+  hr_esc(w, str(d->j, "network"));
+  hr_out(w, " beside ");
+  hr_esc(w, str(c, "network"));
+  hr_out(w, " (");
+  hr_esc(w, str(c, "manifest"));
+  hr_out(w, ", status <span class=\"%s\">", !strcmp(str(c, "status"), "ok") ? "ok" : "fail");
+  hr_esc(w, str(c, "status"));
+  hr_out(w, "</span>), same engine; difference: the other minus this one.</p><table class=\"compare\">"
+    "<tr><th>statistic</th><th class=\"r\">");
+  hr_esc(w, str(d->j, "network"));
+  hr_out(w, "</th><th class=\"r\">");
+  hr_esc(w, str(c, "network"));
+  hr_out(w, "</th><th class=\"r\">difference</th><th class=\"r\">&Delta;</th></tr>");
+  for (int k = -1; k < 7; k++) {
+    char a[96], b[96], df[96];
+    const char *name = k < 0 ? "cycles" : net_stats[k];
+    if (k < 0 && !cJSON_IsNumber(jget(d->j, "totals.cycles"))) continue;
+    snprintf(a, sizeof a, "totals.%s%s", k < 0 ? "" : "stats.", name);
+    snprintf(b, sizeof b, "compare.totals.%s%s", k < 0 ? "" : "stats.", name);
+    snprintf(df, sizeof df, "compare.difference.%s", name);
+    hr_out(w, "<tr><td>%s</td>", name);
+    stat_cell(w, d, a);
+    stat_cell(w, d, b);
+    stat_cell(w, d, df);
+    hr_out(w, "<td class=\"r\">");
+    hr_delta(w, num(d->j, b), num(d->j, a), 1, 0);
+    hr_out(w, "</td></tr>");
+  }
+  hr_out(w, "</table>");
+}
+
 void hr_net_section(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b) {
   const cJSON *ls = jget(d->j, "layers");
   int n = cJSON_GetArraySize(ls), cyc = cJSON_IsNumber(jget(d->j, "totals.cycles"));
@@ -234,5 +347,9 @@ void hr_net_section(hw_t *w, const vta_run_doc_t *d, const vta_run_doc_t *b) {
     "<th class=\"r\">read</th><th class=\"r\">write</th><th class=\"r\">wall, s</th><th>result</th></tr>");
   for (int i = 0; i < n; i++) layer_row(w, d, b, i);
   total_row(w, d, b, cyc);
-  hr_out(w, "</table></section>");
+  hr_out(w, "</table>");
+  net_stats_table(w, d, n);
+  net_host_table(w, d);
+  net_compare_table(w, d);
+  hr_out(w, "</section>");
 }

@@ -47,6 +47,8 @@ static const char css[] =
     "th{text-align:left;color:#556070;font-weight:600;border-bottom:2px solid #dde1e8;padding:5px 6px}"
     "td{border-bottom:1px solid #eef0f3;padding:4px 6px;vertical-align:top}"
     "td.r,th.r{text-align:right;font-variant-numeric:tabular-nums}"
+    /* a network's ten columns of statistics fit an 800 px window */
+    "@media (max-width:1100px){table.stats td,table.stats th{padding:3px 2px;font-size:11px}}"
     "tr.total td{font-weight:600;border-top:2px solid #dde1e8}"
     "code{font:11.5px 'DejaVu Sans Mono',monospace;color:#39414f}"
     "td.dis{max-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;padding-top:0;"

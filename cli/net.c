@@ -3,8 +3,10 @@
  * network manifest (docs/network.md) with one bundle per layer, and
  * `vtasim run NET.net` runs its layers in order on one engine, each layer's
  * input (and residual) being the simulated output of the layer it names,
- * checks every layer's expectations, and reports one row per layer and the
- * totals (text or JSON, schema vtasim-net/1).
+ * checks every layer's expectations, runs the host operators around the
+ * layers (compiler-lite/cl_host.c), and reports one row per layer and the
+ * totals (text or JSON, schema vtasim-net/1), with --compare beside another
+ * lowering's.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -110,6 +112,11 @@ static const char gen_desc_help[] =
     "biases (deterministic from the description's seed) and one bundle per layer.\n"
     "Every error names the file and the field (layers[2].kernel).\n"
     "\n"
+    "  --fuse-residual  the fused lowering of the same network: each residual\n"
+    "                 addition folded into the convolution computing its operand\n"
+    "                 (added after the shift, the addition's clip; tiles chosen\n"
+    "                 anew), named NAME_fused; `vtasim run A.net --compare B.net`\n"
+    "                 shows both lowerings side by side\n"
     "  --config FILE  hardware configuration (vta_config.json)\n"
     "  --quiet        no per-layer listing\n";
 
@@ -125,7 +132,7 @@ typedef struct gen_job {
   const char *dir;
   const char *desc; /* `gen net FILE.json`: the description; NULL for resnet18 */
   long long size, div, seed;
-  int quiet;
+  int quiet, fuse;
   vta_config_t cfg;
   vta_cl_net_t *net;
   int8_t **t;  /* the reference tensors: the input, then each layer's output */
@@ -153,6 +160,7 @@ static int gen_parse(int argc, char **argv, gen_job_t *j, const char **config) {
                    : !strcmp(a, "--seed") ? &j->seed : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(gen_net_help, stdout); return NET_OK; }
     else if (!strcmp(a, "--quiet")) j->quiet = 1;
+    else if (!strcmp(a, "--fuse-residual") && j->desc) j->fuse = 1;
     else if (!strcmp(a, "-o") && v) { j->dir = v; i++; }
     else if (!strcmp(a, "--config") && v) { *config = v; i++; }
     else if (num && v) {
@@ -163,6 +171,80 @@ static int gen_parse(int argc, char **argv, gen_job_t *j, const char **config) {
   }
   if (!j->dir) return gen_usage("%s", "missing -o DIR");
   return -1;
+}
+
+/* Weights and bias files (raw int8, int32 little-endian); k and b are freed. */
+static int write_weights(gen_job_t *j, const char *wn, int8_t *k, size_t nk, const char *bn,
+                         int32_t *b, int nb) {
+  uint8_t *bl = malloc((size_t)nb * 4);
+  for (int o = 0; bl && o < nb; o++)
+    for (int q = 0; q < 4; q++) bl[o * 4 + q] = (uint8_t)((uint32_t)b[o] >> (8 * q));
+  int werr = !bl || write_file(j->dir, wn, k, nk, &j->e) ||
+             write_file(j->dir, bn, bl, (size_t)nb * 4, &j->e);
+  free(k);
+  free(b);
+  free(bl);
+  if (werr && !j->e.msg[0]) vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  return werr ? -1 : 0;
+}
+
+/* Layer i's weights and bias files (raw int8 OIHW, int32 little-endian). */
+static int gen_weights(gen_job_t *j, int i, char *wn, char *bn, size_t len) {
+  const vta_cl_net_layer_t *l = &j->net->layer[i];
+  const vta_cl_conv2d_params_t *p = &l->p;
+  int8_t *k;
+  int32_t *b;
+  if (vta_cl_net_weights(j->net, i, &k, &b)) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+  size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
+  snprintf(wn, len, "%s.w.i8", l->name);
+  snprintf(bn, len, "%s.b.i32", l->name);
+  return write_weights(j, wn, k, nk, bn, b, p->out_channels);
+}
+
+/* The host operators' lines (docs/network.md, "Host operators"), their
+ * weights and, with operators before the VTA layers, the host's input. */
+static int gen_hosts(gen_job_t *j) {
+  const vta_cl_net_t *net = j->net;
+  int8_t *hx = vta_cl_net_host_input(net);
+  if (hx) {
+    const int *s = net->host_shape;
+    int bad = write_file(j->dir, "host_input.i8", hx, (size_t)s[0] * s[1] * s[2] * s[3], &j->e);
+    free(hx);
+    if (bad) return -1;
+    fprintf(j->m, "host_input host_input.i8 %d %d %d %d\n", s[0], s[1], s[2], s[3]);
+  }
+  for (int h = 0; h < net->nhost; h++) {
+    const vta_cl_host_op_t *op = &net->host[h];
+    char wn[96], bn[96];
+    fprintf(j->m, "host %s %s %s %d %d %d", op->name, op->after ? "after" : "before",
+            vta_cl_host_op_name(op->kind), op->c, op->h, op->w);
+    if (op->kind == VTA_CL_HOST_CONV2D)
+      fprintf(j->m, " %d %d %d %d %d %d %d %d", op->o, op->kernel, op->stride, op->pad,
+              op->epi.shift, op->epi.clip_lo, op->epi.clip_hi, op->epi.round);
+    else if (op->kind == VTA_CL_HOST_MAX_POOL2D)
+      fprintf(j->m, " %d %d %d", op->kernel, op->stride, op->pad);
+    else if (op->kind == VTA_CL_HOST_DENSE)
+      fprintf(j->m, " %d", op->o);
+    if (op->kind == VTA_CL_HOST_CONV2D || op->kind == VTA_CL_HOST_DENSE) {
+      int8_t *k;
+      int32_t *b;
+      if (vta_cl_net_host_weights(net, h, &k, &b))
+        return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+      snprintf(wn, sizeof wn, "host.%s.w.i8", op->name);
+      snprintf(bn, sizeof bn, "host.%s.b.i32", op->name);
+      fprintf(j->m, " %s %s", wn, bn);
+      if (write_weights(j, wn, k, vta_cl_host_weight_count(op), bn, b, op->o)) return -1;
+    }
+    fputc('\n', j->m);
+    if (!j->quiet) {
+      int c, h, w;
+      vta_cl_host_out_shape(op, &c, &h, &w);
+      printf("  host %-17s %-6s %-17s %dx%dx%d -> %dx%dx%d%s\n", op->name,
+             op->after ? "after" : "before", vta_cl_host_op_name(op->kind), op->c, op->h, op->w,
+             c, h, w, op->kind == VTA_CL_HOST_DENSE ? " int32" : "");
+    }
+  }
+  return 0;
 }
 
 /* The manifest's header and the input tensor. */
@@ -183,35 +265,11 @@ static int gen_input(gen_job_t *j) {
           net->width);
   fprintf(j->m, "# layer NAME BUNDLE IN RES WEIGHTS BIAS C H W O KH KW PAD STRIDE SHIFT CLIP_LO "
                 "CLIP_HI ROUND\n# add NAME BUNDLE A B C H W CLIP_LO CLIP_HI\n");
-  for (int h = 0; h < net->nhost; h++)
-    fprintf(j->m, "host %s %s %s\n", net->host[h].name, net->host[h].after ? "after" : "before",
-            net->host[h].op);
+  if (gen_hosts(j)) return -1;
   j->t[0] = vta_cl_net_input(net);
   if (!j->t[0]) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
   return write_file(j->dir, "input.i8", j->t[0],
                     (size_t)net->batch * net->channels * net->height * net->width, &j->e);
-}
-
-/* Layer i's weights and bias files (raw int8 OIHW, int32 little-endian). */
-static int gen_weights(gen_job_t *j, int i, char *wn, char *bn, size_t len) {
-  const vta_cl_net_layer_t *l = &j->net->layer[i];
-  const vta_cl_conv2d_params_t *p = &l->p;
-  int8_t *k;
-  int32_t *b;
-  if (vta_cl_net_weights(j->net, i, &k, &b)) return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
-  size_t nk = (size_t)p->out_channels * p->in_channels * p->kernel_h * p->kernel_w;
-  uint8_t *bl = malloc((size_t)p->out_channels * 4);
-  for (int o = 0; bl && o < p->out_channels; o++)
-    for (int q = 0; q < 4; q++) bl[o * 4 + q] = (uint8_t)((uint32_t)b[o] >> (8 * q));
-  snprintf(wn, len, "%s.w.i8", l->name);
-  snprintf(bn, len, "%s.b.i32", l->name);
-  int werr = !bl || write_file(j->dir, wn, k, nk, &j->e) ||
-             write_file(j->dir, bn, bl, (size_t)p->out_channels * 4, &j->e);
-  free(k);
-  free(b);
-  free(bl);
-  if (werr && !j->e.msg[0]) vta_errf(&j->e, VTA_ENOMEM, "out of memory");
-  return werr ? -1 : 0;
 }
 
 /* Layer i: its bundle (and its reference output), weights, manifest line. */
@@ -275,7 +333,16 @@ static int gen_network(gen_job_t *j) {
   int rc = vta_cl_net_from_json(&j->cfg, z, j->desc, j->net, &j->e);
   free(z);
   j->seed = (long long)j->net->seed;
-  return rc;
+  if (rc || !j->fuse) return rc;
+  /* the fused lowering of the same description, under its own name */
+  int fused = vta_cl_net_fuse_residual(&j->cfg, j->net, &j->e);
+  if (fused < 0) return vta_err_prefix(&j->e, "%s: --fuse-residual: ", j->desc);
+  size_t nl = strlen(j->net->name);
+  if (nl + 6 < sizeof j->net->name) memcpy(j->net->name + nl, "_fused", 7);
+  if (!j->quiet)
+    printf("--fuse-residual: %d residual additions fused into the convolution before them\n",
+           fused);
+  return 0;
 }
 
 /* The network, every layer and the manifest written into j->dir. */
@@ -312,13 +379,14 @@ int vtasim_cmd_gen_net(int argc, char **argv) {
     vta_errf(&j.e, VTA_EIO, "%s: cannot create the directory: %s", j.dir, strerror(errno));
     return net_fail(&j.e);
   }
-  j.net = malloc(sizeof *j.net);
+  j.net = calloc(1, sizeof *j.net);
   j.t = calloc(VTA_CL_NET_MAX + 1, sizeof *j.t);
   if (!j.net || !j.t) rc = vta_errf(&j.e, VTA_ENOMEM, "out of memory");
   else rc = gen_all(&j);
   if (j.t)
     for (int i = 0; i <= VTA_CL_NET_MAX; i++) free(j.t[i]);
   free(j.t);
+  if (j.net) vta_cl_net_release(j.net);
   free(j.net);
   return rc ? net_fail(&j.e) : NET_OK;
 }
@@ -417,6 +485,12 @@ typedef struct net_job {
   int failed_layers, have_cycles, rc;
   vtasim_net_tl_t *tl; /* --timeline: the one file of every layer */
   vta_err e;
+  /* the host operators (docs/network.md, "Host operators"): each one's JSON
+   * object, and the output of the ones after the VTA layers */
+  cJSON *host_o[8];
+  void *host_out;
+  size_t host_out_len; /* bytes */
+  int host_ran;
 } net_job_t;
 
 /* One layer's run: its inputs, its bundle, its session. */
@@ -454,6 +528,179 @@ static int load_input(net_job_t *j) {
   j->t[0] = (tensor_t){"input", mf->n, mf->c, mf->h, mf->w, (int8_t *)d};
   j->nt = 1;
   return 0;
+}
+
+/* ---- host operators ------------------------------------------------------- */
+
+/* A manifest file of exactly len bytes; NULL with j->e otherwise. */
+static void *read_exact(net_job_t *j, const char *name, size_t len, const char *what, int line) {
+  char path[8400];
+  snprintf(path, sizeof path, "%s/%s", j->mf->dir, name);
+  uint8_t *d;
+  size_t got;
+  if (vta_read_file(path, &d, &got, &j->e)) return NULL;
+  if (got == len) return d;
+  free(d);
+  vta_errf(&j->e, VTA_EINPUT, "%s:%d: %s %s holds %zu bytes, expected %zu", j->opt->in, line,
+           what, name, got, len);
+  return NULL;
+}
+
+/* Host operator mh as compiler-lite runs it. */
+static void host_op_of(const net_host_t *mh, vta_cl_host_op_t *op) {
+  memset(op, 0, sizeof *op);
+  snprintf(op->name, sizeof op->name, "%.47s", mh->name);
+  op->after = mh->after, op->kind = mh->kind;
+  op->c = mh->c, op->h = mh->h, op->w = mh->w, op->o = mh->o;
+  op->kernel = mh->k, op->stride = mh->stride, op->pad = mh->pad;
+  op->epi = (vta_cl_epilogue_t){.shift = mh->shift, .clip_lo = mh->clip_lo,
+                                .clip_hi = mh->clip_hi, .bias = 1, .round = mh->round};
+}
+
+/* Host operator h, its weights and bias from the files the manifest names
+ * (NULL for pooling). */
+static int host_op(net_job_t *j, int h, vta_cl_host_op_t *op, int8_t **k, int32_t **b) {
+  const net_host_t *mh = &j->mf->host[h];
+  host_op_of(mh, op);
+  *k = NULL, *b = NULL;
+  size_t nk = vta_cl_host_weight_count(op);
+  if (!nk) return 0;
+  char what[96];
+  snprintf(what, sizeof what, "host %s: WEIGHTS", mh->name);
+  if (!(*k = read_exact(j, mh->weights, nk, what, mh->line))) return -1;
+  snprintf(what, sizeof what, "host %s: BIAS", mh->name);
+  uint8_t *bb = read_exact(j, mh->bias, (size_t)op->o * 4, what, mh->line);
+  if (!bb || !(*b = malloc((size_t)op->o * 4))) {
+    free(bb), free(*k);
+    *k = NULL;
+    return bb ? vta_errf(&j->e, VTA_ENOMEM, "out of memory") : -1;
+  }
+  for (int o = 0; o < op->o; o++)
+    (*b)[o] = (int32_t)((uint32_t)bb[4 * o] | (uint32_t)bb[4 * o + 1] << 8 |
+                        (uint32_t)bb[4 * o + 2] << 16 | (uint32_t)bb[4 * o + 3] << 24);
+  free(bb);
+  return 0;
+}
+
+/* The host operators before (after = 0) or after the VTA layers, in order,
+ * on x (n x c x h x w, not freed); *out the last one's output (malloc'd,
+ * *len bytes), each operator's shapes and time in its JSON object. */
+static int run_hosts(net_job_t *j, int after, const int8_t *x, int n, int c, int h, int w,
+                     void **out, size_t *len) {
+  void *cur = NULL;
+  *out = NULL;
+  for (int i = 0; i < j->mf->nhost; i++) {
+    const net_host_t *mh = &j->mf->host[i];
+    if (mh->after != after) continue;
+    if (mh->c != c || mh->h != h || mh->w != w) {
+      free(cur);
+      return vta_errf(&j->e, VTA_EINPUT, "%s:%d: host %s reads %dx%dx%d, the tensor before it "
+                      "is %dx%dx%d", j->opt->in, mh->line, mh->name, mh->c, mh->h, mh->w, c, h,
+                      w);
+    }
+    vta_cl_host_op_t op;
+    int8_t *k;
+    int32_t *b;
+    if (host_op(j, i, &op, &k, &b)) {
+      free(cur);
+      return -1;
+    }
+    int oc, oh, ow;
+    vta_cl_host_out_shape(&op, &oc, &oh, &ow);
+    const size_t esz = op.kind == VTA_CL_HOST_DENSE ? 4 : 1;
+    *len = (size_t)n * oc * oh * ow * esz;
+    void *y = malloc(*len ? *len : 1);
+    if (!y) {
+      free(cur), free(k), free(b);
+      return vta_errf(&j->e, VTA_ENOMEM, "out of memory");
+    }
+    double t0 = vta_seconds();
+    vta_cl_host_run(&op, n, k, b, cur ? cur : x, y);
+    const double wall = vta_seconds() - t0;
+    free(k), free(b), free(cur);
+    cur = y;
+    char shape[64];
+    snprintf(shape, sizeof shape, "%dx%dx%d -> %dx%dx%d%s", c, h, w, oc, oh, ow,
+             esz == 4 ? " int32" : "");
+    cJSON_AddStringToObject(j->host_o[i], "shape", shape);
+    cJSON_AddBoolToObject(j->host_o[i], "ran", 1);
+    cJSON_AddNumberToObject(j->host_o[i], "wall_seconds", wall);
+    j->wall += wall;
+    c = oc, h = oh, w = ow;
+  }
+  *out = cur;
+  return 0;
+}
+
+/* With host operators before the VTA layers: they run on the host's input,
+ * and their output, which must equal the manifest's input tensor (what the
+ * bundles were built on), becomes the VTA layers' input. */
+static int hosts_before(net_job_t *j) {
+  const net_manifest_t *mf = j->mf;
+  if (!mf->host_input_line) return 0;
+  const int *s = mf->host_shape;
+  uint8_t *x = read_exact(j, mf->host_input, (size_t)s[0] * s[1] * s[2] * s[3], "host_input",
+                          mf->host_input_line);
+  if (!x) return -1;
+  void *y;
+  size_t len;
+  int rc = run_hosts(j, 0, (const int8_t *)x, s[0], s[1], s[2], s[3], &y, &len);
+  free(x);
+  if (rc) return -1;
+  tensor_t *in = &j->t[0];
+  const size_t want = (size_t)in->n * in->c * in->h * in->w;
+  int last = 0;
+  for (int i = 0; i < mf->nhost; i++)
+    if (!mf->host[i].after) last = i;
+  if (len != want) {
+    vta_cl_host_op_t op;
+    int oc, oh, ow;
+    host_op_of(&mf->host[last], &op);
+    vta_cl_host_out_shape(&op, &oc, &oh, &ow);
+    free(y);
+    return vta_errf(&j->e, VTA_EINPUT, "%s:%d: host %s gives %dx%dx%d, the VTA layers' input "
+                    "is %dx%dx%d", j->opt->in, mf->host[last].line, mf->host[last].name, oc, oh,
+                    ow, in->c, in->h, in->w);
+  }
+  const int same = !memcmp(y, in->data, want);
+  cJSON_AddStringToObject(j->host_o[last], "result", same ? "ok" : "mismatch");
+  cJSON_AddStringToObject(j->host_o[last], "check", "its output equals the manifest's input "
+                          "tensor, on which the bundles were built");
+  if (!same) {
+    j->rc = NET_MISMATCH;
+    if (!j->json)
+      printf("  host %s: FAIL: its output differs from the manifest's input %s\n",
+             mf->host[last].name, mf->input);
+  }
+  free(in->data);
+  in->data = y; /* the VTA layers read what the host computed */
+  return 0;
+}
+
+/* The host operators after the VTA layers, on the last layer's output. */
+static int hosts_after(net_job_t *j) {
+  if (!j->mf->host_after) return 0;
+  const tensor_t *x = &j->t[j->nt - 1];
+  if (run_hosts(j, 1, x->data, x->n, x->c, x->h, x->w, &j->host_out, &j->host_out_len))
+    return -1;
+  j->host_ran = 1;
+  return 0;
+}
+
+static int write_host_output(net_job_t *j, const char *outpath) {
+  if (!j->host_ran)
+    return vta_errf(&j->e, VTA_EINPUT, "--host-output: %s has no host operators after the VTA "
+                    "layers", j->opt->in);
+  const int dense = j->mf->host[j->mf->nhost - 1].kind == VTA_CL_HOST_DENSE;
+  vta_out_t o;
+  if (vta_out_open(&o, outpath, "--host-output", 1, &j->e)) return -1;
+  if (!dense) fwrite(j->host_out, 1, j->host_out_len, o.f);
+  for (size_t i = 0; dense && i < j->host_out_len / 4; i++) { /* little-endian int32 */
+    uint32_t v = (uint32_t)((const int32_t *)j->host_out)[i];
+    const uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    fwrite(le, 1, 4, o.f);
+  }
+  return vta_out_close(&o, 1, &j->e);
 }
 
 /* The tensors a layer reads, defined by earlier lines and of its shapes. */
@@ -745,6 +992,17 @@ static int claim_files(net_job_t *j) {
   vta_io_note_input(j->opt->in);
   snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
   vta_io_note_input(path);
+  if (mf->host_input_line) {
+    snprintf(path, sizeof path, "%s/%s", mf->dir, mf->host_input);
+    vta_io_note_input(path);
+  }
+  for (int h = 0; h < mf->nhost; h++)
+    if (mf->host[h].weights[0]) {
+      snprintf(path, sizeof path, "%s/%s", mf->dir, mf->host[h].weights);
+      vta_io_note_input(path);
+      snprintf(path, sizeof path, "%s/%s", mf->dir, mf->host[h].bias);
+      vta_io_note_input(path);
+    }
   for (int i = 0; i < mf->nlayers; i++) {
     const net_layer_t *l = &mf->layer[i];
     const char *f[3] = {l->bundle, l->weights, l->bias};
@@ -753,7 +1011,8 @@ static int claim_files(net_job_t *j) {
       vta_io_note_input(path);
     }
   }
-  return vta_out_claim(j->opt->output, "--output", &j->e);
+  return vta_out_claim(j->opt->output, "--output", &j->e) ||
+         vta_out_claim(j->opt->host_output, "--host-output", &j->e);
 }
 
 static void totals(net_job_t *j) {
@@ -799,9 +1058,21 @@ static void totals(net_job_t *j) {
            (unsigned long long)s[1], (unsigned long long)s[2], (unsigned long long)s[3],
            (unsigned long long)s[4], (unsigned long long)s[5], (unsigned long long)s[6]);
   }
-  for (int h = 0; h < j->mf->nhost; h++)
-    printf("%s  on the host %s the VTA layers: %s (%s)\n", h ? "" : "\n",
+  for (int h = 0; h < j->mf->nhost; h++) {
+    const cJSON *ho = j->host_o[h];
+    const char *shape = cJSON_GetStringValue(cJSON_GetObjectItem(ho, "shape"));
+    const char *res = cJSON_GetStringValue(cJSON_GetObjectItem(ho, "result"));
+    printf("%s  on the host %s the VTA layers: %s (%s)", h ? "" : "\n",
            j->mf->host[h].after ? "after" : "before", j->mf->host[h].name, j->mf->host[h].op);
+    if (shape)
+      printf(" %s, %.3f s%s%s", shape,
+             cJSON_GetNumberValue(cJSON_GetObjectItem(ho, "wall_seconds")),
+             res ? ", " : "", res ? (!strcmp(res, "ok") ? "ok (its output is the VTA layers' "
+                                     "input the bundles were built on)" : "MISMATCH") : "");
+    else
+      printf(" not run%s", j->params.skip_exec ? " (--skip-exec)" : "");
+    putchar('\n');
+  }
 }
 
 /* The header (JSON and text) and every layer in order. */
@@ -816,7 +1087,7 @@ static void run_layers(net_job_t *j) {
   cJSON_AddBoolToObject(j->o, "skip_exec", j->params.skip_exec);
   cJSON *host = cJSON_AddArrayToObject(j->o, "host_operators");
   for (int h = 0; h < mf->nhost; h++) {
-    cJSON *ho = cJSON_CreateObject();
+    cJSON *ho = j->host_o[h] = cJSON_CreateObject();
     cJSON_AddStringToObject(ho, "name", mf->host[h].name);
     cJSON_AddStringToObject(ho, "where", mf->host[h].after ? "after" : "before");
     cJSON_AddStringToObject(ho, "op", mf->host[h].op);
@@ -829,6 +1100,12 @@ static void run_layers(net_job_t *j) {
            mf->nlayers, j->kind->name, j->clock, "layer", "shape", "cycles", "time ms", "GOPS",
            "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
   const int jobs = j->opt->sweep.jobs_given ? (int)j->opt->sweep.jobs : 1;
+  /* without values (skip_exec) the host has nothing to compute */
+  if (!j->params.skip_exec && hosts_before(j)) {
+    j->rc = NET_BAD;
+    totals(j);
+    return;
+  }
   if (jobs > 1)
     run_layers_at_once(j, jobs);
   else
@@ -836,6 +1113,12 @@ static void run_layers(net_job_t *j) {
       if (run_layer(j, i)) j->rc = j->e.kind == VTA_EINTR ? VTASIM_EXIT_INTERRUPTED : NET_BAD;
   if (j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED && j->opt->output &&
       write_output(j, j->opt->output))
+    j->rc = NET_BAD;
+  if (j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED && !j->params.skip_exec &&
+      hosts_after(j))
+    j->rc = NET_BAD;
+  if (j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED && j->opt->host_output &&
+      write_host_output(j, j->opt->host_output))
     j->rc = NET_BAD;
   totals(j);
 }
@@ -856,37 +1139,29 @@ static void net_finish(net_job_t *j) {
   if (rc == NET_BAD) fprintf(stderr, "vtasim: error: %s\n", j->e.msg);
 }
 
-int vtasim_run_net(const vtasim_opts_t *opt) {
-  vta_err e = {0};
-  /* cosim: the model and the RTL in lockstep, reported as the model */
-  const vta_engine_kind_t *kind = vta_engine_find(opt->engine, &e);
-  if (!kind) return vtasim_usage("run", "%s", e.msg);
-  int rc = vtasim_opts_check(opt, "run", kind, 1);
-  if (rc) return rc;
-  /* Without values there is no output, and layers need none of each
-   * other's; with them each layer reads its predecessor's. */
-  if (opt->params.skip_exec && !kind->skip_exec)
-    return vtasim_usage("run", "%s", "--skip-exec needs --engine model: only the cycle model "
-                        "times a run without computing its values");
-  if (opt->params.skip_exec && opt->output)
-    return vtasim_usage("run", "%s", "--output needs the computed values: not with --skip-exec");
-  if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && !opt->params.skip_exec)
-    return vtasim_usage("run", "%s", "-j N needs --skip-exec: otherwise every layer reads its "
-                        "predecessor's output, so they run one after another");
-  if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && opt->watch.timeline)
-    return vtasim_usage("run", "%s", "--timeline lays the layers end to end, one after "
-                        "another: not with -j N");
+static void net_job_free(net_job_t *j) {
+  cJSON_Delete(j->o);
+  for (int i = 0; i < j->nt; i++) free(j->t[i].data);
+  free(j->t);
+  free(j->lstats);
+  free(j->mf);
+  free(j->host_out);
+  free(j);
+}
+
+static net_job_t *net_job_new(const vtasim_opts_t *opt, const vta_engine_kind_t *kind,
+                              vta_err *e) {
   net_job_t *j = calloc(1, sizeof *j);
   if (j) {
     j->mf = malloc(sizeof *j->mf);
     j->t = calloc(NET_MAX_LAYERS + 1, sizeof *j->t);
     j->lstats = calloc(NET_MAX_LAYERS, sizeof *j->lstats);
+    j->o = cJSON_CreateObject();
   }
-  if (!j || !j->mf || !j->t || !j->lstats) {
-    if (j) free(j->mf), free(j->t), free(j->lstats);
-    free(j);
-    vta_errf(&e, VTA_ENOMEM, "out of memory");
-    return net_fail(&e);
+  if (!j || !j->mf || !j->t || !j->lstats || !j->o) {
+    if (j) net_job_free(j);
+    vta_errf(e, VTA_ENOMEM, "out of memory");
+    return NULL;
   }
   j->opt = opt;
   j->kind = kind;
@@ -900,25 +1175,111 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
   j->have_cycles = 1;
   j->params.stop = vtasim_stop_flag(); /* Ctrl-C: the layers so far are reported */
   vtasim_sigint_catch();
-  j->o = cJSON_CreateObject();
+  return j;
+}
+
+/* The manifest read, its layers (and host operators) run, the report built. */
+static void net_job_run(net_job_t *j) {
+  const vtasim_opts_t *opt = j->opt;
   if (vtasim_manifest_load(j->mf, opt->in, &j->e) || claim_files(j) || load_input(j))
     j->rc = NET_BAD;
-  else if (opt->watch.timeline && !kind->cycles)
+  else if (opt->watch.timeline && !j->kind->cycles)
     j->rc = NET_BAD, vta_errf(&j->e, VTA_EINPUT, "--timeline needs a cycle engine (model, rtl "
-                              "or cosim), not %s", kind->name);
+                              "or cosim), not %s", j->kind->name);
   else if (opt->watch.timeline && !(j->tl = vtasim_net_tl_open(opt->watch.timeline, opt->in,
                                                                &j->e)))
     j->rc = NET_BAD;
   else run_layers(j);
   /* kept when a layer failed: the timeline shows the layers so far */
   if (j->tl && vtasim_net_tl_close(j->tl, 1, &j->e) && j->rc != NET_BAD) j->rc = NET_BAD;
+}
+
+/* --compare NET: the other lowering of the network run on the same engine,
+ * quietly, and its totals beside this one's with the difference (other
+ * minus this): "compare" in the JSON, a table in the text. */
+static void net_compare(net_job_t *j) {
+  vtasim_opts_t o2 = *j->opt;
+  o2.in = j->opt->compare;
+  o2.compare = o2.output = o2.host_output = NULL;
+  o2.watch.timeline = NULL;
+  o2.watch.progress = 0;
+  o2.json = 1; /* nothing printed: its report is read from its JSON */
+  net_job_t *k = net_job_new(&o2, j->kind, &j->e);
+  if (!k) {
+    j->rc = NET_BAD;
+    return;
+  }
+  k->progress = 0;
+  net_job_run(k);
+  if (k->rc == NET_BAD || k->rc == VTASIM_EXIT_INTERRUPTED) {
+    vta_errf(&j->e, k->e.kind, "--compare %s: %s", o2.in, k->e.msg);
+    j->rc = k->rc;
+    net_job_free(k);
+    return;
+  }
+  if (k->rc == NET_MISMATCH && j->rc == NET_OK) j->rc = NET_MISMATCH;
+  const cJSON *kt = cJSON_GetObjectItem(k->o, "totals"), *tt = cJSON_GetObjectItem(j->o, "totals");
+  cJSON *c = cJSON_AddObjectToObject(j->o, "compare");
+  cJSON_AddStringToObject(c, "manifest", o2.in);
+  cJSON_AddStringToObject(c, "network", k->mf->network);
+  cJSON_AddStringToObject(c, "status", k->rc == NET_OK ? "ok" : "mismatch");
+  cJSON_AddItemToObject(c, "totals", cJSON_Duplicate(kt, 1));
+  cJSON *d = cJSON_AddObjectToObject(c, "difference");
+  const cJSON *ks = cJSON_GetObjectItem(kt, "stats"), *ts = cJSON_GetObjectItem(tt, "stats");
+  const int cyc = cJSON_IsNumber(cJSON_GetObjectItem(kt, "cycles")) &&
+                  cJSON_IsNumber(cJSON_GetObjectItem(tt, "cycles"));
+  const char *rows[1 + VTA_NSTATS];
+  rows[0] = "cycles";
+  for (int s = 0; s < VTA_NSTATS; s++) rows[1 + s] = vta_stat_names[s];
+  if (!j->json)
+    printf("\n  compared with %s (%s, %d layers on VTA, engine %s, status %s):\n"
+           "  %-18s %20s %20s %15s\n", o2.in, k->mf->network, k->mf->nlayers, k->kind->name,
+           k->rc == NET_OK ? "ok" : "MISMATCH", "", j->mf->network, k->mf->network,
+           "difference");
+  for (int r = cyc ? 0 : 1; r <= VTA_NSTATS; r++) {
+    const double a = cJSON_GetNumberValue(cJSON_GetObjectItem(r ? ts : tt, rows[r])),
+                 b = cJSON_GetNumberValue(cJSON_GetObjectItem(r ? ks : kt, rows[r]));
+    cJSON_AddNumberToObject(d, rows[r], b - a);
+    if (!j->json)
+    {
+      printf("  %-18s %20.0f %20.0f %+15.0f", rows[r], a, b, b - a);
+      if (a) printf(" (%+.1f%%)", 100 * (b - a) / a);
+      putchar('\n');
+    }
+  }
+  net_job_free(k);
+}
+
+int vtasim_run_net(const vtasim_opts_t *opt) {
+  vta_err e = {0};
+  /* cosim: the model and the RTL in lockstep, reported as the model */
+  const vta_engine_kind_t *kind = vta_engine_find(opt->engine, &e);
+  if (!kind) return vtasim_usage("run", "%s", e.msg);
+  int rc = vtasim_opts_check(opt, "run", kind, 1);
+  if (rc) return rc;
+  /* Without values there is no output, and layers need none of each
+   * other's; with them each layer reads its predecessor's. */
+  if (opt->params.skip_exec && !kind->skip_exec)
+    return vtasim_usage("run", "%s", "--skip-exec needs --engine model: only the cycle model "
+                        "times a run without computing its values");
+  if (opt->params.skip_exec && opt->host_output)
+    return vtasim_usage("run", "%s", "--host-output needs the computed values: not with "
+                        "--skip-exec");
+  if (opt->params.skip_exec && opt->output)
+    return vtasim_usage("run", "%s", "--output needs the computed values: not with --skip-exec");
+  if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && !opt->params.skip_exec)
+    return vtasim_usage("run", "%s", "-j N needs --skip-exec: otherwise every layer reads its "
+                        "predecessor's output, so they run one after another");
+  if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && opt->watch.timeline)
+    return vtasim_usage("run", "%s", "--timeline lays the layers end to end, one after "
+                        "another: not with -j N");
+  vta_err ne = {0};
+  net_job_t *j = net_job_new(opt, kind, &ne);
+  if (!j) return net_fail(&ne);
+  net_job_run(j);
+  if (opt->compare && j->rc != NET_BAD && j->rc != VTASIM_EXIT_INTERRUPTED) net_compare(j);
   net_finish(j);
   rc = j->rc;
-  cJSON_Delete(j->o);
-  for (int i = 0; i < j->nt; i++) free(j->t[i].data);
-  free(j->t);
-  free(j->lstats);
-  free(j->mf);
-  free(j);
+  net_job_free(j);
   return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "net_manifest.h"
+#include "vta_cl.h"
 #include "vta_io.h"
 
 #define MAX_TOKENS 24
@@ -142,19 +143,29 @@ static int parse_network(net_manifest_t *m, const line_ctx_t *c, char **tok, int
   return 0;
 }
 
-static int parse_input(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
-  if (m->input_line)
-    return vta_errf(c->e, VTA_EINPUT, "%s:%d: a second 'input' line (the first is line %d)",
-                    c->path, c->ln, m->input_line);
-  if (arity(c, tok, ntok, 6, "input FILE N C H W") ||
-      parse_path(c, "input FILE", tok[1], m->input, sizeof m->input) ||
-      parse_int(c, "input N", tok[2], 1, 256, &m->n) ||
-      parse_int(c, "input C", tok[3], 1, 65536, &m->c) ||
-      parse_int(c, "input H", tok[4], 1, 4096, &m->h) ||
-      parse_int(c, "input W", tok[5], 1, 4096, &m->w))
-    return -1;
-  m->input_line = c->ln;
+/* KW FILE N C H W (the input and host_input lines) into *line, file, dims. */
+static int parse_tensor_line(const line_ctx_t *c, char **tok, int ntok, const char *kw,
+                             int *line, char *file, int *const dims[4]) {
+  char form[64], what[64];
+  if (*line)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: a second '%s' line (the first is line %d)",
+                    c->path, c->ln, kw, *line);
+  snprintf(form, sizeof form, "%s FILE N C H W", kw);
+  snprintf(what, sizeof what, "%s FILE", kw);
+  if (arity(c, tok, ntok, 6, form) || parse_path(c, what, tok[1], file, NET_PATH_LEN)) return -1;
+  static const char *const dim[] = {"N", "C", "H", "W"};
+  static const long hi[] = {256, 65536, 4096, 4096};
+  for (int k = 0; k < 4; k++) {
+    snprintf(what, sizeof what, "%s %s", kw, dim[k]);
+    if (parse_int(c, what, tok[2 + k], 1, hi[k], dims[k])) return -1;
+  }
+  *line = c->ln;
   return 0;
+}
+
+static int parse_input(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
+  int *const dims[4] = {&m->n, &m->c, &m->h, &m->w};
+  return parse_tensor_line(c, tok, ntok, "input", &m->input_line, m->input, dims);
 }
 
 static int parse_layer(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
@@ -249,20 +260,88 @@ static int parse_add(net_manifest_t *m, const line_ctx_t *c, char **tok, int nto
   return check_new_layer(m, c, l);
 }
 
-/* host NAME before|after OP */
+/* host NAME before|after OP FIELDS... (the operator's fields, in the order
+ * of host_forms[OP]; docs/network.md, "Host operators") */
+static const char *const host_forms[] = {
+    "host NAME before|after conv2d C H W O K STRIDE PAD SHIFT CLIP_LO CLIP_HI ROUND WEIGHTS BIAS",
+    "host NAME before|after max_pool2d C H W K STRIDE PAD",
+    "host NAME before|after global_avg_pool2d C H W",
+    "host NAME before|after dense C H W UNITS WEIGHTS BIAS"};
 static int parse_host(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
   if (m->nhost == (int)(sizeof m->host / sizeof m->host[0]))
     return vta_errf(c->e, VTA_EINPUT, "%s:%d: more than %d host operators", c->path, c->ln,
                     (int)(sizeof m->host / sizeof m->host[0]));
-  if (arity(c, tok, ntok, 4, "host NAME before|after OP")) return -1;
+  if (ntok < 4) return arity(c, tok, ntok, 4, "host NAME before|after OP ...");
+  net_host_t *h = &m->host[m->nhost];
+  memset(h, 0, sizeof *h);
+  h->line = c->ln;
   if (strcmp(tok[2], "before") && strcmp(tok[2], "after"))
     return vta_errf(c->e, VTA_EINPUT, "%s:%d: field 3 of 'host': expected 'before' or 'after', "
                     "got '%s'", c->path, c->ln, tok[2]);
-  if (parse_name(c, "host NAME (field 2)", tok[1], m->host[m->nhost].name, NET_NAME_LEN) ||
-      parse_name(c, "host OP (field 4)", tok[3], m->host[m->nhost].op, NET_NAME_LEN))
+  h->after = !strcmp(tok[2], "after");
+  if (h->after) m->host_after = 1;
+  else if (m->host_after)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: host %s runs before the VTA layers but follows an "
+                    "operator after them", c->path, c->ln, tok[1]);
+  if (parse_name(c, "host NAME (field 2)", tok[1], h->name, NET_NAME_LEN) ||
+      parse_name(c, "host OP (field 4)", tok[3], h->op, NET_NAME_LEN))
     return -1;
-  m->host[m->nhost++].after = !strcmp(tok[2], "after");
+  h->kind = vta_cl_host_kind(h->op);
+  if (h->kind < 0)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: host OP (field 4) '%s': expected conv2d, "
+                    "max_pool2d, global_avg_pool2d or dense", c->path, c->ln, h->op);
+  const char *form = host_forms[h->kind];
+  int want = 1;
+  for (const char *f = form; (f = strchr(f, ' ')); f++) want++;
+  if (arity(c, tok, ntok, want, form)) return -1;
+  struct { const char *name; int *v; long lo, hi; } all[] = {
+      {"C", &h->c, 1, 65536}, {"H", &h->h, 1, 4096}, {"W", &h->w, 1, 4096},
+      {"O", &h->o, 1, 65536}, {"UNITS", &h->o, 1, 65536}, {"K", &h->k, 1, 64},
+      {"STRIDE", &h->stride, 1, 64}, {"PAD", &h->pad, 0, 63}, {"SHIFT", &h->shift, 0, 31},
+      {"CLIP_LO", &h->clip_lo, -128, 127}, {"CLIP_HI", &h->clip_hi, -128, 127},
+      {"ROUND", &h->round, 0, 1}};
+  /* the fields after OP, named by the form */
+  const char *f = strstr(form, h->op) + strlen(h->op);
+  for (int k = 4; k < want; k++) {
+    char fname[16];
+    f++;
+    size_t n = strcspn(f, " ");
+    snprintf(fname, sizeof fname, "%.*s", (int)n, f);
+    f += n;
+    char what[96];
+    snprintf(what, sizeof what, "host %s %s (field %d)", h->name, fname, k + 1);
+    if (!strcmp(fname, "WEIGHTS") || !strcmp(fname, "BIAS")) {
+      char *dst = fname[0] == 'W' ? h->weights : h->bias;
+      if (parse_path(c, what, tok[k], dst, NET_PATH_LEN)) return -1;
+      continue;
+    }
+    for (size_t a = 0; a < sizeof all / sizeof all[0]; a++)
+      if (!strcmp(all[a].name, fname) &&
+          parse_int(c, what, tok[k], all[a].lo, all[a].hi, all[a].v))
+        return -1;
+  }
+  if (h->k && h->pad >= h->k)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: host %s: PAD %d must be below the kernel (%d)",
+                    c->path, c->ln, h->name, h->pad, h->k);
+  if (h->clip_lo > h->clip_hi)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: host %s: CLIP_LO %d is above CLIP_HI %d", c->path,
+                    c->ln, h->name, h->clip_lo, h->clip_hi);
+  for (int i = 0; i < m->nhost; i++)
+    if (!strcmp(m->host[i].name, h->name))
+      return vta_errf(c->e, VTA_EINPUT, "%s:%d: host %s is defined twice (first on line %d)",
+                      c->path, c->ln, h->name, m->host[i].line);
+  if (m->nhost && m->host[m->nhost - 1].kind == VTA_CL_HOST_DENSE)
+    return vta_errf(c->e, VTA_EINPUT, "%s:%d: host %s follows a dense layer, whose int32 "
+                    "logits end the network", c->path, c->ln, h->name);
+  m->nhost++;
   return 0;
+}
+
+/* host_input FILE N C H W: what the host operators before the VTA layers read */
+static int parse_host_input(net_manifest_t *m, const line_ctx_t *c, char **tok, int ntok) {
+  int *const dims[4] = {&m->host_shape[0], &m->host_shape[1], &m->host_shape[2],
+                        &m->host_shape[3]};
+  return parse_tensor_line(c, tok, ntok, "host_input", &m->host_input_line, m->host_input, dims);
 }
 
 int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text, size_t len,
@@ -311,13 +390,15 @@ int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text,
       rc = parse_add(m, &c, tok, ntok);
     } else if (!strcmp(tok[0], "host")) {
       rc = parse_host(m, &c, tok, ntok);
+    } else if (!strcmp(tok[0], "host_input")) {
+      rc = parse_host_input(m, &c, tok, ntok);
     } else if (!strcmp(tok[0], NET_MAGIC)) {
       rc = vta_errf(e, VTA_EINPUT, "%s:%d: a second version line", path, c.ln);
     } else {
       char kw[40];
       snprintf(kw, sizeof kw, "%s", tok[0]);
       rc = vta_errf(e, VTA_EINPUT, "%s:%d: unknown keyword '%s' (expected network, input, "
-                    "layer, add or host)", path, c.ln, kw);
+                    "layer, add, host or host_input)", path, c.ln, kw);
     }
     if (rc) return -1;
   }
@@ -328,6 +409,12 @@ int vtasim_manifest_parse(net_manifest_t *m, const char *path, const char *text,
     return vta_errf(e, VTA_EINPUT, "%s: no 'network NAME config CONFIG' line", path);
   if (!m->input_line) return vta_errf(e, VTA_EINPUT, "%s: no 'input' line", path);
   if (!m->nlayers) return vta_errf(e, VTA_EINPUT, "%s: no 'layer' or 'add' line", path);
+  int before = m->nhost && !m->host[0].after;
+  if (before != !!m->host_input_line)
+    return vta_errf(e, VTA_EINPUT, "%s: %s", path, before
+                    ? "host operators before the VTA layers but no 'host_input' line (what they "
+                      "read)"
+                    : "a 'host_input' line without host operators before the VTA layers");
   return 0;
 }
 

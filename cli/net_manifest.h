@@ -1,8 +1,9 @@
 /*
  * net_manifest.h - the network manifest (docs/network.md): its parser, which
  * refuses every malformed line with the file, line and field, and the check
- * of one layer line against the bundle it names.  Stands on isa/ only, so
- * that the fuzzer (tests/fuzz/fuzz_manifest.c) can drive it directly.
+ * of one layer line against the bundle it names.  Stands on isa/ and
+ * compiler-lite's host operator names only, so that the fuzzer
+ * (tests/fuzz/fuzz_manifest.c) can drive it directly.
  */
 #ifndef VTASIM_NET_MANIFEST_H
 #define VTASIM_NET_MANIFEST_H
@@ -28,6 +29,15 @@ typedef struct net_layer {
   int is_add;
 } net_layer_t;
 
+typedef struct net_host {
+  char name[NET_NAME_LEN], op[NET_NAME_LEN];
+  int after, kind; /* kind: VTA_CL_HOST_* (vta_cl_host_kind of op) */
+  int c, h, w;     /* its input */
+  int o, k, stride, pad, shift, clip_lo, clip_hi, round; /* o: conv2d channels, dense units */
+  char weights[NET_PATH_LEN], bias[NET_PATH_LEN];        /* conv2d and dense */
+  int line;
+} net_host_t;
+
 typedef struct net_manifest {
   char path[4096], dir[4096];
   char network[NET_NAME_LEN], config[NET_NAME_LEN];
@@ -36,10 +46,13 @@ typedef struct net_manifest {
   int input_line, network_line;
   int nlayers;
   net_layer_t layer[NET_MAX_LAYERS];
-  /* `host NAME before|after OP`: operators the CPU runs around the VTA
-   * layers (reported, not simulated) */
-  int nhost;
-  struct { char name[NET_NAME_LEN], op[NET_NAME_LEN]; int after; } host[16];
+  /* `host NAME before|after OP FIELDS...`: operators the CPU runs around
+   * the VTA layers (compiler-lite/cl_host.c), in order; the ones before
+   * read `host_input` and give the VTA layers' input */
+  int nhost, host_after;
+  net_host_t host[8];
+  char host_input[NET_PATH_LEN];
+  int host_shape[4], host_input_line;
 } net_manifest_t;
 
 /* Parse the text of a manifest named `path` (used in messages and to find

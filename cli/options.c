@@ -62,6 +62,8 @@ STRING(engine)
 STRING(trace)
 STRING(wave)
 STRING(output)
+STRING(host_output)
+STRING(compare)
 STRING(dut)
 STRING(inject)
 #undef STRING
@@ -215,6 +217,12 @@ static const opt_row_t rows[] = {
      "events of each side shown at a divergence [16]"},
     {"--output", "FILE", N, VTASIM_ENG_ALL, take_output,
      "write the network's output tensor (NCHW int8)"},
+    {"--host-output", "FILE", N, VTASIM_ENG_ALL, take_host_output,
+     "write the output of the host operators after the VTA layers (int8, or the dense\n"
+     "layer's int32 little-endian logits)"},
+    {"--compare", "NET", N, VTASIM_ENG_ALL, take_compare,
+     "run another lowering of the network too (e.g. the fused one) on the same engine and\n"
+     "report both side by side: the seven statistics and cycles, and the difference"},
     {"-o", "DIR", S, VTASIM_ENG_ALL, take_sweep,
      "output and result directory (default: SPEC without .json, plus .sweep); each point's "
      "result is kept there under a hash of its inputs, so a rerun computes only the missing"},

@@ -39,6 +39,7 @@ typedef struct vtasim_opts {
   const char *engine;              /* --engine [model] */
   int json, quiet, lint, races, races_given, stats, no_windows, no_attr;
   const char *trace, *wave, *output;
+  const char *host_output, *compare; /* run NET.net: --host-output, --compare */
   uint64_t wave_from, wave_to;
   long long wave_window;           /* cosim: --wave-window N */
   const char *dut, *inject;        /* cosim: --dut, --inject */

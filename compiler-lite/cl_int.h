@@ -274,6 +274,10 @@ int cl_buffer_err(vta_err *err, const char *buffer, uint64_t need, uint32_t avai
 
 int8_t *cl_random_i8(uint64_t seed, uint64_t stream, size_t n, int range);
 int32_t *cl_random_bias(uint64_t seed, size_t n, int range);
+/* ResNet's host operators (cl_net.c) on a network whose input and layers
+ * are set; c_last: the last layer's channels.  Host operator h's seed. */
+void cl_net_resnet_host(vta_cl_net_t *n, int c_last);
+uint64_t cl_net_host_seed(const vta_cl_net_t *n, int h);
 
 /* What the tiler compares between valid schedules. */
 typedef struct cl_cost {

@@ -253,6 +253,45 @@ void vta_cl_ref_conv2d_res(const int8_t *x, const int8_t *k, const int32_t *bias
 /* The epilogue on one int32 accumulator: shift, clip, then the low 8 bits. */
 int8_t vta_cl_ref_epilogue(int32_t acc, const vta_cl_epilogue_t *epi);
 
+/* ---- host operators (cl_host.c) ------------------------------------------ */
+
+/* What a network runs on the CPU around its VTA layers (docs/network.md). */
+enum {
+  VTA_CL_HOST_CONV2D = 0,        /* int8, zero padding, int32 acc, the VTA layers' epilogue */
+  VTA_CL_HOST_MAX_POOL2D = 1,    /* int8, the padding never wins */
+  VTA_CL_HOST_GLOBAL_AVG_POOL2D = 2, /* int8 mean over H x W, rounded half up */
+  VTA_CL_HOST_DENSE = 3          /* flattened int8 input, int32 logits (no requantization) */
+};
+typedef struct vta_cl_host_op {
+  char name[48];
+  int after; /* 0: before the VTA layers, 1: after */
+  int kind;
+  int c, h, w;                /* its input's C x H x W */
+  int o, kernel, stride, pad; /* conv2d: out channels, window; dense: o = units; pool: window */
+  vta_cl_epilogue_t epi;      /* conv2d: shift, round, clip (bias always) */
+  int range;                  /* weights uniform in [-range, range-1] from seed */
+  uint64_t seed;
+  int8_t *wfile;              /* weights (conv2d OIHW, dense [units][C*H*W]) and bias from */
+  int32_t *bfile;             /* files (owned by the network), or NULL: from the seed */
+} vta_cl_host_op_t;
+const char *vta_cl_host_op_name(int kind);
+int vta_cl_host_kind(const char *name); /* -1: not a host operator */
+void vta_cl_host_out_shape(const vta_cl_host_op_t *op, int *c, int *h, int *w);
+size_t vta_cl_host_weight_count(const vta_cl_host_op_t *op); /* 0: no weights */
+/* The operator on n inputs x (N x C x H x W int8); out: int8 (int32 for
+ * dense) N x its output shape; k, b its weights and bias (NULL for pooling). */
+void vta_cl_host_run(const vta_cl_host_op_t *op, int n, const int8_t *k, const int32_t *b,
+                     const int8_t *x, void *out);
+
+/*
+ * A tensor a description names as a file (cl_npy.c): raw little-endian, or
+ * .npy (the header's dtype, fortran_order False and shape checked against
+ * shape[0..ndim)). elem 1: int8, 4: int32.  Messages start "DESC: FIELD:
+ * FILE: " (a wrong dtype, shape, a truncated or longer file, a missing file).
+ */
+int vta_cl_load_tensor(const char *desc, const char *field, const char *file, int elem,
+                       const int *shape, int ndim, void **out, vta_err *err);
+
 /* ---- whole networks (cl_net.c) ------------------------------------------- */
 
 #define VTA_CL_NET_MAX 64
@@ -271,6 +310,10 @@ typedef struct vta_cl_net_layer {
    * only (channels, height, width; a 1x1 kernel) */
   int kind;
   vta_cl_add_params_t a;
+  /* weights (OIHW) and bias read from the files the description names
+   * (owned by the network, vta_cl_net_release), or NULL: from p.seed */
+  int8_t *wfile;
+  int32_t *bfile;
 } vta_cl_net_layer_t;
 enum { VTA_CL_LAYER_CONV2D = 0, VTA_CL_LAYER_ADD = 1 };
 
@@ -281,10 +324,17 @@ typedef struct vta_cl_net {
   int nlayers;
   vta_cl_net_layer_t layer[VTA_CL_NET_MAX];
   /* operators the CPU runs before or after the VTA layers (a description's
-   * "host" list): reported, not lowered */
+   * "host" list, cl_host.c); the ones before read host_shape's tensor and
+   * give the VTA layers' input, the ones after read the last layer's output */
   int nhost;
-  struct { char name[48], op[48]; int after; } host[8];
+  vta_cl_host_op_t host[8];
+  int host_shape[4]; /* N C H W of the host's input (with operators before) */
+  /* the input read from a file (owned, vta_cl_net_release), or NULL: from
+   * the seed; host_data: the host's input, with operators before */
+  int8_t *input_data, *host_data;
 } vta_cl_net_t;
+/* Frees what the network owns (data read from files); n stays valid. */
+void vta_cl_net_release(vta_cl_net_t *n);
 
 /*
  * The 19 convolutions VTA runs in TVM's ResNet-18 deploy flow (stages 1-4:
@@ -311,10 +361,24 @@ int vta_cl_net_resnet18_layers(const vta_config_t *cfg, int width_div, int size,
  */
 int vta_cl_net_from_json(const vta_config_t *cfg, const char *text, const char *path,
                          vta_cl_net_t *n, vta_err *err);
+/*
+ * The fused lowering of a network: every residual addition whose one
+ * operand is a convolution computed for it alone (and whose other operand
+ * that convolution can read) is folded into that convolution's epilogue
+ * (added after the shift, the addition's clip), the addition dropped and
+ * the fused layers tiled anew; the number fused, or -1.
+ */
+int vta_cl_net_fuse_residual(const vta_config_t *cfg, vta_cl_net_t *n, vta_err *err);
 /* The network's input (NCHW, 0..127) and layer i's weights (OIHW) and int32
  * bias, deterministic from the seed; malloc'd (the weights: -1 when out of memory). */
 int8_t *vta_cl_net_input(const vta_cl_net_t *n);
 int vta_cl_net_weights(const vta_cl_net_t *n, int i, int8_t **k, int32_t **bias);
+/* With host operators before the VTA layers: the host's input (file or
+ * seed, 0..127), and host operator h's weights and bias (NULL, 0 for
+ * pooling), malloc'd.  vta_cl_net_input is then the output of the host
+ * operators before, run on it. */
+int8_t *vta_cl_net_host_input(const vta_cl_net_t *n);
+int vta_cl_net_host_weights(const vta_cl_net_t *n, int h, int8_t **k, int32_t **bias);
 /*
  * Layer i's bundle on the input x and residual (NCHW; NULL when the layer has
  * none), with `.meta layer NAME`; y receives the naive reference's output

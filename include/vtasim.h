@@ -200,7 +200,8 @@ VTASIM_API char *vtasim_gen_json(const char *op, const char *options);
  * ResNet-18's convolutions as VTA runs them; options {"size": 56,
  * "width_div": 1, "seed": 1}.  The layers, as JSON (`vtasim gen resnet18
  * --list --json`'s object, with the input's shape); the network's input
- * (NCHW) from the seed; and layer i's program on input x and residual
+ * (NCHW): the host's 7x7 stem and max pooling run on an image from the
+ * seed (docs/network.md, "Host operators"); and layer i's program on input x and residual
  * (NCHW, NULL when the layer has none), its expected output written to y
  * (NCHW, out_size bytes at most).
  */

@@ -15,6 +15,9 @@
 //   sweep    y-axis ticks are round (1, 2 or 5 times a power of ten, k/M
 //            suffixes) and the workloads' headings come in `order`
 //   link     the section links `link` (the timeline page), which exists
+//   netstats a network's statistics table (`stats`: [name, cycles, seven
+//            statistics] per layer and the total), host operators (`host`)
+//            and the two lowerings side by side (`compare`), read from the DOM
 // Prints PASS/FAIL lines; a screenshot per page and width (SHOT-W.png).
 const { launch } = require('./chromium.js');
 const fs = require('fs');
@@ -124,6 +127,33 @@ function isRound(v) {
         const href = await page.$eval('p.tl-link a', (a) => a.getAttribute('href')).catch(() => null);
         check(href === ex.link && fs.existsSync(path.join(path.dirname(ex.page), href || '')),
           `${tag}: links its interactive timeline ${ex.link}`, href);
+      }
+      if (c.includes('netstats')) {
+        // the rendered tables' cells, each number as shown (digits and sign) and its data-v
+        const grab = (sel) => page.$$eval(sel + ' tr', (rows) => rows.slice(1).map((r) =>
+          [...r.children].map((td) => {
+            const v = td.querySelector('[data-v]');
+            const b = td.getBoundingClientRect();
+            return { text: td.textContent.trim(), v: v ? +v.getAttribute('data-v') : null,
+              shown: td.textContent.replace(/\u2212/g, '-').replace(/[^0-9-]/g, ''), w: b.width,
+              right: b.right };
+          }))).catch(() => []);
+        const num = (cell) => cell.v !== null && String(Math.round(cell.v)) === cell.shown ? cell.v : NaN;
+        const st = await grab('table.stats');
+        const got = st.map((r) => [r[1].text, ...r.slice(2).map(num)]);
+        const cut = st.flat().filter((x) => !(x.w > 0) || x.right > W);
+        check(JSON.stringify(got) === JSON.stringify(ex.stats) && !cut.length,
+          `${tag}: statistics table: per layer and in total the cycles and seven statistics of the JSON (${st.length} rows x ${st.length ? st[0].length : 0} columns, every cell inside the window)`,
+          JSON.stringify(got.slice(0, 3)) + ' vs ' + JSON.stringify(ex.stats.slice(0, 3)));
+        const hs = await grab('table.host');
+        const hgot = hs.map((r) => [r[0].text, r[1].text, r[2].text, r[3].text]);
+        check(JSON.stringify(hgot) === JSON.stringify(ex.host),
+          `${tag}: host operators table: ${hgot.map((h) => h[0] + ' ' + h[2]).join(', ')}`, JSON.stringify(hgot));
+        const cs = await grab('table.compare');
+        const cgot = cs.map((r) => [r[0].text, num(r[1]), num(r[2]), num(r[3])]);
+        check(JSON.stringify(cgot) === JSON.stringify(ex.compare),
+          `${tag}: lowerings side by side: ${cgot.length} rows (cycles and seven statistics, this, the other, difference)`,
+          JSON.stringify(cgot) + ' vs ' + JSON.stringify(ex.compare));
       }
       check(!msgs.length, `${tag}: no console message`, msgs.join('; '));
       if (ex.shot) await page.screenshot({ path: `${ex.shot}-${W}.png`, fullPage: true });

@@ -8,7 +8,10 @@
 # account) on every engine; the description of ResNet-18 without TVM's flow
 # gives `vtasim gen resnet18`'s bundles byte for byte; the network report
 # carries the seven statistics per layer and in total and the host
-# operators; malformed descriptions are refused naming the field.
+# operators; ResNet-34, ResNet-50 and the CIFAR network give the same seven
+# statistics on every engine, six of them equal to plain arithmetic of their
+# shapes and tiles (tests/cli/net_stats_formula.py); malformed descriptions
+# are refused naming the field.
 . "$(dirname "$0")/lib.sh"
 V=$VTASIM
 NETS=$ROOT/networks
@@ -47,7 +50,7 @@ done
 expect "text report: statistics table and host operators" 0 \
   'total +5549568 +12763136 +6051840 +22864 +2433536 +6623232 ' -- \
   "$V" run "$TMP/tvm/resnet18_tvm.net" --engine functional
-expect "text report names the host operators" 0 'on the host after the VTA layers: fc \(dense_1000\)' -- \
+expect "text report names the host operators" 0 'on the host after the VTA layers: fc \(dense\) 512x1x1 -> 1000x1x1 int32' -- \
   "$V" run "$TMP/tvm/resnet18_tvm.net" --engine functional
 
 # ---- the fused lowering, side by side (what fusing the residual saves)
@@ -75,10 +78,23 @@ for n in cifar_cnn resnet34 resnet50; do
   "$V" gen net "$NETS/$n.json" -o "$TMP/$n" --quiet > /dev/null
   check "$n reference" "$TMP/net_ref" "$TMP/$n/$n.net" "$TMP/$n.ref"
   for e in functional model rtl; do
-    expect "$n runs on $e" 0 'layers: [0-9]+ passed, 0 failed' -- \
-      "$V" run "$TMP/$n/$n.net" --engine "$e" --output "$TMP/$n.$e"
+    "$V" run "$TMP/$n/$n.net" --engine "$e" --json --output "$TMP/$n.$e" > "$TMP/$n.$e.json"
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "PASS $n runs on $e, every layer's expectations hold"
+    else echo "FAIL $n runs on $e, every layer's expectations hold (exit $rc)"; fi
     check "$n output on $e equals the naive reference" cmp "$TMP/$n.ref" "$TMP/$n.$e"
   done
+  # six statistics by plain arithmetic of the shapes and tiles; all seven
+  # the same on every engine
+  python3 "$ROOT/tests/cli/net_stats_formula.py" "$TMP/$n/$n.net" "$TMP/$n.model.json" "$n"
+  python3 - "$n" "$TMP/$n".{functional,model,rtl}.json <<'PY'
+import json, sys
+runs = [json.load(open(p)) for p in sys.argv[2:]]
+same = all(r['totals']['stats'] == runs[0]['totals']['stats'] and
+           [l['stats'] for l in r['layers']] == [l['stats'] for l in runs[0]['layers']] for r in runs)
+print(('PASS' if same else 'FAIL') + f' {sys.argv[1]}: the seven statistics, per layer and in total, '
+      f'equal on functional, model and RTL: {runs[0]["totals"]["stats"]}')
+PY
 done
 python3 - "$TMP/resnet50.ref" "$TMP/cifar_cnn.ref" <<'PY'
 import sys
@@ -113,5 +129,12 @@ bad "unknown schedule field" "{\"network\": \"n\", \"input\": [1,16,8,8], \"laye
 bad "schedule order" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L, \"schedule\": {\"order\": \"xyz\"}}]}" 'layers\[0\]\.schedule\.order: expected "topi"'
 bad "add of two shapes" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L, \"stride\": 2}, {\"name\": \"a\", \"op\": \"add\", \"input\": \"input\", \"residual\": \"c1\"}]}" 'layers\[1\]\.residual: its tensor is 16x4x4, the input 16x8x8'
 bad "host entry" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L}], \"host\": [{\"name\": \"p\", \"where\": \"inside\", \"op\": \"pool\"}]}" 'host\[0\]: expected'
+bad "host operator: unknown operator" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L}], \"host\": [{\"name\": \"p\", \"where\": \"after\", \"op\": \"softmax\"}]}" 'host\[0\]\.op: expected "conv2d", "max_pool2d", "global_avg_pool2d" or "dense"'
+bad "host operator: no host_input" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L}], \"host\": [{\"name\": \"p\", \"where\": \"before\", \"op\": \"max_pool2d\", \"kernel\": 2}]}" 'host_input: missing'
+bad "host operator: stem of the wrong size" "{\"network\": \"n\", \"input\": [1,16,8,8], \"host_input\": [1,16,20,20], \"layers\": [{$L}], \"host\": [{\"name\": \"p\", \"where\": \"before\", \"op\": \"max_pool2d\", \"kernel\": 2}]}" 'host\[0\]: the host operators before the VTA layers give 16x10x10, the input is 16x8x8'
+bad "host operator: dense not last" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L}], \"host\": [{\"name\": \"f\", \"where\": \"after\", \"op\": \"dense\", \"units\": 4}, {\"name\": \"g\", \"where\": \"after\", \"op\": \"global_avg_pool2d\"}]}" 'host\[0\]: a dense layer \(int32 logits\) must be the last operator'
+bad "host operator: dense without units" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L}], \"host\": [{\"name\": \"f\", \"where\": \"after\", \"op\": \"dense\"}]}" 'host\[0\]\.units: missing'
+bad "host operator: pool field on global pooling" "{\"network\": \"n\", \"input\": [1,16,8,8], \"layers\": [{$L}], \"host\": [{\"name\": \"g\", \"where\": \"after\", \"op\": \"global_avg_pool2d\", \"kernel\": 3}]}" 'host\[0\]\.kernel: not a field of global_avg_pool2d'
+bad "host operator: before after after" "{\"network\": \"n\", \"input\": [1,16,8,8], \"host_input\": [1,16,16,16], \"layers\": [{$L}], \"host\": [{\"name\": \"g\", \"where\": \"after\", \"op\": \"global_avg_pool2d\"}, {\"name\": \"p\", \"where\": \"before\", \"op\": \"max_pool2d\", \"kernel\": 2}]}" 'host\[1\]\.where: the operators before the VTA layers come first'
 expect "gen net --help" 0 'vtasim gen net FILE\.json' -- "$V" gen net --help
 expect "gen net without a file" 2 'missing the description FILE\.json' -- "$V" gen net -o "$D/x"

@@ -6,7 +6,9 @@
 # identical layers share one point and one label; the minimap's axis ends at
 # the run's cycle count; the driver's VTASIM_REPORT records show as a run
 # list; a report links its interactive timeline; the sweep page's y ticks are
-# round and its workloads in natural order (c2 before c10).  The expected
+# round and its workloads in natural order (c2 before c10); a network's
+# statistics per layer, host operators and two lowerings side by side show
+# the JSON's numbers.  The expected
 # values come from the JSON the pages were drawn from, computed here.
 # Screenshots: BUILD/screens/report-*.png, sweep-*.png.
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +25,11 @@ cd "$TMP" || exit 2
 expect "report of the conv2d tutorial with its timeline" 0 'wrote conv\.timeline0\.html' -- \
   "$V" report conv.json --timeline conv.tl.json -o conv.html
 expect "report of ResNet-18" 0 '^wrote net\.html' -- "$V" report net.json -o net.html
+# TVM's lowering of ResNet-18 beside its fused lowering, with the host operators
+"$V" gen net "$ROOT/networks/resnet18_tvm.json" -o tvm --quiet >/dev/null || echo "FAIL gen net resnet18_tvm"
+"$V" gen net "$ROOT/networks/resnet18_tvm.json" --fuse-residual -o fused --quiet >/dev/null || echo "FAIL gen net --fuse-residual"
+"$V" run tvm/resnet18_tvm.net --json --compare fused/resnet18_tvm_fused.net > cmp.json
+expect "report of the two lowerings of ResNet-18" 0 '^wrote cmp\.html' -- "$V" report cmp.json -o cmp.html
 expect "report: more timelines than reports" 2 'more --timeline files than reports' -- \
   "$V" report conv.json --timeline a.json --timeline b.json -o x.html
 
@@ -69,6 +76,17 @@ exp = [
      "order": ["resnet18.c2", "resnet18.c3", "resnet18.c10", "resnet18.c11", "all workloads (cycles summed)"],
      "shot": "SHOTS/sweep"},
 ]
+cmp = json.load(open("cmp.json"))
+names = ["inp_load_nbytes", "wgt_load_nbytes", "acc_load_nbytes", "uop_load_nbytes",
+         "out_store_nbytes", "gemm_counter", "alu_counter"]
+stats = [[l["name"], l["profile"]["cycles"]] + [l["stats"][k] for k in names] for l in cmp["layers"]]
+stats.append(["total", cmp["totals"]["cycles"]] + [cmp["totals"]["stats"][k] for k in names])
+host = [[h["name"], h["where"] + " the VTA layers", h["op"], h["shape"]] for h in cmp["host_operators"]]
+c = cmp["compare"]
+comp = [["cycles", cmp["totals"]["cycles"], c["totals"]["cycles"], c["totals"]["cycles"] - cmp["totals"]["cycles"]]]
+comp += [[k, cmp["totals"]["stats"][k], c["totals"]["stats"][k], c["totals"]["stats"][k] - cmp["totals"]["stats"][k]] for k in names]
+exp.append({"page": "cmp.html", "widths": [800, 1400], "checks": ["fit", "netstats"], "stats": stats,
+            "host": host, "compare": comp, "shot": "SHOTS/report-lowerings"})
 print("  identical ResNet-18 layers: %s" % groups)
 json.dump(exp, open("expect.json", "w"))
 PY
