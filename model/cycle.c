@@ -207,6 +207,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   cy->now = 0;
   cy->finished = 0;
   cy->run_ucnt = 0;
+  cy->hold = 1;
   vta_diag_trace_run(cy->trace, cy->now, cy->run++, count_, insn_phys);
   if (vta_fetch_start(m, err)) return fail(m, err);
   return 0;
