@@ -375,7 +375,7 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   /* Load presents from req_from on while requests are left: the same
    * refused request every cycle when the memory is full. */
   int asks = vta_memsys_rd_presented(cy->ms) || (ld->rd.req_left && cy->now >= ld->rd.req_from);
-  int full = vta_memsys_rd_slots(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
+  int full = vta_memsys_rd_full(cy->ms);
   if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), from = cy->now;
