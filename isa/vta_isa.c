@@ -134,7 +134,6 @@ static uint64_t mask(int width) { return width >= 64 ? ~0ull : (1ull << width) -
  * same: the decoder needs one per instruction and the encoder four, and
  * computing one walks the whole field list.  NULL where vta_insn_layout
  * fails (it gives the message). */
-#define MEMO 64 /* a power of two: the hash's top 6 bits index it */
 typedef struct {
   int valid, key[4], ok[VTA_OP_ALU + 1];
   vta_layout_t lay[VTA_OP_ALU + 1];
@@ -148,17 +147,12 @@ typedef struct {
   struct dec_field { uint64_t mask; uint32_t offset; uint8_t word, shift, width, is_signed; }
       dec[VTA_OP_ALU + 1][VTA_MAX_FIELDS];
   uint64_t used[VTA_OP_ALU + 1][2];
-  /* The last instructions decoded, by their words (direct-mapped, MEMO of
-   * them): a simulated instruction is decoded by the loader, by fetch and
-   * by whoever watches it, each decode a walk over some twenty fields. */
-  struct memo { uint64_t w[2]; vta_insn_t in; int valid; } memo[MEMO];
 } layouts_t;
 
-static layouts_t *layouts(const vta_config_t *cfg) {
+static const layouts_t *layouts(const vta_config_t *cfg) {
   static _Thread_local layouts_t c;
   int key[4] = {cfg->log_acc_depth, cfg->log_inp_depth, cfg->log_wgt_depth, cfg->log_uop_depth};
   if (c.valid && !memcmp(c.key, key, sizeof key)) return &c;
-  for (int i = 0; i < MEMO; i++) c.memo[i].valid = 0; /* decoded with the old layouts */
   for (uint32_t op = 0; op <= VTA_OP_ALU; op++)
     c.ok[op] = !vta_insn_layout(cfg, op, &c.lay[op], NULL);
   static const uint32_t others[3] = {VTA_OP_LOAD, VTA_OP_GEMM, VTA_OP_ALU};
@@ -242,14 +236,9 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
 #else
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
 #endif
-  layouts_t *c = layouts(cfg);
-  struct memo *mo = &c->memo[((w[0] ^ w[1] * 0x9e3779b97f4a7c15u) * 0xff51afd7ed558ccdu) >> 58];
-  if (mo->valid && mo->w[0] == w[0] && mo->w[1] == w[1]) {
-    *out = mo->in;
-    return 0;
-  }
   memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
+  const layouts_t *c = layouts(cfg);
   if (opcode > VTA_OP_ALU || !c->ok[opcode])
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
@@ -274,7 +263,6 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   if (opcode == VTA_OP_ALU && !vta_alu_name(out->alu_opcode))
     return vta_errf(err, VTA_EINPUT, "ALU has unknown alu_opcode %u (expected MIN 0, "
                     "MAX 1, ADD 2, SHR 3 or MUL 4)", out->alu_opcode);
-  *mo = (struct memo){{w[0], w[1]}, *out, 1}; /* only what decodes is kept */
   return 0;
 }
 
