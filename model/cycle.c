@@ -459,13 +459,15 @@ static int quiet_until(vta_model_t *m, uint64_t max, int may_skip, uint64_t *to,
  * semaphore of theirs changes only when fetch dispatches to them or an
  * instruction with pushes completes, which ends the chain), so such a
  * cycle is evaluated for the store unit, fetch and the write channel
- * alone: load and compute count one more cycle of their category.  Before
- * evaluating cycle now: */
+ * alone: load and compute count one more cycle of their category (they
+ * would report no event in it either, so a watcher's spans are shown as
+ * the main loop shows them; a digest list's lockstep evaluates every
+ * cycle instead).  Before evaluating cycle now: */
 static int chain_ready(const vta_model_t *m) {
   const cyc_t *cy = m->cy;
   const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
                *st = &cy->u[VTA_UNIT_STORE];
-  return cy->lazy && !cy->ev && (!st->busy || st->wr.lazy) && cy->f.state == F_DISP && !ld->busy &&
+  return cy->lazy && (!cy->ev || cy->span_fn) && (!st->busy || st->wr.lazy) && cy->f.state == F_DISP && !ld->busy &&
          (!cu->busy || (cu->kind == K_PIPE && cu->pipe.lazy && cy->now < cu->pipe.done)) &&
          !vta_memsys_busy(cy->ms) && !vta_memsys_rd_presented(cy->ms);
 }
@@ -499,7 +501,8 @@ static int chain_cycle(vta_model_t *m, int *changed, vta_err *err) {
 /* Runs a chain from a quiet cycle whose next change is at `to`: skips to
  * it, evaluates the chain's cycles, and so on while the chain holds, never
  * reaching `stop`.  Leaves with the next cycle to evaluate at now (or a
- * skip the step's budget cut short in skip_until); -1 on a fault. */
+ * skip the step's budget cut short in skip_until); -1 on a fault, 1 when
+ * the watcher shown a span stops the run. */
 static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max, vta_err *err) {
   cyc_t *cy = m->cy;
   for (;;) {
@@ -513,6 +516,7 @@ static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max,
       if (cy->now >= stop || changed || !chain_ready(m) || (m->params.stop && *m->params.stop))
         return 0;
       if ((active = chain_cycle(m, &changed, err)) < 0) return -1;
+      if (cy->span_fn && vta_span_show(m, 0)) return 1; /* as the main loop after a cycle */
     } while (active);
     if (quiet_until(m, max, 1, &to, err)) return -1;
   }
@@ -591,9 +595,10 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       break;
     }
     if (to <= cy->now) continue; /* evaluated (or the limit is this very cycle) */
+    int chain = 0;
     if (!chain_ready(m)) cy->skip_until = to;
-    else if (store_chain(m, to, stop, max, err)) {
-      rc = -1;
+    else if ((chain = store_chain(m, to, stop, max, err))) {
+      rc = chain < 0 ? -1 : 0; /* 1: the watcher stopped the run */
       break;
     }
   }
