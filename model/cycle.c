@@ -522,6 +522,30 @@ static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max,
   }
 }
 
+/* The end of a step that began at cycle `begin` and ended with rc: what
+ * whoever looks next sees is up to date; returns rc. */
+static int step_end(vta_model_t *m, vta_evlist_t *out, uint64_t begin, int rc,
+                    uint64_t *advanced, int finished) {
+  cyc_t *cy = m->cy;
+  if (cy->span_fn && !finished) vta_span_flush(m, rc < 0);
+  if (!rc) {
+    /* A digest gets the writes of a GEMM/ALU in closed form up to the end
+     * of the step: the events of its cycles, all in this step's list. */
+    if (out && cy->lazy) vta_pipe_sync(m, cy->now);
+    /* ... and those of a STORE in closed form, the finish pulse's cycle included */
+    vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)finished);
+    vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
+    vta_cycle_settle(m);                  /* and the counters */
+  }
+  cy->ev = NULL;
+  *advanced = cy->now - begin + (uint64_t)finished;
+  if (rc || finished) {
+    cy->launched = 0;
+    cy->skip_until = 0;
+  }
+  return rc;
+}
+
 /* The run loop.  A skip cut short by the budget is remembered (skip_until)
  * and finished by the next call, so that a run stepped in chunks counts
  * exactly what one uninterrupted run counts.  Without events and with
@@ -602,23 +626,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       break;
     }
   }
-  if (cy->span_fn && !*finished) vta_span_flush(m, rc < 0);
-  if (!rc) {
-    /* A digest gets the writes of a GEMM/ALU in closed form up to the end
-     * of the step: the events of its cycles, all in this step's list. */
-    if (out && cy->lazy) vta_pipe_sync(m, cy->now);
-    /* ... and those of a STORE in closed form, the finish pulse's cycle included */
-    vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)*finished);
-    vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
-    vta_cycle_settle(m);                  /* and the counters */
-  }
-  cy->ev = NULL;
-  *advanced = cy->now - begin + (uint64_t)*finished;
-  if (rc || *finished) {
-    cy->launched = 0;
-    cy->skip_until = 0;
-  }
-  return rc;
+  return step_end(m, out, begin, rc, advanced, *finished);
 }
 
 int vta_cycle_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
