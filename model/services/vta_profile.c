@@ -236,6 +236,8 @@ struct vta_prof {
   size_t nwin;
   int64_t bw_shown[NCLIENT];
   vta_rd_sched_t rd;   /* where the run's read bursts land (run cycles) */
+  int stamped;         /* the events shown come by their cycle stamps (a span's, which may
+                          hold some of its earlier cycles); vta_prof_cycle's are its cycle's */
 };
 
 static int fifo_push(fifo_t *f, const pinsn_t *x) {
@@ -751,22 +753,29 @@ typedef struct walk_units {
   uint64_t held_at[3];
 } walk_units_t;
 
-static void walk_units_of(const vta_evlist_t *ev, int n, uint64_t t, walk_units_t *w) {
+/* The cycle of an event shown in run cycle t. */
+static uint64_t ev_cycle(const vta_prof_t *p, const vta_event_t *e, uint64_t t) {
+  return p->stamped ? e->cycle : t;
+}
+
+static void walk_units_of(const vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
+                          walk_units_t *w) {
   memset(w, 0, sizeof *w);
   for (int i = 0; i < n; i++) {
     const vta_event_t *e = &ev->ev[i];
+    const uint64_t c = ev_cycle(p, e, t);
     if (e->unit >= 3) continue;
     if (e->kind == VTA_EV_START) {
       w->started[e->unit] = 1;
       w->sidx[e->unit] = e->index;
-    } else if (e->kind == VTA_EV_DONE && e->cycle < t) {
+    } else if (e->kind == VTA_EV_DONE && c < t) {
       w->held[e->unit] = 1;
-      w->held_at[e->unit] = e->cycle;
+      w->held_at[e->unit] = c;
     } else if (e->kind == VTA_EV_DONE) {
       w->done[e->unit] = 1;
     } else if (e->kind == VTA_EV_DISPATCH) {
-      w->dispatches_held |= e->cycle < t;
-      w->dispatches_now |= e->cycle >= t;
+      w->dispatches_held |= c < t;
+      w->dispatches_now |= c >= t;
     }
   }
 }
@@ -896,7 +905,8 @@ static void read_issued(vta_prof_t *p, int c, uint64_t t, uint64_t beats) {
 }
 
 /* The cycle's token and memory events, in the canonical order. */
-static void walk_tokens_memory(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t g) {
+static void walk_tokens_memory(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
+                               uint64_t g) {
   for (int i = 0; i < n; i++) {
     const vta_event_t *e = &ev->ev[i];
     int q = e->which;
@@ -908,7 +918,7 @@ static void walk_tokens_memory(vta_prof_t *p, const vta_evlist_t *ev, int n, uin
       if (q < 4) token_pushed(p, q, g);
       break;
     case VTA_EV_RD_REQ: /* its own cycle: it may be held back without a timeline */
-      if (q < VTA_RD_NCLIENTS && e->index) read_issued(p, q, e->cycle, e->index);
+      if (q < VTA_RD_NCLIENTS && e->index) read_issued(p, q, ev_cycle(p, e, t), e->index);
       break;
     case VTA_EV_WR_BEAT:
       if (p->tl) bw_add(p, VTA_RD_NCLIENTS, g, 1, 1);
@@ -953,12 +963,12 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
   if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
   walk_units_t w;
-  walk_units_of(ev, n, t, &w);
+  walk_units_of(p, ev, n, t, &w);
   /* Instructions dispatched in the span's earlier cycles (held back) are in
    * their queues before its cycles are attributed: a unit waits for a
    * token only with a head in its queue, so its dep cycles go to it. */
   for (int i = 0; w.dispatches_held && i < n; i++)
-    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev->ev[i].cycle < t)
+    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev_cycle(p, &ev->ev[i], t) < t)
       dispatched(p, &ev->ev[i], ev->ev[i].cycle);
   /* 0. a span's earlier cycles, 1. starts (the pops happen now), 2. this
    * cycle's category, 3. dones.  A unit whose instruction completed in an
@@ -972,12 +982,12 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
     if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0, t);
   }
   for (int i = 0; w.dispatches_now && i < n; i++)
-    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev->ev[i].cycle >= t)
+    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev_cycle(p, &ev->ev[i], t) >= t)
       dispatched(p, &ev->ev[i], t);
   if (p->tl) { /* queue lengths, tokens and read bursts are the timeline's */
     for (int u = 0; u < 3; u++)
       if ((w.done[u] || w.held[u]) && p->qlen[u]) p->qlen[u]--;
-    walk_tokens_memory(p, ev, n, g);
+    walk_tokens_memory(p, ev, n, t, g);
     tl_counters(p, g, finished);
   }
   if (finished) {
@@ -989,12 +999,15 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
 
 void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
                     int finished) {
-  if (p->in_run) walk(p, ev, cat, finished, NULL);
+  if (!p->in_run) return;
+  p->stamped = 0;
+  walk(p, ev, cat, finished, NULL);
 }
 
 void vta_prof_span(vta_prof_t *p, const vta_span_t *s) {
   if (!p->in_run || !s->cycles) return;
   p->now += s->cycles - 1; /* the span's last cycle; nothing to show before it */
+  p->stamped = 1;
   walk(p, s->ev, s->cat, s->finished, s->count);
 }
 
