@@ -18,6 +18,7 @@
 void vta_span_launch(vta_model_t *m) {
   cyc_t *cy = m->cy;
   cy->span_from = cy->now;
+  cy->span_held = 0; /* the watcher's list is a new run's */
   memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
 }
 
