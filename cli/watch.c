@@ -159,6 +159,9 @@ void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t
   const uint32_t want = (w->prof ? ~vta_prof_skip(w->prof) : 1u << VTA_EV_DONE) |
                         (w->windows ? VTASIM_WINDOWS_EVENTS : 0u);
   o->skip = ~want & ((1u << VTA_EV_NKINDS) - 1);
+  /* what every reader takes by its cycle stamp: the windows and progress
+   * read every kind so, the profiler says which */
+  o->defer = w->prof ? vta_prof_defer(w->prof) : (1u << VTA_EV_NKINDS) - 1;
   o->launch = ob_launch;
   o->span = ob_span;
   o->abort = ob_abort;

@@ -71,18 +71,21 @@ static void add(vtasim_windows_t *w, int k, uint64_t a, uint64_t b, uint64_t amo
 }
 
 void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev, int finished) {
+  /* each event by its own cycle: they may be held back (VTASIM_WINDOWS_EVENTS
+   * are all read so), in the order of their cycles */
   for (int i = 0; ev && i < ev->n; i++) {
     const vta_event_t *e = &ev->ev[i];
+    const uint64_t c = e->cycle;
     switch (e->kind) {
     case VTA_EV_START:
-      if (e->unit < 3) w->start[e->unit] = t;
+      if (e->unit < 3) w->start[e->unit] = c;
       break;
     case VTA_EV_DONE:
-      if (e->unit < 3) add(w, W_LOAD + e->unit, w->start[e->unit], t, t - w->start[e->unit] + 1);
+      if (e->unit < 3) add(w, W_LOAD + e->unit, w->start[e->unit], c, c - w->start[e->unit] + 1);
       break;
     case VTA_EV_RD_REQ:
       if (e->index) {
-        uint64_t first = vta_rd_sched_place(&w->rd, &w->mp, t, e->index);
+        uint64_t first = vta_rd_sched_place(&w->rd, &w->mp, c, e->index);
         add(w, W_READ, first, w->rd.last, e->index);
       }
       break;

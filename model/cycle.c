@@ -207,6 +207,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   cy->now = 0;
   cy->finished = 0;
   cy->run_ucnt = 0;
+  cy->hold = 1;
   vta_diag_trace_run(cy->trace, cy->now, cy->run++, count_, insn_phys);
   if (vta_fetch_start(m, err)) return fail(m, err);
   return 0;
@@ -374,7 +375,7 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   /* Load presents from req_from on while requests are left: the same
    * refused request every cycle when the memory is full. */
   int asks = vta_memsys_rd_presented(cy->ms) || (ld->rd.req_left && cy->now >= ld->rd.req_from);
-  int full = vta_memsys_rd_slots(cy->ms) >= vta_memsys_params(cy->ms)->max_outst;
+  int full = vta_memsys_rd_full(cy->ms);
   if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), from = cy->now;
@@ -458,13 +459,15 @@ static int quiet_until(vta_model_t *m, uint64_t max, int may_skip, uint64_t *to,
  * semaphore of theirs changes only when fetch dispatches to them or an
  * instruction with pushes completes, which ends the chain), so such a
  * cycle is evaluated for the store unit, fetch and the write channel
- * alone: load and compute count one more cycle of their category.  Before
- * evaluating cycle now: */
+ * alone: load and compute count one more cycle of their category (they
+ * would report no event in it either, so a watcher's spans are shown as
+ * the main loop shows them; a digest list's lockstep evaluates every
+ * cycle instead).  Before evaluating cycle now: */
 static int chain_ready(const vta_model_t *m) {
   const cyc_t *cy = m->cy;
   const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
                *st = &cy->u[VTA_UNIT_STORE];
-  return cy->lazy && !cy->ev && (!st->busy || st->wr.lazy) && cy->f.state == F_DISP && !ld->busy &&
+  return cy->lazy && (!cy->ev || cy->span_fn) && (!st->busy || st->wr.lazy) && cy->f.state == F_DISP && !ld->busy &&
          (!cu->busy || (cu->kind == K_PIPE && cu->pipe.lazy && cy->now < cu->pipe.done)) &&
          !vta_memsys_busy(cy->ms) && !vta_memsys_rd_presented(cy->ms);
 }
@@ -498,7 +501,8 @@ static int chain_cycle(vta_model_t *m, int *changed, vta_err *err) {
 /* Runs a chain from a quiet cycle whose next change is at `to`: skips to
  * it, evaluates the chain's cycles, and so on while the chain holds, never
  * reaching `stop`.  Leaves with the next cycle to evaluate at now (or a
- * skip the step's budget cut short in skip_until); -1 on a fault. */
+ * skip the step's budget cut short in skip_until); -1 on a fault, 1 when
+ * the watcher shown a span stops the run. */
 static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max, vta_err *err) {
   cyc_t *cy = m->cy;
   for (;;) {
@@ -512,9 +516,34 @@ static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max,
       if (cy->now >= stop || changed || !chain_ready(m) || (m->params.stop && *m->params.stop))
         return 0;
       if ((active = chain_cycle(m, &changed, err)) < 0) return -1;
+      if (cy->span_fn && vta_span_show(m, 0)) return 1; /* as the main loop after a cycle */
     } while (active);
     if (quiet_until(m, max, 1, &to, err)) return -1;
   }
+}
+
+/* The end of a step that began at cycle `begin` and ended with rc: what
+ * whoever looks next sees is up to date; returns rc. */
+static int step_end(vta_model_t *m, vta_evlist_t *out, uint64_t begin, int rc,
+                    uint64_t *advanced, int finished) {
+  cyc_t *cy = m->cy;
+  if (cy->span_fn && !finished) vta_span_flush(m, rc < 0);
+  if (!rc) {
+    /* A digest gets the writes of a GEMM/ALU in closed form up to the end
+     * of the step: the events of its cycles, all in this step's list. */
+    if (out && cy->lazy) vta_pipe_sync(m, cy->now);
+    /* ... and those of a STORE in closed form, the finish pulse's cycle included */
+    vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)finished);
+    vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
+    vta_cycle_settle(m);                  /* and the counters */
+  }
+  cy->ev = NULL;
+  *advanced = cy->now - begin + (uint64_t)finished;
+  if (rc || finished) {
+    cy->launched = 0;
+    cy->skip_until = 0;
+  }
+  return rc;
 }
 
 /* The run loop.  A skip cut short by the budget is remembered (skip_until)
@@ -590,29 +619,14 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       break;
     }
     if (to <= cy->now) continue; /* evaluated (or the limit is this very cycle) */
+    int chain = 0;
     if (!chain_ready(m)) cy->skip_until = to;
-    else if (store_chain(m, to, stop, max, err)) {
-      rc = -1;
+    else if ((chain = store_chain(m, to, stop, max, err))) {
+      rc = chain < 0 ? -1 : 0; /* 1: the watcher stopped the run */
       break;
     }
   }
-  if (cy->span_fn && !*finished) vta_span_flush(m, rc < 0);
-  if (!rc) {
-    /* A digest gets the writes of a GEMM/ALU in closed form up to the end
-     * of the step: the events of its cycles, all in this step's list. */
-    if (out && cy->lazy) vta_pipe_sync(m, cy->now);
-    /* ... and those of a STORE in closed form, the finish pulse's cycle included */
-    vta_dma_wr_sync_events(m, &cy->u[VTA_UNIT_STORE].wr, cy->now + (uint64_t)*finished);
-    vta_memsys_wr_apply(cy->ms, cy->now); /* DRAM as of now, for whoever looks */
-    vta_cycle_settle(m);                  /* and the counters */
-  }
-  cy->ev = NULL;
-  *advanced = cy->now - begin + (uint64_t)*finished;
-  if (rc || *finished) {
-    cy->launched = 0;
-    cy->skip_until = 0;
-  }
-  return rc;
+  return step_end(m, out, begin, rc, advanced, *finished);
 }
 
 int vta_cycle_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,

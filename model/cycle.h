@@ -190,6 +190,9 @@ typedef struct cyc {
   void *span_ctx;
   uint64_t span_from;
   vta_unit_cycles_t span_prev[VTA_CY_NUNITS];
+  int span_held;         /* the list's first events, all of kinds it may hold back */
+  int hold;              /* events may be held back (vta_evlist_t.defer): no STORE of
+                            this run has started that can write its instructions */
 } cyc_t;
 
 /* Record an event of docs/microarch.md 8.2 in the current cycle.  The test

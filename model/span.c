@@ -6,8 +6,8 @@
  * which the engine counts anyway (docs/microarch.md 8.1), so skipped quiet
  * cycles, beat trains and units in closed form cost the watcher nothing.
  * A span ends with a cycle that has events the watcher wants (those of a
- * kind outside its list's skip mask), with the finish pulse, or with the
- * step.
+ * kind outside its list's skip mask) at their own cycle (outside its defer
+ * mask), with the finish pulse, or with the step.
  */
 #include "cycle.h"
 
@@ -18,6 +18,7 @@
 void vta_span_launch(vta_model_t *m) {
   cyc_t *cy = m->cy;
   cy->span_from = cy->now;
+  cy->span_held = 0; /* the watcher's list is a new run's */
   memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
 }
 
@@ -55,19 +56,38 @@ static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minu
   cy->span_from = upto;
   int stop = cy->span_fn(cy->span_ctx, &s);
   vta_evlist_clear(cy->ev);
+  cy->span_held = 0;
   return stop;
 }
 
+/* Events held back at most, so that a long span's list stays small. */
+#define HELD_MAX 1024
+
 int vta_span_show(vta_model_t *m, int finished) {
   cyc_t *cy = m->cy;
-  if (!finished && !cy->ev->n) return 0; /* nothing to show yet: the span goes on */
+  const vta_evlist_t *ev = cy->ev;
+  if (!finished) {
+    /* Nothing to show yet, or only events the watcher reads by their
+     * stamps (vta_evlist_t.defer): the span goes on. */
+    const uint32_t hold = cy->hold ? ev->defer : 0;
+    int i = cy->span_held;
+    while (i < ev->n && (hold >> ev->ev[i].kind & 1)) i++;
+    cy->span_held = i;
+    if (i == ev->n && i < HELD_MAX) return 0;
+  }
   return show(m, finished ? cy->now + 1 : cy->now, finished, NULL);
 }
 
 int vta_span_flush(vta_model_t *m, int faulted) {
   cyc_t *cy = m->cy;
   if (cy->now <= cy->span_from) return 0;
-  vta_evlist_clear(cy->ev); /* a faulting cycle's events are not shown */
+  /* A faulting cycle's events are not shown (nor address phases a STORE in
+   * closed form showed ahead); those held back from earlier cycles are. */
+  vta_evlist_t *ev = cy->ev;
+  int k = 0;
+  for (int i = 0; i < ev->n; i++)
+    if (ev->ev[i].cycle < cy->now) ev->ev[k++] = ev->ev[i];
+  ev->n = k;
   /* A fault in a train or in the memory tick comes after its cycle was
    * counted (cycle.c's train_end, cycle_end): not shown, so not counted. */
   uint64_t counted = 0;

@@ -74,11 +74,16 @@ typedef struct vta_span {
   uint64_t cycles;       /* n >= 1: cycles [now, now + n) of the run */
   int finished;          /* the last cycle is the finish pulse */
   vta_evlist_t *ev;      /* the last cycle's events (the others had none), each
-                            stamped with its cycle; but for one thing: the model's
+                            stamped with its cycle; but for two things: the model's
                             STORE in closed form (not reporting its reads and
                             beats) shows the address phases of all its bursts
                             (WR_ADDR, stamped with their later cycles) in the
-                            cycle it starts */
+                            cycle it starts; and events of a kind in ev->defer may
+                            come from any cycle of the span (the model holds them
+                            back, but never across a write into the run's
+                            instruction stream: whoever decodes an instruction
+                            from DRAM when shown one reads what it would have read
+                            in the event's own cycle) */
   const uint8_t *cat;    /* the last cycle's category of each unit (VTA_CY_*); exact
                             at least for a unit that started an instruction in it */
   /* Cycles each unit spent in each category over the span, as the counters

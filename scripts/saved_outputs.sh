@@ -619,7 +619,7 @@ fi
 CLIENT=$BUILD/tests/host/tvm_style_client
 if [ ! -x "$CLIENT" ] && [ -f "$VTASIM_SRC/tests/host/tvm_style_client.c" ] && [ -f "$BUILD/libvtasim.a" ]; then
   CLIENT=$WORK/tvm_style_client
-  (cd "$VTASIM_SRC" && cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Idriver -Imodel -Imodel/platform -Imodel/units -Imodel/services -Iisa -Itests \
+  (cd "$VTASIM_SRC" && cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Idriver -Imodel -Imodel/platform -Imodel/units -Imodel/services -Iisa -Iinclude -Itests \
     -o "$CLIENT" tests/host/tvm_style_client.c "$BUILD/libvtasim.a" -lcjson -lnettle -lm -lstdc++ -lz -pthread -latomic) ||
     { echo "saved_outputs: cannot build tests/host/tvm_style_client: the driver commands are skipped" >&2; CLIENT=""; }
 fi

@@ -289,6 +289,12 @@ static uint32_t slots_held(const vta_memsys_t *ms) {
   return held;
 }
 
+/* Every slot is held.  A burst holds at most one, so fewer bursts in flight
+ * than MAX_OUTST need no walk over them (the memory asks every cycle). */
+static int slots_full(const vta_memsys_t *ms) {
+  return ms->count >= ms->p.max_outst && slots_held(ms) >= ms->p.max_outst;
+}
+
 /* At most one a cycle: free_at is the later of the cycle after the grant
  * (one grant a cycle) and two before the last beat (one last beat a cycle),
  * and a burst granted in t whose last beat lands by t + 3 follows every
@@ -340,7 +346,7 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->slot_wait = 0;
   if (!ms->nwant) return -1;
   int c = -1, rules = 0;
-  ms->slot_wait = slots_held(ms) >= ms->p.max_outst;
+  ms->slot_wait = slots_full(ms);
   if (!ms->slot_wait) {
     if (vta_memsys_rd_last_at(ms, ms->now + 3)) rules = 1; /* an R-last cycle */
     else
@@ -379,6 +385,7 @@ const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms) {
 
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms) { return ms->count; }
 uint32_t vta_memsys_rd_slots(const vta_memsys_t *ms) { return slots_held(ms); }
+int vta_memsys_rd_full(const vta_memsys_t *ms) { return slots_full(ms); }
 
 /* The write channel's readies in the current cycle (AXI lets a ready
  * precede its valid): one definition for the handshakes below and for
@@ -500,7 +507,8 @@ static void wr_end_cycle(vta_memsys_t *ms) {
 
 int vta_memsys_tick(vta_memsys_t *ms, vta_err *err) {
   count_busy(ms, 1);
-  assert(slots_held(ms) <= ms->p.max_outst); /* slots held within MAX_OUTST */
+  /* slots held within MAX_OUTST (no walk while fewer bursts are in flight) */
+  assert(ms->count <= ms->p.max_outst || slots_held(ms) <= ms->p.max_outst);
   if (ms->beat_valid) {
     assert(ms->count > 0); /* a beat belongs to the oldest burst in flight */
     const rd_req_t *r = &ms->fifo[ms->head];

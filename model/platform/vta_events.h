@@ -70,6 +70,11 @@ typedef struct vta_evlist {
    * vta_evlist_add drops them, and a producer may skip preparing them (the
    * profiler has no use for scratchpad data).  Never set for a comparison. */
   uint32_t skip;
+  /* Kinds its owner reads by their own cycle stamps, so that they need not
+   * end a span (vta_engine.h's vta_span_t; 0 after init): an engine showing
+   * spans may hold them until a span ends for another reason (a watched
+   * run costs per span shown: fewer, longer spans cost less). */
+  uint32_t defer;
   /* Digest mode (vta_evlist_digest): events are counted in n and folded
    * into `sum` (their fields) and `dsum` (their data, four 64-bit lanes),
    * order-independent digests of their canonical form, instead of being

@@ -23,6 +23,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
@@ -235,6 +236,8 @@ struct vta_prof {
   size_t nwin;
   int64_t bw_shown[NCLIENT];
   vta_rd_sched_t rd;   /* where the run's read bursts land (run cycles) */
+  int stamped;         /* the events shown come by their cycle stamps (a span's, which may
+                          hold some of its earlier cycles); vta_prof_cycle's are its cycle's */
 };
 
 static int fifo_push(fifo_t *f, const pinsn_t *x) {
@@ -482,7 +485,10 @@ static int better(const prec_t *a, const prec_t *b) {
 static void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) {
   if (!p->o.top) return;
   prec_t r;
-  memset(&r, 0, sizeof r);
+  /* the record without its disassembly (filled only if it makes the list):
+   * zeroing all of it cost more than the rest of an instruction's accounting */
+  memset(&r, 0, offsetof(prec_t, dis));
+  r.dis[0] = 0;
   r.run = p->run;
   r.idx = x->idx;
   r.unit = unit;
@@ -587,9 +593,9 @@ static void insn_start(vta_prof_t *p, int unit, uint32_t idx) {
   emit_wait(p, unit, &x);
 }
 
-static void insn_done(vta_prof_t *p, int unit, int dropped) {
+/* Unit's instruction completes in run cycle `done`. */
+static void insn_done(vta_prof_t *p, int unit, int dropped, uint64_t done) {
   pinsn_t *x = &p->cur[unit];
-  const uint64_t done = p->now;
   acct_add(&p->cls[x->cls][unit], &x->a);
   p->cls_n[x->cls][unit]++;
   top_offer(p, unit, x, done);
@@ -673,7 +679,7 @@ void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count) {
 /* The end of a run at run cycle p->now (inclusive): close what is open. */
 static void run_end(vta_prof_t *p) {
   for (int u = 0; u < 3; u++)
-    if (p->cur_on[u]) insn_done(p, u, 1);
+    if (p->cur_on[u]) insn_done(p, u, 1, p->now);
   if (p->tl) {
     merge_flush(p);
     fetch_flush(p, 1, 1);
@@ -736,22 +742,41 @@ static void attribute(vta_prof_t *p, int u, const tally_t *c) {
     for (int q = 0; q < 4; q++) h->a.dep[q] += c->dep[q];
 }
 
-/* Which units start (with the index) and complete an instruction in this
- * cycle: attribution reads one START and one DONE per unit. */
+/* Which units start (with the index) and complete an instruction in cycle
+ * t: attribution reads one START and one DONE per unit.  Without a
+ * timeline the engine may hold DISPATCH and DONE back (vta_prof_defer):
+ * such a DONE of an earlier cycle of the span (at most one per unit, a
+ * START ending every span) is `held`, the cycle in held_at. */
 typedef struct walk_units {
-  int started[3], done[3];
+  int started[3], done[3], held[3], dispatches_held, dispatches_now;
   uint32_t sidx[3];
+  uint64_t held_at[3];
 } walk_units_t;
 
-static void walk_units_of(const vta_evlist_t *ev, int n, walk_units_t *w) {
+/* The cycle of an event shown in run cycle t. */
+static uint64_t ev_cycle(const vta_prof_t *p, const vta_event_t *e, uint64_t t) {
+  return p->stamped ? e->cycle : t;
+}
+
+static void walk_units_of(const vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
+                          walk_units_t *w) {
   memset(w, 0, sizeof *w);
   for (int i = 0; i < n; i++) {
     const vta_event_t *e = &ev->ev[i];
-    if (e->kind == VTA_EV_START && e->unit < 3) {
+    const uint64_t c = ev_cycle(p, e, t);
+    if (e->unit >= 3) continue;
+    if (e->kind == VTA_EV_START) {
       w->started[e->unit] = 1;
       w->sidx[e->unit] = e->index;
+    } else if (e->kind == VTA_EV_DONE && c < t) {
+      w->held[e->unit] = 1;
+      w->held_at[e->unit] = c;
+    } else if (e->kind == VTA_EV_DONE) {
+      w->done[e->unit] = 1;
+    } else if (e->kind == VTA_EV_DISPATCH) {
+      w->dispatches_held |= c < t;
+      w->dispatches_now |= c >= t;
     }
-    if (e->kind == VTA_EV_DONE && e->unit < 3) w->done[e->unit] = 1;
   }
 }
 
@@ -809,8 +834,9 @@ static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
   x.pops = ok && (in.pop_prev || in.pop_next);
   x.pushes = ok && (in.push_prev || in.push_next);
   if (fifo_push(&p->q[e->unit], &x)) p->tl_err = 1;
+  if (!p->tl) return;
   p->qlen[e->unit]++;
-  if (p->tl) tl_dispatch(p, t, e->index);
+  tl_dispatch(p, t, e->index);
 }
 
 /* Each token queue's producer and consumer unit (the flow arrows' tracks). */
@@ -891,8 +917,8 @@ static void walk_tokens_memory(vta_prof_t *p, const vta_evlist_t *ev, int n, uin
     case VTA_EV_PUSH:
       if (q < 4) token_pushed(p, q, g);
       break;
-    case VTA_EV_RD_REQ:
-      if (q < VTA_RD_NCLIENTS && e->index) read_issued(p, q, t, e->index);
+    case VTA_EV_RD_REQ: /* its own cycle: it may be held back without a timeline */
+      if (q < VTA_RD_NCLIENTS && e->index) read_issued(p, q, ev_cycle(p, e, t), e->index);
       break;
     case VTA_EV_WR_BEAT:
       if (p->tl) bw_add(p, VTA_RD_NCLIENTS, g, 1, 1);
@@ -937,21 +963,33 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
   if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
   walk_units_t w;
-  walk_units_of(ev, n, &w);
+  walk_units_of(p, ev, n, t, &w);
+  /* Instructions dispatched in the span's earlier cycles (held back) are in
+   * their queues before its cycles are attributed: a unit waits for a
+   * token only with a head in its queue, so its dep cycles go to it. */
+  for (int i = 0; w.dispatches_held && i < n; i++)
+    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev_cycle(p, &ev->ev[i], t) < t)
+      dispatched(p, &ev->ev[i], ev->ev[i].cycle);
   /* 0. a span's earlier cycles, 1. starts (the pops happen now), 2. this
-   * cycle's category, 3. dones */
+   * cycle's category, 3. dones.  A unit whose instruction completed in an
+   * earlier cycle of the span spent the cycles after it idle or waiting
+   * (no start before the last): its busy and mem cycles are all of it. */
   for (int u = 0; u < 3; u++) {
     if (count) attribute_span(p, u, count[u], cat[u], w.started[u] && !finished);
+    if (w.held[u] && p->cur_on[u]) insn_done(p, u, 0, w.held_at[u]);
     if (w.started[u]) insn_start(p, u, w.sidx[u]);
     if (!finished && (!count || w.started[u])) attribute_cycle(p, u, cat[u]);
-    if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0);
+    if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0, t);
   }
-  for (int i = 0; i < n; i++)
-    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3) dispatched(p, &ev->ev[i], t);
-  for (int u = 0; u < 3; u++)
-    if (w.done[u] && p->qlen[u]) p->qlen[u]--;
-  walk_tokens_memory(p, ev, n, t, g);
-  if (p->tl) tl_counters(p, g, finished);
+  for (int i = 0; w.dispatches_now && i < n; i++)
+    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev_cycle(p, &ev->ev[i], t) >= t)
+      dispatched(p, &ev->ev[i], t);
+  if (p->tl) { /* queue lengths, tokens and read bursts are the timeline's */
+    for (int u = 0; u < 3; u++)
+      if ((w.done[u] || w.held[u]) && p->qlen[u]) p->qlen[u]--;
+    walk_tokens_memory(p, ev, n, t, g);
+    tl_counters(p, g, finished);
+  }
   if (finished) {
     run_end(p);
     return;
@@ -961,13 +999,23 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
 
 void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS],
                     int finished) {
-  if (p->in_run) walk(p, ev, cat, finished, NULL);
+  if (!p->in_run) return;
+  p->stamped = 0;
+  walk(p, ev, cat, finished, NULL);
 }
 
 void vta_prof_span(vta_prof_t *p, const vta_span_t *s) {
   if (!p->in_run || !s->cycles) return;
   p->now += s->cycles - 1; /* the span's last cycle; nothing to show before it */
+  p->stamped = 1;
   walk(p, s->ev, s->cat, s->finished, s->count);
+}
+
+uint32_t vta_prof_defer(const vta_prof_t *p) {
+  /* the timeline draws every event in its cycle's order */
+  return vta_prof_skip(p) | (p && p->tl ? 0
+                             : (1u << VTA_EV_DISPATCH) | (1u << VTA_EV_DONE) |
+                               (1u << VTA_EV_RD_REQ));
 }
 
 uint32_t vta_prof_skip(const vta_prof_t *p) {

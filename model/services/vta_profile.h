@@ -105,6 +105,10 @@ void vta_prof_span(vta_prof_t *p, const vta_span_t *s);
 /* The event kinds this profiler does not read (VTA_PROF_SKIP, and without
  * a timeline also tokens, read requests and write beats); p may be NULL. */
 uint32_t vta_prof_skip(const vta_prof_t *p);
+/* The event kinds it reads by their cycle stamps (vta_evlist_t.defer):
+ * those it does not read, and without a timeline the dispatches, dones
+ * and read requests; p may be NULL. */
+uint32_t vta_prof_defer(const vta_prof_t *p);
 /* The run ended without a finish pulse (a fault, an interrupt): whatever
  * was executing is closed at the current cycle. */
 void vta_prof_abort(vta_prof_t *p);

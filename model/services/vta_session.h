@@ -55,6 +55,7 @@ int vta_session_run(vta_session_t *s, vta_err *err);
 typedef struct vta_session_observer {
   int events;     /* wants events and categories */
   uint32_t skip;  /* event kinds it does not need (vta_evlist_t.skip) */
+  uint32_t defer; /* kinds it reads by their cycle stamps (vta_evlist_t.defer) */
   uint64_t chunk; /* cycles per step at most (above) */
   void (*launch)(void *ctx, uint32_t insn_phys, uint32_t count);
   /* Shown the cycles of the run; non-zero stops the run (not at the finish

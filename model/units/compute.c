@@ -574,7 +574,8 @@ static int pipe_compute(vta_model_t *m, pipe_t *p, const cmd_t *c, uint64_t when
     } else {
       memcpy(acc, acc_operand(m, p, row), lanes * sizeof *acc);
       /* inp and wgt are read now: a load's write of this cycle is not seen */
-      macq_t q = {.n = 0};
+      macq_t q; /* n alone: an initializer would zero all MAC_BATCH jobs */
+      q.n = 0;
       mac_add(m, &q, acc, out, x, w);
       mac_flush(m, &q);
     }

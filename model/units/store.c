@@ -39,6 +39,20 @@ int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
 
 /* ---- cycle engine --------------------------------------------------------- */
 
+/* Can this STORE (of rows) write over the run's instruction stream?  A
+ * watcher decodes a held-back event's instruction from DRAM when it is
+ * shown (span.c): from here on nothing is held back, so that it reads
+ * what it read in the event's own cycle (this STORE writes nothing in
+ * its start cycle, which ends a span). */
+static int writes_insns(const vta_model_t *m, const vta_insn_t *in) {
+  const uint64_t e = m->out.elem_bytes, ilo = m->insn_phys;
+  const uint64_t ihi = ilo + (uint64_t)m->insn_count * VTA_INS_BYTES;
+  const uint64_t lo = (uint64_t)in->dram_base * e;
+  const uint64_t hi = ((uint64_t)in->dram_base + (uint64_t)(in->y_size - 1) * in->x_stride +
+                       in->x_size) * e;
+  return lo < ihi && ilo < hi;
+}
+
 int vta_store_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_STORE];
@@ -65,6 +79,8 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
   /* A STORE of no rows moves nothing: it takes the two cycles of a NOP. */
   u->kind = nop || u->cur.insn.y_size == 0 ? K_SYNC : K_STORE;
   if (u->kind != K_STORE) return 0;
+  /* skip_exec writes no byte to DRAM */
+  if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur.insn)) cy->hold = 0;
   if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
   vta_dma_wr_closed_form(m, &u->wr);
   return 0;
