@@ -45,35 +45,6 @@ size_t vta_cl_host_weight_count(const vta_cl_host_op_t *op) {
   return 0;
 }
 
-/* conv2d: zero padding, int32 accumulation (wrapping), then the epilogue
- * of the VTA layers: + bias, + 2^(shift-1) when rounding, arithmetic shift,
- * clip). */
-static void host_conv(const vta_cl_host_op_t *op, const int8_t *k, const int32_t *b,
-                      const int8_t *x, int8_t *y) {
-  int oc, oh, ow;
-  vta_cl_host_out_shape(op, &oc, &oh, &ow);
-  const int C = op->c, H = op->h, W = op->w, K = op->kernel, S = op->stride, P = op->pad;
-  for (int o = 0; o < oc; o++)
-    for (int oy = 0; oy < oh; oy++)
-      for (int ox = 0; ox < ow; ox++) {
-        int64_t acc = b ? b[o] : 0;
-        for (int ci = 0; ci < C; ci++)
-          for (int dy = 0; dy < K; dy++) {
-            int iy = oy * S + dy - P;
-            if (iy < 0 || iy >= H) continue;
-            for (int dx = 0; dx < K; dx++) {
-              int ix = ox * S + dx - P;
-              if (ix >= 0 && ix < W)
-                acc += (int64_t)x[((size_t)ci * H + iy) * W + ix] *
-                       k[(((size_t)o * C + ci) * K + dy) * K + dx];
-            }
-          }
-        /* int32 arithmetic wraps, as on the CPU and in VTA's accumulator */
-        y[((size_t)o * oh + oy) * ow + ox] =
-            vta_cl_ref_epilogue((int32_t)(uint32_t)(uint64_t)acc, &op->epi);
-      }
-}
-
 void vta_cl_host_run(const vta_cl_host_op_t *op, int n, const int8_t *k, const int32_t *b,
                      const int8_t *x, void *out) {
   int oc, oh, ow;
@@ -81,7 +52,10 @@ void vta_cl_host_run(const vta_cl_host_op_t *op, int n, const int8_t *k, const i
   const size_t xin = (size_t)op->c * op->h * op->w, yout = (size_t)oc * oh * ow;
   for (int bi = 0; bi < n; bi++, x += xin) {
     if (op->kind == VTA_CL_HOST_CONV2D) {
-      host_conv(op, k, b, x, (int8_t *)out + bi * yout);
+      /* the VTA layers' own reference: zero padding, int32 wrap-around, + bias, epilogue */
+      vta_cl_ref_conv2d(x, k, b, 1, op->c, op->h, op->w, op->o, op->kernel, op->kernel,
+                        op->pad, op->pad, op->stride, op->stride, &op->epi,
+                        (int8_t *)out + bi * yout);
     } else if (op->kind == VTA_CL_HOST_MAX_POOL2D) {
       /* the padding never wins: only the window's cells inside the input count */
       int8_t *y = (int8_t *)out + bi * yout;
