@@ -503,6 +503,11 @@ typedef struct net_layer_run {
   int8_t *px, *y;
   uint8_t *pr;
   vta_session_t *s;
+  /* What the report needs of the run, kept when the session and the
+   * bundle are released right after it (layer_keep). */
+  vta_engine_snapshot_t snap;
+  vta_config_t cfg;
+  char *schedule; /* the bundle's "schedule" meta, or NULL */
   double wall;
   int failed;
   char *rep;
@@ -818,9 +823,7 @@ static cJSON *layer_json(net_job_t *j, net_layer_run_t *L, const char *shape) {
   cJSON_AddStringToObject(lo, "shape", shape);
   cJSON_AddStringToObject(lo, "input", l->in);
   cJSON_AddStringToObject(lo, "residual", L->r ? l->res : "");
-  for (int k = 0; k < L->p.nmeta; k++)
-    if (!strcmp(L->p.meta[k].key, "schedule"))
-      cJSON_AddStringToObject(lo, "schedule", L->p.meta[k].value);
+  if (L->schedule) cJSON_AddStringToObject(lo, "schedule", L->schedule);
   cJSON_AddStringToObject(lo, "status", L->failed ? "mismatch" : "ok");
   vta_report_json_lines(cJSON_AddArrayToObject(lo, "failures"), L->rep);
   cJSON_AddNumberToObject(lo, "wall_seconds", L->wall);
@@ -839,8 +842,7 @@ static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
              L->oh, L->ow, l->kh, l->kw, l->stride, L->r ? " +res" : "");
   cJSON *lo = layer_json(j, L, shape);
   const double lmacs = l->is_add ? 0 : (double)L->ny * l->c * l->kh * l->kw, clock = j->clock;
-  vta_engine_snapshot_t snap;
-  vta_engine_snapshot(vta_session_engine(L->s), &snap);
+  const vta_engine_snapshot_t snap = L->snap;
   /* the seven statistics of docs/isa.md 9 (fsim's rules, every engine) */
   const uint64_t st[VTA_NSTATS] = {
 #define NET_STAT_(name, NAME) snap.stats.name,
@@ -856,7 +858,7 @@ static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
   cJSON_AddStringToObject(lo, "op", l->is_add ? "add" : "conv2d");
   char vtext[16] = "-";
   double cyc = 0;
-  cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &j->params, &L->p.cfg, clock,
+  cJSON *pr_o = snap.has_cycles ? layer_profile(&snap.cycles, &j->params, &L->cfg, clock,
                                                 vtext, sizeof vtext) : NULL;
   const char *result = L->failed ? "FAIL" : "ok";
   if (pr_o) {
@@ -885,8 +887,27 @@ static void layer_report(net_job_t *j, net_layer_run_t *L, int i) {
             l->name, cyc, L->wall);
 }
 
+/* The session, the bundle and the packed inputs released: what the report
+ * needs of them kept in L (a network's layers do not all stay in memory). */
+static int layer_keep(net_layer_run_t *L, vta_err *e) {
+  vta_engine_snapshot(vta_session_engine(L->s), &L->snap);
+  L->cfg = L->p.cfg;
+  for (int k = 0; k < L->p.nmeta && !L->schedule; k++)
+    if (!strcmp(L->p.meta[k].key, "schedule") && !(L->schedule = strdup(L->p.meta[k].value)))
+      return vta_errf(e, VTA_ENOMEM, "out of memory");
+  vta_session_free(L->s);
+  L->s = NULL;
+  vta_program_free(&L->p);
+  free(L->px);
+  free(L->pr);
+  L->px = NULL;
+  L->pr = NULL;
+  return 0;
+}
+
 static void layer_free(net_layer_run_t *L) {
   free(L->rep);
+  free(L->schedule);
   vta_session_free(L->s);
   vta_program_free(&L->p);
   free(L->px);
@@ -900,7 +921,8 @@ static int run_layer(net_job_t *j, int i) {
   memset(&L, 0, sizeof L);
   L.l = &j->mf->layer[i];
   if (layer_inputs(j, &L)) return -1;
-  int rc = layer_bundle(j, &L, &j->e) || layer_exec(j, &L, &j->e) ? -1 : 0;
+  int rc = layer_bundle(j, &L, &j->e) || layer_exec(j, &L, &j->e) || layer_keep(&L, &j->e)
+               ? -1 : 0;
   if (!rc) {
     add_tensor(j, &L, L.y);
     L.y = NULL;
@@ -924,16 +946,17 @@ static void *pool_worker(void *arg) {
   net_pool_t *pl = arg;
   for (int i; (i = atomic_fetch_add(&pl->next, 1)) < pl->n;) {
     net_layer_run_t *L = &pl->L[i];
-    L->bad = layer_exec(pl->j, L, &L->e);
+    L->bad = layer_bundle(pl->j, L, &L->e) || layer_exec(pl->j, L, &L->e) || layer_keep(L, &L->e);
   }
   return NULL;
 }
 
-/* Every layer with `jobs` threads: the shapes chained and the bundles
- * loaded first, in order, by this thread (a later layer's input is an
- * earlier one's output tensor, zeros here; the files a command read are
- * kept per thread, vta_io.h), the layers run in any order, then reported in
- * order, up to the first fault. */
+/* Every layer with `jobs` threads: the shapes chained first, in order, by
+ * this thread (a later layer's input is an earlier one's output tensor,
+ * zeros here) and each bundle counted as an input of the command here (the
+ * files a command read are kept per thread, vta_io.h); then each layer
+ * loaded, run and released in any order by whichever thread takes it, and
+ * reported in order, up to the first fault. */
 static void run_layers_at_once(net_job_t *j, int jobs) {
   const int n = j->mf->nlayers;
   net_pool_t pl = {j, calloc((size_t)n, sizeof *pl.L), n, 0};
@@ -946,7 +969,10 @@ static void run_layers_at_once(net_job_t *j, int jobs) {
   for (; ready < n; ready++) {
     net_layer_run_t *L = &pl.L[ready];
     L->l = &j->mf->layer[ready];
-    if (layer_inputs(j, L) || layer_bundle(j, L, &j->e)) break;
+    if (layer_inputs(j, L)) break;
+    char path[8400];
+    snprintf(path, sizeof path, "%s/%s", j->mf->dir, L->l->bundle);
+    vta_io_note_input(path);
     int8_t *zeros = calloc(L->ny ? L->ny : 1, 1);
     if (!zeros) {
       vta_errf(&j->e, VTA_ENOMEM, "out of memory");

@@ -359,31 +359,34 @@ static int64_t train_end(vta_model_t *m, uint64_t from, uint64_t done, int rc, v
 
 static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
-  unit_t *ld = &cy->u[VTA_UNIT_LOAD];
   if (cy->lazy && cy->f.state == F_WAIT) {
     int64_t r = fetch_train(m, end, err);
     if (r) return r;
   }
-  if (!cy->lazy || !ld->busy || ld->kind != K_DMA || !ld->rd.narrow ||
-      ld->cat != VTA_CAT_BUSY)
-    return 0;
+  if (!cy->lazy) return 0;
+  /* The unit whose DMA lands the beats: load's, or compute's (an ACC load)
+   * while load is not busy (so it cannot start to ask meanwhile; waiting
+   * for a token or an instruction, it waits throughout the train). */
+  unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE];
+  unit_t *u = ld->busy ? ld : cu, *other = u == ld ? cu : ld;
+  if (!u->busy || u->kind != K_DMA || !u->rd.narrow || u->cat != VTA_CAT_BUSY) return 0;
   /* A pad walker stepping over data rows moves in beat cycles too. */
-  if (ld->rd.pads_done >= ld->rd.skip_lo && ld->rd.pads_done < ld->rd.skip_hi) return 0;
-  if (cy->f.acted || cy->u[VTA_UNIT_COMPUTE].acted || cy->u[VTA_UNIT_STORE].acted ||
+  if (u->rd.pads_done >= u->rd.skip_lo && u->rd.pads_done < u->rd.skip_hi) return 0;
+  if (cy->f.acted || other->acted || cy->u[VTA_UNIT_STORE].acted ||
       !vta_memsys_wr_idle(cy->ms))
     return 0;
-  /* Load presents from req_from on while requests are left: the same
+  /* The unit presents from req_from on while requests are left: the same
    * refused request every cycle when the memory is full. */
-  int asks = vta_memsys_rd_presented(cy->ms) || (ld->rd.req_left && cy->now >= ld->rd.req_from);
+  int asks = vta_memsys_rd_presented(cy->ms) || (u->rd.req_left && cy->now >= u->rd.req_from);
   int full = vta_memsys_rd_full(cy->ms);
-  if (ld->rd.req_left && cy->now < ld->rd.req_from) return 0; /* starts asking meanwhile */
+  if (u->rd.req_left && cy->now < u->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
-  uint64_t n = vta_memsys_rd_train(cy->ms, ld->rd.client), from = cy->now;
+  uint64_t n = vta_memsys_rd_train(cy->ms, u->rd.client), from = cy->now;
   uint64_t frees = vta_memsys_rd_slot_frees_at(cy->ms); /* the refused request's grant */
   if (asks && frees - from < n) n = frees - from;
   if (!(n = train_len(m, n, end))) return 0;
   uint64_t done;
-  int rc = vta_dma_rd_train(m, &ld->rd, n, &done, err);
+  int rc = vta_dma_rd_train(m, &u->rd, n, &done, err);
   return train_end(m, from, done, rc, err);
 }
 

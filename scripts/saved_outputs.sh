@@ -90,7 +90,11 @@ make_inputs() {
   local I=$INPUTS s k
   echo "saved_outputs: generating the inputs in $I with $V"
   mkdir -p "$I"/{traces,large,random,faults,hand,configs,sweep}
-  cp "$ROOT"/traces/*.vta "$I/traces/"
+  # the committed traces only: a checkout's traces/ may also hold the large
+  # workloads a test run generated there, which come next under large/
+  for k in "$ROOT"/traces/*.vta; do
+    case $k in *.large.vta) ;; *) cp "$k" "$I/traces/" ;; esac
+  done
   WORKLOADS_DIR=$I/large WORKLOADS_MATCH='*.large' "$ROOT/traces/workloads.sh" gen "$V" >/dev/null || return 1
   # random programs: default knobs, then one knob each
   "$V" gen random --seed 1 -o "$I/random/r1.vta" --quiet &&

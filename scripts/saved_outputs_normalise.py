@@ -57,6 +57,7 @@ WALL_LINE = re.compile(r"^(\s*wall time, s\s+)[-+0-9.eE]+(\s+\()[-+0-9.eEinfa]+(
 NET_HEAD = re.compile(r"^vtasim run .*: .*, \d+ layers on VTA, engine ")
 NET_ROW = re.compile(r" +[0-9]+\.[0-9]{3}(  (?:ok|FAIL))$", re.M)
 NET_TOTAL = re.compile(r"(wall )[0-9]+\.[0-9]{3}( s)$", re.M)
+NET_HOST = re.compile(r"^(  on the host (?:before|after) the VTA layers: .*, )[0-9]+\.[0-9]{3}( s)", re.M)
 SWEEP_PROGRESS = re.compile(r"^(\[\d+/\d+\] points (?:evaluated|done)[^\n]*?, )[0-9.]+( s)$", re.M)
 HTML_WALL = re.compile(
     r'(<span class="num" data-src="[^":]*:(?:host\.[A-Za-z_]+|[^"]*wall_seconds)" data-v=")[^"]*'
@@ -192,6 +193,7 @@ def normalise_text(text):
     if NET_HEAD.match(text):
         text = NET_ROW.sub(r"  <wall>\1", text)
         text = NET_TOTAL.sub(r"\1<wall>\2", text)
+        text = NET_HOST.sub(r"\1<wall>\2", text)
     text = SWEEP_PROGRESS.sub(r"\1<wall>\2", text)
     if "<span" in text:
         text = HTML_WALL.sub(html_sub, text)

@@ -1,23 +1,41 @@
 /*
  * vta_mem.c - the device DRAM: allocations in a 32-bit physical space,
- * each backed by 4 KiB-aligned, zero-filled host memory.
+ * each backed by 4 KiB-aligned, zero-filled host memory.  A large block is
+ * mapped from the kernel rather than allocated and cleared: its pages are
+ * zero without a write, and those a run never touches (most of a network
+ * layer's DRAM under skip_exec) cost neither a page fault nor a byte.
  *
  * Units look up one DRAM row at a time, so the allocations are kept in an
  * array sorted by physical address (binary search), plus a second index
  * sorted by host address for VTAMemGetPhyAddr's interior pointers.
  */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "vta_mem.h"
 
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct block {
   uint32_t phys;  /* first byte */
   uint64_t span;  /* bytes of physical space reserved, >= 1 */
-  uint8_t *host;  /* aligned_alloc'd, at least span bytes */
+  uint8_t *host;  /* at least span bytes: aligned_alloc'd, or mapped (mapped > 0) */
+  size_t mapped;  /* the mapping's length, 0 when aligned_alloc'd */
 } block_t;
+
+/* Blocks of this size and up are mapped (a system call each, and whole
+ * pages: not worth it for a driver's small buffers). */
+#define MAP_FROM ((size_t)256 << 10)
+
+static void block_free(block_t *b) {
+  if (b->mapped)
+    munmap(b->host, b->mapped);
+  else
+    free(b->host);
+  free(b);
+}
 
 struct vta_mem {
   block_t **by_phys; /* sorted by phys; ranges never overlap */
@@ -46,10 +64,7 @@ int vta_mem_is_external(const vta_mem_t *m) { return m->ext != NULL; }
 
 void vta_mem_free(vta_mem_t *m) {
   if (!m) return;
-  for (size_t i = 0; i < m->n; i++) {
-    free(m->by_phys[i]->host);
-    free(m->by_phys[i]);
-  }
+  for (size_t i = 0; i < m->n; i++) block_free(m->by_phys[i]);
   free(m->by_phys);
   free(m->by_host);
   free(m);
@@ -98,16 +113,22 @@ static void *insert(vta_mem_t *m, uint32_t phys, uint64_t span, vta_err *err) {
   size_t bytes = (size_t)((span + VTA_PAGE_BYTES_MEM - 1) / VTA_PAGE_BYTES_MEM) *
                  VTA_PAGE_BYTES_MEM;
   block_t *b = malloc(sizeof *b);
-  uint8_t *host = aligned_alloc(VTA_PAGE_BYTES_MEM, bytes);
+  const size_t mapped = bytes >= MAP_FROM ? bytes : 0;
+  uint8_t *host = NULL;
+  if (mapped) {
+    void *h = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    host = h == MAP_FAILED ? NULL : h; /* page-aligned and zero */
+  } else if ((host = aligned_alloc(VTA_PAGE_BYTES_MEM, bytes))) {
+    memset(host, 0, bytes);
+  }
   if (!b || !host) {
     free(b);
-    free(host);
+    if (!mapped) free(host);
     vta_errf(err, VTA_ENOMEM, "device memory: cannot allocate %zu bytes of host memory",
              bytes);
     return NULL;
   }
-  memset(host, 0, bytes);
-  *b = (block_t){phys, span, host};
+  *b = (block_t){phys, span, host, mapped};
   size_t i = upper_phys(m, phys);
   memmove(m->by_phys + i + 1, m->by_phys + i, (m->n - i) * sizeof *m->by_phys);
   m->by_phys[i] = b;
@@ -187,8 +208,7 @@ int vta_mem_release(vta_mem_t *m, void *host) {
   size_t i = upper_phys(m, b->phys) - 1; /* phys values are unique */
   memmove(m->by_phys + i, m->by_phys + i + 1, (m->n - i - 1) * sizeof *m->by_phys);
   m->n--;
-  free(b->host);
-  free(b);
+  block_free(b);
   return 0;
 }
 
