@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,27 @@ typedef struct input {
 } input_t;
 
 /* Per thread: the files this thread's command read (a library user's other
- * threads are none of its business).  Reachable until exit, never freed. */
+ * threads are none of its business).  Reachable until the thread ends
+ * (thread_lists_free), or the process. */
 static _Thread_local input_t *inputs;
 static _Thread_local size_t ninputs, cap_inputs;
+
+static void thread_lists_free(void *unused);
+
+/* A thread that keeps a list has it freed when it ends (a command's worker
+ * threads load files too); the key's value only makes the destructor run. */
+static pthread_key_t lists_key;
+static pthread_once_t lists_once = PTHREAD_ONCE_INIT;
+static void lists_key_make(void) { (void)pthread_key_create(&lists_key, thread_lists_free); }
+static void lists_kept(void) {
+  if (!pthread_once(&lists_once, lists_key_make)) (void)pthread_setspecific(lists_key, &lists_key);
+}
 
 static void note_input(const struct stat *st, const char *path) {
   for (size_t i = 0; i < ninputs; i++)
     if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino) return;
   if (ninputs == cap_inputs) {
+    if (!cap_inputs) lists_kept();
     size_t cap = cap_inputs ? 2 * cap_inputs : 8;
     input_t *n = realloc(inputs, cap * sizeof *n);
     if (!n) return; /* best effort: the output check then knows less */
@@ -337,6 +351,7 @@ static int claim(const char *path, const char *what, int open, vta_err *err) {
                     c->path && strcmp(c->path, path) ? c->path : "");
   }
   if (nclaims == cap_claims) {
+    if (!cap_claims) lists_kept();
     size_t cap = cap_claims ? 2 * cap_claims : 8;
     claim_t *n = realloc(claims, cap * sizeof *n);
     if (!n) {
@@ -369,6 +384,22 @@ int vta_out_claimed(const char *path) {
   int yes = find_claim(exists ? &st : NULL, canon) != NULL;
   free(canon);
   return yes;
+}
+
+/* At the end of a thread that kept a list: both lists, freed. */
+static void thread_lists_free(void *unused) {
+  (void)unused;
+  for (size_t i = 0; i < ninputs; i++) free(inputs[i].path);
+  free(inputs);
+  inputs = NULL;
+  ninputs = cap_inputs = 0;
+  for (size_t i = 0; i < nclaims; i++) {
+    free(claims[i].canon);
+    free(claims[i].path);
+  }
+  free(claims);
+  claims = NULL;
+  nclaims = cap_claims = 0;
 }
 
 void vta_out_release(const char *path) {

@@ -142,9 +142,10 @@ typedef struct {
   const vta_field_t *absent[VTA_OP_ALU + 1][3 * VTA_MAX_FIELDS];
   int nabsent[VTA_OP_ALU + 1];
   /* The decoder's view of each format: per field the word, shift and mask
-   * of its bits, and the bits of both words some field uses (the others
-   * are reserved). */
-  struct dec_field { uint64_t mask; uint32_t offset; uint8_t word, shift, width, is_signed; }
+   * of its bits and its sign bit (0 but for imm: (v ^ sign) - sign extends
+   * it without a branch), and the bits of both words some field uses (the
+   * others are reserved). */
+  struct dec_field { uint64_t mask, sign; uint32_t offset; uint8_t word, shift; }
       dec[VTA_OP_ALU + 1][VTA_MAX_FIELDS];
   uint64_t used[VTA_OP_ALU + 1][2];
 } layouts_t;
@@ -171,9 +172,10 @@ static const layouts_t *layouts(const vta_config_t *cfg) {
     c.used[op][0] = c.used[op][1] = 0;
     for (int i = 0; c.ok[op] && i < c.lay[op].nfields; i++) {
       const vta_field_t *f = &c.lay[op].f[i];
-      c.dec[op][i] = (struct dec_field){mask(f->width), (uint32_t)f->offset, (uint8_t)(f->lsb / 64),
-                                        (uint8_t)(f->lsb % 64), (uint8_t)f->width,
-                                        (uint8_t)f->is_signed};
+      c.dec[op][i] = (struct dec_field){mask(f->width),
+                                        f->is_signed ? (uint64_t)1 << (f->width - 1) : 0,
+                                        (uint32_t)f->offset, (uint8_t)(f->lsb / 64),
+                                        (uint8_t)(f->lsb % 64)};
       c.used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
     }
   }
@@ -242,11 +244,10 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   if (opcode > VTA_OP_ALU || !c->ok[opcode])
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
-  const struct dec_field *d = c->dec[opcode];
-  for (int i = 0; i < c->lay[opcode].nfields; i++, d++) {
-    uint64_t v = (w[d->word] >> d->shift) & d->mask;
-    if (d->is_signed && v >> (d->width - 1)) v -= (uint64_t)1 << d->width; /* two's complement */
-    *(uint32_t *)((char *)out + d->offset) = (uint32_t)v;
+  const struct dec_field *d = c->dec[opcode], *end = d + c->lay[opcode].nfields;
+  for (; d < end; d++) {
+    const uint64_t v = (((w[d->word] >> d->shift) & d->mask) ^ d->sign) - d->sign;
+    *(uint32_t *)((char *)out + d->offset) = (uint32_t)v; /* two's complement when signed */
   }
   for (int k = 0; k < 2; k++) {
     uint64_t extra = w[k] & ~c->used[opcode][k];

@@ -57,8 +57,8 @@ static int sram_init(sram_t *s, const char *name, uint32_t depth, uint32_t lanes
                      int width, uint32_t elem_bytes, int wide) {
   *s = (sram_t){name, depth, lanes, width, elem_bytes, NULL, NULL};
   size_t n = (size_t)depth * lanes;
-  if (wide) s->i32 = calloc(n, sizeof(int32_t));
-  else s->i8 = calloc(n, 1);
+  if (wide) s->i32 = vta_zalloc(n * sizeof(int32_t));
+  else s->i8 = vta_zalloc(n);
   return s->i8 || s->i32 ? 0 : -1;
 }
 
@@ -119,8 +119,9 @@ void vta_model_free(vta_model_t *m) {
   vta_cycle_free(m);
   sram_t *s[4] = {&m->inp, &m->wgt, &m->acc, &m->out};
   for (int i = 0; i < 4; i++) {
-    free(s[i]->i8);
-    free(s[i]->i32);
+    size_t n = (size_t)s[i]->depth * s[i]->lanes;
+    vta_zfree(s[i]->i8, n);
+    vta_zfree(s[i]->i32, n * sizeof(int32_t));
   }
   free(m->uop);
   free(m->udec);

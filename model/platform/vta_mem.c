@@ -21,17 +21,29 @@
 typedef struct block {
   uint32_t phys;  /* first byte */
   uint64_t span;  /* bytes of physical space reserved, >= 1 */
-  uint8_t *host;  /* at least span bytes: aligned_alloc'd, or mapped (mapped > 0) */
-  size_t mapped;  /* the mapping's length, 0 when aligned_alloc'd */
+  uint8_t *host;  /* at least span bytes: aligned_alloc'd, or vta_zalloc'd (mapped > 0) */
+  size_t mapped;  /* the vta_zalloc'd length, 0 when aligned_alloc'd */
 } block_t;
 
 /* Blocks of this size and up are mapped (a system call each, and whole
  * pages: not worth it for a driver's small buffers). */
 #define MAP_FROM ((size_t)256 << 10)
 
+void *vta_zalloc(size_t n) {
+  if (n < MAP_FROM) return calloc(n ? n : 1, 1);
+  void *h = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return h == MAP_FAILED ? NULL : h; /* page-aligned and zero */
+}
+
+void vta_zfree(void *p, size_t n) {
+  if (!p) return;
+  if (n < MAP_FROM) free(p);
+  else munmap(p, n);
+}
+
 static void block_free(block_t *b) {
   if (b->mapped)
-    munmap(b->host, b->mapped);
+    vta_zfree(b->host, b->mapped);
   else
     free(b->host);
   free(b);
@@ -116,8 +128,7 @@ static void *insert(vta_mem_t *m, uint32_t phys, uint64_t span, vta_err *err) {
   const size_t mapped = bytes >= MAP_FROM ? bytes : 0;
   uint8_t *host = NULL;
   if (mapped) {
-    void *h = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    host = h == MAP_FAILED ? NULL : h; /* page-aligned and zero */
+    host = vta_zalloc(mapped); /* mapped: page-aligned */
   } else if ((host = aligned_alloc(VTA_PAGE_BYTES_MEM, bytes))) {
     memset(host, 0, bytes);
   }

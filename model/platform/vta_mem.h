@@ -32,6 +32,13 @@ typedef struct vta_mem vta_mem_t;
 vta_mem_t *vta_mem_new(void);
 void vta_mem_free(vta_mem_t *m);
 
+/* Host memory for the device's memories: n zero bytes (NULL if out of
+ * memory), mapped from the kernel when large, so that the pages a run never
+ * touches (most of them when it skips execution) cost no write and no page
+ * fault; else calloc'd.  Release with vta_zfree and the same n. */
+void *vta_zalloc(size_t n);
+void vta_zfree(void *p, size_t n);
+
 /* The functions of an external memory; ctx is the owner's. */
 typedef struct vta_mem_ops {
   /* A host pointer to all of [phys, phys+len), valid until the next call of
