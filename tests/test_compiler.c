@@ -364,6 +364,66 @@ static void test_reference_conv_hand(void) {
   CHECK_EQ(o2[0], 5);
 }
 
+/* The reference convolution (which sums tiles of output pixels one kernel
+ * tap at a time, strided inputs split into phases) against the direct
+ * formula, written here: random shapes with strides 1 to 3, paddings,
+ * kernels wider than the input, outputs split into several tiles (more
+ * than 4,096 pixels, one row of more than 4,096), extreme values, bias,
+ * shift with rounding, clip and residual. */
+static void test_reference_conv_random(void) {
+  uint32_t r = 12345;
+#define RND() (r = r * 1103515245u + 12345u, (int)(r >> 16))
+  for (int t = 0; t < 60; t++) {
+    int n = 1 + RND() % 2, c = 1 + RND() % 4, o = 1 + RND() % 3;
+    int kh = 1 + RND() % 4, kw = 1 + RND() % 4, sh = 1 + RND() % 3, sw = 1 + RND() % 3;
+    int ph = RND() % 4, pw = RND() % 4, h = 1 + RND() % 12, w = 1 + RND() % 12;
+    if (t == 0) h = 70, w = 70, sh = sw = 1, kh = kw = 3, ph = pw = 1;   /* 4,900 pixels */
+    if (t == 1) h = 1, w = 4200, sh = 1, sw = 2, kh = 1, kw = 5, ph = 0; /* a long row, halves */
+    if (t == 2) h = 2, w = 8300, sh = sw = 1, kh = kw = 1, ph = pw = 0;  /* rows over 4,096 */
+    if (h + 2 * ph < kh) h = kh;
+    if (w + 2 * pw < kw) w = kw;
+    int oh = (h + 2 * ph - kh) / sh + 1, ow = (w + 2 * pw - kw) / sw + 1;
+    size_t nx = (size_t)n * c * h * w, nk = (size_t)o * c * kh * kw, ny = (size_t)n * o * oh * ow;
+    int8_t *x = malloc(nx), *k = malloc(nk), *res = malloc(ny), *got = malloc(ny);
+    int32_t *bias = malloc((size_t)o * sizeof *bias);
+    for (size_t i = 0; i < nx; i++) x[i] = (int8_t)(t % 5 == 4 ? -128 : RND());
+    for (size_t i = 0; i < nk; i++) k[i] = (int8_t)(t % 5 == 4 ? -128 : RND());
+    for (size_t i = 0; i < ny; i++) res[i] = (int8_t)RND();
+    for (int i = 0; i < o; i++) bias[i] = RND() * 7 - 100000;
+    vta_cl_epilogue_t e = {RND() % 9, -128 + RND() % 100, RND() % 128, 0, RND() % 2, RND() % 2};
+    vta_cl_ref_conv2d_res(x, k, t % 3 ? bias : NULL, t % 2 ? res : NULL, n, c, h, w, o, kh, kw,
+                          ph, pw, sh, sw, &e, got);
+    int bad = 0;
+    for (int b = 0; b < n; b++)
+      for (int f = 0; f < o; f++)
+        for (int y = 0; y < oh; y++)
+          for (int xo = 0; xo < ow; xo++) {
+            int64_t s = t % 3 ? bias[f] : 0;
+            for (int ch = 0; ch < c; ch++)
+              for (int dy = 0; dy < kh; dy++)
+                for (int dx = 0; dx < kw; dx++) {
+                  int iy = y * sh + dy - ph, ix = xo * sw + dx - pw;
+                  if (iy >= 0 && iy < h && ix >= 0 && ix < w)
+                    s += x[(((size_t)b * c + ch) * h + iy) * w + ix] *
+                         k[(((size_t)f * c + ch) * kh + dy) * kw + dx];
+                }
+            /* the epilogue's shift with rounding, the residual, the clip,
+             * then the low 8 bits (no int32 wrap-around at these sizes) */
+            if (e.round && e.shift) s += (int64_t)1 << (e.shift - 1);
+            s >>= e.shift;
+            size_t at = (((size_t)b * o + f) * oh + y) * ow + xo;
+            if (t % 2 && e.residual) s += res[at];
+            if (s < e.clip_lo) s = e.clip_lo;
+            if (s > e.clip_hi) s = e.clip_hi;
+            bad += got[at] != (int8_t)(uint8_t)(s & 0xff);
+          }
+    CHECK_MSG(!bad, "shape %d: %dx%dx%dx%d, %d outputs %dx%d k%dx%d s%dx%d p%dx%d: %d differ", t,
+              n, c, h, w, o, oh, ow, kh, kw, sh, sw, ph, pw, bad);
+    free(x), free(k), free(res), free(got), free(bias);
+  }
+#undef RND
+}
+
 /* The residual epilogue (a ResNet block's add): shift, + shortcut, clip, by
  * hand; then built on given tensors, run on the model, and shown to use the
  * shortcut (LOAD ACC of it, a different output without it). */
@@ -1008,6 +1068,7 @@ int main(void) {
   RUN(test_layout_positions);
   RUN(test_reference_gemm_hand);
   RUN(test_reference_conv_hand);
+  RUN(test_reference_conv_random);
   RUN(test_runtime_rules);
   RUN(test_dma_patterns);
   RUN(test_tutorial_gemm);
