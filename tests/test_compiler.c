@@ -364,12 +364,12 @@ static void test_reference_conv_hand(void) {
   CHECK_EQ(o2[0], 5);
 }
 
-/* The reference convolution (which sums tiles of output pixels one kernel
- * tap at a time, strided inputs split into phases) against the direct
+/* The reference convolution (each window copied out, then a dot product)
+ * against the direct
  * formula, written here: random shapes with strides 1 to 3, paddings,
- * kernels wider than the input, outputs split into several tiles (more
- * than 4,096 pixels, one row of more than 4,096), extreme values, bias,
- * shift with rounding, clip and residual. */
+ * kernels wider than the input, outputs of many pixel blocks, a window of
+ * 2^17 terms (summed directly), extreme values, bias, shift with rounding,
+ * clip and residual. */
 static void test_reference_conv_random(void) {
   uint32_t r = 12345;
 #define RND() (r = r * 1103515245u + 12345u, (int)(r >> 16))
@@ -379,7 +379,8 @@ static void test_reference_conv_random(void) {
     int ph = RND() % 4, pw = RND() % 4, h = 1 + RND() % 12, w = 1 + RND() % 12;
     if (t == 0) h = 70, w = 70, sh = sw = 1, kh = kw = 3, ph = pw = 1;   /* 4,900 pixels */
     if (t == 1) h = 1, w = 4200, sh = 1, sw = 2, kh = 1, kw = 5, ph = 0; /* a long row, halves */
-    if (t == 2) h = 2, w = 8300, sh = sw = 1, kh = kw = 1, ph = pw = 0;  /* rows over 4,096 */
+    if (t == 2) h = 2, w = 8300, sh = sw = 1, kh = kw = 1, ph = pw = 0;  /* 8,300 pixels a row */
+    if (t == 3) c = 14564, h = w = kh = kw = 3, ph = pw = 0, n = 1; /* 2^17 terms: direct */
     if (h + 2 * ph < kh) h = kh;
     if (w + 2 * pw < kw) w = kw;
     int oh = (h + 2 * ph - kh) / sh + 1, ow = (w + 2 * pw - kw) / sw + 1;
