@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__ /* (defined by the headers above) */
+#include <malloc.h>
+#endif
 
 #include "vta_config.h"
 #include "vta_io.h"
@@ -272,6 +275,15 @@ static const char main_help[] =
     "exit status: 0 ok, 1 an expectation failed, 2 bad input or error\n";
 
 int main(int argc, char **argv) {
+#ifdef __GLIBC__
+  /* A command allocates and frees the same large buffers again and again
+   * (a network's bundles, sessions and scratchpads, one layer after
+   * another): keep them in the heap for reuse rather than mapping and
+   * returning them to the kernel each time, which costs a page fault and
+   * a cleared page for every 4 KiB touched. */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
   if (argc < 2) {
     fputs(main_help, stderr);
     return EXIT_BAD;

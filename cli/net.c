@@ -459,7 +459,8 @@ static const char run_net_help[] =
     "                     counters and events as the full run has them, no values\n"
     "                     computed, data expectations not checked, no --output\n"
     "  -j N               with --skip-exec: N layers at once (no layer then needs\n"
-    "                     its predecessor's output); the report is in layer order\n"
+    "                     its predecessor's output; default: one per CPU, or 1 with\n"
+    "                     --timeline); the report is in layer order\n"
     "  --progress         one line per finished layer on stderr (with --json: also\n"
     "                     when stderr is a terminal)\n"
     "\n"
@@ -1125,7 +1126,11 @@ static void run_layers(net_job_t *j) {
            "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", j->opt->in, mf->network,
            mf->nlayers, j->kind->name, j->clock, "layer", "shape", "cycles", "time ms", "GOPS",
            "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
-  const int jobs = j->opt->sweep.jobs_given ? (int)j->opt->sweep.jobs : 1;
+  /* Without values the layers run at once, by default on every CPU (one
+   * after another when a timeline lays them end to end). */
+  const int jobs = j->opt->sweep.jobs_given                 ? (int)j->opt->sweep.jobs
+                   : j->params.skip_exec && !j->opt->watch.timeline ? (int)j->opt->sweep.jobs
+                                                                    : 1;
   /* without values (skip_exec) the host has nothing to compute */
   if (!j->params.skip_exec && hosts_before(j)) {
     j->rc = NET_BAD;

@@ -119,18 +119,23 @@ static int grow(vta_mem_t *m, vta_err *err) {
 
 /* Create the block [phys, phys+span) with host memory; the caller has
  * checked that the range is free. */
-static void *insert(vta_mem_t *m, uint32_t phys, uint64_t span, vta_err *err) {
+static void *insert(vta_mem_t *m, uint32_t phys, uint64_t span, const void *data,
+                    size_t len, vta_err *err) {
   if (grow(m, err)) return NULL;
   /* aligned_alloc wants a size that is a multiple of the alignment. */
   size_t bytes = (size_t)((span + VTA_PAGE_BYTES_MEM - 1) / VTA_PAGE_BYTES_MEM) *
                  VTA_PAGE_BYTES_MEM;
   block_t *b = malloc(sizeof *b);
-  const size_t mapped = bytes >= MAP_FROM ? bytes : 0;
+  /* A block that gets its bytes now comes from the heap, which reuses the
+   * pages of blocks freed before (a network's layers one after another);
+   * only its tail is cleared. */
+  const size_t mapped = bytes >= MAP_FROM && !data ? bytes : 0;
   uint8_t *host = NULL;
   if (mapped) {
     host = vta_zalloc(mapped); /* mapped: page-aligned */
   } else if ((host = aligned_alloc(VTA_PAGE_BYTES_MEM, bytes))) {
-    memset(host, 0, bytes);
+    if (len) memcpy(host, data, len);
+    memset(host + len, 0, bytes - len);
   }
   if (!b || !host) {
     free(b);
@@ -168,7 +173,7 @@ void *vta_mem_alloc(vta_mem_t *m, size_t size, uint32_t *phys, vta_err *err) {
   for (size_t i = 0; i <= m->n; i++) {
     uint64_t limit = i < m->n ? m->by_phys[i]->phys : SPACE_END;
     if (at + span <= limit) {
-      void *host = insert(m, (uint32_t)at, span, err);
+      void *host = insert(m, (uint32_t)at, span, NULL, 0, err);
       if (host && phys) *phys = (uint32_t)at;
       return host;
     }
@@ -184,7 +189,8 @@ void *vta_mem_alloc(vta_mem_t *m, size_t size, uint32_t *phys, vta_err *err) {
   return NULL;
 }
 
-void *vta_mem_alloc_at(vta_mem_t *m, uint32_t phys, size_t size, vta_err *err) {
+static void *alloc_at(vta_mem_t *m, uint32_t phys, size_t size, const void *data,
+                      vta_err *err) {
   if (m->ext) return no_alloc(err);
   if (phys == 0)
     return vta_errf(err, VTA_EINPUT, "device memory: physical address 0 is never valid"),
@@ -208,7 +214,16 @@ void *vta_mem_alloc_at(vta_mem_t *m, uint32_t phys, size_t size, vta_err *err) {
                     "0x%08x..0x%08llx", phys, (unsigned long long)(phys + span - 1),
                     clash->phys, (unsigned long long)(end_of(clash) - 1)),
            NULL;
-  return insert(m, phys, span, err);
+  return insert(m, phys, span, data, data ? size : 0, err);
+}
+
+void *vta_mem_alloc_at(vta_mem_t *m, uint32_t phys, size_t size, vta_err *err) {
+  return alloc_at(m, phys, size, NULL, err);
+}
+
+void *vta_mem_alloc_at_copy(vta_mem_t *m, uint32_t phys, const void *data, size_t size,
+                            vta_err *err) {
+  return alloc_at(m, phys, size, data, err);
 }
 
 int vta_mem_release(vta_mem_t *m, void *host) {

@@ -69,6 +69,9 @@ void *vta_mem_alloc(vta_mem_t *m, size_t size, uint32_t *phys, vta_err *err);
 /* Allocate at a given physical address (a trace segment).  Fails when the
  * range is 0, leaves 32-bit space or overlaps an allocation. */
 void *vta_mem_alloc_at(vta_mem_t *m, uint32_t phys, size_t size, vta_err *err);
+/* The same, its first size bytes a copy of data (the rest of its pages zero). */
+void *vta_mem_alloc_at_copy(vta_mem_t *m, uint32_t phys, const void *data, size_t size,
+                            vta_err *err);
 
 /* Free an allocation by its host pointer (the one alloc returned). */
 int vta_mem_release(vta_mem_t *m, void *host);

@@ -52,14 +52,13 @@ vta_session_t *vta_session_new_mapped(const vta_program_t *p, vta_err *err) {
   }
   for (int i = 0; i < p->nsegs; i++) {
     const vta_segment_t *g = &p->segs[i];
-    s->host[i] = vta_mem_alloc_at(s->mem, g->addr, g->size, err);
+    s->host[i] = vta_mem_alloc_at_copy(s->mem, g->addr, g->data, g->size, err);
     if (!s->host[i]) {
       vta_err_prefix(err, "segment %s: ", g->name);
       if (p->source && g->line) vta_err_prefix(err, "%s:%d: ", p->source, g->line);
       vta_session_free(s);
       return NULL;
     }
-    if (g->size) memcpy(s->host[i], g->data, g->size);
   }
   return s;
 }
