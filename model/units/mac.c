@@ -254,16 +254,18 @@ __attribute__((target("avx2"))) static inline __m128i uop_held_avx2(const wtile_
                                                                      int32_t *acc, __m256i *a0,
                                                                      __m256i *a1) {
   const __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
+  /* b[j]: pair j over the low half, j + 4 over the high one (literal
+   * immediates: an unoptimised build does not fold 0x55 * j into one) */
+  const __m256i b[4] = {_mm256_shuffle_epi32(xv, 0x00), _mm256_shuffle_epi32(xv, 0x55),
+                        _mm256_shuffle_epi32(xv, 0xaa), _mm256_shuffle_epi32(xv, 0xff)};
   __m256i g[4];
 #pragma GCC unroll 4
-  for (int j = 0; j < 4; j++) {
-    const __m256i b = _mm256_shuffle_epi32(xv, 0x55 * j); /* pairs j, j + 4 */
+  for (int j = 0; j < 4; j++)
 #pragma GCC unroll 4
     for (int q = 0; q < 4; q++) {
-      const __m256i m = _mm256_madd_epi16(t->v[4 * q + j], b);
+      const __m256i m = _mm256_madd_epi16(t->v[4 * q + j], b[j]);
       g[q] = j ? _mm256_add_epi32(g[q], m) : m;
     }
-  }
   return wb_default_avx2(acc, _mm256_add_epi32(g[0], _mm256_permute4x64_epi64(g[1], 0x4e)),
                          _mm256_add_epi32(g[2], _mm256_permute4x64_epi64(g[3], 0x4e)), a0, a1);
 }
