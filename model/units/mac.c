@@ -10,6 +10,15 @@
  *   avx512vnni  16x16 blocks: 8-bit dot products (vpdpbusd), 64 MACs an
  *               instruction.
  *
+ * The avx2 run and fold kernels, for the default shape (batch 1, ACC 32
+ * and OUT 8 bits), hold the weight tile: a run's uops are given as offsets
+ * from shared bases, and consecutive ones mostly share the weight tile (a
+ * convolution walks the output pixels under one), so the tile is widened
+ * once into int16 k-pair vectors and kept while the uops use it; each uop
+ * broadcasts its own input pairs against them (run_default_avx2).  A tile
+ * that fewer than HOLD_MIN uops in a row use, and every other shape and
+ * the job form, is widened uop by uop as it is read.
+ *
  * VTASIM_ISA=scalar|avx2|avx512vnni in the environment caps the choice
  * (tests run every level the CPU has and compare; a level the CPU lacks
  * falls back to the best one below it).  Integer arithmetic is exact in
@@ -255,7 +264,7 @@ __attribute__((target("avx2"))) static inline __m128i uop_held_avx2(const wtile_
                                                                      __m256i *a1) {
   const __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
   /* b[j]: pair j over the low half, j + 4 over the high one (literal
-   * immediates: an unoptimised build does not fold 0x55 * j into one) */
+   * immediates: the -O1 sanitizer build does not fold 0x55 * j into one) */
   const __m256i b[4] = {_mm256_shuffle_epi32(xv, 0x00), _mm256_shuffle_epi32(xv, 0x55),
                         _mm256_shuffle_epi32(xv, 0xaa), _mm256_shuffle_epi32(xv, 0xff)};
   __m256i g[4];
