@@ -4,7 +4,9 @@
  * in 64-bit arithmetic, on random tiles and on the extremes (-128 * -128
  * summed, acc wrapping at every ACC_WIDTH, out truncation at every
  * OUT_WIDTH), in batches whose later uops read acc rows earlier ones
- * wrote, both as jobs and as a run of offsets from shared bases, and as
+ * wrote, with weight rows at random, in stretches of one row, or new every
+ * uop (the AVX2 run kernel holds a widened tile across a stretch), both
+ * as jobs and as a run of offsets from shared bases, and as
  * a fold run whose SRAM_WR events (each uop's acc and out rows as it left
  * them) must equal, into a digest list and into a stored one, the events
  * of the reference's rows folded here with the portable digest.  The
@@ -51,8 +53,6 @@ static int8_t lane8(int mode) {
   }
 }
 
-/* Runs one level on copies of the same inputs; returns 0 when it matches
- * the reference exactly. */
 /* How the uops pick their weight rows: at random (as the acc and inp
  * rows do), in stretches that share a row (STRETCHES: a kernel that holds
  * a widened weight tile across uops must reconvert at each change, and a
@@ -77,6 +77,8 @@ static uint32_t wgt_row(int wpat, int j) {
   }
 }
 
+/* Runs one level on copies of the same inputs; returns 0 when it matches
+ * the reference exactly. */
 static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *level_used) {
   vta_config_t cfg;
   vta_config_default(&cfg);
