@@ -4,7 +4,9 @@
  * in 64-bit arithmetic, on random tiles and on the extremes (-128 * -128
  * summed, acc wrapping at every ACC_WIDTH, out truncation at every
  * OUT_WIDTH), in batches whose later uops read acc rows earlier ones
- * wrote, both as jobs and as a run of offsets from shared bases, and as
+ * wrote, with weight rows at random, in stretches of one row, or new every
+ * uop (the AVX2 run kernel holds a widened tile across a stretch), both
+ * as jobs and as a run of offsets from shared bases, and as
  * a fold run whose SRAM_WR events (each uop's acc and out rows as it left
  * them) must equal, into a digest list and into a stored one, the events
  * of the reference's rows folded here with the portable digest.  The
@@ -51,9 +53,33 @@ static int8_t lane8(int mode) {
   }
 }
 
+/* How the uops pick their weight rows: at random (as the acc and inp
+ * rows do), in stretches that share a row (STRETCHES: a kernel that holds
+ * a widened weight tile across uops must reconvert at each change, and a
+ * short stretch of another row may leave a held tile to come back to),
+ * or a new row every uop. */
+enum { WPAT_RANDOM, WPAT_STRETCH, WPAT_EVERY, WPAT_N };
+
+/* (row, uops) stretches, NJOB uops in all; the batch splits below fall
+ * inside some of them. */
+static const uint8_t STRETCHES[][2] = {{0, 5}, {1, 1}, {0, 4}, {2, 2}, {0, 1},
+                                       {1, 3}, {2, 7}, {1, 2}, {2, 3}, {0, 12}};
+
+static uint32_t wgt_row(int wpat, int j) {
+  switch (wpat) {
+  case WPAT_STRETCH:
+    for (size_t s = 0;; s++) {
+      if (j < STRETCHES[s][1]) return STRETCHES[s][0];
+      j -= STRETCHES[s][1];
+    }
+  case WPAT_EVERY: return (uint32_t)j % WROWS;
+  default: return rnd() % WROWS;
+  }
+}
+
 /* Runs one level on copies of the same inputs; returns 0 when it matches
  * the reference exactly. */
-static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used) {
+static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *level_used) {
   vta_config_t cfg;
   vta_config_default(&cfg);
   cfg.batch = (int)sh->batch;
@@ -69,7 +95,8 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
   int32_t *acc = malloc(ROWS * arow * sizeof *acc), *ref = malloc(ROWS * arow * sizeof *ref);
   int8_t *out = calloc(ROWS * arow, 1), *rout = calloc(ROWS * arow, 1);
   int8_t *x = malloc(XROWS * xrow), *w = malloc(WROWS * wrow);
-  rng = 0x9e3779b97f4a7c15ull + (uint64_t)mode * 7919 + sh->aw * 31 + sh->ow + sh->batch * 101;
+  rng = 0x9e3779b97f4a7c15ull + (uint64_t)mode * 7919 + sh->aw * 31 + sh->ow + sh->batch * 101 +
+        (uint64_t)wpat * 104729;
   for (size_t i = 0; i < ROWS * arow; i++) {
     ref[i] = (int32_t)wrap((int32_t)(rnd() ^ (rnd() << 16)), sh->aw);
     acc[i] = ref[i];
@@ -83,7 +110,7 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int *level_used
   for (int j = 0; j < NJOB; j++) {
     ja[j] = rnd() % ROWS;
     jx[j] = rnd() % XROWS;
-    jw[j] = rnd() % WROWS;
+    jw[j] = wgt_row(wpat, j);
     jobs[j] = (vta_mac_job_t){acc + ja[j] * arow, out + ja[j] * arow, x + jx[j] * xrow,
                               w + jw[j] * wrow};
   }
@@ -181,22 +208,28 @@ static void test_levels_match_reference(void) {
       {1, 16, 16, 32, 8}, {2, 16, 16, 32, 8}, {4, 16, 16, 32, 8}, {1, 16, 16, 16, 8},
       {1, 16, 16, 8, 8},  {1, 16, 16, 32, 4}, {2, 16, 16, 16, 1}, {1, 16, 16, 32, 2},
       {1, 8, 8, 32, 8},   {2, 32, 16, 32, 8}, {1, 16, 32, 16, 4}, {1, 4, 4, 8, 2}};
+  int stretched = 0; /* WPAT_STRETCH's table covers the NJOB uops exactly */
+  for (size_t s = 0; s < sizeof STRETCHES / sizeof STRETCHES[0]; s++) stretched += STRETCHES[s][1];
+  CHECK_EQ(stretched, NJOB);
   vta_isa_t best = vta_isa_cap();
   printf("  this CPU (capped by VTASIM_ISA): %s\n", vta_isa_name(best));
   int vector_runs = 0;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (int mode = 0; mode < 4; mode++)
-      for (int lvl = VTA_ISA_SCALAR; lvl <= (int)best; lvl++) {
-        int used;
-        int bad = run_level(&shapes[s], (vta_isa_t)lvl, mode, &used);
-        CHECK_MSG(!bad, "shape batch=%u %ux%u acc%d out%d, data mode %d, level %s (ran %s)",
-                  shapes[s].batch, shapes[s].bo, shapes[s].bi, shapes[s].aw, shapes[s].ow,
-                  mode, vta_isa_name((vta_isa_t)lvl), vta_isa_name((vta_isa_t)used));
-        /* A level is used only for 16x16 blocks; the rest run scalar. */
-        int square = shapes[s].bi == 16 && shapes[s].bo == 16;
-        CHECK_EQ(used, square ? lvl : VTA_ISA_SCALAR);
-        vector_runs += used != VTA_ISA_SCALAR;
-      }
+      for (int wpat = 0; wpat < WPAT_N; wpat++)
+        for (int lvl = VTA_ISA_SCALAR; lvl <= (int)best; lvl++) {
+          int used;
+          int bad = run_level(&shapes[s], (vta_isa_t)lvl, mode, wpat, &used);
+          CHECK_MSG(!bad,
+                    "shape batch=%u %ux%u acc%d out%d, data mode %d, weight pattern %d, "
+                    "level %s (ran %s)",
+                    shapes[s].batch, shapes[s].bo, shapes[s].bi, shapes[s].aw, shapes[s].ow,
+                    mode, wpat, vta_isa_name((vta_isa_t)lvl), vta_isa_name((vta_isa_t)used));
+          /* A level is used only for 16x16 blocks; the rest run scalar. */
+          int square = shapes[s].bi == 16 && shapes[s].bo == 16;
+          CHECK_EQ(used, square ? lvl : VTA_ISA_SCALAR);
+          vector_runs += used != VTA_ISA_SCALAR;
+        }
   if (best > VTA_ISA_SCALAR) CHECK(vector_runs > 0);
 }
 

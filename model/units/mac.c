@@ -10,6 +10,15 @@
  *   avx512vnni  16x16 blocks: 8-bit dot products (vpdpbusd), 64 MACs an
  *               instruction.
  *
+ * The avx2 run and fold kernels, for the default shape (batch 1, ACC 32
+ * and OUT 8 bits), hold the weight tile: a run's uops are given as offsets
+ * from shared bases, and consecutive ones mostly share the weight tile (a
+ * convolution walks the output pixels under one), so the tile is widened
+ * once into int16 k-pair vectors and kept while the uops use it; each uop
+ * broadcasts its own input pairs against them (run_default_avx2).  A tile
+ * that fewer than HOLD_MIN uops in a row use, and every other shape and
+ * the job form, is widened uop by uop as it is read.
+ *
  * VTASIM_ISA=scalar|avx2|avx512vnni in the environment caps the choice
  * (tests run every level the CPU has and compare; a level the CPU lacks
  * falls back to the best one below it).  Integer arithmetic is exact in
@@ -153,6 +162,168 @@ __attribute__((target("avx2"))) static inline void mac1_avx2(uint32_t batch, int
   }
 }
 
+/* The out row of an acc row held in a0 (lanes 0..7) and a1 (8..15) with
+ * OUT 8 bits: the low byte of each lane.  a0's go to bytes 0..3 of each
+ * 128-bit half, a1's to bytes 4..7; then the halves' first two dwords,
+ * interleaved, hold lanes 0..15 in order. */
+__attribute__((target("avx2"))) static inline __m128i out_avx2(__m256i a0, __m256i a1) {
+  const __m256i s0 = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                      0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i s1 = _mm256_setr_epi8(-1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1,
+                                      -1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i b = _mm256_or_si256(_mm256_shuffle_epi8(a0, s0), _mm256_shuffle_epi8(a1, s1));
+  return _mm256_castsi256_si128(
+      _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+
+/* The write-back of one uop of the default shape (batch 1, ACC 32, OUT 8
+ * bits) whose sums are lo (outputs 0..7) and hi (8..15): the acc row plus
+ * them, stored and left in *a0 and *a1; returns the out row. */
+__attribute__((target("avx2"))) static inline __m128i wb_default_avx2(int32_t *acc, __m256i lo,
+                                                                      __m256i hi, __m256i *a0,
+                                                                      __m256i *a1) {
+  const __m256i v0 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)acc), lo);
+  const __m256i v1 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(acc + 8)), hi);
+  _mm256_storeu_si256((__m256i *)acc, v0);
+  _mm256_storeu_si256((__m256i *)(acc + 8), v1);
+  /* Stores first: left to itself GCC moves them past out_avx2 and copies
+   * both rows to other registers to keep them alive (two instructions a
+   * uop).  The empty asm only orders; it computes nothing. */
+  __asm__ volatile("" ::: "memory");
+  *a0 = v0;
+  *a1 = v1;
+  return out_avx2(v0, v1);
+}
+
+/* One uop of the default shape, its weights widened as read. */
+__attribute__((target("avx2"))) static inline __m128i uop_avx2(const int8_t *x, const int8_t *w,
+                                                                int32_t *acc, __m256i *a0,
+                                                                __m256i *a1) {
+  __m256i lo, hi;
+  sums_avx2(x, w, &lo, &hi);
+  return wb_default_avx2(acc, lo, hi, a0, a1);
+}
+
+/* ---- the default shape's runs: the weight tile held across uops ---- */
+
+/* Inside a run the weight tile rarely changes (a convolution's uops walk
+ * the output pixels under one tile), so for batch 1 with ACC 32 and OUT 8
+ * bits the tile is widened once into the form vpmaddwd takes and held
+ * while the uops use it.  x widened to int16 holds k-pairs (inputs 2p,
+ * 2p+1) 0..3 in its low 128 bits and 4..7 in its high ones, so one
+ * vpshufd broadcasts pair j over the low half and pair j + 4 over the high
+ * one.  The held vector v[4g + j] matches that: its low half holds, lane
+ * by lane, the int16 pair {w[o][2j], w[o][2j+1]} of the four outputs o of
+ * lo(g), its high half pair j + 4 of the outputs of hi(g), with
+ *
+ *   g      0      1      2      3
+ *   lo(g)  0..3   4..7   8..11  12..15
+ *   hi(g)  4..7   0..3   12..15 8..11
+ *
+ * Summing group g's four multiply-adds leaves outputs lo(g) over pairs
+ * 0..3 in the low half and hi(g) over pairs 4..7 in the high one; group 1
+ * with its halves swapped completes group 0 (outputs 0..7 in order), group
+ * 3 completes group 2.  A uop so costs 4 broadcasts, 16 multiply-adds and
+ * 2 swaps, with no horizontal additions and no weight loads. */
+typedef struct {
+  __m256i v[16];
+} wtile_t;
+
+/* w's 16 rows into t: each row widened (k-pairs 0..3 in the low half,
+ * 4..7 in the high one), the halves of two rows 4 apart blended as group
+ * g wants them, and each 4 x 4 block of pairs transposed within halves. */
+__attribute__((target("avx2"))) static void wtile_avx2(const int8_t *w, wtile_t *t) {
+#pragma GCC unroll 2
+  for (int h = 0; h < 2; h++) { /* outputs 8h..8h+7: groups 2h, 2h + 1 */
+    __m256i r[8];
+#pragma GCC unroll 8
+    for (int o = 0; o < 8; o++)
+      r[o] = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(w + 16 * (8 * h + o))));
+#pragma GCC unroll 2
+    for (int s = 0; s < 2; s++) { /* group 2h + s: low half rows 4s.., high 4(1-s).. */
+      __m256i p[4];
+#pragma GCC unroll 4
+      for (int i = 0; i < 4; i++) p[i] = _mm256_blend_epi32(r[4 * s + i], r[4 - 4 * s + i], 0xf0);
+      const __m256i u0 = _mm256_unpacklo_epi32(p[0], p[1]), u1 = _mm256_unpackhi_epi32(p[0], p[1]);
+      const __m256i u2 = _mm256_unpacklo_epi32(p[2], p[3]), u3 = _mm256_unpackhi_epi32(p[2], p[3]);
+      __m256i *v = &t->v[4 * (2 * h + s)];
+      v[0] = _mm256_unpacklo_epi64(u0, u2);
+      v[1] = _mm256_unpackhi_epi64(u0, u2);
+      v[2] = _mm256_unpacklo_epi64(u1, u3);
+      v[3] = _mm256_unpackhi_epi64(u1, u3);
+    }
+  }
+}
+
+/* One uop of the default shape against held tile t: acc row += its 16
+ * sums, stored, in *a0 (outputs 0..7) and *a1 (8..15); returns the out
+ * row, the low 8 bits of each acc lane. */
+__attribute__((target("avx2"))) static inline __m128i uop_held_avx2(const wtile_t *t,
+                                                                     const int8_t *x,
+                                                                     int32_t *acc, __m256i *a0,
+                                                                     __m256i *a1) {
+  const __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
+  /* b[j]: pair j over the low half, j + 4 over the high one (literal
+   * immediates: the -O1 sanitizer build does not fold 0x55 * j into one) */
+  const __m256i b[4] = {_mm256_shuffle_epi32(xv, 0x00), _mm256_shuffle_epi32(xv, 0x55),
+                        _mm256_shuffle_epi32(xv, 0xaa), _mm256_shuffle_epi32(xv, 0xff)};
+  __m256i g[4];
+#pragma GCC unroll 4
+  for (int j = 0; j < 4; j++)
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+      const __m256i m = _mm256_madd_epi16(t->v[4 * q + j], b[j]);
+      g[q] = j ? _mm256_add_epi32(g[q], m) : m;
+    }
+  return wb_default_avx2(acc, _mm256_add_epi32(g[0], _mm256_permute4x64_epi64(g[1], 0x4e)),
+                         _mm256_add_epi32(g[2], _mm256_permute4x64_epi64(g[3], 0x4e)), a0, a1);
+}
+
+/* A weight tile used by fewer uops in a row than this is not widened:
+ * such uops (a run whose every uop has a tile of its own, say) take
+ * uop_avx2.  Widening costs about 80 instructions and saves some 20 a
+ * uop, but the held uop is the faster by more than its instruction count
+ * says (docs/performance.md): 3 lies between the two break-even points. */
+enum { HOLD_MIN = 3 };
+
+/* Whether the uops from u on (before end) share u's weight tile at least
+ * HOLD_MIN times in a row. */
+static inline int worth_holding(const vta_mac_off_t *u, const vta_mac_off_t *end) {
+#pragma GCC unroll 4
+  for (int k = 1; k < HOLD_MIN; k++)
+    if (u + k >= end || u[k].w != u->w) return 0;
+  return 1;
+}
+
+/* A run of the default shape (batch 1, ACC 32, OUT 8 bits), strictly in
+ * uop order (a uop may read the acc row an earlier one wrote); with s,
+ * each uop's rows also folded into s as f's rows in f's cycles
+ * (fold_avx2). */
+__attribute__((target("avx2"), always_inline)) static inline void run_default_avx2(
+    uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, vta_mac_fold_t *f,
+    vta_wb_digest_t *s) {
+  int32_t *A = base->acc;
+  int8_t *O = base->out;
+  const int8_t *X = base->x, *W = base->w;
+  wtile_t t;
+  size_t held = SIZE_MAX; /* t's tile as an offset from W; none yet */
+  for (const vta_mac_off_t *u = off, *end = off + n; u < end; u++) {
+    __m256i a0, a1;
+    __m128i o;
+    if (u->w == held || worth_holding(u, end)) {
+      if (u->w != held) wtile_avx2(W + (held = u->w), &t);
+      o = uop_held_avx2(&t, X + u->x, A + u->acc, &a0, &a1);
+    } else {
+      o = uop_avx2(X + u->x, W + u->w, A + u->acc, &a0, &a1);
+    }
+    _mm_storeu_si128((__m128i *)(O + u->out), o);
+    if (s) {
+      const uint32_t row = (uint32_t)(f->row + f->uop[u - off].dst);
+      vta_wb_fold(s, f->cycle++, row, row, a0, a1, o);
+    }
+  }
+}
+
 /* A vector kernel over n jobs: the one-uop body `one` inlined with the
  * default batch and widths as constants (no write-back branches), or with
  * the shape's. */
@@ -187,9 +358,15 @@ __attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, 
   MAC_JOBS(mac1_avx2);
 }
 
+/* The default shape holds each weight tile across uops (run_default_avx2);
+ * other shapes widen the weights per uop. */
 __attribute__((target("avx2"))) static void run_avx2(const vta_mac_shape_t *sh, uint32_t n,
                                                      const vta_mac_job_t *base,
                                                      const vta_mac_off_t *off) {
+  if (sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8) {
+    run_default_avx2(n, base, off, NULL, NULL);
+    return;
+  }
   MAC_RUN(mac1_avx2);
 }
 
@@ -215,8 +392,8 @@ static int fold_in_registers(const vta_mac_shape_t *sh, const vta_mac_fold_t *f)
     }                                                                          \
   } while (0)
 
-/* mac1_avx2 for batch 1 with ACC 32 and OUT 8 bits, its acc and out rows
- * also left in f's list through the registers that hold them. */
+/* run_avx2's default-shape run, its acc and out rows also left in f's
+ * list through the registers that hold them. */
 __attribute__((target("avx2"))) static void fold_avx2(const vta_mac_shape_t *sh, uint32_t n,
                                                       const vta_mac_job_t *base,
                                                       const vta_mac_off_t *off,
@@ -227,23 +404,7 @@ __attribute__((target("avx2"))) static void fold_avx2(const vta_mac_shape_t *sh,
   }
   vta_wb_digest_t s;
   vta_wb_begin(&s);
-  for (uint32_t i = 0; i < n; i++) {
-    int32_t *acc = base->acc + off[i].acc;
-    __m256i lo, hi;
-    sums_avx2(base->x + off[i].x, base->w + off[i].w, &lo, &hi);
-    const __m256i a0 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)acc), lo);
-    const __m256i a1 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(acc + 8)), hi);
-    _mm256_storeu_si256((__m256i *)acc, a0);
-    _mm256_storeu_si256((__m256i *)(acc + 8), a1);
-    /* out = the low 8 bits, within int8: the packs do not saturate */
-    const __m256i o0 = sext256(a0, 8), o1 = sext256(a1, 8);
-    const __m128i o = _mm_packs_epi16(
-        _mm_packs_epi32(_mm256_castsi256_si128(o0), _mm256_extracti128_si256(o0, 1)),
-        _mm_packs_epi32(_mm256_castsi256_si128(o1), _mm256_extracti128_si256(o1, 1)));
-    _mm_storeu_si128((__m128i *)(base->out + off[i].out), o);
-    const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
-    vta_wb_fold(&s, f->cycle++, row, row, a0, a1, o);
-  }
+  run_default_avx2(n, base, off, f, &s);
   vta_wb_end(&s, f->ev);
 }
 
