@@ -517,11 +517,16 @@ typedef struct net_layer_run {
   int bad;
 } net_layer_run_t;
 
+/* The path of a file the manifest names (relative to its directory). */
+static void manifest_path(const net_job_t *j, const char *name, char *path, size_t len) {
+  snprintf(path, len, "%s/%s", j->mf->dir, name);
+}
+
 /* The manifest's input tensor, checked against its N x C x H x W. */
 static int load_input(net_job_t *j) {
   net_manifest_t *mf = j->mf;
   char path[8400];
-  snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
+  manifest_path(j, mf->input, path, sizeof path);
   uint8_t *d;
   size_t len;
   if (vta_read_file(path, &d, &len, &j->e)) return -1;
@@ -541,7 +546,7 @@ static int load_input(net_job_t *j) {
 /* A manifest file of exactly len bytes; NULL with j->e otherwise. */
 static void *read_exact(net_job_t *j, const char *name, size_t len, const char *what, int line) {
   char path[8400];
-  snprintf(path, sizeof path, "%s/%s", j->mf->dir, name);
+  manifest_path(j, name, path, sizeof path);
   uint8_t *d;
   size_t got;
   if (vta_read_file(path, &d, &got, &j->e)) return NULL;
@@ -735,7 +740,7 @@ static int layer_inputs(net_job_t *j, net_layer_run_t *L) {
 static int layer_bundle(net_job_t *j, net_layer_run_t *L, vta_err *e) {
   const net_layer_t *l = L->l;
   char path[8400];
-  snprintf(path, sizeof path, "%s/%s", j->mf->dir, l->bundle);
+  manifest_path(j, l->bundle, path, sizeof path);
   if (vta_program_load(&L->p, path, e)) return -1;
   if (vtasim_manifest_check_bundle(j->mf, l, &L->p, e)) return -1;
   const vta_config_t *c = &L->p.cfg;
@@ -954,10 +959,10 @@ static void *pool_worker(void *arg) {
 
 /* Every layer with `jobs` threads: the shapes chained first, in order, by
  * this thread (a later layer's input is an earlier one's output tensor,
- * zeros here) and each bundle counted as an input of the command here (the
- * files a command read are kept per thread, vta_io.h); then each layer
- * loaded, run and released in any order by whichever thread takes it, and
- * reported in order, up to the first fault. */
+ * zeros here; the bundles are inputs of the command already, claim_files,
+ * whichever thread reads them); then each layer loaded, run and released
+ * in any order by whichever thread takes it, and reported in order, up to
+ * the first fault. */
 static void run_layers_at_once(net_job_t *j, int jobs) {
   const int n = j->mf->nlayers;
   net_pool_t pl = {j, calloc((size_t)n, sizeof *pl.L), n, 0};
@@ -971,9 +976,6 @@ static void run_layers_at_once(net_job_t *j, int jobs) {
     net_layer_run_t *L = &pl.L[ready];
     L->l = &j->mf->layer[ready];
     if (layer_inputs(j, L)) break;
-    char path[8400];
-    snprintf(path, sizeof path, "%s/%s", j->mf->dir, L->l->bundle);
-    vta_io_note_input(path);
     int8_t *zeros = calloc(L->ny ? L->ny : 1, 1);
     if (!zeros) {
       vta_errf(&j->e, VTA_ENOMEM, "out of memory");
@@ -1013,30 +1015,26 @@ static int write_output(net_job_t *j, const char *outpath) {
 
 /* Every file the manifest names is an input of the run, and the output
  * is checked against them (and any other output) before a layer runs. */
+static void note_file(const net_job_t *j, const char *name) {
+  char path[8400];
+  manifest_path(j, name, path, sizeof path);
+  vta_io_note_input(path);
+}
+
 static int claim_files(net_job_t *j) {
   const net_manifest_t *mf = j->mf;
-  char path[8400];
   vta_io_note_input(j->opt->in);
-  snprintf(path, sizeof path, "%s/%s", mf->dir, mf->input);
-  vta_io_note_input(path);
-  if (mf->host_input_line) {
-    snprintf(path, sizeof path, "%s/%s", mf->dir, mf->host_input);
-    vta_io_note_input(path);
-  }
+  note_file(j, mf->input);
+  if (mf->host_input_line) note_file(j, mf->host_input);
   for (int h = 0; h < mf->nhost; h++)
     if (mf->host[h].weights[0]) {
-      snprintf(path, sizeof path, "%s/%s", mf->dir, mf->host[h].weights);
-      vta_io_note_input(path);
-      snprintf(path, sizeof path, "%s/%s", mf->dir, mf->host[h].bias);
-      vta_io_note_input(path);
+      note_file(j, mf->host[h].weights);
+      note_file(j, mf->host[h].bias);
     }
   for (int i = 0; i < mf->nlayers; i++) {
     const net_layer_t *l = &mf->layer[i];
     const char *f[3] = {l->bundle, l->weights, l->bias};
-    for (int k = 0; k < 3; k++) {
-      snprintf(path, sizeof path, "%s/%s", mf->dir, f[k]);
-      vta_io_note_input(path);
-    }
+    for (int k = 0; k < 3; k++) note_file(j, f[k]);
   }
   return vta_out_claim(j->opt->output, "--output", &j->e) ||
          vta_out_claim(j->opt->host_output, "--host-output", &j->e);
