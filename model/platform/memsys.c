@@ -384,7 +384,6 @@ const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms) {
 }
 
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms) { return ms->count; }
-uint32_t vta_memsys_rd_slots(const vta_memsys_t *ms) { return slots_held(ms); }
 int vta_memsys_rd_full(const vta_memsys_t *ms) { return slots_full(ms); }
 
 /* The write channel's readies in the current cycle (AXI lets a ready

@@ -1,9 +1,11 @@
 /*
  * vta_mem.c - the device DRAM: allocations in a 32-bit physical space,
- * each backed by 4 KiB-aligned, zero-filled host memory.  A large block is
- * mapped from the kernel rather than allocated and cleared: its pages are
- * zero without a write, and those a run never touches (most of a network
- * layer's DRAM under skip_exec) cost neither a page fault nor a byte.
+ * each backed by 4 KiB-aligned, zero-filled host memory.  A large block
+ * allocated empty (a driver's buffer) is mapped from the kernel rather than
+ * allocated and cleared: its pages are zero without a write, and those a
+ * run never touches cost neither a page fault nor a byte.  A block made
+ * with its contents (a bundle's segment) comes from the heap, copied, with
+ * only its tail cleared.
  *
  * Units look up one DRAM row at a time, so the allocations are kept in an
  * array sorted by physical address (binary search), plus a second index
@@ -139,7 +141,10 @@ static void *insert(vta_mem_t *m, uint32_t phys, uint64_t span, const void *data
   }
   if (!b || !host) {
     free(b);
-    if (!mapped) free(host);
+    if (mapped)
+      vta_zfree(host, mapped); /* mapped, but no block record for it */
+    else
+      free(host);
     vta_errf(err, VTA_ENOMEM, "device memory: cannot allocate %zu bytes of host memory",
              bytes);
     return NULL;

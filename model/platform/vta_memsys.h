@@ -129,10 +129,8 @@ const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms);
 
 /* Bursts in flight (issued, last beat not yet landed) at this cycle. */
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms);
-/* Bursts holding a MAX_OUTST slot in the current cycle (section 5.1: a
- * slot frees two cycles before the burst's last beat lands). */
-uint32_t vta_memsys_rd_slots(const vta_memsys_t *ms);
-/* vta_memsys_rd_slots reaches MAX_OUTST (asked every cycle: cheaper). */
+/* Every MAX_OUTST slot is held by a burst in the current cycle (section
+ * 5.1: a slot frees two cycles before the burst's last beat lands). */
 int vta_memsys_rd_full(const vta_memsys_t *ms);
 /* How many bursts free their slot at the end of the current cycle (an RTL
  * that counts slots itself takes this from the memory, as it takes the

@@ -839,6 +839,16 @@ static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
   tl_dispatch(p, t, e->index);
 }
 
+/* The list's DISPATCHes shown in run cycle t: with held, those of earlier
+ * cycles (each in its own), else those of cycle t. */
+static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t, int held) {
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    const uint64_t c = ev_cycle(p, e, t);
+    if (e->kind == VTA_EV_DISPATCH && e->unit < 3 && (c < t) == held) dispatched(p, e, held ? c : t);
+  }
+}
+
 /* Each token queue's producer and consumer unit (the flow arrows' tracks). */
 static const int producer[4] = {VTA_UNIT_LOAD, VTA_UNIT_COMPUTE, VTA_UNIT_COMPUTE,
                                 VTA_UNIT_STORE};
@@ -967,9 +977,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
   /* Instructions dispatched in the span's earlier cycles (held back) are in
    * their queues before its cycles are attributed: a unit waits for a
    * token only with a head in its queue, so its dep cycles go to it. */
-  for (int i = 0; w.dispatches_held && i < n; i++)
-    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev_cycle(p, &ev->ev[i], t) < t)
-      dispatched(p, &ev->ev[i], ev->ev[i].cycle);
+  if (w.dispatches_held) dispatches(p, ev, n, t, 1);
   /* 0. a span's earlier cycles, 1. starts (the pops happen now), 2. this
    * cycle's category, 3. dones.  A unit whose instruction completed in an
    * earlier cycle of the span spent the cycles after it idle or waiting
@@ -981,9 +989,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
     if (!finished && (!count || w.started[u])) attribute_cycle(p, u, cat[u]);
     if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0, t);
   }
-  for (int i = 0; w.dispatches_now && i < n; i++)
-    if (ev->ev[i].kind == VTA_EV_DISPATCH && ev->ev[i].unit < 3 && ev_cycle(p, &ev->ev[i], t) >= t)
-      dispatched(p, &ev->ev[i], t);
+  if (w.dispatches_now) dispatches(p, ev, n, t, 0);
   if (p->tl) { /* queue lengths, tokens and read bursts are the timeline's */
     for (int u = 0; u < 3; u++)
       if ((w.done[u] || w.held[u]) && p->qlen[u]) p->qlen[u]--;

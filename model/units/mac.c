@@ -358,12 +358,18 @@ __attribute__((target("avx2"))) static void mac_avx2(const vta_mac_shape_t *sh, 
   MAC_JOBS(mac1_avx2);
 }
 
+/* The default shape: batch 1, ACC 32 and OUT 8 bits (with the 16x16 blocks
+ * every vector kernel needs). */
+static int default_shape(const vta_mac_shape_t *sh) {
+  return sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8;
+}
+
 /* The default shape holds each weight tile across uops (run_default_avx2);
  * other shapes widen the weights per uop. */
 __attribute__((target("avx2"))) static void run_avx2(const vta_mac_shape_t *sh, uint32_t n,
                                                      const vta_mac_job_t *base,
                                                      const vta_mac_off_t *off) {
-  if (sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8) {
+  if (default_shape(sh)) {
     run_default_avx2(n, base, off, NULL, NULL);
     return;
   }
@@ -372,11 +378,10 @@ __attribute__((target("avx2"))) static void run_avx2(const vta_mac_shape_t *sh, 
 
 /* ---- fold kernels: the default shape's rows digested from registers ---- */
 
-/* Whether a fold can digest in registers: the default shape (batch 1,
- * ACC 32 and OUT 8 bits) and its rows into a digest list (vta_wb_default). */
+/* Whether a fold can digest in registers: the default shape and its rows
+ * into a digest list (vta_wb_default). */
 static int fold_in_registers(const vta_mac_shape_t *sh, const vta_mac_fold_t *f) {
-  return sh->batch == 1 && sh->acc_width == 32 && sh->out_width == 8 &&
-         vta_wb_default(f->ev, f->acc_bytes, f->out_bytes);
+  return default_shape(sh) && vta_wb_default(f->ev, f->acc_bytes, f->out_bytes);
 }
 
 /* A fold run of `one` (a MAC body of MAC_RUN's form), each uop's rows

@@ -44,13 +44,12 @@ int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
  * shown (span.c): from here on nothing is held back, so that it reads
  * what it read in the event's own cycle (this STORE writes nothing in
  * its start cycle, which ends a span). */
-static int writes_insns(const vta_model_t *m, const vta_insn_t *in) {
-  const uint64_t e = m->out.elem_bytes, ilo = m->insn_phys;
-  const uint64_t ihi = ilo + (uint64_t)m->insn_count * VTA_INS_BYTES;
-  const uint64_t lo = (uint64_t)in->dram_base * e;
-  const uint64_t hi = ((uint64_t)in->dram_base + (uint64_t)(in->y_size - 1) * in->x_stride +
-                       in->x_size) * e;
-  return lo < ihi && ilo < hi;
+static int writes_insns(const vta_model_t *m, const cmd_t *c) {
+  const uint64_t ilo = m->insn_phys, ihi = ilo + (uint64_t)m->insn_count * VTA_INS_BYTES;
+  uint64_t lo, last, len; /* from its first row's first byte to its last row's end */
+  vta_tensor_row_range(c, 0, m->out.elem_bytes, &lo, &len);
+  vta_tensor_row_range(c, c->insn.y_size - 1, m->out.elem_bytes, &last, &len);
+  return lo < ihi && ilo < last + len;
 }
 
 int vta_store_cycle(vta_model_t *m, vta_err *err) {
@@ -80,7 +79,7 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
   u->kind = nop || u->cur.insn.y_size == 0 ? K_SYNC : K_STORE;
   if (u->kind != K_STORE) return 0;
   /* skip_exec writes no byte to DRAM */
-  if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur.insn)) cy->hold = 0;
+  if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur)) cy->hold = 0;
   if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
   vta_dma_wr_closed_form(m, &u->wr);
   return 0;

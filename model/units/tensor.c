@@ -17,9 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Row r of an instruction's DRAM side: [first, first+len) by docs/isa.md 2.3. */
-static void row_range(const cmd_t *c, uint32_t r, uint32_t elem_bytes, uint64_t *first,
-                      uint64_t *len) {
+void vta_tensor_row_range(const cmd_t *c, uint32_t r, uint32_t elem_bytes, uint64_t *first,
+                          uint64_t *len) {
   const vta_insn_t *in = &c->insn;
   /* Base registers are 0 (docs/isa.md 2.3): dram_base is an absolute element index.
    * 64-bit arithmetic so that a huge base is reported, not wrapped. */
@@ -38,14 +37,14 @@ static int row_fault(const char *unit, const cmd_t *c, uint32_t r, uint64_t firs
 int vta_tensor_row_check(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                          uint32_t elem_bytes, vta_err *err) {
   uint64_t first, len;
-  row_range(c, r, elem_bytes, &first, &len);
+  vta_tensor_row_range(c, r, elem_bytes, &first, &len);
   return vta_mem_mapped(m->mem, first, len) ? 0 : row_fault(unit, c, r, first, len, err);
 }
 
 uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                         uint32_t elem_bytes, vta_err *err) {
   uint64_t first, len;
-  row_range(c, r, elem_bytes, &first, &len);
+  vta_tensor_row_range(c, r, elem_bytes, &first, &len);
   uint8_t *p = vta_mem_host(m->mem, first, len);
   if (p) return p;
   if (!vta_mem_mapped(m->mem, first, len)) return row_fault(unit, c, r, first, len, err), NULL;
@@ -65,7 +64,7 @@ int vta_tensor_row_put(vta_model_t *m, const char *unit, const cmd_t *c, uint32_
                        uint32_t elem_bytes, const uint8_t *row, vta_err *err) {
   if (row != m->rowbuf) return 0; /* written in place */
   uint64_t first, len;
-  row_range(c, r, elem_bytes, &first, &len);
+  vta_tensor_row_range(c, r, elem_bytes, &first, &len);
   return vta_mem_write(m->mem, first, row, len, NULL, NULL) ? row_fault(unit, c, r, first, len, err)
                                                             : 0;
 }
