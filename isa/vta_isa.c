@@ -129,6 +129,8 @@ static uint32_t *slot(const vta_insn_t *in, const vta_field_t *f) {
 
 static uint64_t mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
+#define MEMO_SLOTS 64 /* a power of two */
+
 /* The layouts of one configuration, computed once per thread and kept
  * while the configuration's depths (all the widths depend on) stay the
  * same: the decoder needs one per instruction and the encoder four, and
@@ -148,9 +150,15 @@ typedef struct {
   struct dec_field { uint64_t mask, sign; uint32_t offset; uint8_t word, shift; }
       dec[VTA_OP_ALU + 1][VTA_MAX_FIELDS];
   uint64_t used[VTA_OP_ALU + 1][2];
+  /* The last instructions decoded well, by a hash of their words: the
+   * simulator decodes each instruction at fetch and again in whoever
+   * watches it (the profiler, the race checker) a few instructions later,
+   * so a small table turns those into a copy.  Filled only from this
+   * configuration's layouts: it goes with them. */
+  struct memo { uint64_t w[2]; int ok; vta_insn_t insn; } memo[MEMO_SLOTS];
 } layouts_t;
 
-static const layouts_t *layouts(const vta_config_t *cfg) {
+static layouts_t *layouts(const vta_config_t *cfg) {
   static _Thread_local layouts_t c;
   int key[4] = {cfg->log_acc_depth, cfg->log_inp_depth, cfg->log_wgt_depth, cfg->log_uop_depth};
   if (c.valid && !memcmp(c.key, key, sizeof key)) return &c;
@@ -179,6 +187,7 @@ static const layouts_t *layouts(const vta_config_t *cfg) {
       c.used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
     }
   }
+  for (int i = 0; i < MEMO_SLOTS; i++) c.memo[i].ok = 0;
   memcpy(c.key, key, sizeof key);
   c.valid = 1;
   return &c;
@@ -238,9 +247,15 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
 #else
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
 #endif
+  layouts_t *c = layouts(cfg);
+  struct memo *memo = &c->memo[((w[0] * 0x9e3779b97f4a7c15ull) ^ (w[1] * 0xc2b2ae3d27d4eb4full)) >>
+                               (64 - __builtin_ctz(MEMO_SLOTS))];
+  if (memo->ok && memo->w[0] == w[0] && memo->w[1] == w[1]) {
+    *out = memo->insn;
+    return 0;
+  }
   memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
-  const layouts_t *c = layouts(cfg);
   if (opcode > VTA_OP_ALU || !c->ok[opcode])
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
@@ -264,6 +279,7 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   if (opcode == VTA_OP_ALU && !vta_alu_name(out->alu_opcode))
     return vta_errf(err, VTA_EINPUT, "ALU has unknown alu_opcode %u (expected MIN 0, "
                     "MAX 1, ADD 2, SHR 3 or MUL 4)", out->alu_opcode);
+  *memo = (struct memo){{w[0], w[1]}, 1, *out};
   return 0;
 }
 
@@ -362,37 +378,72 @@ static uint32_t field_u32(const vta_insn_t *in, const field_info_t *f) {
   return *(const uint32_t *)((const char *)in + f->off);
 }
 
-#define APPEND(...)                                                        \
-  do {                                                                     \
-    int k_ = snprintf(buf + (n < len ? n : len), n < len ? len - n : 0, __VA_ARGS__); \
-    if (k_ > 0) n += (size_t)k_;                                           \
-  } while (0)
+/* The formatter appends with these rather than snprintf: the profiler
+ * formats an instruction each time one enters its slowest list, and
+ * snprintf costs about ten times as much.  Like snprintf, *n counts every
+ * character, written or not, and buf stays terminated within len. */
+static void put(char *buf, size_t len, size_t *n, const char *s, size_t k) {
+  if (*n + 1 < len) {
+    size_t room = len - 1 - *n;
+    memcpy(buf + *n, s, k < room ? k : room);
+    buf[*n + (k < room ? k : room)] = '\0';
+  }
+  *n += k;
+}
+
+static void put_str(char *buf, size_t len, size_t *n, const char *s) {
+  put(buf, len, n, s, strlen(s));
+}
+
+/* v in decimal (as %d or %u would write it). */
+static void put_num(char *buf, size_t len, size_t *n, int64_t v) {
+  char t[24];
+  size_t k = sizeof t;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do t[--k] = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) t[--k] = '-';
+  put(buf, len, n, t + k, sizeof t - k);
+}
 
 int vta_insn_format(const vta_insn_t *in, char *buf, size_t len) {
   size_t n = 0;
   if (len) buf[0] = '\0';
   const char *op = vta_opcode_name(in->opcode);
-  if (op) APPEND("%s", op); else APPEND("OPCODE_%u", in->opcode);
+  if (op) {
+    put_str(buf, len, &n, op);
+  } else {
+    put_str(buf, len, &n, "OPCODE_");
+    put_num(buf, len, &n, in->opcode);
+  }
+  const char *word = NULL;
+  uint32_t code = 0;
   if (in->opcode == VTA_OP_LOAD || in->opcode == VTA_OP_STORE) {
-    const char *m = vta_mem_name(in->mem_type);
-    if (m) APPEND(" %s", m); else APPEND(" %u", in->mem_type);
+    word = vta_mem_name(in->mem_type);
+    code = in->mem_type;
   } else if (in->opcode == VTA_OP_ALU) {
-    const char *a = vta_alu_name(in->alu_opcode);
-    if (a) APPEND(" %s", a); else APPEND(" %u", in->alu_opcode);
+    word = vta_alu_name(in->alu_opcode);
+    code = in->alu_opcode;
+  }
+  if (in->opcode == VTA_OP_LOAD || in->opcode == VTA_OP_STORE || in->opcode == VTA_OP_ALU) {
+    put(buf, len, &n, " ", 1);
+    if (word) put_str(buf, len, &n, word);
+    else put_num(buf, len, &n, code);
   }
   /* name=value in layout order, then the dependency flags that are set */
   unsigned fmt = format_of(in->opcode);
   for (int i = 0; i < NFIELD_INFO; i++) {
     const field_info_t *f = &field_info[i];
     if (f->kind != K_NAMED || !(f->formats & fmt)) continue;
-    if (f->off == OFF(imm))
-      APPEND(" imm=%d", in->imm);
-    else
-      APPEND(" %s=%u", f->name, field_u32(in, f));
+    put(buf, len, &n, " ", 1);
+    put_str(buf, len, &n, f->name);
+    put(buf, len, &n, "=", 1);
+    put_num(buf, len, &n, f->off == OFF(imm) ? (int64_t)in->imm : field_u32(in, f));
   }
   for (int i = 0; i < NFIELD_INFO; i++)
-    if (field_info[i].kind == K_FLAG && field_u32(in, &field_info[i]))
-      APPEND(" %s", field_info[i].name);
+    if (field_info[i].kind == K_FLAG && field_u32(in, &field_info[i])) {
+      put(buf, len, &n, " ", 1);
+      put_str(buf, len, &n, field_info[i].name);
+    }
   return (int)n;
 }
 

@@ -689,6 +689,61 @@ static void test_uop(void) {
 
 /* ---- assembly syntax ---------------------------------------------------- */
 
+/* The formatter's contract with a short buffer is snprintf's: it returns
+ * the whole text's length and writes as much as fits, terminated; nothing
+ * past len.  The reference is the text formatted into a large buffer. */
+static void test_format_truncation(void) {
+  for (uint32_t op = 0; op <= 4; op++)
+    for (int i = 0; i < 200; i++) {
+      vta_insn_t in;
+      char full[1024], buf[1024 + 8];
+      rnd_insn(&CFGS[i % NCFGS], op, &in);
+      if (i % 7 == 0) in.opcode = 5 + (uint32_t)(rnd() % 3); /* unknown opcodes too */
+      const int n = vta_insn_format(&in, full, sizeof full);
+      CHECK_EQ(n, (int)strlen(full));
+      for (size_t len = 0; len <= (size_t)n + 1; len++) {
+        memset(buf, '#', sizeof buf);
+        int m = vta_insn_format(&in, buf, len);
+        CHECK_EQ(m, n);
+        size_t kept = len ? (len - 1 < (size_t)n ? len - 1 : (size_t)n) : 0;
+        if (len) CHECK(!memcmp(buf, full, kept) && buf[kept] == '\0');
+        CHECK(buf[len] == '#'); /* not a byte beyond */
+      }
+    }
+}
+
+/* The decoder remembers the last instructions it decoded; an instruction's
+ * bytes mean different fields under another configuration, so what it
+ * remembers must go with the configuration. */
+static void test_decode_memo_config(void) {
+  vta_config_t a, b;
+  CHECK(make_cfg(&CFGS[0], &a) == 0);
+  int other = -1;
+  for (int k = 1; k < NCFGS && other < 0; k++) {
+    CHECK(make_cfg(&CFGS[k], &b) == 0);
+    if (b.log_inp_depth != a.log_inp_depth || b.log_acc_depth != a.log_acc_depth) other = k;
+  }
+  CHECK(other > 0);
+  int differ = 0;
+  for (int i = 0; i < 500; i++) {
+    vta_insn_t in, out, again;
+    uint8_t raw[16];
+    vta_err e;
+    rnd_insn(&CFGS[other], VTA_OP_GEMM, &in);
+    CHECK(vta_insn_encode(&b, &in, raw, &e) == 0);
+    /* decoded under a first (often fine: other fields), then under b */
+    if (!vta_insn_decode(&a, raw, &out, NULL)) differ += memcmp(&out, &in, sizeof in) != 0;
+    CHECK(vta_insn_decode(&b, raw, &again, &e) == 0);
+    char why[128];
+    CHECK_MSG(insn_equal(&in, &again, why, sizeof why), "decoded under the second "
+              "configuration after the first: %s", why);
+    /* and twice in a row (the second from memory) */
+    CHECK(vta_insn_decode(&b, raw, &again, &e) == 0);
+    CHECK(insn_equal(&in, &again, why, sizeof why));
+  }
+  CHECK(differ > 0); /* the two configurations did read the bytes differently */
+}
+
 static void test_format_parse_roundtrip(void) {
   int nbad = 0;
   for (int k = 0; k < NCFGS; k++)
@@ -1186,6 +1241,8 @@ int main(void) {
   RUN(test_imm_sign_extension);
   RUN(test_uop);
   RUN(test_format_parse_roundtrip);
+  RUN(test_format_truncation);
+  RUN(test_decode_memo_config);
   RUN(test_parse_errors);
   RUN(test_parse_symbols);
   RUN(test_config_default);
