@@ -604,7 +604,8 @@ static int wr_compute_bound(const vta_model_t *m, const vta_insn_t *in, uint64_t
 typedef struct wr_walk {
   uint64_t S, E, bus, ob, cpb, per; /* per: cycles of an element, 1 + OB CPB */
   uint32_t strb;                    /* a write beat's strobes: every byte */
-  int emit;                         /* lay its events out too */
+  uint32_t emit;                    /* the kinds of its events to lay out too (bits
+                                       1 << VTA_EV_*): those the list takes */
   uint32_t nev;                     /* events laid out */
   uint32_t entry;                   /* the next out row to read */
   uint64_t filled;                  /* cum entries zeroed so far */
@@ -612,7 +613,7 @@ typedef struct wr_walk {
 
 static inline void wr_ev(dma_wr_t *d, wr_walk_t *w, uint64_t cycle, uint32_t kind, uint32_t idx,
                          uint64_t addr, uint32_t bytes, const uint8_t *data) {
-  if (w->emit) d->sev[w->nev++] = (vta_event_t){cycle, kind, 0, 0, idx, addr, bytes, data};
+  if (w->emit >> kind & 1) d->sev[w->nev++] = (vta_event_t){cycle, kind, 0, 0, idx, addr, bytes, data};
 }
 
 /* Element i of the current burst, read in `read`: its out row packed, its
@@ -626,15 +627,16 @@ static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *h
   c[read - S + 1].busy = 1;
   if (!skip) vta_tensor_pack(&m->out, w->entry, d->sbuf);
   wr_ev(d, w, read, VTA_EV_OUT_RD, w->entry, 0, 0, NULL);
-  uint8_t *data = w->emit ? d->sdat + (size_t)(w->entry - d->in.sram_base) * E : NULL;
-  if (w->emit) memcpy(data, d->sbuf, E);
+  const int beats = w->emit >> VTA_EV_WR_BEAT & 1; /* their data, from the out row */
+  uint8_t *data = beats ? d->sdat + (size_t)(w->entry - d->in.sram_base) * E : NULL;
+  if (beats) memcpy(data, d->sbuf, E);
   for (uint64_t j = 0; j < w->ob; j++) {
     uint64_t acc = read + (j + 1) * cpb;
     for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
     c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
     if (!skip) vta_memsys_wr_post(m->cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
     wr_ev(d, w, acc, VTA_EV_WR_BEAT, w->strb, d->baddr_c + i * E + j * bus, (uint32_t)bus,
-          w->emit ? data + j * bus : NULL);
+          beats ? data + j * bus : NULL);
   }
   w->entry++;
 }
@@ -694,7 +696,7 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
    * lay the counters out per cycle (cum[k] gets cycle S + k - 1's, summed
    * below); anything that rules closed form out drops the posts. */
   wr_walk_t w = {S, E, bus, ob, p->cpb, 1 + ob * p->cpb, bus >= 32 ? 0xffffffffu : (1u << bus) - 1,
-                 emit, 0, in->sram_base, 1};
+                 emit ? ~cy->ev->skip : 0, 0, in->sram_base, 1};
   uint64_t last_read = 0;
   d->cum[0] = d->cum[1] = (struct wr_cum){0};
   d->cum[1].busy = 1; /* S: the start */
