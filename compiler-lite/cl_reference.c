@@ -56,22 +56,6 @@ void vta_cl_ref_conv2d(const int8_t *x, const int8_t *kern, const int32_t *bias,
   vta_cl_ref_conv2d_res(x, kern, bias, NULL, n, c, h, w, o, kh, kw, ph, pw, sh, sw, epi, out);
 }
 
-/* The direct formula for output pixel (y, xo) of channel f: the sum over
- * the window of input times weight, zero outside the input, modulo 2^32. */
-static int32_t conv_direct(const int8_t *x, const int8_t *kern, int c, int h, int w, int f,
-                           int kh, int kw, int ph, int pw, int sh, int sw, int y, int xo) {
-  int32_t acc = 0;
-  for (int ch = 0; ch < c; ch++)
-    for (int dy = 0; dy < kh; dy++)
-      for (int dx = 0; dx < kw; dx++) {
-        int iy = y * sh + dy - ph, ix = xo * sw + dx - pw;
-        if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue; /* zero padding */
-        acc = wrap_add(acc, (int32_t)x[((size_t)ch * h + iy) * w + ix] *
-                                kern[(((size_t)f * c + ch) * kh + dy) * kw + dx]);
-      }
-  return acc;
-}
-
 /* sum a[k] b[k] over n int16 (n a multiple of 16), exact while n < 2^17
  * (each product is at most 2^14 in magnitude); the compiler makes it
  * multiply-adds of int16 pairs (pmaddwd), AVX2 where the CPU has it. */
@@ -86,11 +70,50 @@ static int32_t dot16(const int16_t *restrict a, const int16_t *restrict b, int n
   return s;
 }
 
+/* Terms [k0, k0 + n) of output pixel (y, xo)'s window, in the direct
+ * formula's order (channel, then row, then column): the input values as
+ * int16, zero where the window reaches into the padding. */
+typedef struct {
+  const int8_t *x; /* one image, c x h x w */
+  int c, h, w, kh, kw, ph, pw, sh, sw;
+} conv_t;
+
+static void window(const conv_t *v, int y, int xo, size_t k0, size_t n, int16_t *col) {
+  const size_t kk = (size_t)v->kh * v->kw;
+  int ch = (int)(k0 / kk), dy = (int)(k0 % kk / v->kw), dx = (int)(k0 % v->kw);
+  for (size_t k = 0; k < n; k++) {
+    const int iy = y * v->sh + dy - v->ph, ix = xo * v->sw + dx - v->pw;
+    col[k] = iy < 0 || iy >= v->h || ix < 0 || ix >= v->w
+                 ? 0 : v->x[((size_t)ch * v->h + iy) * v->w + ix];
+    if (++dx == v->kw) {
+      dx = 0;
+      if (++dy == v->kh) dy = 0, ch++;
+    }
+  }
+}
+
+/* Pixel (y, xo) of channel f (weights kf, K terms) without room for the
+ * whole window or with more terms than one dot product may sum: the
+ * window a piece at a time, the pieces' exact sums added modulo 2^32. */
+#define PIECE 4096
+static int32_t pixel_in_pieces(const conv_t *v, const int8_t *kf, size_t K, int y, int xo) {
+  int16_t a[PIECE], b[PIECE];
+  int32_t acc = 0;
+  for (size_t k0 = 0; k0 < K; k0 += PIECE) {
+    const size_t n = K - k0 < PIECE ? K - k0 : PIECE, np = (n + 15) / 16 * 16;
+    window(v, y, xo, k0, n, a);
+    for (size_t k = 0; k < np; k++) b[k] = k < n ? kf[k0 + k] : 0;
+    for (size_t k = n; k < np; k++) a[k] = 0;
+    acc = wrap_add(acc, dot16(a, b, (int)np));
+  }
+  return acc;
+}
+
 /* Output pixels a block at a time, each block's windows first copied out
  * as int16 rows ("im2col", zeros for the padding): every pixel's sum is
  * then a dot product with a channel's weights in the window's order, the
  * direct formula's terms.  Memory short or a window of 2^17 terms or more
- * (the dot product could overflow int32): the direct formula. */
+ * (one dot product could overflow int32): pixel_in_pieces. */
 #define PIX_BLOCK 256
 #define DOT_MAX (1 << 17)
 
@@ -106,27 +129,19 @@ void vta_cl_ref_conv2d_res(const int8_t *x, const int8_t *kern, const int32_t *b
     for (int f = 0; f < o; f++)
       for (size_t k = 0; k < Kp; k++) wk[f * Kp + k] = k < K ? kern[f * K + k] : 0;
   for (int b = 0; b < n; b++) {
-    const int8_t *xb = x + (size_t)b * c * h * w;
+    const conv_t v = {x + (size_t)b * c * h * w, c, h, w, kh, kw, ph, pw, sh, sw};
     for (size_t p0 = 0; p0 < npix; p0 += PIX_BLOCK) {
       const size_t p1 = p0 + PIX_BLOCK < npix ? p0 + PIX_BLOCK : npix;
       for (size_t p = p0; cols && p < p1; p++) {
         int16_t *col = cols + (p - p0) * Kp;
-        const int y = (int)(p / ow), xo = (int)(p % ow);
-        size_t k = 0;
-        for (int ch = 0; ch < c; ch++)
-          for (int dy = 0; dy < kh; dy++)
-            for (int dx = 0; dx < kw; dx++, k++) {
-              int iy = y * sh + dy - ph, ix = xo * sw + dx - pw;
-              col[k] = iy < 0 || iy >= h || ix < 0 || ix >= w ? 0
-                                                               : xb[((size_t)ch * h + iy) * w + ix];
-            }
-        for (; k < Kp; k++) col[k] = 0;
+        window(&v, (int)(p / ow), (int)(p % ow), 0, K, col);
+        for (size_t k = K; k < Kp; k++) col[k] = 0;
       }
       for (int f = 0; f < o; f++)
         for (size_t p = p0; p < p1; p++) {
           const int y = (int)(p / ow), xo = (int)(p % ow);
           int32_t a = cols ? dot16(wk + f * Kp, cols + (p - p0) * Kp, (int)Kp)
-                           : conv_direct(xb, kern, c, h, w, f, kh, kw, ph, pw, sh, sw, y, xo);
+                           : pixel_in_pieces(&v, kern + f * K, K, y, xo);
           if (bias) a = wrap_add(a, bias[f]);
           size_t at = ((size_t)b * o + f) * npix + p;
           if (res && epi->residual) {
