@@ -185,8 +185,8 @@ int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const
                         vta_err *err);
 /* Row r of a memory instruction's DRAM side: bytes [first, first+len) by
  * docs/isa.md 2.3 (64-bit: a huge base is reported, not wrapped). */
-void vta_tensor_row_range(const cmd_t *c, uint32_t r, uint32_t elem_bytes, uint64_t *first,
-                          uint64_t *len);
+void vta_tensor_row_range(const vta_insn_t *in, uint32_t r, uint32_t elem_bytes,
+                          uint64_t *first, uint64_t *len);
 /* Range check of DRAM row r (no access): 0, or -1 with the range fault. */
 int vta_tensor_row_check(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                          uint32_t elem_bytes, vta_err *err);

@@ -47,8 +47,8 @@ int vta_store_execute(vta_model_t *m, const cmd_t *c, vta_err *err) {
 static int writes_insns(const vta_model_t *m, const cmd_t *c) {
   const uint64_t ilo = m->insn_phys, ihi = ilo + (uint64_t)m->insn_count * VTA_INS_BYTES;
   uint64_t lo, last, len; /* from its first row's first byte to its last row's end */
-  vta_tensor_row_range(c, 0, m->out.elem_bytes, &lo, &len);
-  vta_tensor_row_range(c, c->insn.y_size - 1, m->out.elem_bytes, &last, &len);
+  vta_tensor_row_range(&c->insn, 0, m->out.elem_bytes, &lo, &len);
+  vta_tensor_row_range(&c->insn, c->insn.y_size - 1, m->out.elem_bytes, &last, &len);
   return lo < ihi && ilo < last + len;
 }
 

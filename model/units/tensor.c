@@ -17,9 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void vta_tensor_row_range(const cmd_t *c, uint32_t r, uint32_t elem_bytes, uint64_t *first,
-                          uint64_t *len) {
-  const vta_insn_t *in = &c->insn;
+void vta_tensor_row_range(const vta_insn_t *in, uint32_t r, uint32_t elem_bytes,
+                          uint64_t *first, uint64_t *len) {
   /* Base registers are 0 (docs/isa.md 2.3): dram_base is an absolute element index.
    * 64-bit arithmetic so that a huge base is reported, not wrapped. */
   *first = ((uint64_t)in->dram_base + (uint64_t)r * in->x_stride) * elem_bytes;
@@ -37,14 +36,14 @@ static int row_fault(const char *unit, const cmd_t *c, uint32_t r, uint64_t firs
 int vta_tensor_row_check(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                          uint32_t elem_bytes, vta_err *err) {
   uint64_t first, len;
-  vta_tensor_row_range(c, r, elem_bytes, &first, &len);
+  vta_tensor_row_range(&c->insn, r, elem_bytes, &first, &len);
   return vta_mem_mapped(m->mem, first, len) ? 0 : row_fault(unit, c, r, first, len, err);
 }
 
 uint8_t *vta_tensor_row(vta_model_t *m, const char *unit, const cmd_t *c, uint32_t r,
                         uint32_t elem_bytes, vta_err *err) {
   uint64_t first, len;
-  vta_tensor_row_range(c, r, elem_bytes, &first, &len);
+  vta_tensor_row_range(&c->insn, r, elem_bytes, &first, &len);
   uint8_t *p = vta_mem_host(m->mem, first, len);
   if (p) return p;
   if (!vta_mem_mapped(m->mem, first, len)) return row_fault(unit, c, r, first, len, err), NULL;
@@ -64,7 +63,7 @@ int vta_tensor_row_put(vta_model_t *m, const char *unit, const cmd_t *c, uint32_
                        uint32_t elem_bytes, const uint8_t *row, vta_err *err) {
   if (row != m->rowbuf) return 0; /* written in place */
   uint64_t first, len;
-  vta_tensor_row_range(c, r, elem_bytes, &first, &len);
+  vta_tensor_row_range(&c->insn, r, elem_bytes, &first, &len);
   return vta_mem_write(m->mem, first, row, len, NULL, NULL) ? row_fault(unit, c, r, first, len, err)
                                                             : 0;
 }
@@ -208,8 +207,9 @@ int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const
 /* ---- cycle engine: the load DMA (docs/microarch.md 6.2, 6.3) ------------- */
 
 static void rd_row(dma_rd_t *d) {
-  d->raddr = ((uint64_t)d->in.dram_base + (uint64_t)d->ry * d->in.x_stride) * d->elem;
-  d->rend = d->raddr + (uint64_t)d->in.x_size * d->elem;
+  uint64_t len;
+  vta_tensor_row_range(&d->in, d->ry, d->elem, &d->raddr, &len);
+  d->rend = d->raddr + len;
 }
 
 int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,
@@ -414,8 +414,9 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
 /* ---- cycle engine: the store DMA (docs/microarch.md 6.6) ------------------ */
 
 static void wr_row(dma_wr_t *d, uint32_t elem) {
-  d->baddr = ((uint64_t)d->in.dram_base + (uint64_t)d->y * d->in.x_stride) * elem;
-  d->rend = d->baddr + (uint64_t)d->in.x_size * elem;
+  uint64_t len;
+  vta_tensor_row_range(&d->in, d->y, elem, &d->baddr, &len);
+  d->rend = d->baddr + len;
   d->sb_lo = d->sb_hi = d->baddr;
 }
 
@@ -518,16 +519,23 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
  * l_b = a_b + T_b P, the acknowledge in l_b + WR_ACK, a_{b+1} = ack_b + 1,
  * D = the last acknowledge. */
 
-static uint64_t wr_row_addr(const vta_model_t *m, const dma_wr_t *d, uint32_t y) {
-  return ((uint64_t)d->in.dram_base + (uint64_t)y * d->in.x_stride) * m->out.elem_bytes;
+/* Row y's DRAM bytes end here; it starts at *first when asked. */
+static uint64_t wr_row_end(const vta_model_t *m, const dma_wr_t *d, uint32_t y,
+                           uint64_t *first) {
+  uint64_t a, len;
+  vta_tensor_row_range(&d->in, y, m->out.elem_bytes, &a, &len);
+  if (first) *first = a;
+  return a + len;
 }
 
-/* Burst cursor: the burst of row y at byte addr, address phase in cycle a. */
-static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, uint64_t addr,
+/* Burst cursor: the burst of row y at byte addr (NULL: the row's first),
+ * address phase in cycle a. */
+static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, const uint64_t *at,
                         uint64_t a) {
   const vta_memsys_params_t *p = vta_memsys_params(m->cy->ms);
   uint32_t E = m->out.elem_bytes;
-  uint64_t rend = wr_row_addr(m, d, y) + (uint64_t)d->in.x_size * E;
+  uint64_t addr, rend = wr_row_end(m, d, y, &addr);
+  if (at) addr = *at;
   uint64_t per = 1 + (uint64_t)(E / p->bus_bytes) * p->cpb;
   d->by = y;
   d->baddr_c = addr;
@@ -538,13 +546,13 @@ static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, uint64_t 
 
 /* The cursor on the next burst; 0 after the last. */
 static int wr_burst_next(const vta_model_t *m, dma_wr_t *d) {
-  uint64_t rend = wr_row_addr(m, d, d->by) + (uint64_t)d->in.x_size * m->out.elem_bytes;
-  if (d->baddr_c + d->bbytes < rend) {
-    wr_burst_at(m, d, d->by, d->baddr_c + d->bbytes, d->back + 1);
+  const uint64_t next = d->baddr_c + d->bbytes;
+  if (next < wr_row_end(m, d, d->by, NULL)) {
+    wr_burst_at(m, d, d->by, &next, d->back + 1);
     return 1;
   }
   if (d->by + 1 >= d->in.y_size) return 0;
-  wr_burst_at(m, d, d->by + 1, wr_row_addr(m, d, d->by + 1), d->back + 1);
+  wr_burst_at(m, d, d->by + 1, NULL, d->back + 1);
   return 1;
 }
 
@@ -700,7 +708,7 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   uint64_t last_read = 0;
   d->cum[0] = d->cum[1] = (struct wr_cum){0};
   d->cum[1].busy = 1; /* S: the start */
-  wr_burst_at(m, d, 0, wr_row_addr(m, d, 0), S + 1);
+  wr_burst_at(m, d, 0, NULL, S + 1);
   do {
     last_read = wr_lay_burst(m, d, &w);
     if (!last_read) break;
