@@ -129,7 +129,7 @@ static uint32_t *slot(const vta_insn_t *in, const vta_field_t *f) {
 
 static uint64_t mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
-#define MEMO_SLOTS 64 /* a power of two */
+#define MEMO_SLOTS 256 /* a power of two */
 
 /* The layouts of one configuration, computed once per thread and kept
  * while the configuration's depths (all the widths depend on) stay the
