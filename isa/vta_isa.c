@@ -129,8 +129,6 @@ static uint32_t *slot(const vta_insn_t *in, const vta_field_t *f) {
 
 static uint64_t mask(int width) { return width >= 64 ? ~0ull : (1ull << width) - 1; }
 
-#define MEMO_SLOTS 256 /* a power of two */
-
 /* The layouts of one configuration, computed once per thread and kept
  * while the configuration's depths (all the widths depend on) stay the
  * same: the decoder needs one per instruction and the encoder four, and
@@ -150,15 +148,9 @@ typedef struct {
   struct dec_field { uint64_t mask, sign; uint32_t offset; uint8_t word, shift; }
       dec[VTA_OP_ALU + 1][VTA_MAX_FIELDS];
   uint64_t used[VTA_OP_ALU + 1][2];
-  /* The last instructions decoded well, by a hash of their words: the
-   * simulator decodes each instruction at fetch and again in whoever
-   * watches it (the profiler, the race checker) a few instructions later,
-   * so a small table turns those into a copy.  Filled only from this
-   * configuration's layouts: it goes with them. */
-  struct memo { uint64_t w[2]; int ok; vta_insn_t insn; } memo[MEMO_SLOTS];
 } layouts_t;
 
-static layouts_t *layouts(const vta_config_t *cfg) {
+static const layouts_t *layouts(const vta_config_t *cfg) {
   static _Thread_local layouts_t c;
   int key[4] = {cfg->log_acc_depth, cfg->log_inp_depth, cfg->log_wgt_depth, cfg->log_uop_depth};
   if (c.valid && !memcmp(c.key, key, sizeof key)) return &c;
@@ -187,7 +179,6 @@ static layouts_t *layouts(const vta_config_t *cfg) {
       c.used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
     }
   }
-  for (int i = 0; i < MEMO_SLOTS; i++) c.memo[i].ok = 0;
   memcpy(c.key, key, sizeof key);
   c.valid = 1;
   return &c;
@@ -247,15 +238,9 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
 #else
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
 #endif
-  layouts_t *c = layouts(cfg);
-  struct memo *memo = &c->memo[((w[0] * 0x9e3779b97f4a7c15ull) ^ (w[1] * 0xc2b2ae3d27d4eb4full)) >>
-                               (64 - __builtin_ctz(MEMO_SLOTS))];
-  if (memo->ok && memo->w[0] == w[0] && memo->w[1] == w[1]) {
-    *out = memo->insn;
-    return 0;
-  }
   memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
+  const layouts_t *c = layouts(cfg);
   if (opcode > VTA_OP_ALU || !c->ok[opcode])
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
@@ -279,7 +264,6 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   if (opcode == VTA_OP_ALU && !vta_alu_name(out->alu_opcode))
     return vta_errf(err, VTA_EINPUT, "ALU has unknown alu_opcode %u (expected MIN 0, "
                     "MAX 1, ADD 2, SHR 3 or MUL 4)", out->alu_opcode);
-  *memo = (struct memo){{w[0], w[1]}, 1, *out};
   return 0;
 }
 

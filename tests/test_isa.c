@@ -712,10 +712,10 @@ static void test_format_truncation(void) {
     }
 }
 
-/* The decoder remembers the last instructions it decoded; an instruction's
- * bytes mean different fields under another configuration, so what it
- * remembers must go with the configuration. */
-static void test_decode_memo_config(void) {
+/* The decoder keeps the bit layouts of the configuration it last saw; an
+ * instruction's bytes mean different fields under another configuration,
+ * so what it keeps must go with the configuration. */
+static void test_decode_after_config(void) {
   vta_config_t a, b;
   CHECK(make_cfg(&CFGS[0], &a) == 0);
   int other = -1;
@@ -737,7 +737,7 @@ static void test_decode_memo_config(void) {
     char why[128];
     CHECK_MSG(insn_equal(&in, &again, why, sizeof why), "decoded under the second "
               "configuration after the first: %s", why);
-    /* and twice in a row (the second from memory) */
+    /* and twice in a row */
     CHECK(vta_insn_decode(&b, raw, &again, &e) == 0);
     CHECK(insn_equal(&in, &again, why, sizeof why));
   }
@@ -1242,7 +1242,7 @@ int main(void) {
   RUN(test_uop);
   RUN(test_format_parse_roundtrip);
   RUN(test_format_truncation);
-  RUN(test_decode_memo_config);
+  RUN(test_decode_after_config);
   RUN(test_parse_errors);
   RUN(test_parse_symbols);
   RUN(test_config_default);
