@@ -141,12 +141,8 @@ typedef struct {
    * format lacks (each member once, in that order): they must be 0. */
   const vta_field_t *absent[VTA_OP_ALU + 1][3 * VTA_MAX_FIELDS];
   int nabsent[VTA_OP_ALU + 1];
-  /* The decoder's view of each format: per field the word, shift and mask
-   * of its bits and its sign bit (0 but for imm: (v ^ sign) - sign extends
-   * it without a branch), and the bits of both words some field uses (the
-   * others are reserved). */
-  struct dec_field { uint64_t mask, sign; uint32_t offset; uint8_t word, shift; }
-      dec[VTA_OP_ALU + 1][VTA_MAX_FIELDS];
+  /* The bits of both words some field of each format uses (the others
+   * are reserved). */
   uint64_t used[VTA_OP_ALU + 1][2];
 } layouts_t;
 
@@ -172,10 +168,6 @@ static const layouts_t *layouts(const vta_config_t *cfg) {
     c.used[op][0] = c.used[op][1] = 0;
     for (int i = 0; c.ok[op] && i < c.lay[op].nfields; i++) {
       const vta_field_t *f = &c.lay[op].f[i];
-      c.dec[op][i] = (struct dec_field){mask(f->width),
-                                        f->is_signed ? (uint64_t)1 << (f->width - 1) : 0,
-                                        (uint32_t)f->offset, (uint8_t)(f->lsb / 64),
-                                        (uint8_t)(f->lsb % 64)};
       c.used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
     }
   }
@@ -230,6 +222,33 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
   return 0;
 }
 
+/* The fields of format `op` out of the instruction's words, straight from
+ * INSN_FIELDS: the layout rule of vta_insn_layout applied field after field
+ * as the code goes.  Called with a constant op, every position that does
+ * not depend on the configuration (all of LOAD's and STORE's) folds into a
+ * constant shift and mask.  imm is sign-extended without a branch. */
+static inline __attribute__((always_inline)) void decode_fields(const vta_config_t *cfg,
+                                                                uint32_t op,
+                                                                const uint64_t w[2],
+                                                                vta_insn_t *out) {
+  const int A = cfg->log_acc_depth, I = cfg->log_inp_depth, W = cfg->log_wgt_depth,
+            U = cfg->log_uop_depth;
+  const unsigned fmt = format_of(op);
+  int pos = 0;
+#define X(name, member, fmts, kind, width, sgn)                                    \
+  if ((fmts) & fmt) {                                                              \
+    const int wd_ = (width);                                                       \
+    if (pos / 64 != (pos + wd_ - 1) / 64) pos = (pos / 64 + 1) * 64;               \
+    const uint64_t sign_ = (sgn) ? (uint64_t)1 << (wd_ - 1) : 0;                   \
+    const uint64_t v_ = (((w[pos / 64] >> (pos % 64)) & mask(wd_)) ^ sign_) - sign_; \
+    *(uint32_t *)((char *)out + OFF(member)) = (uint32_t)v_;                       \
+    pos += wd_;                                                                    \
+  }
+  INSN_FIELDS(X)
+#undef X
+  (void)A, (void)I, (void)W, (void)U;
+}
+
 int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
                     vta_err *err) {
   uint64_t w[2] = {0, 0};
@@ -244,10 +263,12 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   if (opcode > VTA_OP_ALU || !c->ok[opcode])
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
-  const struct dec_field *d = c->dec[opcode], *end = d + c->lay[opcode].nfields;
-  for (; d < end; d++) {
-    const uint64_t v = (((w[d->word] >> d->shift) & d->mask) ^ d->sign) - d->sign;
-    *(uint32_t *)((char *)out + d->offset) = (uint32_t)v; /* two's complement when signed */
+  switch (opcode) { /* each case the format's decoder, its constants folded */
+  case VTA_OP_LOAD: decode_fields(cfg, VTA_OP_LOAD, w, out); break;
+  case VTA_OP_STORE: decode_fields(cfg, VTA_OP_STORE, w, out); break;
+  case VTA_OP_GEMM: decode_fields(cfg, VTA_OP_GEMM, w, out); break;
+  case VTA_OP_FINISH: decode_fields(cfg, VTA_OP_FINISH, w, out); break;
+  default: decode_fields(cfg, VTA_OP_ALU, w, out); break;
   }
   for (int k = 0; k < 2; k++) {
     uint64_t extra = w[k] & ~c->used[opcode][k];
