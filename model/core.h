@@ -116,6 +116,11 @@ struct vta_model {
   uint32_t *uop;              /* encoded micro-op words, uop_depth of them */
   int uop_lsb[3], uop_width[3];
   vta_uop_dec_t *udec;        /* the same, decoded (kept by vta_uop_write) */
+  uint64_t uop_ver;           /* raised by every change of the uop buffer */
+  /* The smallest and largest dst, src and wgt of the uops [bgn, end), as
+   * of uop_ver `ver` (compute.c, uop_bounds): a layer's GEMMs run over the
+   * same uop kernel again and again. */
+  struct { uint64_t ver; uint32_t bgn, end, lo[3], hi[3]; } ubounds;
   uint8_t *rowbuf;            /* a DRAM row copied from an external memory that
                                  grants no direct pointer (vta_tensor_row) */
   uint64_t rowcap;
@@ -209,6 +214,7 @@ static inline int32_t vta_sext(uint32_t v, int width) {
 static inline void vta_uop_write(vta_model_t *m, uint32_t u, const uint8_t *b) {
   uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
   m->uop[u] = w;
+  m->uop_ver++;
   vta_uop_dec_t *d = &m->udec[u];
   d->dst = (w >> m->uop_lsb[0]) & ((1u << m->uop_width[0]) - 1);
   d->src = (w >> m->uop_lsb[1]) & ((1u << m->uop_width[1]) - 1);

@@ -116,8 +116,11 @@ typedef struct pipe {
   uint64_t x_lo, x_hi, w_lo, w_hi; /* inp and wgt rows read */
   uint64_t o_lo, o_hi;             /* out rows written */
   /* A GEMM in closed form: each uop's lane offsets into acc, out, inp and
-   * wgt, indexed by uop - uop_bgn (uop_depth of them allocated). */
+   * wgt, indexed by uop - uop_bgn (uop_depth of them allocated), worked
+   * out for the uops [off_bgn, off_end) as of the uop buffer's off_ver. */
   vta_mac_off_t *off;
+  uint64_t off_ver;
+  uint32_t off_bgn, off_end;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */

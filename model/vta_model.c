@@ -94,6 +94,7 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem, vta_model_mo
   bad |= sram_init(&m->out, "out", c->out_depth, nb * bo, c->out_width, c->out_elem_bytes, 0);
   m->uop = calloc(c->uop_depth, sizeof *m->uop);
   m->udec = calloc(c->uop_depth, sizeof *m->udec); /* all-zero words decode to zeros */
+  m->ubounds.ver = UINT64_MAX; /* none yet */
   bad |= !m->uop || !m->udec;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
   vta_mac_select(&m->mac, c, vta_isa_cap());
@@ -348,6 +349,8 @@ void vta_model_reset(vta_model_t *m) {
     if (s[i]->i32) memset(s[i]->i32, 0, n * sizeof(int32_t));
   }
   memset(m->uop, 0, (size_t)m->cfg.uop_depth * sizeof *m->uop);
+  memset(m->udec, 0, (size_t)m->cfg.uop_depth * sizeof *m->udec); /* words of 0 decode to 0 */
+  m->uop_ver++;
   memset(m->tokens, 0, sizeof m->tokens);
   for (int u = 0; u < 3; u++) m->q[u].head = m->q[u].count = 0;
   m->fetched = m->insn_count = 0;

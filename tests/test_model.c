@@ -481,6 +481,38 @@ static void test_gemm_reset(void) {
   rig_close(&r);
 }
 
+/* A reset forgets the uop buffer: a GEMM run after it without a LOAD UOP
+ * reads uop words of 0 (dst 0), not the uops loaded before the reset. */
+static void test_reset_forgets_uops(void) {
+  rig_t r;
+  rig_open(&r);
+  uint32_t pi, pw;
+  uint8_t *di = dram(&r, 16, &pi), *dw = dram(&r, 256, &pw);
+  for (int k = 0; k < 16; k++) di[k] = 1;
+  for (int k = 0; k < 256; k++) dw[k] = 1; /* every output = 16 */
+  vta_uop_t u[1] = {{5, 0, 0}};
+  uint32_t ub = put_uops(&r, u, 1);
+  const loops_t one = {0, 1, 1, 1, 0, 0, 0, 0, 0, 0};
+  emit(&r, LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1));
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 1, 1), SN));
+  emit(&r, dep(LD(VTA_MEM_UOP, 0, ub, 1, 1, 1), PP));
+  emit(&r, GEMM(0, one)); /* acc row 5 = 16 */
+  emit(&r, FIN());
+  RUN_OK(&r);
+  int32_t sixteen[16], zero[16] = {0};
+  for (int o = 0; o < 16; o++) sixteen[o] = 16;
+  CHECK(sram_is(&r, VTA_MEM_ACC, 5, sixteen, 16));
+  vta_model_reset(r.m);
+  emit(&r, LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1));
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, pw / 256, 1, 1, 1), SN));
+  emit(&r, dep(GEMM(0, one), PP)); /* uop 0 is word 0 now: acc row 0 */
+  emit(&r, FIN());
+  RUN_OK(&r);
+  CHECK(sram_is(&r, VTA_MEM_ACC, 0, sixteen, 16));
+  CHECK(sram_is(&r, VTA_MEM_ACC, 5, zero, 16));
+  rig_close(&r);
+}
+
 /* ---- ALU ------------------------------------------------------------------- */
 
 static int32_t ref_alu(uint32_t op, int32_t a, int32_t b) {
@@ -1584,6 +1616,7 @@ int main(void) {
   RUN(test_gemm_weight_orientation);
   RUN(test_gemm_loops);
   RUN(test_gemm_reset);
+  RUN(test_reset_forgets_uops);
   RUN(test_alu_ops);
   RUN(test_alu_in_place);
   RUN(test_store_strided_truncation);

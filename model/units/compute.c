@@ -141,18 +141,39 @@ static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t
  * outside a scratchpad, or fault on data (an ALU SHR whose shift amounts
  * are acc lanes).  The largest index of each buffer is the largest uop
  * field plus the largest loop offsets, every term being non-negative. */
-static int can_fault(const vta_model_t *m, const vta_insn_t *in, uint32_t uend) {
+/* The smallest (lo) and largest (hi) dst, src and wgt of the uops [bgn,
+ * end), end > bgn: worked out again only when the range or the buffer
+ * changed since the last call (vta_model_t.ubounds). */
+static void uop_bounds(vta_model_t *m, uint32_t bgn, uint32_t end, uint32_t lo[3],
+                       uint32_t hi[3]) {
+  if (m->ubounds.ver != m->uop_ver || m->ubounds.bgn != bgn || m->ubounds.end != end) {
+    uint32_t l[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX}, h[3] = {0, 0, 0};
+    for (uint32_t u = bgn; u < end; u++) {
+      const uop_t *op = &m->udec[u];
+      const uint32_t f[3] = {op->dst, op->src, op->wgt};
+      for (int k = 0; k < 3; k++) {
+        if (f[k] < l[k]) l[k] = f[k];
+        if (f[k] > h[k]) h[k] = f[k];
+      }
+    }
+    m->ubounds.ver = m->uop_ver;
+    m->ubounds.bgn = bgn;
+    m->ubounds.end = end;
+    memcpy(m->ubounds.lo, l, sizeof l);
+    memcpy(m->ubounds.hi, h, sizeof h);
+  }
+  memcpy(lo, m->ubounds.lo, sizeof m->ubounds.lo);
+  memcpy(hi, m->ubounds.hi, sizeof m->ubounds.hi);
+}
+
+static int can_fault(vta_model_t *m, const vta_insn_t *in, uint32_t uend) {
   int alu = in->opcode == VTA_OP_ALU;
   if (!in->iter_out || !in->iter_in || uend <= in->uop_bgn) return 0;
   /* Without values (skip_exec) no shift amount is known, and none faults. */
   if (alu && in->alu_opcode == VTA_ALU_SHR && !in->use_imm && !m->params.skip_exec) return 1;
-  uint32_t dst = 0, src = 0, wgt = 0;
-  for (uint32_t u = in->uop_bgn; u < uend; u++) {
-    uop_t op = uop_at(m, u);
-    if (op.dst > dst) dst = op.dst;
-    if (op.src > src) src = op.src;
-    if (op.wgt > wgt) wgt = op.wgt;
-  }
+  uint32_t lo[3], hi[3];
+  uop_bounds(m, in->uop_bgn, uend, lo, hi);
+  const uint32_t dst = hi[0], src = hi[1], wgt = hi[2];
   uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
   uint64_t a = dst + io * in->dst_factor_out + ii * in->dst_factor_in;
   uint64_t x = src + io * in->src_factor_out + ii * in->src_factor_in;
@@ -470,6 +491,7 @@ int vta_pipe_alloc(vta_model_t *m, pipe_t *p) {
   p->acc = calloc((size_t)PIPE_DEPTH * m->acc.lanes, sizeof *p->acc);
   p->out = calloc((size_t)PIPE_DEPTH * m->out.lanes, 1);
   p->off = malloc((size_t)m->cfg.uop_depth * sizeof *p->off);
+  p->off_ver = UINT64_MAX; /* none worked out yet */
   return p->acc && p->out && p->off ? 0 : -1;
 }
 
@@ -483,19 +505,12 @@ void vta_pipe_free(pipe_t *p) {
  * writes, as ranges: each index is a uop field plus non-negative loop
  * offsets, so the smallest field gives the bottom and the largest field
  * plus the largest offsets the top. */
-static void rows_touched(const vta_model_t *m, const vta_insn_t *in, pipe_t *p) {
+static void rows_touched(vta_model_t *m, const vta_insn_t *in, pipe_t *p) {
   p->x_lo = p->w_lo = p->o_lo = 1;
   p->x_hi = p->w_hi = p->o_hi = 0; /* none */
   if (!p->n) return;
-  uint32_t lo[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX}, hi[3] = {0, 0, 0};
-  for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
-    const uop_t *op = &m->udec[u];
-    const uint32_t f[3] = {op->dst, op->src, op->wgt};
-    for (int k = 0; k < 3; k++) {
-      if (f[k] < lo[k]) lo[k] = f[k];
-      if (f[k] > hi[k]) hi[k] = f[k];
-    }
-  }
+  uint32_t lo[3], hi[3];
+  uop_bounds(m, in->uop_bgn, p->uend, lo, hi);
   uint64_t io = in->iter_out - 1, ii = in->iter_in - 1;
   p->o_lo = lo[0];
   p->o_hi = hi[0] + io * in->dst_factor_out + ii * in->dst_factor_in;
@@ -511,7 +526,7 @@ static void rows_touched(const vta_model_t *m, const vta_insn_t *in, pipe_t *p) 
   p->w_hi = hi[2] + io * in->wgt_factor_out + ii * in->wgt_factor_in;
 }
 
-static void pipe_begin(const vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t n,
+static void pipe_begin(vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t n,
                        uint64_t S) {
   p->alu = in->opcode == VTA_OP_ALU;
   p->k = p->alu && !in->use_imm ? 2 : 1; /* one acc read port: src, then dst */
