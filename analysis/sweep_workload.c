@@ -111,7 +111,7 @@ static int read_resnet(vta_sweep_spec_t *s, const cJSON *rn, int idx, int batch,
 
 static int read_gemm(vta_sweep_spec_t *s, const cJSON *w, int idx, int batch, const char *store,
                      vta_err *e) {
-  int ic, oc;
+  int ic = 0, oc = 0; /* set by wl_int on success (GCC -O3 cannot tell) */
   if (wl_int(s, w, idx, "in_channels", -1, 1, &ic, e) ||
       wl_int(s, w, idx, "out_channels", -1, 1, &oc, e))
     return -1;
@@ -184,7 +184,7 @@ int vta_sweep_read_workload(vta_sweep_spec_t *s, const cJSON *w, int idx, vta_er
               (!strcmp(st->valuestring, "elem") || !strcmp(st->valuestring, "tile"))))
     return vta_sweep_err(e, s, "store", "workloads[%d].store: expected \"elem\" or \"tile\"", idx);
   const char *store = st ? st->valuestring : "elem"; /* compiler-lite's default */
-  int batch;
+  int batch = 1;
   if (wl_int(s, w, idx, "batch", 1, 1, &batch, e)) return -1;
   const cJSON *nm = cJSON_GetObjectItemCaseSensitive(w, "name");
   if (nm && !(cJSON_IsString(nm) && nm->valuestring[0] && strlen(nm->valuestring) < 64))

@@ -230,7 +230,7 @@ static int parse_layer(const vta_config_t *cfg, desc_ctx_t *c, vta_cl_net_t *n, 
   if (!strcmp(op->valuestring, "add")) return parse_add(cfg, c, n, o, l);
   if (only_known(c, o, known_layer_keys, "conv2d")) return -1;
   vta_cl_conv2d_params_t *p = &l->p;
-  int k, stride, pad, groups, ci, h, w, range, clip_lo = 0, clip_hi = 127;
+  int k = 0, stride = 1, pad = 0, groups = 1, ci, h, w, range = 1, clip_lo = 0, clip_hi = 127;
   if (get_tensor(c, n, o, "input", 1, &l->input) ||
       get_tensor(c, n, o, "residual", 0, &l->residual) ||
       get_int(c, o, "channels", cfg->block_out, 65536, REQUIRED, &p->out_channels) ||

@@ -32,7 +32,7 @@ static int fmt_insn(const vta_config_t *cfg, const uint8_t *item, char *buf, siz
 
 static int fmt_uop(const vta_config_t *cfg, const uint8_t *item, char *buf, size_t len,
                    vta_err *err) {
-  vta_uop_t u;
+  vta_uop_t u = {0, 0, 0}; /* set by the decode on success (GCC with LTO cannot tell) */
   if (vta_uop_decode(cfg, item, &u, err)) return -1;
   if ((size_t)vta_uop_format(&u, buf, len) >= len)
     return vta_errf(err, VTA_EINPUT, "micro-op text longer than %zu characters", len - 1);

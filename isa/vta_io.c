@@ -148,7 +148,7 @@ static int read_rest(FILE *f, const char *path, uint8_t **data, size_t *len, vta
 int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
   *data = NULL;
   *len = 0;
-  FILE *f;
+  FILE *f = NULL; /* set by open_input on success (GCC -O3 cannot tell) */
   struct stat st;
   if (open_input(path, &f, &st, err)) return -1;
   return read_rest(f, path, data, len, err);
@@ -156,7 +156,7 @@ int vta_read_file(const char *path, uint8_t **data, size_t *len, vta_err *err) {
 
 int vta_file_map(const char *path, vta_file_t *m, vta_err *err) {
   *m = (vta_file_t){NULL, 0, NULL, NULL};
-  FILE *f;
+  FILE *f = NULL; /* set by open_input on success (GCC -O3 cannot tell) */
   struct stat st;
   if (open_input(path, &f, &st, err)) return -1;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
