@@ -87,6 +87,12 @@ void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry) {
     return;
   }
   int32_t *d = s->i32 + (size_t)entry * n;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (w == 32) { /* the lanes as they are: little-endian int32, nothing to extend */
+    memcpy(d, src, (size_t)n * sizeof *d);
+    return;
+  }
+#endif
   uint32_t bytes = (uint32_t)w / 8;
   for (uint32_t e = 0; e < n; e++, src += bytes) {
     uint32_t v = 0;
