@@ -334,6 +334,17 @@ static inline void vta_pipe_sync_row(vta_model_t *m, uint64_t upto, const sram_t
     return;
   vta_pipe_sync_to(m, upto);
 }
+/* Whether some write of rows [lo, hi] of s (inp or wgt) in a cycle before
+ * upto could need vta_pipe_sync_row: a GEMM in closed form not synced that
+ * far reads some of them. */
+static inline int vta_pipe_reads_rows(const vta_model_t *m, uint64_t upto, const sram_t *s,
+                                      uint64_t lo, uint64_t hi) {
+  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
+  if (!p->lazy || p->synced >= upto) return 0;
+  return s == &m->inp ? lo <= p->x_hi && hi >= p->x_lo
+         : s == &m->wgt ? lo <= p->w_hi && hi >= p->w_lo
+                        : 1;
+}
 /* The done cycle of a GEMM/ALU run in closed form, else UINT64_MAX: the
  * next event of a compute unit that needs no cycle-by-cycle attention. */
 uint64_t vta_pipe_next_event(const vta_model_t *m);

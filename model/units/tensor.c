@@ -286,6 +286,27 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
   const uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes, beat0 = addr / bus;
   const vta_insn_t *in = &d->in;
   while (n) {
+    /* Whole elements of one row of an int8 scratchpad that nobody watches
+     * being written: one copy (the rows are consecutive entries) */
+    uint64_t k = n / d->elem;
+    if (!d->staged && k > 1 && d->s && d->s->i8 && d->s->width == 8) {
+      if (k > in->x_size - d->lx) k = in->x_size - d->lx;
+      const uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
+      const uint64_t bytes = k * d->elem, last = cycle0 + ((addr + bytes - 1) / bus - beat0);
+      if (k > 1 && !vta_pipe_reads_rows(m, last + 1, d->s, e, e + k - 1) &&
+          !vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR)) {
+        if (!m->params.skip_exec) memcpy(d->s->i8 + (size_t)e * d->s->lanes, p, bytes);
+        m->cy->now = last; /* as the last element leaves it */
+        p += bytes;
+        addr += bytes;
+        n -= bytes;
+        if ((d->lx += (uint32_t)k) == in->x_size) {
+          d->lx = 0;
+          d->ly++;
+        }
+        continue;
+      }
+    }
     uint32_t take = d->elem - d->staged < n ? d->elem - (uint32_t)d->staged : (uint32_t)n;
     const uint8_t *elem = p;
     if (d->staged || take < d->elem) {
