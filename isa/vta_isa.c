@@ -96,6 +96,12 @@ static int decls(const vta_config_t *c, uint32_t op, decl_t *d) {
   return n;
 }
 
+/* Where a field of `width` bits goes when the previous one ends at bit
+ * pos: right there, or at bit 64 if it would straddle it (docs/isa.md 3.1). */
+static inline int field_lsb(int pos, int width) {
+  return pos / 64 != (pos + width - 1) / 64 ? (pos / 64 + 1) * 64 : pos;
+}
+
 int vta_insn_layout(const vta_config_t *cfg, uint32_t opcode, vta_layout_t *out,
                     vta_err *err) {
   decl_t d[VTA_MAX_FIELDS];
@@ -104,7 +110,7 @@ int vta_insn_layout(const vta_config_t *cfg, uint32_t opcode, vta_layout_t *out,
   int pos = 0;
   out->nfields = n;
   for (int i = 0; i < n; i++) {
-    if (pos / 64 != (pos + d[i].width - 1) / 64) pos = (pos / 64 + 1) * 64;
+    pos = field_lsb(pos, d[i].width);
     out->f[i] = (vta_field_t){d[i].name, d[i].offset, pos, d[i].width, d[i].is_signed};
     pos += d[i].width;
   }
@@ -223,8 +229,8 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
 }
 
 /* The fields of format `op` out of the instruction's words, straight from
- * INSN_FIELDS: the layout rule of vta_insn_layout applied field after field
- * as the code goes.  Called with a constant op, every position that does
+ * INSN_FIELDS: the layout rule (field_lsb) applied field after field as the
+ * code goes.  Called with a constant op, every position that does
  * not depend on the configuration (all of LOAD's and STORE's) folds into a
  * constant shift and mask.  imm is sign-extended without a branch. */
 static inline __attribute__((always_inline)) void decode_fields(const vta_config_t *cfg,
@@ -238,7 +244,7 @@ static inline __attribute__((always_inline)) void decode_fields(const vta_config
 #define X(name, member, fmts, kind, width, sgn)                                    \
   if ((fmts) & fmt) {                                                              \
     const int wd_ = (width);                                                       \
-    if (pos / 64 != (pos + wd_ - 1) / 64) pos = (pos / 64 + 1) * 64;               \
+    pos = field_lsb(pos, wd_);                                                     \
     const uint64_t sign_ = (sgn) ? (uint64_t)1 << (wd_ - 1) : 0;                   \
     const uint64_t v_ = (((w[pos / 64] >> (pos % 64)) & mask(wd_)) ^ sign_) - sign_; \
     *(uint32_t *)((char *)out + OFF(member)) = (uint32_t)v_;                       \

@@ -116,11 +116,8 @@ typedef struct pipe {
   uint64_t x_lo, x_hi, w_lo, w_hi; /* inp and wgt rows read */
   uint64_t o_lo, o_hi;             /* out rows written */
   /* A GEMM in closed form: each uop's lane offsets into acc, out, inp and
-   * wgt, indexed by uop - uop_bgn (uop_depth of them allocated), worked
-   * out for the uops [off_bgn, off_end) as of the uop buffer's off_ver. */
+   * wgt, indexed by uop - uop_bgn (uop_depth of them allocated). */
   vta_mac_off_t *off;
-  uint64_t off_ver;
-  uint32_t off_bgn, off_end;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */
@@ -320,30 +317,29 @@ static inline void vta_pipe_sync(vta_model_t *m, uint64_t upto) {
   const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
   if (p->lazy && p->synced < upto) vta_pipe_sync_to(m, upto);
 }
+/* Whether a GEMM/ALU in closed form, not yet brought up to cycle upto, can
+ * read or write some of the rows [lo, hi] of s (inp, wgt and out by the
+ * ranges it touches; acc always): before a load's write of them in a cycle
+ * before upto, or a store's read in cycle upto, it must be synced. */
+static inline int vta_pipe_touches_rows(const vta_model_t *m, uint64_t upto, const sram_t *s,
+                                        uint64_t lo, uint64_t hi) {
+  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
+  if (!p->lazy || p->synced >= upto) return 0;
+  /* [a, b] meets [lo, hi]; a > b is no row at all */
+#define VTA_MEETS(a, b) ((a) <= (b) && lo <= (b) && hi >= (a))
+  const int meets = s == &m->inp   ? VTA_MEETS(p->x_lo, p->x_hi)
+                    : s == &m->wgt ? VTA_MEETS(p->w_lo, p->w_hi)
+                    : s == &m->out ? VTA_MEETS(p->o_lo, p->o_hi)
+                                   : 1;
+#undef VTA_MEETS
+  return meets;
+}
 /* The same before a load's write of row `entry` of s in cycle upto - 1,
  * or a store's read of out row `entry` in cycle upto: only when the
  * instruction in closed form can read or write that row. */
 static inline void vta_pipe_sync_row(vta_model_t *m, uint64_t upto, const sram_t *s,
                                      uint64_t entry) {
-  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
-  if (!p->lazy || p->synced >= upto) return;
-  if (s == &m->inp ? entry < p->x_lo || entry > p->x_hi
-      : s == &m->wgt ? entry < p->w_lo || entry > p->w_hi
-      : s == &m->out ? entry < p->o_lo || entry > p->o_hi
-                     : 0)
-    return;
-  vta_pipe_sync_to(m, upto);
-}
-/* Whether some write of rows [lo, hi] of s (inp or wgt) in a cycle before
- * upto could need vta_pipe_sync_row: a GEMM in closed form not synced that
- * far reads some of them. */
-static inline int vta_pipe_reads_rows(const vta_model_t *m, uint64_t upto, const sram_t *s,
-                                      uint64_t lo, uint64_t hi) {
-  const pipe_t *p = &m->cy->u[VTA_UNIT_COMPUTE].pipe;
-  if (!p->lazy || p->synced >= upto) return 0;
-  return s == &m->inp ? lo <= p->x_hi && hi >= p->x_lo
-         : s == &m->wgt ? lo <= p->w_hi && hi >= p->w_lo
-                        : 1;
+  if (vta_pipe_touches_rows(m, upto, s, entry, entry)) vta_pipe_sync_to(m, upto);
 }
 /* The done cycle of a GEMM/ALU run in closed form, else UINT64_MAX: the
  * next event of a compute unit that needs no cycle-by-cycle attention. */

@@ -137,10 +137,6 @@ static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t
   if (q->n == MAC_BATCH) mac_flush(m, q);
 }
 
-/* Whether some uop of a GEMM/ALU (its uop loop bound `uend`) could index
- * outside a scratchpad, or fault on data (an ALU SHR whose shift amounts
- * are acc lanes).  The largest index of each buffer is the largest uop
- * field plus the largest loop offsets, every term being non-negative. */
 /* The smallest (lo) and largest (hi) dst, src and wgt of the uops [bgn,
  * end), end > bgn: worked out again only when the range or the buffer
  * changed since the last call (vta_model_t.ubounds). */
@@ -166,6 +162,10 @@ static void uop_bounds(vta_model_t *m, uint32_t bgn, uint32_t end, uint32_t lo[3
   memcpy(hi, m->ubounds.hi, sizeof m->ubounds.hi);
 }
 
+/* Whether some uop of a GEMM/ALU (its uop loop bound `uend`) could index
+ * outside a scratchpad, or fault on data (an ALU SHR whose shift amounts
+ * are acc lanes).  The largest index of each buffer is the largest uop
+ * field plus the largest loop offsets, every term being non-negative. */
 static int can_fault(vta_model_t *m, const vta_insn_t *in, uint32_t uend) {
   int alu = in->opcode == VTA_OP_ALU;
   if (!in->iter_out || !in->iter_in || uend <= in->uop_bgn) return 0;
@@ -491,7 +491,6 @@ int vta_pipe_alloc(vta_model_t *m, pipe_t *p) {
   p->acc = calloc((size_t)PIPE_DEPTH * m->acc.lanes, sizeof *p->acc);
   p->out = calloc((size_t)PIPE_DEPTH * m->out.lanes, 1);
   p->off = malloc((size_t)m->cfg.uop_depth * sizeof *p->off);
-  p->off_ver = UINT64_MAX; /* none worked out yet */
   return p->acc && p->out && p->off ? 0 : -1;
 }
 

@@ -276,6 +276,13 @@ static uint32_t pad_entry(const dma_rd_t *d, uint64_t k) {
   return (uint32_t)(base + (in->y_pad_0 + in->y_size - d->pad_up) * rl + k);
 }
 
+/* The scratchpad entry of the element the DMA writes next: its padded row
+ * ly, column lx (docs/isa.md 6.1). */
+static inline uint32_t next_entry(const dma_rd_t *d) {
+  const vta_insn_t *in = &d->in;
+  return in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
+}
+
 /* Bytes the request asked for, n of them from DRAM address addr on (their
  * host copy p), element by element: an element is written in the cycle
  * the beat holding its last byte lands, the beat of addr in cycle0 and
@@ -291,9 +298,9 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
     uint64_t k = n / d->elem;
     if (!d->staged && k > 1 && d->s && d->s->i8 && d->s->width == 8) {
       if (k > in->x_size - d->lx) k = in->x_size - d->lx;
-      const uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
+      const uint32_t e = next_entry(d);
       const uint64_t bytes = k * d->elem, last = cycle0 + ((addr + bytes - 1) / bus - beat0);
-      if (k > 1 && !vta_pipe_reads_rows(m, last + 1, d->s, e, e + k - 1) &&
+      if (k > 1 && !vta_pipe_touches_rows(m, last + 1, d->s, e, e + k - 1) &&
           !vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR)) {
         if (!m->params.skip_exec) memcpy(d->s->i8 + (size_t)e * d->s->lanes, p, bytes);
         m->cy->now = last; /* as the last element leaves it */
@@ -321,7 +328,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
     addr += take;
     n -= take;
     if (d->s) {
-      uint32_t e = in->sram_base + (in->y_pad_0 + d->ly) * d->row_len + in->x_pad_0 + d->lx;
+      uint32_t e = next_entry(d);
       vta_pipe_sync_row(m, m->cy->now + 1, d->s, e); /* compute read this cycle's first */
       if (!m->params.skip_exec) vta_tensor_unpack(d->s, elem, e); /* uops are always written */
       /* The element's bytes in DRAM layout: the event's data. */
