@@ -11,6 +11,7 @@
 #define VTA_CORE_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "vta_cpu.h"
 #include "vta_diag.h"
@@ -32,7 +33,17 @@ typedef struct sram {
   uint32_t elem_bytes; /* bytes of one packed entry in DRAM */
   int8_t *i8;
   int32_t *i32;
+  uint8_t *held;       /* wgt with a kernel that keeps tiles (vta_mac_tiles_t):
+                          per entry, set while its kept form is current */
 } sram_t;
+
+/* Entries [entry, entry + count) of s were written: a kept form of any of
+ * them (vta_mac_tiles_t) is stale.  Every write to a scratchpad goes
+ * through vta_tensor_unpack, vta_tensor_zero, the load DMA's row copy or
+ * vta_model_reset, and each calls this. */
+static inline void vta_sram_wrote(const sram_t *s, size_t entry, size_t count) {
+  if (s->held) memset(s->held + entry, 0, count);
+}
 
 /* A micro-op's fields, decoded once when it is written (the GEMM/ALU loops
  * read each many times). */
@@ -46,12 +57,26 @@ typedef struct vta_mac_shape {
   uint32_t batch, block_in, block_out;
   int acc_width, out_width;
 } vta_mac_shape_t;
+/* The weight scratchpad's tiles kept in the form a kernel multiplies
+ * them in, so that a tile is converted once per load however many GEMMs
+ * read it: entry e's form is current while sram->held[e] is set (written
+ * entries are cleared by vta_sram_wrote). */
+typedef struct vta_mac_tiles {
+  const int8_t *base; /* the scratchpad's entry 0 */
+  uint8_t *held;      /* = the scratchpad's held */
+  void *form;         /* per entry, the kernel's form of it */
+  size_t form_bytes, depth;
+} vta_mac_tiles_t;
+
 /* One uop's tile: acc[b][o] = sext(acc[b][o] + sum_k x[b][k] * w[o][k],
- * ACC_WIDTH) and out[b][o] = sext(acc[b][o], OUT_WIDTH), every batch row b. */
+ * ACC_WIDTH) and out[b][o] = sext(acc[b][o], OUT_WIDTH), every batch row b.
+ * `tiles`, when set, holds kept forms of the scratchpad w points into (a
+ * run's bases only; the kernels that keep none ignore it). */
 typedef struct vta_mac_job {
   int32_t *acc;
   int8_t *out;
   const int8_t *x, *w;
+  const vta_mac_tiles_t *tiles;
 } vta_mac_job_t;
 /* Runs n jobs in order (a later job may read an acc row an earlier one
  * wrote): one call per batch of uops keeps the kernel's constants in
@@ -88,10 +113,15 @@ typedef struct vta_mac {
   vta_mac_fold_fn fold;
   vta_mac_shape_t shape;
   vta_isa_t isa;
+  vta_mac_tiles_t tiles; /* form NULL: this kernel keeps no tiles */
 } vta_mac_t;
 /* The kernel for cfg at level cap or below (the vector kernels need 16x16
  * blocks; other shapes run the scalar one). */
 void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap);
+/* The kept tiles of wgt, for a kernel that keeps them (the others: none,
+ * and 0); -1 when out of memory.  vta_mac_free releases them. */
+int vta_mac_keep_tiles(vta_mac_t *mac, sram_t *wgt);
+void vta_mac_free(vta_mac_t *mac);
 
 /* One instruction in a unit's command queue, with its index in the run. */
 typedef struct cmd {

@@ -55,7 +55,7 @@ int vta_unit_err(vta_err *err, vta_err_kind kind, const char *unit, const cmd_t 
  * and wrap to the width; the other buffers hold lanes of at most 8 bits. */
 static int sram_init(sram_t *s, const char *name, uint32_t depth, uint32_t lanes,
                      int width, uint32_t elem_bytes, int wide) {
-  *s = (sram_t){name, depth, lanes, width, elem_bytes, NULL, NULL};
+  *s = (sram_t){name, depth, lanes, width, elem_bytes, NULL, NULL, NULL};
   size_t n = (size_t)depth * lanes;
   if (wide) s->i32 = vta_zalloc(n * sizeof(int32_t));
   else s->i8 = vta_zalloc(n);
@@ -98,6 +98,7 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem, vta_model_mo
   bad |= !m->uop || !m->udec;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
   vta_mac_select(&m->mac, c, vta_isa_cap());
+  if (!bad) bad |= vta_mac_keep_tiles(&m->mac, &m->wgt);
   for (int u = 0; u < 3; u++) {
     m->q[u].cap = p.cmd_queue_depth;
     m->q[u].slot = calloc(p.cmd_queue_depth, sizeof(cmd_t));
@@ -124,6 +125,7 @@ void vta_model_free(vta_model_t *m) {
     vta_zfree(s[i]->i8, n);
     vta_zfree(s[i]->i32, n * sizeof(int32_t));
   }
+  vta_mac_free(&m->mac);
   free(m->uop);
   free(m->udec);
   free(m->rowbuf);
@@ -347,6 +349,7 @@ void vta_model_reset(vta_model_t *m) {
     size_t n = (size_t)s[i]->depth * s[i]->lanes;
     if (s[i]->i8) memset(s[i]->i8, 0, n);
     if (s[i]->i32) memset(s[i]->i32, 0, n * sizeof(int32_t));
+    vta_sram_wrote(s[i], 0, s[i]->depth);
   }
   memset(m->uop, 0, (size_t)m->cfg.uop_depth * sizeof *m->uop);
   memset(m->udec, 0, (size_t)m->cfg.uop_depth * sizeof *m->udec); /* words of 0 decode to 0 */

@@ -973,6 +973,63 @@ static void test_forwarding(void) {
   }
 }
 
+/* The avx2 kernel keeps each weight tile widened across GEMMs (mac.c,
+ * vta_mac_tiles_t); every write to the weight scratchpad must make the
+ * kept form stale: a LOAD within the run, one of two elements in a later
+ * run, one of one element, and a reset.  (The load DMA's row copy is
+ * covered by test_bundles_equivalent's traces, whose rows it copies.) */
+static void test_kept_tiles_follow_writes(void) {
+  rig_t r;
+  rig_open(&r);
+  vta_err e;
+  /* no trace: one that shows SRAM writes turns the DMA's row copy off */
+  vta_model_free(r.m);
+  vta_params_t q;
+  vta_params_default(&q);
+  r.m = vta_model_new(&r.cfg, r.mem, VTA_MODEL_CYCLE, &q, &e);
+  CHECK_MSG(r.m != NULL, "%s", e.msg);
+  uint32_t pi, p1, p2, p3;
+  uint8_t *inp = dram(&r, 16, &pi), *w1 = dram(&r, 512, &p1), *w2 = dram(&r, 512, &p2),
+          *w3 = dram(&r, 256, &p3);
+  memset(inp, 1, 16);
+  memset(w1, 1, 512);
+  memset(w2, 2, 512);
+  memset(w3, 3, 256);
+  const uint32_t ub = put_uops(&r, 1, 0); /* dst 0, src 0, wgt 0 */
+  int32_t lanes[16];
+  emit(&r, LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1));
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, p1 / 256, 1, 2, 2), SN));
+  emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
+  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP | SP));  /* acc0 = 16 * 1 */
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, p2 / 256, 1, 1, 1), PN | SN));
+  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* += 16 * 2 */
+  emit(&r, FIN());
+  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
+  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
+  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 48);
+  /* two elements, in a run of their own */
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, p1 / 256, 1, 2, 2), SN));
+  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* += 16 * 1 */
+  emit(&r, FIN());
+  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
+  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
+  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 64);
+  emit(&r, dep(LD(VTA_MEM_WGT, 0, p3 / 256, 1, 1, 1), SN));
+  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* += 16 * 3 */
+  emit(&r, FIN());
+  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
+  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
+  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 112);
+  vta_model_reset(r.m); /* every scratchpad zero, the uops too (dst 0, src 0, wgt 0) */
+  emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1), SN));
+  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* 16 * 0 */
+  emit(&r, FIN());
+  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
+  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
+  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 0);
+  rig_close(&r);
+}
+
 /* ---- errors ------------------------------------------------------------------- */
 
 static void test_errors(void) {
@@ -1383,6 +1440,7 @@ int main(void) {
   RUN(test_token_pingpong);
   RUN(test_store_reads_out_in_contract_cycle);
   RUN(test_forwarding);
+  RUN(test_kept_tiles_follow_writes);
   RUN(test_errors);
   RUN(test_multi_run_counters);
   RUN(test_trace_format);

@@ -133,7 +133,7 @@ static inline void mac_flush(const vta_model_t *m, macq_t *q) {
 static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t *out,
                            uint64_t x, uint64_t w) {
   q->job[q->n++] = (vta_mac_job_t){acc, out, m->inp.i8 + x * m->inp.lanes,
-                                   m->wgt.i8 + w * m->wgt.lanes};
+                                   m->wgt.i8 + w * m->wgt.lanes, NULL};
   if (q->n == MAC_BATCH) mac_flush(m, q);
 }
 
@@ -761,8 +761,9 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
   const int8_t *inp = m->inp.i8, *wgt = m->wgt.i8;
   const size_t il = m->inp.lanes, wl = m->wgt.lanes;
   /* The (i, j) bases; the uop adds its own offsets (pipe_begin). */
+  const vta_mac_tiles_t *tiles = m->mac.tiles.form ? &m->mac.tiles : NULL;
   vta_mac_job_t base = {accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
-                        wgt + l.wb * wl};
+                        wgt + l.wb * wl, tiles};
   /* uop `next` is written back in first + next + wb (k = 1) */
   vta_mac_fold_t f = {m->cy->ev, p->first + next + p->wb, l.ab, NULL, m->acc.elem_bytes,
                       m->out.elem_bytes};
@@ -781,7 +782,7 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
       l.u = ubgn;
       next_iter(in, &l);
       base = (vta_mac_job_t){accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
-                             wgt + l.wb * wl};
+                             wgt + l.wb * wl, tiles};
     }
   }
   *lp = l;

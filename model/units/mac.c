@@ -36,6 +36,7 @@
 #include "core.h"
 #include "digest_avx2.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,32 @@ static inline int worth_holding(const vta_mac_off_t *u, const vta_mac_off_t *end
   return 1;
 }
 
+/* The kept form of the scratchpad tile at w, widened first if a write
+ * has made it stale (or it was never widened). */
+__attribute__((target("avx2"), noinline)) static const wtile_t *kept_tile(
+    const vta_mac_tiles_t *k, const int8_t *w) {
+  const size_t e = (size_t)(w - k->base) / 256;
+  assert(e < k->depth && (size_t)(w - k->base) % 256 == 0);
+  wtile_t *t = (wtile_t *)k->form + e;
+  if (!k->held[e]) {
+    wtile_avx2(w, t);
+    k->held[e] = 1;
+  }
+  return t;
+}
+
+/* A uop's end: its out row stored, and with s its acc and out rows folded
+ * into s as uop i of f's. */
+__attribute__((target("avx2"), always_inline)) static inline void uop_end(
+    int8_t *out, __m128i o, __m256i a0, __m256i a1, vta_mac_fold_t *f, vta_wb_digest_t *s,
+    uint32_t i) {
+  _mm_storeu_si128((__m128i *)out, o);
+  if (s) {
+    const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
+    vta_wb_fold(s, f->cycle++, row, row, a0, a1, o);
+  }
+}
+
 /* A run of the default shape (batch 1, ACC 32, OUT 8 bits), strictly in
  * uop order (a uop may read the acc row an earlier one wrote); with s,
  * each uop's rows also folded into s as f's rows in f's cycles
@@ -305,8 +332,19 @@ __attribute__((target("avx2"), always_inline)) static inline void run_default_av
   int32_t *A = base->acc;
   int8_t *O = base->out;
   const int8_t *X = base->x, *W = base->w;
+  const vta_mac_tiles_t *kept = base->tiles;
+  size_t held = SIZE_MAX; /* the held tile as an offset from W; none yet */
+  if (kept) { /* a loop of its own: no per-uop choice of path */
+    const wtile_t *tp = NULL;
+    for (const vta_mac_off_t *u = off, *end = off + n; u < end; u++) {
+      __m256i a0, a1;
+      if (u->w != held) tp = kept_tile(kept, W + (held = u->w));
+      const __m128i o = uop_held_avx2(tp, X + u->x, A + u->acc, &a0, &a1);
+      uop_end(O + u->out, o, a0, a1, f, s, (uint32_t)(u - off));
+    }
+    return;
+  }
   wtile_t t;
-  size_t held = SIZE_MAX; /* t's tile as an offset from W; none yet */
   for (const vta_mac_off_t *u = off, *end = off + n; u < end; u++) {
     __m256i a0, a1;
     __m128i o;
@@ -316,11 +354,7 @@ __attribute__((target("avx2"), always_inline)) static inline void run_default_av
     } else {
       o = uop_avx2(X + u->x, W + u->w, A + u->acc, &a0, &a1);
     }
-    _mm_storeu_si128((__m128i *)(O + u->out), o);
-    if (s) {
-      const uint32_t row = (uint32_t)(f->row + f->uop[u - off].dst);
-      vta_wb_fold(s, f->cycle++, row, row, a0, a1, o);
-    }
+    uop_end(O + u->out, o, a0, a1, f, s, (uint32_t)(u - off));
   }
 }
 
@@ -555,3 +589,35 @@ void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap) {
   (void)cap;
 #endif
 }
+
+/* Only the avx2 kernel of the default shape keeps tiles: its widening (the
+ * transposed int16 pairs of wtile_avx2) costs about as much as two uops,
+ * and a convolution's GEMMs read each loaded tile many times over.  The
+ * other kernels widen as they read (scalar, other shapes) or need no
+ * widening (avx512vnni). */
+int vta_mac_keep_tiles(vta_mac_t *mac, sram_t *wgt) {
+  mac->tiles = (vta_mac_tiles_t){0};
+#ifdef VTA_X86
+  if (mac->isa != VTA_ISA_AVX2 || !default_shape(&mac->shape) || !wgt->i8) return 0;
+  const size_t bytes = sizeof(wtile_t) * wgt->depth;
+  void *form = aligned_alloc(sizeof(__m256i), bytes);
+  uint8_t *held = calloc(wgt->depth, 1);
+  if (!form || !held) {
+    free(form);
+    free(held);
+    return -1;
+  }
+  mac->tiles = (vta_mac_tiles_t){wgt->i8, held, form, sizeof(wtile_t), wgt->depth};
+  wgt->held = held;
+#else
+  (void)wgt;
+#endif
+  return 0;
+}
+
+void vta_mac_free(vta_mac_t *mac) {
+  free(mac->tiles.form);
+  free(mac->tiles.held);
+  mac->tiles = (vta_mac_tiles_t){0};
+}
+

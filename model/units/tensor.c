@@ -73,6 +73,7 @@ int vta_tensor_row_put(vta_model_t *m, const char *unit, const cmd_t *c, uint32_
 void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry) {
   uint32_t n = s->lanes;
   int w = s->width;
+  vta_sram_wrote(s, entry, 1);
   if (s->i8) {
     int8_t *d = s->i8 + (size_t)entry * n;
     if (w == 8) {
@@ -120,6 +121,7 @@ void vta_tensor_pack(const sram_t *s, uint32_t entry, uint8_t *dst) {
 
 void vta_tensor_zero(sram_t *s, uint32_t entry, uint32_t count) {
   size_t first = (size_t)entry * s->lanes, n = (size_t)count * s->lanes;
+  vta_sram_wrote(s, entry, count);
   if (s->i8) memset(s->i8 + first, 0, n);
   else memset(s->i32 + first, 0, n * sizeof *s->i32);
 }
@@ -303,6 +305,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
       if (k > 1 && !vta_pipe_touches_rows(m, last + 1, d->s, e, e + k - 1) &&
           !vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR)) {
         if (!m->params.skip_exec) memcpy(d->s->i8 + (size_t)e * d->s->lanes, p, bytes);
+        vta_sram_wrote(d->s, e, k);
         m->cy->now = last; /* as the last element leaves it */
         p += bytes;
         addr += bytes;
