@@ -18,18 +18,22 @@ static size_t blocked(int a, int b, int y, int x, int B, int H, int W, int ab, i
           a % ab) * bb + b % bb;
 }
 
-/* An int8 A x B x H x W tensor to its blocked layout (pack) or back. */
+/* An int8 A x B x H x W tensor to its blocked layout (pack) or back.  Along
+ * x the plain index steps by 1 and the blocked one by ab * bb (one element
+ * of the layout), so each row of W costs one blocked() (the divisions). */
 static void block4d(const int8_t *src, int A, int B, int H, int W, int ab, int bb, int8_t *dst,
                     int pack) {
+  const size_t step = (size_t)ab * (size_t)bb;
   for (int a = 0; a < A; a++)
     for (int b = 0; b < B; b++)
-      for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-          size_t plain = (((size_t)a * B + b) * H + y) * W + x;
-          size_t tiled = blocked(a, b, y, x, B, H, W, ab, bb);
-          if (pack) dst[tiled] = src[plain];
-          else dst[plain] = src[tiled];
-        }
+      for (int y = 0; y < H; y++) {
+        const size_t plain = (((size_t)a * B + b) * H + y) * W;
+        const size_t tiled = blocked(a, b, y, 0, B, H, W, ab, bb);
+        if (pack)
+          for (int x = 0; x < W; x++) dst[tiled + x * step] = src[plain + x];
+        else
+          for (int x = 0; x < W; x++) dst[plain + x] = src[tiled + x * step];
+      }
 }
 
 /* [rows][cols] <-> [rows/R][cols/C][R][C] */
@@ -40,7 +44,11 @@ static void block2d(const int8_t *src, int rows, int cols, int r_blk, int c_blk,
 
 /* One little-endian int32 lane. */
 static void put_i32(uint8_t *out, size_t lane, int32_t v) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(out + lane * 4, &v, sizeof v); /* the host's order is the layout's: one store */
+#else
   for (int i = 0; i < 4; i++) out[lane * 4 + i] = (uint8_t)((uint32_t)v >> (8 * i));
+#endif
 }
 
 void vta_cl_pack_gemm_inp(const vta_config_t *cfg, const int8_t *a, int n, int k, int8_t *out) {
@@ -91,11 +99,12 @@ void vta_cl_pack_bias(const vta_config_t *cfg, const int32_t *b, int m, uint8_t 
  * operand widened for LOAD ACC (the cast TVM's quantized graph inserts). */
 void vta_cl_pack_acc_nchw(const vta_config_t *cfg, const int8_t *x, int n, int c, int h, int w,
                           uint8_t *out) {
+  const size_t step = (size_t)cfg->batch * (size_t)cfg->block_out; /* as in block4d */
   for (int in = 0; in < n; in++)
     for (int ic = 0; ic < c; ic++)
-      for (int y = 0; y < h; y++)
-        for (int xx = 0; xx < w; xx++) {
-          size_t plain = (((size_t)in * c + ic) * h + y) * w + xx;
-          put_i32(out, blocked(in, ic, y, xx, c, h, w, cfg->batch, cfg->block_out), x[plain]);
-        }
+      for (int y = 0; y < h; y++) {
+        const int8_t *row = x + (((size_t)in * c + ic) * h + y) * w;
+        const size_t tiled = blocked(in, ic, y, 0, c, h, w, cfg->batch, cfg->block_out);
+        for (int xx = 0; xx < w; xx++) put_i32(out, tiled + xx * step, row[xx]);
+      }
 }
