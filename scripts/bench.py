@@ -374,6 +374,22 @@ if not g.returncode and os.path.exists(net):
             c = net_ir(base, []) if sh([base, "run", net, "--json"]).returncode == 0 else 0
             print("  callgrind, whole process of `run resnet18.net --json`: --skip-exec %.4g "
                   "instructions, full %.4g, baseline full %s" % (a, b, "%.4g" % c if c else "-"))
+            # The default report's simulation of every layer, like for like: each
+            # layer's bundle run on its own by both builds (the baseline's network
+            # format is older), counting only the session's run.
+            def layer_ir(binary, path):
+                r = sh(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                        "--toggle-collect=vta_session_run", binary, "run", path, "--engine",
+                        "model", "--json"])
+                m = re.search(r"refs:\s+([\d,]+)", r.stderr)
+                return int(m.group(1).replace(",", "")) if m else 0
+            na = sum(layer_ir(vtasim, b) for b in layers)
+            nb = sum(layer_ir(base, for_base(b)) for b in layers)
+            row = {"workload": "resnet18", "engine": REPORT, "layers_ir": na, "base_layers_ir": nb}
+            report["workloads"].append(row)
+            print("  callgrind, the %d layers' default report (`run LAYER.vtb --json`, "
+                  "vta_session_run only): %.4g instructions, baseline %.4g, %.2fx" % (
+                      len(layers), na, nb, nb / na if na else 0))
 
 # Bundle loading: the reader alone (the report's host.load_seconds), and the
 # whole process of `vtasim run`, on the text bundle and its binary form.
