@@ -152,34 +152,45 @@ typedef struct {
   uint64_t used[VTA_OP_ALU + 1][2];
 } layouts_t;
 
-static const layouts_t *layouts(const vta_config_t *cfg) {
-  static _Thread_local layouts_t c;
-  int key[4] = {cfg->log_acc_depth, cfg->log_inp_depth, cfg->log_wgt_depth, cfg->log_uop_depth};
-  if (c.valid && !memcmp(c.key, key, sizeof key)) return &c;
+static _Thread_local layouts_t cached_layouts;
+
+/* cached_layouts made for cfg, whose depths are key (the slow path of
+ * layouts, out of line so that the hit, once per decode, stays small). */
+static __attribute__((noinline)) const layouts_t *make_layouts(const vta_config_t *cfg,
+                                                                const int key[4]) {
+  layouts_t *c = &cached_layouts;
   for (uint32_t op = 0; op <= VTA_OP_ALU; op++)
-    c.ok[op] = !vta_insn_layout(cfg, op, &c.lay[op], NULL);
+    c->ok[op] = !vta_insn_layout(cfg, op, &c->lay[op], NULL);
   static const uint32_t others[3] = {VTA_OP_LOAD, VTA_OP_GEMM, VTA_OP_ALU};
   for (uint32_t op = 0; op <= VTA_OP_ALU; op++) {
-    c.nabsent[op] = 0;
-    for (int k = 0; c.ok[op] && k < 3; k++)
-      for (int i = 0; c.ok[others[k]] && i < c.lay[others[k]].nfields; i++) {
-        const vta_field_t *f = &c.lay[others[k]].f[i];
+    c->nabsent[op] = 0;
+    for (int k = 0; c->ok[op] && k < 3; k++)
+      for (int i = 0; c->ok[others[k]] && i < c->lay[others[k]].nfields; i++) {
+        const vta_field_t *f = &c->lay[others[k]].f[i];
         int seen = 0;
-        for (int j = 0; j < c.lay[op].nfields; j++) seen |= c.lay[op].f[j].offset == f->offset;
-        for (int j = 0; j < c.nabsent[op]; j++) seen |= c.absent[op][j]->offset == f->offset;
-        if (!seen) c.absent[op][c.nabsent[op]++] = f;
+        for (int j = 0; j < c->lay[op].nfields; j++) seen |= c->lay[op].f[j].offset == f->offset;
+        for (int j = 0; j < c->nabsent[op]; j++) seen |= c->absent[op][j]->offset == f->offset;
+        if (!seen) c->absent[op][c->nabsent[op]++] = f;
       }
   }
   for (uint32_t op = 0; op <= VTA_OP_ALU; op++) {
-    c.used[op][0] = c.used[op][1] = 0;
-    for (int i = 0; c.ok[op] && i < c.lay[op].nfields; i++) {
-      const vta_field_t *f = &c.lay[op].f[i];
-      c.used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
+    c->used[op][0] = c->used[op][1] = 0;
+    for (int i = 0; c->ok[op] && i < c->lay[op].nfields; i++) {
+      const vta_field_t *f = &c->lay[op].f[i];
+      c->used[op][f->lsb / 64] |= mask(f->width) << (f->lsb % 64);
     }
   }
-  memcpy(c.key, key, sizeof key);
-  c.valid = 1;
-  return &c;
+  memcpy(c->key, key, sizeof c->key);
+  c->valid = 1;
+  return c;
+}
+
+static inline const layouts_t *layouts(const vta_config_t *cfg) {
+  const int key[4] = {cfg->log_acc_depth, cfg->log_inp_depth, cfg->log_wgt_depth,
+                      cfg->log_uop_depth};
+  const layouts_t *c = &cached_layouts;
+  if (c->valid && !memcmp(c->key, key, sizeof key)) return c;
+  return make_layouts(cfg, key);
 }
 
 static const vta_layout_t *layout_of(const vta_config_t *cfg, uint32_t opcode) {

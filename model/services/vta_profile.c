@@ -200,6 +200,7 @@ struct vta_prof {
 
   /* the run */
   uint32_t run, insn_phys, insn_count;
+  const uint8_t *insns; /* the run's instruction stream in host memory, or NULL */
   int in_run;
   uint64_t now;        /* run cycle of the next vta_prof_cycle */
   uint64_t base;       /* timeline cycle of the run's cycle 0 */
@@ -461,8 +462,11 @@ vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
 /* ---- per instruction --------------------------------------------------------------- */
 
 static void decode(vta_prof_t *p, uint32_t idx, vta_insn_t *in, int *ok) {
-  const uint8_t *raw = vta_mem_host(p->mem, (uint64_t)p->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
-                                    VTA_INS_BYTES);
+  const uint8_t *raw =
+      p->insns && idx < p->insn_count
+          ? p->insns + (size_t)idx * VTA_INS_BYTES
+          : vta_mem_host(p->mem, (uint64_t)p->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
+                         VTA_INS_BYTES);
   *ok = raw && !vta_insn_decode(&p->cfg, raw, in, NULL);
 }
 
@@ -665,6 +669,10 @@ void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count) {
   if (p->in_run) vta_prof_abort(p);
   p->insn_phys = insn_phys;
   p->insn_count = count;
+  /* The stream's bytes, looked up once (NULL when they are not in one host
+   * block: then instruction by instruction).  The host frees no memory
+   * while a run goes on; a STORE over the stream shows through. */
+  p->insns = count ? vta_mem_host(p->mem, insn_phys, (uint64_t)count * VTA_INS_BYTES) : NULL;
   p->in_run = 1;
   p->now = 0;
   memset(&p->rd, 0, sizeof p->rd);
@@ -714,6 +722,7 @@ static void run_end(vta_prof_t *p) {
   }
   p->base += p->now + 1;
   p->cycles += p->now;
+  p->insns = NULL; /* the host may free the stream once the run is over */
   p->in_run = 0;
   p->run++;
 }
