@@ -17,7 +17,10 @@
  * once into int16 k-pair vectors and kept while the uops use it; each uop
  * broadcasts its own input pairs against them (run_default_avx2).  A tile
  * that fewer than HOLD_MIN uops in a row use, and every other shape and
- * the job form, is widened uop by uop as it is read.
+ * the job form, is widened uop by uop as it is read.  A run given the
+ * scratchpad's kept forms (base->tiles, vta_mac_keep_tiles: the model's
+ * cycle engine) takes each tile from there instead, widened once after
+ * each write to it, however many runs and instructions read it.
  *
  * VTASIM_ISA=scalar|avx2|avx512vnni in the environment caps the choice
  * (tests run every level the CPU has and compare; a level the CPU lacks
