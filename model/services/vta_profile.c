@@ -671,8 +671,12 @@ void vta_prof_launch(vta_prof_t *p, uint32_t insn_phys, uint32_t count) {
   p->insn_count = count;
   /* The stream's bytes, looked up once (NULL when they are not in one host
    * block: then instruction by instruction).  The host frees no memory
-   * while a run goes on; a STORE over the stream shows through. */
-  p->insns = count ? vta_mem_host(p->mem, insn_phys, (uint64_t)count * VTA_INS_BYTES) : NULL;
+   * while a run goes on; a STORE over the stream shows through.  An
+   * external memory's pointer lasts only until its next access (its owner
+   * may revoke DMI), so there every instruction is looked up afresh. */
+  p->insns = count && !vta_mem_is_external(p->mem)
+                 ? vta_mem_host(p->mem, insn_phys, (uint64_t)count * VTA_INS_BYTES)
+                 : NULL;
   p->in_run = 1;
   p->now = 0;
   memset(&p->rd, 0, sizeof p->rd);
