@@ -98,7 +98,9 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem, vta_model_mo
   bad |= !m->uop || !m->udec;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
   vta_mac_select(&m->mac, c, vta_isa_cap());
-  if (!bad) bad |= vta_mac_keep_tiles(&m->mac, &m->wgt);
+  /* kept tiles serve the cycle engine's GEMM runs (compute.c); the
+   * functional engine multiplies job by job */
+  if (!bad && mode == VTA_MODEL_CYCLE) bad |= vta_mac_keep_tiles(&m->mac, &m->wgt);
   for (int u = 0; u < 3; u++) {
     m->q[u].cap = p.cmd_queue_depth;
     m->q[u].slot = calloc(p.cmd_queue_depth, sizeof(cmd_t));
