@@ -65,7 +65,7 @@ typedef struct vta_mac_tiles {
   const int8_t *base; /* the scratchpad's entry 0 */
   uint8_t *held;      /* = the scratchpad's held */
   void *form;         /* per entry, the kernel's form of it */
-  size_t form_bytes, depth;
+  size_t depth;       /* entries */
 } vta_mac_tiles_t;
 
 /* One uop's tile: acc[b][o] = sext(acc[b][o] + sum_k x[b][k] * w[o][k],

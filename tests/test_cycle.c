@@ -111,6 +111,15 @@ static int times(rig_t *r, uint32_t idx, long long *S, long long *D) {
     CHECK_EQ(D_, (d));                                                      \
   } while (0)
 
+/* Every lane of acc row 0 equals want (the row read, then each lane checked). */
+#define CHECK_ACC0(r, want)                                                 \
+  do {                                                                      \
+    int32_t l_[16];                                                         \
+    vta_err e_;                                                             \
+    CHECK_MSG(vta_model_read_sram((r)->m, VTA_MEM_ACC, 0, l_, &e_) == 0, "%s", e_.msg); \
+    for (int i_ = 0; i_ < 16; i_++) CHECK_EQ(l_[i_], (want));              \
+  } while (0)
+
 /* ---- instruction builders ------------------------------------------------ */
 
 /* GEMM / ALU with uops [b, e) looped out x in, factors dst/src(/wgt) in. */
@@ -966,11 +975,20 @@ static void test_forwarding(void) {
     emit(&r, FIN());
     vta_err e;
     CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
-    int32_t lanes[16];
-    vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
-    for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], (1 + 12) * 8 + 4);
+    CHECK_ACC0(&r, (1 + 12) * 8 + 4);
     rig_close(&r);
   }
+}
+
+/* A run of `load` (pushing to compute), a GEMM of uop 0 after it, FINISH;
+ * then acc row 0 is want. */
+static void load_gemm_run(rig_t *r, vta_insn_t load, int32_t want) {
+  vta_err e;
+  emit(r, dep(load, SN));
+  emit(r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));
+  emit(r, FIN());
+  CHECK_MSG(rig_run(r, &e) == 0, "%s", e.msg);
+  CHECK_ACC0(r, want);
 }
 
 /* The avx2 kernel keeps each weight tile widened across GEMMs (mac.c,
@@ -996,7 +1014,6 @@ static void test_kept_tiles_follow_writes(void) {
   memset(w2, 2, 512);
   memset(w3, 3, 256);
   const uint32_t ub = put_uops(&r, 1, 0); /* dst 0, src 0, wgt 0 */
-  int32_t lanes[16];
   emit(&r, LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1));
   emit(&r, dep(LD(VTA_MEM_WGT, 0, p1 / 256, 1, 2, 2), SN));
   emit(&r, LD(VTA_MEM_UOP, 0, ub, 1, 1, 1));
@@ -1005,28 +1022,11 @@ static void test_kept_tiles_follow_writes(void) {
   emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* += 16 * 2 */
   emit(&r, FIN());
   CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
-  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
-  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 48);
-  /* two elements, in a run of their own */
-  emit(&r, dep(LD(VTA_MEM_WGT, 0, p1 / 256, 1, 2, 2), SN));
-  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* += 16 * 1 */
-  emit(&r, FIN());
-  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
-  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
-  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 64);
-  emit(&r, dep(LD(VTA_MEM_WGT, 0, p3 / 256, 1, 1, 1), SN));
-  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* += 16 * 3 */
-  emit(&r, FIN());
-  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
-  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
-  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 112);
+  CHECK_ACC0(&r, 48);
+  load_gemm_run(&r, LD(VTA_MEM_WGT, 0, p1 / 256, 1, 2, 2), 64);  /* two elements: += 16 * 1 */
+  load_gemm_run(&r, LD(VTA_MEM_WGT, 0, p3 / 256, 1, 1, 1), 112); /* one element: += 16 * 3 */
   vta_model_reset(r.m); /* every scratchpad zero, the uops too (dst 0, src 0, wgt 0) */
-  emit(&r, dep(LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1), SN));
-  emit(&r, dep(GEMM(0, 0, 1, 1, 1, 0, 0, 0), PP));       /* 16 * 0 */
-  emit(&r, FIN());
-  CHECK_MSG(rig_run(&r, &e) == 0, "%s", e.msg);
-  vta_model_read_sram(r.m, VTA_MEM_ACC, 0, lanes, &e);
-  for (int i = 0; i < 16; i++) CHECK_EQ(lanes[i], 0);
+  load_gemm_run(&r, LD(VTA_MEM_INP, 0, pi / 16, 1, 1, 1), 0);     /* 16 * 0 */
   rig_close(&r);
 }
 

@@ -610,7 +610,7 @@ int vta_mac_keep_tiles(vta_mac_t *mac, sram_t *wgt) {
     free(held);
     return -1;
   }
-  mac->tiles = (vta_mac_tiles_t){wgt->i8, held, form, sizeof(wtile_t), wgt->depth};
+  mac->tiles = (vta_mac_tiles_t){wgt->i8, held, form, wgt->depth};
   wgt->held = held;
 #else
   (void)wgt;
@@ -623,4 +623,3 @@ void vta_mac_free(vta_mac_t *mac) {
   free(mac->tiles.held);
   mac->tiles = (vta_mac_tiles_t){0};
 }
-
