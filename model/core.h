@@ -71,12 +71,19 @@ typedef struct vta_mac_tiles {
 /* One uop's tile: acc[b][o] = sext(acc[b][o] + sum_k x[b][k] * w[o][k],
  * ACC_WIDTH) and out[b][o] = sext(acc[b][o], OUT_WIDTH), every batch row b.
  * `tiles`, when set, holds kept forms of the scratchpad w points into (a
- * run's bases only; the kernels that keep none ignore it). */
+ * run's bases only; the kernels that keep none ignore it).  `later`, when
+ * set (a run's bases only), says per uop of the run whether a later uop of
+ * the same run writes the same acc row: a kernel may then leave that uop's
+ * out row unwritten, since the later one writes it from the final acc (a
+ * convolution's uops write each row once per filter tap, so most out
+ * rows would be overwritten within the run); the caller guarantees the
+ * later uop is in the run, and a kernel may ignore the hint. */
 typedef struct vta_mac_job {
   int32_t *acc;
   int8_t *out;
   const int8_t *x, *w;
   const vta_mac_tiles_t *tiles;
+  const uint8_t *later;
 } vta_mac_job_t;
 /* Runs n jobs in order (a later job may read an acc row an earlier one
  * wrote): one call per batch of uops keeps the kernel's constants in

@@ -118,6 +118,11 @@ typedef struct pipe {
   /* A GEMM in closed form: each uop's lane offsets into acc, out, inp and
    * wgt, indexed by uop - uop_bgn (uop_depth of them allocated). */
   vta_mac_off_t *off;
+  /* Per uop likewise, whether a later uop of the list writes the same acc
+   * row (the kernel's hint, vta_mac_job_t.later), worked out with seen: per
+   * acc row, the stamp `gen` of the list that last saw it. */
+  uint8_t *later;
+  uint32_t *seen, gen;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */

@@ -186,6 +186,22 @@ static void digests(const char *name, const vta_program_t *p, const vta_params_t
   vta_mem_free(mem);
 }
 
+/* p's reference against `seeds` mixed and digest runs with `params`
+ * (NULL: the defaults); 1 when the reference ran. */
+static int against_reference(const char *name, const vta_program_t *p,
+                             const vta_params_t *params, unsigned seeds) {
+  result_t ref, got;
+  int ran = !run(p, params, 0, 0, &ref);
+  for (unsigned seed = 1; ran && seed <= seeds; seed++) {
+    if (run(p, params, 1, seed, &got)) break;
+    compare(name, &ref, &got);
+    drop(&got);
+    digests(name, p, params, &ref, seed);
+  }
+  drop(&ref);
+  return ran;
+}
+
 /* Each file's reference against mixed and digest runs with `params`
  * (NULL: the defaults); the files run. */
 static int takeover(const char *const *files, size_t n, const vta_params_t *params) {
@@ -197,18 +213,7 @@ static int takeover(const char *const *files, size_t n, const vta_params_t *para
       printf("  %s: not there (make test generates it): skipped\n", files[f]);
       continue;
     }
-    result_t ref, got;
-    if (!run(&p, params, 0, 0, &ref)) {
-      unsigned seeds = strstr(files[f], ".large") ? 2 : 6;
-      for (unsigned seed = 1; seed <= seeds; seed++) {
-        if (run(&p, params, 1, seed, &got)) break;
-        compare(files[f], &ref, &got);
-        drop(&got);
-        digests(files[f], &p, params, &ref, seed);
-      }
-      ran++;
-    }
-    drop(&ref);
+    ran += against_reference(files[f], &p, params, strstr(files[f], ".large") ? 2 : 6);
     vta_program_free(&p);
   }
   return ran;
@@ -274,8 +279,72 @@ static void test_digest_levels(void) {
   CHECK(ran >= 3);
 }
 
+/* STOREs that read an out row while a GEMM is still writing it, on no
+ * token (a race, but a defined one: each read sees the uops written back
+ * before it).  The GEMM's list writes row 0 five times a pass, and the
+ * STOREs, one every 6 cycles against a pass of 5, read it at every point
+ * of a pass: in closed form each read syncs the GEMM up to its cycle, so
+ * the kernel runs passes cut short, and must then write every uop's out
+ * row (the kernel may leave a row to a later uop of the same run only
+ * when that uop is in the run). */
+static void test_store_reads_mid_pass(void) {
+  char text[16384];
+  size_t n = 0;
+#define PUT(...) n += (size_t)snprintf(text + n, sizeof text - n, __VA_ARGS__)
+  PUT(".version 1\n.config default\n.data inp 0x00001000 {\n");
+  uint32_t r = 12345; /* bytes from a linear congruential generator's high bits */
+#define BYTE() ((r = r * 1103515245u + 12345u) >> 24)
+  for (int i = 0; i < 5 * 16; i++) PUT("%02x%s", BYTE(), i % 16 == 15 ? "\n" : " ");
+  PUT("}\n.data wgt 0x00002000 {\n");
+  for (int i = 0; i < 5 * 256; i++) PUT("%02x%s", BYTE(), i % 16 == 15 ? "\n" : " ");
+#undef BYTE
+  PUT("}\n.data out 0x00003000 zero 480\n.uop kernels 0x00004000 {\n");
+  for (int k = 0; k < 5; k++) PUT("  dst=0 src=%d wgt=%d\n", k, k);
+  PUT("}\n.insn main 0x00005000 {\n");
+  PUT("LOAD INP sram_base=0 dram_base=256 y_size=1 x_size=5 x_stride=5 y_pad_0=0 y_pad_1=0 "
+      "x_pad_0=0 x_pad_1=0\n");
+  PUT("LOAD WGT sram_base=0 dram_base=32 y_size=1 x_size=5 x_stride=5 y_pad_0=0 y_pad_1=0 "
+      "x_pad_0=0 x_pad_1=0 push_next\n");
+  PUT("LOAD UOP sram_base=0 dram_base=4096 y_size=1 x_size=5 x_stride=5 y_pad_0=0 y_pad_1=0 "
+      "x_pad_0=0 x_pad_1=0\n");
+  PUT("GEMM reset_reg=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1 dst_factor_out=0 "
+      "dst_factor_in=0 src_factor_out=0 src_factor_in=0 wgt_factor_out=0 wgt_factor_in=0 "
+      "pop_prev push_next\n");
+  PUT("GEMM reset_reg=0 uop_bgn=0 uop_end=5 iter_out=60 iter_in=1 dst_factor_out=0 "
+      "dst_factor_in=0 src_factor_out=0 src_factor_in=0 wgt_factor_out=0 wgt_factor_in=0\n");
+  for (int i = 0; i < 30; i++)
+    PUT("STORE OUT sram_base=0 dram_base=%d y_size=1 x_size=1 x_stride=1 y_pad_0=0 y_pad_1=0 "
+        "x_pad_0=0 x_pad_1=0%s%s\n", 768 + i, i == 0 ? " pop_prev" : "",
+        i == 29 ? " push_prev" : "");
+  PUT("FINISH pop_next\n}\n.run main\n");
+#undef PUT
+  CHECK(n < sizeof text);
+  vta_program_t p;
+  vta_err e;
+  const int parsed = !vta_program_parse(&p, text, n, "mid_pass.vtasm", &e);
+  CHECK_MSG(parsed, "%s", e.msg);
+  if (!parsed) return;
+  /* The reference itself: the 30 reads saw more than a few distinct rows
+   * (each pass changes row 0), so the reads did land inside the GEMM. */
+  result_t ref;
+  if (!run(&p, NULL, 0, 0, &ref)) {
+    const uint8_t *o = ref.dram + 80 + 1280; /* inp, then wgt, then out */
+    int distinct = 0;
+    for (int i = 0; i < 30; i++) {
+      int seen = 0;
+      for (int j = 0; j < i; j++) seen |= !memcmp(o + 16 * i, o + 16 * j, 16);
+      distinct += !seen;
+    }
+    CHECK_MSG(distinct >= 28, "only %d distinct out rows stored", distinct);
+  }
+  drop(&ref);
+  CHECK(against_reference("mid_pass", &p, NULL, 8));
+  vta_program_free(&p);
+}
+
 int main(void) {
   RUN(test_takeover);
+  RUN(test_store_reads_mid_pass);
   RUN(test_digest_levels);
   RUN(test_store_chains);
   return TEST_SUMMARY();

@@ -133,7 +133,7 @@ static inline void mac_flush(const vta_model_t *m, macq_t *q) {
 static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t *out,
                            uint64_t x, uint64_t w) {
   q->job[q->n++] = (vta_mac_job_t){acc, out, m->inp.i8 + x * m->inp.lanes,
-                                   m->wgt.i8 + w * m->wgt.lanes, NULL};
+                                   m->wgt.i8 + w * m->wgt.lanes, NULL, NULL};
   if (q->n == MAC_BATCH) mac_flush(m, q);
 }
 
@@ -491,13 +491,33 @@ int vta_pipe_alloc(vta_model_t *m, pipe_t *p) {
   p->acc = calloc((size_t)PIPE_DEPTH * m->acc.lanes, sizeof *p->acc);
   p->out = calloc((size_t)PIPE_DEPTH * m->out.lanes, 1);
   p->off = malloc((size_t)m->cfg.uop_depth * sizeof *p->off);
-  return p->acc && p->out && p->off ? 0 : -1;
+  p->later = malloc(m->cfg.uop_depth);
+  p->seen = calloc(m->cfg.acc_depth, sizeof *p->seen);
+  p->gen = 0;
+  return p->acc && p->out && p->off && p->later && p->seen ? 0 : -1;
 }
 
 void vta_pipe_free(pipe_t *p) {
   free(p->acc);
   free(p->out);
   free(p->off);
+  free(p->later);
+  free(p->seen);
+}
+
+/* p->later for the uops [bgn, end): one pass from the end, each uop's acc
+ * row stamped as seen. */
+static void mark_later(const vta_model_t *m, pipe_t *p, uint32_t bgn, uint32_t end) {
+  if (!++p->gen) { /* the stamps wrapped: start them afresh */
+    memset(p->seen, 0, (size_t)m->cfg.acc_depth * sizeof *p->seen);
+    p->gen = 1;
+  }
+  for (uint32_t u = end; u-- > bgn;) {
+    const uint32_t d = m->udec[u].dst;
+    assert(d < m->cfg.acc_depth); /* a field of log_acc_depth bits */
+    p->later[u - bgn] = p->seen[d] == p->gen;
+    p->seen[d] = p->gen;
+  }
 }
 
 /* The inp, wgt and out rows a GEMM/ALU (that cannot fault) reads or
@@ -548,7 +568,7 @@ static void pipe_begin(vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t
   p->lazy = m->cy->lazy && !can_fault(m, in, p->uend);
   if (p->lazy) rows_touched(m, in, p);
   /* The kernel's offsets (pipe_gemm_direct, which skip_exec never calls). */
-  if (p->lazy && !p->alu && !in->reset_reg && !m->params.skip_exec)
+  if (p->lazy && !p->alu && !in->reset_reg && !m->params.skip_exec) {
     for (uint32_t u = in->uop_bgn; u < p->uend; u++) {
       const uop_t *op = &m->udec[u];
       p->off[u - in->uop_bgn] = (vta_mac_off_t){(size_t)op->dst * m->acc.lanes,
@@ -556,6 +576,8 @@ static void pipe_begin(vta_model_t *m, pipe_t *p, const vta_insn_t *in, uint64_t
                                                  (size_t)op->src * m->inp.lanes,
                                                  (size_t)op->wgt * m->wgt.lanes};
     }
+    mark_later(m, p, in->uop_bgn, p->uend);
+  }
   assert(p->done == S + p->k * p->n + VTA_PIPE_DONE + slip); /* = rtl/compute.v's PIPE_DONE */
 }
 
@@ -763,7 +785,7 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
   /* The (i, j) bases; the uop adds its own offsets (pipe_begin). */
   const vta_mac_tiles_t *tiles = m->mac.tiles.form ? &m->mac.tiles : NULL;
   vta_mac_job_t base = {accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
-                        wgt + l.wb * wl, tiles};
+                        wgt + l.wb * wl, tiles, NULL};
   /* uop `next` is written back in first + next + wb (k = 1) */
   vta_mac_fold_t f = {m->cy->ev, p->first + next + p->wb, l.ab, NULL, m->acc.elem_bytes,
                       m->out.elem_bytes};
@@ -775,6 +797,10 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
       f.uop = &m->udec[l.u];
       m->mac.fold(&m->mac.shape, run, &base, &p->off[l.u - ubgn], &f);
     } else {
+      /* The hint holds for the list's tail: a later uop that writes the
+       * same row is then in this run (not so for a run the sync point cuts
+       * short). */
+      base.later = l.u + run == uend ? &p->later[l.u - ubgn] : NULL;
       m->mac.run(&m->mac.shape, run, &base, &p->off[l.u - ubgn]);
     }
     left -= run;
@@ -782,7 +808,7 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
       l.u = ubgn;
       next_iter(in, &l);
       base = (vta_mac_job_t){accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
-                             wgt + l.wb * wl, tiles};
+                             wgt + l.wb * wl, tiles, NULL};
     }
   }
   *lp = l;

@@ -180,12 +180,13 @@ __attribute__((target("avx2"))) static inline __m128i out_avx2(__m256i a0, __m25
       _mm256_permutevar8x32_epi32(b, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
 }
 
-/* The write-back of one uop of the default shape (batch 1, ACC 32, OUT 8
- * bits) whose sums are lo (outputs 0..7) and hi (8..15): the acc row plus
- * them, stored and left in *a0 and *a1; returns the out row. */
-__attribute__((target("avx2"))) static inline __m128i wb_default_avx2(int32_t *acc, __m256i lo,
-                                                                      __m256i hi, __m256i *a0,
-                                                                      __m256i *a1) {
+/* The acc write-back of one uop of the default shape (batch 1, ACC 32,
+ * OUT 8 bits) whose sums are lo (outputs 0..7) and hi (8..15): the acc row
+ * plus them, stored and left in *a0 and *a1 (its out row is out_avx2 of
+ * them, which the caller stores where it must). */
+__attribute__((target("avx2"))) static inline void wb_default_avx2(int32_t *acc, __m256i lo,
+                                                                   __m256i hi, __m256i *a0,
+                                                                   __m256i *a1) {
   const __m256i v0 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)acc), lo);
   const __m256i v1 = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(acc + 8)), hi);
   _mm256_storeu_si256((__m256i *)acc, v0);
@@ -196,16 +197,16 @@ __attribute__((target("avx2"))) static inline __m128i wb_default_avx2(int32_t *a
   __asm__ volatile("" ::: "memory");
   *a0 = v0;
   *a1 = v1;
-  return out_avx2(v0, v1);
 }
 
-/* One uop of the default shape, its weights widened as read. */
-__attribute__((target("avx2"))) static inline __m128i uop_avx2(const int8_t *x, const int8_t *w,
-                                                                int32_t *acc, __m256i *a0,
-                                                                __m256i *a1) {
+/* One uop of the default shape, its weights widened as read: its acc row
+ * written and left in *a0 and *a1. */
+__attribute__((target("avx2"))) static inline void uop_avx2(const int8_t *x, const int8_t *w,
+                                                             int32_t *acc, __m256i *a0,
+                                                             __m256i *a1) {
   __m256i lo, hi;
   sums_avx2(x, w, &lo, &hi);
-  return wb_default_avx2(acc, lo, hi, a0, a1);
+  wb_default_avx2(acc, lo, hi, a0, a1);
 }
 
 /* ---- the default shape's runs: the weight tile held across uops ---- */
@@ -260,12 +261,11 @@ __attribute__((target("avx2"))) static void wtile_avx2(const int8_t *w, wtile_t 
 }
 
 /* One uop of the default shape against held tile t: acc row += its 16
- * sums, stored, in *a0 (outputs 0..7) and *a1 (8..15); returns the out
- * row, the low 8 bits of each acc lane. */
-__attribute__((target("avx2"))) static inline __m128i uop_held_avx2(const wtile_t *t,
-                                                                     const int8_t *x,
-                                                                     int32_t *acc, __m256i *a0,
-                                                                     __m256i *a1) {
+ * sums, stored, in *a0 (outputs 0..7) and *a1 (8..15). */
+__attribute__((target("avx2"))) static inline void uop_held_avx2(const wtile_t *t,
+                                                                  const int8_t *x,
+                                                                  int32_t *acc, __m256i *a0,
+                                                                  __m256i *a1) {
   const __m256i xv = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)x));
   /* b[j]: pair j over the low half, j + 4 over the high one (literal
    * immediates: the -O1 sanitizer build does not fold 0x55 * j into one) */
@@ -279,8 +279,8 @@ __attribute__((target("avx2"))) static inline __m128i uop_held_avx2(const wtile_
       const __m256i m = _mm256_madd_epi16(t->v[4 * q + j], b[j]);
       g[q] = j ? _mm256_add_epi32(g[q], m) : m;
     }
-  return wb_default_avx2(acc, _mm256_add_epi32(g[0], _mm256_permute4x64_epi64(g[1], 0x4e)),
-                         _mm256_add_epi32(g[2], _mm256_permute4x64_epi64(g[3], 0x4e)), a0, a1);
+  wb_default_avx2(acc, _mm256_add_epi32(g[0], _mm256_permute4x64_epi64(g[1], 0x4e)),
+                  _mm256_add_epi32(g[2], _mm256_permute4x64_epi64(g[3], 0x4e)), a0, a1);
 }
 
 /* A weight tile used by fewer uops in a row than this is not widened:
@@ -313,15 +313,35 @@ __attribute__((target("avx2"), noinline)) static const wtile_t *kept_tile(
   return t;
 }
 
-/* A uop's end: its out row stored, and with s its acc and out rows folded
- * into s as uop i of f's. */
+/* A uop's end, its acc row in a0 and a1: its out row stored, and with s
+ * its acc and out rows folded into s as uop i of f's. */
 __attribute__((target("avx2"), always_inline)) static inline void uop_end(
-    int8_t *out, __m128i o, __m256i a0, __m256i a1, vta_mac_fold_t *f, vta_wb_digest_t *s,
-    uint32_t i) {
+    int8_t *out, __m256i a0, __m256i a1, vta_mac_fold_t *f, vta_wb_digest_t *s, uint32_t i) {
+  const __m128i o = out_avx2(a0, a1);
   _mm_storeu_si128((__m128i *)out, o);
   if (s) {
     const uint32_t row = (uint32_t)(f->row + f->uop[i].dst);
     vta_wb_fold(s, f->cycle++, row, row, a0, a1, o);
+  }
+}
+
+/* run_default_avx2's loop over kept tiles; with `later` (the run's hint,
+ * never with a fold) an out row a later uop writes is left to it. */
+__attribute__((target("avx2"), always_inline)) static inline void run_kept_avx2(
+    uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, const uint8_t *later,
+    vta_mac_fold_t *f, vta_wb_digest_t *s) {
+  int32_t *A = base->acc;
+  int8_t *O = base->out;
+  const int8_t *X = base->x, *W = base->w;
+  size_t held = SIZE_MAX; /* the held tile as an offset from W; none yet */
+  const wtile_t *tp = NULL;
+  for (uint32_t i = 0; i < n; i++) {
+    const vta_mac_off_t *u = &off[i];
+    __m256i a0, a1;
+    if (u->w != held) tp = kept_tile(base->tiles, W + (held = u->w));
+    uop_held_avx2(tp, X + u->x, A + u->acc, &a0, &a1);
+    if (later && later[i]) continue;
+    uop_end(O + u->out, a0, a1, f, s, i);
   }
 }
 
@@ -332,32 +352,25 @@ __attribute__((target("avx2"), always_inline)) static inline void uop_end(
 __attribute__((target("avx2"), always_inline)) static inline void run_default_avx2(
     uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, vta_mac_fold_t *f,
     vta_wb_digest_t *s) {
+  if (base->tiles) { /* loops of their own: no per-uop choice of path */
+    if (base->later && !s) run_kept_avx2(n, base, off, base->later, f, s);
+    else run_kept_avx2(n, base, off, NULL, f, s);
+    return;
+  }
   int32_t *A = base->acc;
   int8_t *O = base->out;
   const int8_t *X = base->x, *W = base->w;
-  const vta_mac_tiles_t *kept = base->tiles;
   size_t held = SIZE_MAX; /* the held tile as an offset from W; none yet */
-  if (kept) { /* a loop of its own: no per-uop choice of path */
-    const wtile_t *tp = NULL;
-    for (const vta_mac_off_t *u = off, *end = off + n; u < end; u++) {
-      __m256i a0, a1;
-      if (u->w != held) tp = kept_tile(kept, W + (held = u->w));
-      const __m128i o = uop_held_avx2(tp, X + u->x, A + u->acc, &a0, &a1);
-      uop_end(O + u->out, o, a0, a1, f, s, (uint32_t)(u - off));
-    }
-    return;
-  }
   wtile_t t;
   for (const vta_mac_off_t *u = off, *end = off + n; u < end; u++) {
     __m256i a0, a1;
-    __m128i o;
     if (u->w == held || worth_holding(u, end)) {
       if (u->w != held) wtile_avx2(W + (held = u->w), &t);
-      o = uop_held_avx2(&t, X + u->x, A + u->acc, &a0, &a1);
+      uop_held_avx2(&t, X + u->x, A + u->acc, &a0, &a1);
     } else {
-      o = uop_avx2(X + u->x, W + u->w, A + u->acc, &a0, &a1);
+      uop_avx2(X + u->x, W + u->w, A + u->acc, &a0, &a1);
     }
-    uop_end(O + u->out, o, a0, a1, f, s, (uint32_t)(u - off));
+    uop_end(O + u->out, a0, a1, f, s, (uint32_t)(u - off));
   }
 }
 
