@@ -240,8 +240,9 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
 }
 
 /* The fields of format `op` out of the instruction's words, straight from
- * INSN_FIELDS: the layout rule (field_lsb) applied field after field as the
- * code goes.  Called with a constant op, every position that does
+ * INSN_FIELDS, and 0 in every member the format lacks (stores the compiler
+ * merges, cheaper than clearing the whole struct first): the layout rule
+ * (field_lsb) applied field after field as the code goes.  Called with a constant op, every position that does
  * not depend on the configuration (all of LOAD's and STORE's) folds into a
  * constant shift and mask.  imm is sign-extended without a branch. */
 static inline __attribute__((always_inline)) void decode_fields(const vta_config_t *cfg,
@@ -260,6 +261,8 @@ static inline __attribute__((always_inline)) void decode_fields(const vta_config
     const uint64_t v_ = (((w[pos / 64] >> (pos % 64)) & mask(wd_)) ^ sign_) - sign_; \
     *(uint32_t *)((char *)out + OFF(member)) = (uint32_t)v_;                       \
     pos += wd_;                                                                    \
+  } else {                                                                         \
+    *(uint32_t *)((char *)out + OFF(member)) = 0;                                  \
   }
   INSN_FIELDS(X)
 #undef X
@@ -274,13 +277,16 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
 #else
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
 #endif
-  memset(out, 0, sizeof *out);
   uint32_t opcode = (uint32_t)(w[0] & 7);
   const layouts_t *c = layouts(cfg);
-  if (opcode > VTA_OP_ALU || !c->ok[opcode])
+  if (opcode > VTA_OP_ALU || !c->ok[opcode]) {
+    memset(out, 0, sizeof *out);
     return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
                     "FINISH 3 or ALU 4)", opcode);
-  switch (opcode) { /* each case the format's decoder, its constants folded */
+  }
+  /* Each case the format's decoder, its constants folded; it writes every
+   * member, those of other formats 0. */
+  switch (opcode) {
   case VTA_OP_LOAD: decode_fields(cfg, VTA_OP_LOAD, w, out); break;
   case VTA_OP_STORE: decode_fields(cfg, VTA_OP_STORE, w, out); break;
   case VTA_OP_GEMM: decode_fields(cfg, VTA_OP_GEMM, w, out); break;
@@ -302,6 +308,33 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   if (opcode == VTA_OP_ALU && !vta_alu_name(out->alu_opcode))
     return vta_errf(err, VTA_EINPUT, "ALU has unknown alu_opcode %u (expected MIN 0, "
                     "MAX 1, ADD 2, SHR 3 or MUL 4)", out->alu_opcode);
+  return 0;
+}
+
+int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t *k) {
+  uint64_t w[2] = {0, 0};
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(w, in, 16);
+#else
+  for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
+#endif
+  const uint32_t opcode = (uint32_t)(w[0] & 7);
+  if (opcode > VTA_OP_ALU) return -1;
+  /* The whole format decoded into a local: the compiler keeps only what
+   * is read below, so the positions still come from INSN_FIELDS alone. */
+  vta_insn_t in_;
+  switch (opcode) {
+  case VTA_OP_LOAD: decode_fields(cfg, VTA_OP_LOAD, w, &in_); break;
+  case VTA_OP_STORE: decode_fields(cfg, VTA_OP_STORE, w, &in_); break;
+  case VTA_OP_GEMM: decode_fields(cfg, VTA_OP_GEMM, w, &in_); break;
+  case VTA_OP_FINISH: decode_fields(cfg, VTA_OP_FINISH, w, &in_); break;
+  default: decode_fields(cfg, VTA_OP_ALU, w, &in_); break;
+  }
+  k->opcode = opcode;
+  k->mem_type = in_.mem_type;
+  k->nop = vta_insn_is_nop(&in_);
+  k->pops = in_.pop_prev || in_.pop_next;
+  k->pushes = in_.push_prev || in_.push_next;
   return 0;
 }
 

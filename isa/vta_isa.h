@@ -88,6 +88,18 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
 int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
                     vta_err *err);
 
+/* What an instruction is, read from the few fields that say it, without
+ * decoding or checking the others: a profiler's view of a dispatched
+ * instruction, many times cheaper than vta_insn_decode.  On every
+ * instruction vta_insn_decode accepts, the fields are those it decodes
+ * (nop as vta_insn_is_nop says; pops and pushes: any pop_* or push_* flag
+ * set).  Returns -1 for an opcode no format has. */
+typedef struct vta_insn_kind {
+  uint32_t opcode, mem_type; /* mem_type: LOAD and STORE only, else 0 */
+  int nop, pops, pushes;
+} vta_insn_kind_t;
+int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t *k);
+
 int vta_uop_encode(const vta_config_t *cfg, const vta_uop_t *u, uint8_t out[4], vta_err *err);
 int vta_uop_decode(const vta_config_t *cfg, const uint8_t in[4], vta_uop_t *u, vta_err *err);
 

@@ -125,12 +125,12 @@ enum { CLASS_LIST(CLASS_ENUM) NCLASS };
 #define CLASS_NAME(e, s) s,
 static const char *const class_name[NCLASS] = {CLASS_LIST(CLASS_NAME)};
 
-static int classify(const vta_insn_t *in) {
-  if (vta_insn_is_nop(in)) return C_NOP;
-  switch (in->opcode) {
+static int classify(const vta_insn_kind_t *k) {
+  if (k->nop) return C_NOP;
+  switch (k->opcode) {
   case VTA_OP_LOAD:
-    return in->mem_type == VTA_MEM_INP ? C_LOAD_INP : in->mem_type == VTA_MEM_WGT ? C_LOAD_WGT
-         : in->mem_type == VTA_MEM_UOP ? C_LOAD_UOP : C_LOAD_ACC;
+    return k->mem_type == VTA_MEM_INP ? C_LOAD_INP : k->mem_type == VTA_MEM_WGT ? C_LOAD_WGT
+         : k->mem_type == VTA_MEM_UOP ? C_LOAD_UOP : C_LOAD_ACC;
   case VTA_OP_STORE: return C_STORE;
   case VTA_OP_GEMM: return C_GEMM;
   case VTA_OP_ALU: return C_ALU;
@@ -461,13 +461,32 @@ vta_prof_t *vta_prof_new(const vta_config_t *cfg, const vta_params_t *params,
 
 /* ---- per instruction --------------------------------------------------------------- */
 
+/* The 16 bytes of the run's instruction idx, NULL where memory has none. */
+static const uint8_t *insn_bytes(vta_prof_t *p, uint32_t idx) {
+  return p->insns && idx < p->insn_count
+             ? p->insns + (size_t)idx * VTA_INS_BYTES
+             : vta_mem_host(p->mem, (uint64_t)p->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
+                            VTA_INS_BYTES);
+}
+
 static void decode(vta_prof_t *p, uint32_t idx, vta_insn_t *in, int *ok) {
-  const uint8_t *raw =
-      p->insns && idx < p->insn_count
-          ? p->insns + (size_t)idx * VTA_INS_BYTES
-          : vta_mem_host(p->mem, (uint64_t)p->insn_phys + (uint64_t)idx * VTA_INS_BYTES,
-                         VTA_INS_BYTES);
+  const uint8_t *raw = insn_bytes(p, idx);
   *ok = raw && !vta_insn_decode(&p->cfg, raw, in, NULL);
+}
+
+/* x->idx's class and whether it pops or pushes a token (dispatched
+ * instructions: vta_insn_kind, not a whole decode); NOP without bytes. */
+static void kind_of(vta_prof_t *p, pinsn_t *x) {
+  const uint8_t *raw = insn_bytes(p, x->idx);
+  vta_insn_kind_t k;
+  if (!raw || vta_insn_kind(&p->cfg, raw, &k)) {
+    x->cls = C_NOP;
+    x->pops = x->pushes = 0;
+    return;
+  }
+  x->cls = classify(&k);
+  x->pops = k.pops;
+  x->pushes = k.pushes;
 }
 
 static void disasm(vta_prof_t *p, uint32_t idx, char *buf, size_t len) {
@@ -582,10 +601,7 @@ static void insn_start(vta_prof_t *p, int unit, uint32_t idx) {
     memset(&x, 0, sizeof x);
     x.idx = idx;
     x.queued = p->now;
-    vta_insn_t in;
-    int ok;
-    decode(p, idx, &in, &ok);
-    x.cls = ok ? classify(&in) : C_NOP;
+    kind_of(p, &x);
   }
   x.start = p->now;
   p->cur[unit] = x;
@@ -840,12 +856,7 @@ static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
   memset(&x, 0, sizeof x);
   x.idx = e->index;
   x.queued = t + 1;
-  vta_insn_t in;
-  int ok;
-  decode(p, e->index, &in, &ok);
-  x.cls = ok ? classify(&in) : C_NOP;
-  x.pops = ok && (in.pop_prev || in.pop_next);
-  x.pushes = ok && (in.push_prev || in.push_next);
+  kind_of(p, &x);
   if (fifo_push(&p->q[e->unit], &x)) p->tl_err = 1;
   if (!p->tl) return;
   p->qlen[e->unit]++;
