@@ -114,10 +114,17 @@ typedef struct vta_mac_fold {
 } vta_mac_fold_t;
 typedef void (*vta_mac_fold_fn)(const vta_mac_shape_t *sh, uint32_t n, const vta_mac_job_t *base,
                                 const vta_mac_off_t *off, vta_mac_fold_t *f);
+/* One ALU uop's row of the default shape (16 lanes, ACC 32 and OUT 8 bits):
+ * dst[l] = op(dst[l], src ? src[l] : imm), out[l] = its low 8 bits, as
+ * compute.c's alu_op; src may be dst.  Returns -1, having done nothing,
+ * for an operation it leaves to the caller (SHR by register amounts). */
+typedef int (*vta_alu_row_fn)(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm,
+                              int8_t *out);
 typedef struct vta_mac {
   vta_mac_fn fn;
   vta_mac_run_fn run;
   vta_mac_fold_fn fold;
+  vta_alu_row_fn alu16; /* NULL: no vector ALU row for this shape or level */
   vta_mac_shape_t shape;
   vta_isa_t isa;
   vta_mac_tiles_t tiles; /* form NULL: this kernel keeps no tiles */

@@ -293,8 +293,64 @@ static void test_env_caps_level(void) {
   free(keep);
 }
 
+/* The vector ALU row (vta_mac_t.alu16: the default shape at AVX2 and
+ * above) against the ALU's rules written out here lane by lane: MIN, MAX,
+ * wrapping ADD, SHR by an immediate (arithmetic right, left when negative),
+ * each with a register operand (also the row itself) and an immediate; out
+ * is the low byte.  SHR by register amounts it leaves to its caller. */
+static void test_alu_rows(void) {
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  vta_mac_t mac;
+  vta_mac_select(&mac, &cfg, vta_isa_cap());
+  if (!mac.alu16) {
+    printf("  no vector ALU row at level %s: nothing to compare\n", vta_isa_name(mac.isa));
+    return;
+  }
+  static const int32_t edges[] = {0, 1, -1, 127, -128, 128, -129, INT32_MAX, INT32_MIN};
+  static const int32_t imms[] = {0, 1, 5, 31, -1, -7, -31, 127, -128, 32767, -32768};
+  int bad = 0, rows = 0;
+  for (int it = 0; it < 4000; it++) {
+    int32_t dst[16], src[16], want[16];
+    int8_t out[16], wout[16];
+    for (int l = 0; l < 16; l++) {
+      dst[l] = it % 3 ? (int32_t)(rnd() ^ (rnd() << 16)) : edges[rnd() % 9];
+      src[l] = it % 5 ? (int32_t)(rnd() ^ (rnd() << 16)) : edges[rnd() % 9];
+    }
+    const uint32_t op = (uint32_t)it % 4;
+    const int form = (it / 4) % 3; /* 0: src row, 1: src is dst, 2: immediate */
+    int32_t imm = imms[rnd() % 11];
+    if (op == VTA_ALU_SHR) imm = (int32_t)(rnd() % 63) - 31; /* alu_begin's range */
+    const int32_t *sp = form == 0 ? src : form == 1 ? dst : NULL;
+    if (op == VTA_ALU_SHR && sp) {
+      bad |= mac.alu16(op, dst, sp, imm, out) != -1; /* the caller's */
+      continue;
+    }
+    for (int l = 0; l < 16; l++) {
+      const int64_t a = dst[l], b = sp ? sp[l] : imm;
+      int64_t v;
+      switch (op) {
+      case VTA_ALU_MIN: v = a < b ? a : b; break;
+      case VTA_ALU_MAX: v = a > b ? a : b; break;
+      case VTA_ALU_ADD: v = wrap(a + b, 32); break;
+      default: v = b >= 0 ? (a - ((a % (1LL << b) + (1LL << b)) % (1LL << b))) / (1LL << b)
+                          : wrap(a * (1LL << -b), 32);
+      }
+      want[l] = (int32_t)v;
+      wout[l] = (int8_t)wrap(v, 8);
+    }
+    memset(out, 0x5a, sizeof out);
+    bad |= mac.alu16(op, dst, sp, imm, out) != 0 || memcmp(dst, want, sizeof want) ||
+           memcmp(out, wout, sizeof out);
+    rows++;
+  }
+  CHECK(!bad);
+  CHECK(rows > 3000);
+}
+
 int main(void) {
   RUN(test_levels_match_reference);
+  RUN(test_alu_rows);
   RUN(test_env_caps_level);
   return TEST_SUMMARY();
 }

@@ -376,9 +376,12 @@ static inline __attribute__((always_inline)) void alu_row_n(uint32_t op, int32_t
 }
 #undef ALU_ROW
 
-/* The default 16 lanes as a constant: the loops then vectorise. */
-static void alu_row(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm, uint32_t n,
-                    int aw, int ow, int8_t *out) {
+/* The default shape's row with the vector kernel where there is one; else
+ * the default 16 lanes as a constant: the loops then vectorise. */
+static void alu_row(const vta_mac_t *mac, uint32_t op, int32_t *dst, const int32_t *src,
+                    int32_t imm, uint32_t n, int aw, int ow, int8_t *out) {
+  if (mac->alu16 && n == 16 && aw == 32 && ow == 8 && !mac->alu16(op, dst, src, imm, out))
+    return;
   if (n == 16) alu_row_n(op, dst, src, imm, 16, aw, ow, out);
   else alu_row_n(op, dst, src, imm, n, aw, ow, out);
 }
@@ -389,7 +392,7 @@ static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32
   int shr = in->alu_opcode == VTA_ALU_SHR;
   int aw = m->acc.width, ow = m->out.width;
   if (!shr || !src) { /* an immediate shift amount was checked at the start */
-    alu_row(in->alu_opcode, dst, src, in->imm, m->acc.lanes, aw, ow, out);
+    alu_row(&m->mac, in->alu_opcode, dst, src, in->imm, m->acc.lanes, aw, ow, out);
     return 0;
   }
   for (uint32_t l = 0; l < m->acc.lanes; l++) {
@@ -826,6 +829,10 @@ static void pipe_rows_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
   int32_t *accb = m->acc.i32;
   int8_t *outb = m->out.i8;
   uint64_t when = p->first + k * next + p->wb; /* uop next's write-back */
+  /* The vector row straight from here when it does this shape (alu_row
+   * would ask the same per row). */
+  const vta_alu_row_fn alu16 =
+      lanes == 16 && m->acc.width == 32 && m->out.width == 8 ? m->mac.alu16 : NULL;
   for (uint64_t left = n; left; left--, when += k) {
     const uop_t *op = &m->udec[l.u];
     uint64_t a = op->dst + l.ab;
@@ -833,7 +840,9 @@ static void pipe_rows_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
     int8_t *out = outb + a * olanes;
     if (alu) {
       const int32_t *src = in->use_imm ? NULL : accb + (op->src + l.xb) * lanes;
-      alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
+      if (!alu16 || alu16(in->alu_opcode, acc, src, in->imm, out))
+        alu_row(&m->mac, in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width,
+                out);
     } else {
       memset(acc, 0, lanes * sizeof *acc);
     }
@@ -880,7 +889,8 @@ static uint64_t pipe_uops_around(vta_model_t *m, pipe_t *p, const vta_insn_t *in
     if (skip) {
     } else if (p->alu) {
       const int32_t *src = in->use_imm ? NULL : m->acc.i32 + (op->src + l.xb) * lanes;
-      alu_row(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width, out);
+      alu_row(&m->mac, in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width,
+              out);
     } else if (in->reset_reg) {
       memset(acc, 0, lanes * sizeof *acc);
     } else {

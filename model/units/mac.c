@@ -463,6 +463,36 @@ __attribute__((target("avx2"))) static void fold_avx2(const vta_mac_shape_t *sh,
   vta_wb_end(&s, f->ev);
 }
 
+/* ---- the ALU's rows of the default shape ---- */
+
+/* vta_alu_row_fn with AVX2: two vectors a row, the out row as the GEMM's
+ * (out_avx2).  A shift by an immediate (-31..31, alu_begin checks) is
+ * arithmetic to the right, to the left when negative, as alu_op's. */
+__attribute__((target("avx2"))) static int alu16_avx2(uint32_t op, int32_t *dst,
+                                                       const int32_t *src, int32_t imm,
+                                                       int8_t *out) {
+  if (op > VTA_ALU_SHR || (op == VTA_ALU_SHR && src)) return -1;
+  const __m256i a0 = _mm256_loadu_si256((const __m256i *)dst),
+                a1 = _mm256_loadu_si256((const __m256i *)(dst + 8));
+  const __m256i b0 = src ? _mm256_loadu_si256((const __m256i *)src) : _mm256_set1_epi32(imm),
+                b1 = src ? _mm256_loadu_si256((const __m256i *)(src + 8)) : b0;
+  __m256i r0, r1;
+  switch (op) {
+  case VTA_ALU_MIN: r0 = _mm256_min_epi32(a0, b0), r1 = _mm256_min_epi32(a1, b1); break;
+  case VTA_ALU_MAX: r0 = _mm256_max_epi32(a0, b0), r1 = _mm256_max_epi32(a1, b1); break;
+  case VTA_ALU_ADD: r0 = _mm256_add_epi32(a0, b0), r1 = _mm256_add_epi32(a1, b1); break;
+  default: {
+    const __m128i k = _mm_cvtsi32_si128(imm >= 0 ? imm : -imm);
+    r0 = imm >= 0 ? _mm256_sra_epi32(a0, k) : _mm256_sll_epi32(a0, k);
+    r1 = imm >= 0 ? _mm256_sra_epi32(a1, k) : _mm256_sll_epi32(a1, k);
+  }
+  }
+  _mm256_storeu_si256((__m256i *)dst, r0);
+  _mm256_storeu_si256((__m256i *)(dst + 8), r1);
+  _mm_storeu_si128((__m128i *)out, out_avx2(r0, r1));
+  return 0;
+}
+
 #define AVX512 "avx512f,avx512bw,avx512vnni"
 
 __attribute__((target(AVX512))) static inline __m512i sext512(__m512i v, int w) {
@@ -587,9 +617,11 @@ void vta_mac_select(vta_mac_t *mac, const vta_config_t *cfg, vta_isa_t cap) {
   mac->fn = mac_scalar;
   mac->run = run_scalar;
   mac->fold = fold_scalar;
+  mac->alu16 = NULL;
   mac->isa = VTA_ISA_SCALAR;
 #ifdef VTA_X86
   if (cfg->block_in != 16 || cfg->block_out != 16) return;
+  if (cap >= VTA_ISA_AVX2 && default_shape(&mac->shape)) mac->alu16 = alu16_avx2;
   if (cap >= VTA_ISA_AVX512VNNI) {
     mac->fn = mac_avx512;
     mac->run = run_avx512;
