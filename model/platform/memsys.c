@@ -177,7 +177,7 @@ static void fetch_beat(vta_memsys_t *ms, const rd_req_t *r, uint32_t k, uint64_t
   }
   const uint8_t *src = ms->src ? ms->src + (size_t)k * n : vta_mem_host(ms->mem, a, n);
   if (src) {
-    memcpy(ms->beat_data, src, n);
+    vta_copy_beat(ms->beat_data, src, n);
     return;
   }
   /* External memory without a direct pointer: through its bus. */
@@ -436,7 +436,7 @@ int vta_memsys_wr_data(vta_memsys_t *ms, const uint8_t *data, const uint8_t *str
   uint64_t hi = end < a + bus ? end : a + bus;
   uint8_t *dst = strb ? NULL : vta_mem_host(ms->mem, lo, hi - lo);
   if (dst) {
-    memcpy(dst, data + (lo - a), hi - lo);
+    vta_copy_beat(dst, data + (lo - a), hi - lo);
   } else if (!strb && vta_mem_is_external(ms->mem) &&
              !vta_mem_write(ms->mem, lo, data + (lo - a), hi - lo, NULL, NULL)) {
     /* external memory without a direct pointer: written through its bus */
@@ -629,14 +629,14 @@ void vta_memsys_wr_post(vta_memsys_t *ms, uint64_t cycle, uint8_t *dst, const ui
   assert(!ms->npost || ms->post[(k + VTA_MEMSYS_POSTS - 1) % VTA_MEMSYS_POSTS].cycle <= cycle);
   assert(dst); /* host-mapped DRAM */
   ms->post[k] = (struct post){cycle, dst, bytes};
-  memcpy(ms->post_data + (size_t)k * ms->p.bus_bytes, data, bytes);
+  vta_copy_beat(ms->post_data + (size_t)k * ms->p.bus_bytes, data, bytes);
   ms->npost++;
 }
 
 void vta_memsys_wr_apply(vta_memsys_t *ms, uint64_t before) {
   while (ms->npost && ms->post[ms->post_head].cycle < before) {
     const struct post *w = &ms->post[ms->post_head];
-    memcpy(w->dst, ms->post_data + (size_t)ms->post_head * ms->p.bus_bytes, w->bytes);
+    vta_copy_beat(w->dst, ms->post_data + (size_t)ms->post_head * ms->p.bus_bytes, w->bytes);
     ms->post_head = (ms->post_head + 1) % VTA_MEMSYS_POSTS;
     ms->npost--;
   }

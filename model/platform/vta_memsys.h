@@ -21,6 +21,7 @@
 #define VTA_MEMSYS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "vta_err.h"
 #include "vta_mem.h"
@@ -28,6 +29,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* memcpy for the memory path's beat-sized copies: a beat of the default
+ * 8-byte bus, or an element of 16, as a fixed-size copy the compiler
+ * inlines (at these sizes a call into libc costs several times the copy). */
+static inline void vta_copy_beat(void *dst, const void *src, size_t n) {
+  if (n == 8) memcpy(dst, src, 8);
+  else if (n == 16) memcpy(dst, src, 16);
+  else memcpy(dst, src, n);
+}
 
 /* Read clients, in priority order: a lower index wins (section 5.1). */
 enum { VTA_RD_FETCH = 0, VTA_RD_UOP, VTA_RD_INP, VTA_RD_WGT, VTA_RD_ACC, VTA_RD_NCLIENTS };

@@ -134,7 +134,7 @@ int vta_fetch_request(vta_model_t *m, vta_err *err) {
 /* A beat of the chunk lands: its bytes, and dispatch starts in the cycle
  * of the chunk's last beat. */
 static void fetch_land(fetch_t *f, const vta_rd_beat_t *b) {
-  memcpy(f->buf + f->fill, b->data + b->lo, b->hi - b->lo);
+  vta_copy_beat(f->buf + f->fill, b->data + b->lo, b->hi - b->lo);
   f->fill += b->hi - b->lo;
   f->pend_beats--;
   if (f->state == F_WAIT && !f->pend_beats) f->state = F_DISP;
@@ -155,7 +155,7 @@ static void train_run(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes
   uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes;
   uint64_t beats = (addr + bytes - 1) / bus - addr / bus + 1;
   assert(f->pend_beats >= beats && f->fill + bytes <= (uint64_t)f->n * VTA_INS_BYTES);
-  memcpy(f->buf + f->fill, p, bytes);
+  vta_copy_beat(f->buf + f->fill, p, bytes);
   f->fill += (uint32_t)bytes;
   f->pend_beats -= beats;
   if (f->state == F_WAIT && !f->pend_beats) f->state = F_DISP;

@@ -77,7 +77,7 @@ void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry) {
   if (s->i8) {
     int8_t *d = s->i8 + (size_t)entry * n;
     if (w == 8) {
-      memcpy(d, src, n);
+      vta_copy_beat(d, src, n);
       return;
     }
     uint32_t mask = (1u << w) - 1;
@@ -108,7 +108,7 @@ void vta_tensor_pack(const sram_t *s, uint32_t entry, uint8_t *dst) {
   int w = s->width;
   const int8_t *src = s->i8 + (size_t)entry * n;
   if (w == 8) {
-    memcpy(dst, src, n);
+    vta_copy_beat(dst, src, n);
     return;
   }
   uint32_t mask = (1u << w) - 1;
@@ -320,7 +320,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
     uint32_t take = d->elem - d->staged < n ? d->elem - (uint32_t)d->staged : (uint32_t)n;
     const uint8_t *elem = p;
     if (d->staged || take < d->elem) {
-      memcpy(d->stage + d->staged, p, take);
+      vta_copy_beat(d->stage + d->staged, p, take);
       d->staged += take;
       if (d->staged < d->elem) break;
       elem = d->stage;
@@ -510,7 +510,7 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
       return 0;
     }
     memset(d->wbeat, 0, bus);
-    memcpy(d->wbeat + (lo - d->beat), d->sbuf + (lo - d->sb_lo), hi - lo);
+    vta_copy_beat(d->wbeat + (lo - d->beat), d->sbuf + (lo - d->sb_lo), hi - lo);
     /* skip_exec: the beat's handshake without its bytes (no strobe set) */
     int r = vta_memsys_wr_data(cy->ms, d->wbeat, m->params.skip_exec ? cy->evzero : NULL, err);
     if (r < 0) return -1;
@@ -674,7 +674,7 @@ static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *h
   wr_ev(d, w, read, VTA_EV_OUT_RD, w->entry, 0, 0, NULL);
   const int beats = w->emit >> VTA_EV_WR_BEAT & 1; /* their data, from the out row */
   uint8_t *data = beats ? d->sdat + (size_t)(w->entry - d->in.sram_base) * E : NULL;
-  if (beats) memcpy(data, d->sbuf, E);
+  if (beats) vta_copy_beat(data, d->sbuf, E);
   for (uint64_t j = 0; j < w->ob; j++) {
     uint64_t acc = read + (j + 1) * cpb;
     for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
