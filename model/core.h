@@ -77,13 +77,17 @@ typedef struct vta_mac_tiles {
  * out row unwritten, since the later one writes it from the final acc (a
  * convolution's uops write each row once per filter tap, so most out
  * rows would be overwritten within the run); the caller guarantees the
- * later uop is in the run, and a kernel may ignore the hint. */
+ * later uop is in the run, and a kernel may ignore the hint.  `runs`, when
+ * set (with tiles), says per uop how many uops from it on (itself
+ * included, possibly past the run's end) share its weight tile and its
+ * `later` mark: a kernel may then take the tile once per stretch. */
 typedef struct vta_mac_job {
   int32_t *acc;
   int8_t *out;
   const int8_t *x, *w;
   const vta_mac_tiles_t *tiles;
   const uint8_t *later;
+  const uint32_t *runs;
 } vta_mac_job_t;
 /* Runs n jobs in order (a later job may read an acc row an earlier one
  * wrote): one call per batch of uops keeps the kernel's constants in

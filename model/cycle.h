@@ -123,6 +123,9 @@ typedef struct pipe {
    * acc row, the stamp `gen` of the list that last saw it. */
   uint8_t *later;
   uint32_t *seen, gen;
+  /* Per uop likewise, the stretch from it on that shares its weight tile
+   * and its later mark (vta_mac_job_t.runs). */
+  uint32_t *runs;
 } pipe_t;
 
 /* ---- the unit skeleton (section 4) ---------------------------------------- */

@@ -112,7 +112,7 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
     jx[j] = rnd() % XROWS;
     jw[j] = wgt_row(wpat, j);
     jobs[j] = (vta_mac_job_t){acc + ja[j] * arow, out + ja[j] * arow, x + jx[j] * xrow,
-                              w + jw[j] * wrow, NULL, NULL};
+                              w + jw[j] * wrow, NULL, NULL, NULL};
   }
   /* Reference: one uop after the other; its rows' events, uop j's in
    * cycle C0 + j, into a digest list with the portable data digest and
@@ -149,7 +149,7 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
   vta_mac_off_t off[NJOB];
   for (int j = 0; j < NJOB; j++)
     off[j] = (vta_mac_off_t){ja[j] * arow, ja[j] * arow, jx[j] * xrow, jw[j] * wrow};
-  const vta_mac_job_t base = {acc2, out2, x, w, NULL, NULL};
+  const vta_mac_job_t base = {acc2, out2, x, w, NULL, NULL, NULL};
   /* The kernel, in two batches (the split lands inside a dependency). */
   mac.fn(&mac.shape, NJOB / 2 + 1, jobs);
   mac.fn(&mac.shape, NJOB - (NJOB / 2 + 1), jobs + NJOB / 2 + 1);
@@ -167,7 +167,7 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
     vta_evlist_t got;
     if (st) vta_evlist_init(&got);
     else vta_evlist_digest(&got);
-    const vta_mac_job_t base3 = {acc3, out3, x, w, NULL, NULL};
+    const vta_mac_job_t base3 = {acc3, out3, x, w, NULL, NULL, NULL};
     vta_mac_fold_t f = {&got, C0, 0, uops, abytes, obytes};
     const uint32_t split = NJOB / 2 + 3;
     mac.fold(&mac.shape, split, &base3, off, &f);
@@ -187,10 +187,14 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
     free(out3);
   }
   /* The run form with the weight tiles kept (the avx2 kernel of the
-   * default shape keeps them, the others none), three times: the second
+   * default shape keeps them, the others none), four times: the second
    * time every tile is already kept, the third with the hint of which
    * uops a later uop of the same run overwrites (worked out here pair by
-   * pair), which may leave their out rows to the later one. */
+   * pair), which may leave their out rows to the later one, the fourth
+   * with the stretches that share a tile alone (counted here uop by uop
+   * over all NJOB uops: a stretch may go past a run's end, as the split
+   * falls inside one), the fifth with the hint and the stretches that
+   * share a tile and a mark. */
   sram_t ws = {"wgt", WROWS, (uint32_t)wrow, 8, (uint32_t)wrow, w, NULL, NULL};
   vta_mac_t km = mac;
   int kept_bad = vta_mac_keep_tiles(&km, &ws) != 0;
@@ -201,13 +205,22 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
     later[j] = 0;
     for (int k = j + 1; k < half_end; k++) later[j] |= ja[k] == ja[j];
   }
-  for (int pass = 0; pass < 3; pass++) {
+  uint32_t wruns[NJOB], runs[NJOB];
+  for (int j = NJOB; j-- > 0;) {
+    const int same_w = j + 1 < NJOB && jw[j + 1] == jw[j];
+    wruns[j] = same_w ? wruns[j + 1] + 1 : 1;
+    runs[j] = same_w && later[j + 1] == later[j] ? runs[j + 1] + 1 : 1;
+  }
+  for (int pass = 0; pass < 5; pass++) {
     int32_t *acc4 = malloc(ROWS * arow * sizeof *acc4);
     int8_t *out4 = calloc(ROWS * arow, 1);
     memcpy(acc4, ref0, ROWS * arow * sizeof *acc4);
-    vta_mac_job_t base4 = {acc4, out4, x, w, kt, pass == 2 ? later : NULL};
+    const uint8_t *lt = pass == 2 || pass == 4 ? later : NULL;
+    const uint32_t *rs = pass == 3 ? wruns : pass == 4 ? runs : NULL;
+    vta_mac_job_t base4 = {acc4, out4, x, w, kt, lt, rs};
     km.run(&km.shape, NJOB / 2, &base4, off);
-    if (pass == 2) base4.later = later + NJOB / 2;
+    if (lt) base4.later = lt + NJOB / 2;
+    if (rs) base4.runs = rs + NJOB / 2;
     km.run(&km.shape, NJOB - NJOB / 2, &base4, off + NJOB / 2);
     kept_bad |= memcmp(acc4, ref, ROWS * arow * sizeof *acc4) || memcmp(out4, rout, ROWS * arow);
     free(acc4);
@@ -222,7 +235,14 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
     int32_t *acc5 = malloc(ROWS * arow * sizeof *acc5);
     int8_t *out5 = calloc(ROWS * arow, 1), *zero = calloc(ROWS * arow, 1);
     memcpy(acc5, ref0, ROWS * arow * sizeof *acc5);
-    const vta_mac_job_t base5 = {acc5, out5, x, w, kt, all};
+    vta_mac_job_t base5 = {acc5, out5, x, w, kt, all, NULL};
+    km.run(&km.shape, NJOB, &base5, off);
+    kept_bad |= memcmp(acc5, ref, ROWS * arow * sizeof *acc5) || memcmp(out5, zero, ROWS * arow);
+    /* and with stretches (each uop its own: any split is allowed) */
+    uint32_t ones[NJOB];
+    for (int j = 0; j < NJOB; j++) ones[j] = 1;
+    memcpy(acc5, ref0, ROWS * arow * sizeof *acc5);
+    base5.runs = ones;
     km.run(&km.shape, NJOB, &base5, off);
     kept_bad |= memcmp(acc5, ref, ROWS * arow * sizeof *acc5) || memcmp(out5, zero, ROWS * arow);
     free(acc5);

@@ -133,7 +133,7 @@ static inline void mac_flush(const vta_model_t *m, macq_t *q) {
 static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t *out,
                            uint64_t x, uint64_t w) {
   q->job[q->n++] = (vta_mac_job_t){acc, out, m->inp.i8 + x * m->inp.lanes,
-                                   m->wgt.i8 + w * m->wgt.lanes, NULL, NULL};
+                                   m->wgt.i8 + w * m->wgt.lanes, NULL, NULL, NULL};
   if (q->n == MAC_BATCH) mac_flush(m, q);
 }
 
@@ -497,7 +497,8 @@ int vta_pipe_alloc(vta_model_t *m, pipe_t *p) {
   p->later = malloc(m->cfg.uop_depth);
   p->seen = calloc(m->cfg.acc_depth, sizeof *p->seen);
   p->gen = 0;
-  return p->acc && p->out && p->off && p->later && p->seen ? 0 : -1;
+  p->runs = malloc((size_t)m->cfg.uop_depth * sizeof *p->runs);
+  return p->acc && p->out && p->off && p->later && p->seen && p->runs ? 0 : -1;
 }
 
 void vta_pipe_free(pipe_t *p) {
@@ -506,20 +507,24 @@ void vta_pipe_free(pipe_t *p) {
   free(p->off);
   free(p->later);
   free(p->seen);
+  free(p->runs);
 }
 
-/* p->later for the uops [bgn, end): one pass from the end, each uop's acc
- * row stamped as seen. */
+/* p->later and p->runs for the uops [bgn, end) (p->off made): one pass
+ * from the end, each uop's acc row stamped as seen. */
 static void mark_later(const vta_model_t *m, pipe_t *p, uint32_t bgn, uint32_t end) {
   if (!++p->gen) { /* the stamps wrapped: start them afresh */
     memset(p->seen, 0, (size_t)m->cfg.acc_depth * sizeof *p->seen);
     p->gen = 1;
   }
   for (uint32_t u = end; u-- > bgn;) {
-    const uint32_t d = m->udec[u].dst;
+    const uint32_t d = m->udec[u].dst, i = u - bgn;
     assert(d < m->cfg.acc_depth); /* a field of log_acc_depth bits */
-    p->later[u - bgn] = p->seen[d] == p->gen;
+    p->later[i] = p->seen[d] == p->gen;
     p->seen[d] = p->gen;
+    const int joins = u + 1 < end && p->off[i + 1].w == p->off[i].w &&
+                      p->later[i + 1] == p->later[i];
+    p->runs[i] = joins ? p->runs[i + 1] + 1 : 1;
   }
 }
 
@@ -788,7 +793,7 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
   /* The (i, j) bases; the uop adds its own offsets (pipe_begin). */
   const vta_mac_tiles_t *tiles = m->mac.tiles.form ? &m->mac.tiles : NULL;
   vta_mac_job_t base = {accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
-                        wgt + l.wb * wl, tiles, NULL};
+                        wgt + l.wb * wl, tiles, NULL, NULL};
   /* uop `next` is written back in first + next + wb (k = 1) */
   vta_mac_fold_t f = {m->cy->ev, p->first + next + p->wb, l.ab, NULL, m->acc.elem_bytes,
                       m->out.elem_bytes};
@@ -804,6 +809,7 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
        * same row is then in this run (not so for a run the sync point cuts
        * short). */
       base.later = l.u + run == uend ? &p->later[l.u - ubgn] : NULL;
+      base.runs = &p->runs[l.u - ubgn];
       m->mac.run(&m->mac.shape, run, &base, &p->off[l.u - ubgn]);
     }
     left -= run;
@@ -811,7 +817,7 @@ static void pipe_gemm_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
       l.u = ubgn;
       next_iter(in, &l);
       base = (vta_mac_job_t){accb + l.ab * lanes, outb + l.ab * olanes, inp + l.xb * il,
-                             wgt + l.wb * wl, tiles, NULL};
+                             wgt + l.wb * wl, tiles, NULL, NULL};
     }
   }
   *lp = l;

@@ -299,18 +299,24 @@ static inline int worth_holding(const vta_mac_off_t *u, const vta_mac_off_t *end
   return 1;
 }
 
+/* Entry e's kept form widened from w (kept_tile's slow path, out of line:
+ * a call clobbers every vector register the loop holds). */
+__attribute__((target("avx2"), noinline)) static const wtile_t *widen_kept(
+    const vta_mac_tiles_t *k, const int8_t *w, size_t e) {
+  wtile_t *t = (wtile_t *)k->form + e;
+  wtile_avx2(w, t);
+  k->held[e] = 1;
+  return t;
+}
+
 /* The kept form of the scratchpad tile at w, widened first if a write
  * has made it stale (or it was never widened). */
-__attribute__((target("avx2"), noinline)) static const wtile_t *kept_tile(
+__attribute__((target("avx2"), always_inline)) static inline const wtile_t *kept_tile(
     const vta_mac_tiles_t *k, const int8_t *w) {
   const size_t e = (size_t)(w - k->base) / 256;
   assert(e < k->depth && (size_t)(w - k->base) % 256 == 0);
-  wtile_t *t = (wtile_t *)k->form + e;
-  if (!k->held[e]) {
-    wtile_avx2(w, t);
-    k->held[e] = 1;
-  }
-  return t;
+  if (__builtin_expect(!k->held[e], 0)) return widen_kept(k, w, e);
+  return (const wtile_t *)k->form + e;
 }
 
 /* A uop's end, its acc row in a0 and a1: its out row stored, and with s
@@ -345,6 +351,31 @@ __attribute__((target("avx2"), always_inline)) static inline void run_kept_avx2(
   }
 }
 
+/* run_kept_avx2 by the stretches of base->runs (never with a fold): one
+ * tile lookup a stretch, and a loop without the out rows for a stretch
+ * that `later` marks (later NULL: none marked). */
+__attribute__((target("avx2"), always_inline)) static inline void run_stretches_avx2(
+    uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, const uint8_t *later) {
+  int32_t *A = base->acc;
+  int8_t *O = base->out;
+  const int8_t *X = base->x, *W = base->w;
+  const uint32_t *runs = base->runs;
+  for (uint32_t i = 0; i < n;) {
+    assert(runs[i] >= 1);
+    const uint32_t end = runs[i] < n - i ? i + runs[i] : n;
+    const wtile_t *tp = kept_tile(base->tiles, W + off[i].w);
+    __m256i a0, a1;
+    if (later && later[i]) {
+      for (; i < end; i++) uop_held_avx2(tp, X + off[i].x, A + off[i].acc, &a0, &a1);
+    } else {
+      for (; i < end; i++) {
+        uop_held_avx2(tp, X + off[i].x, A + off[i].acc, &a0, &a1);
+        _mm_storeu_si128((__m128i *)(O + off[i].out), out_avx2(a0, a1));
+      }
+    }
+  }
+}
+
 /* A run of the default shape (batch 1, ACC 32, OUT 8 bits), strictly in
  * uop order (a uop may read the acc row an earlier one wrote); with s,
  * each uop's rows also folded into s as f's rows in f's cycles
@@ -353,7 +384,8 @@ __attribute__((target("avx2"), always_inline)) static inline void run_default_av
     uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, vta_mac_fold_t *f,
     vta_wb_digest_t *s) {
   if (base->tiles) { /* loops of their own: no per-uop choice of path */
-    if (base->later && !s) run_kept_avx2(n, base, off, base->later, f, s);
+    if (base->runs && !s) run_stretches_avx2(n, base, off, base->later);
+    else if (base->later && !s) run_kept_avx2(n, base, off, base->later, f, s);
     else run_kept_avx2(n, base, off, NULL, f, s);
     return;
   }
