@@ -20,7 +20,11 @@
  * the job form, is widened uop by uop as it is read.  A run given the
  * scratchpad's kept forms (base->tiles, vta_mac_keep_tiles: the model's
  * cycle engine) takes each tile from there instead, widened once after
- * each write to it, however many runs and instructions read it.
+ * each write to it, however many runs and instructions read it; given
+ * also the stretches of uops that share a tile (base->runs) it takes the
+ * tile once a stretch, and given the marks of uops whose acc row a later
+ * uop of the run writes again (base->later) it leaves their out rows to
+ * that uop (a convolution writes each row once per filter tap).
  *
  * VTASIM_ISA=scalar|avx2|avx512vnni in the environment caps the choice
  * (tests run every level the CPU has and compare; a level the CPU lacks
@@ -331,11 +335,10 @@ __attribute__((target("avx2"), always_inline)) static inline void uop_end(
   }
 }
 
-/* run_default_avx2's loop over kept tiles; with `later` (the run's hint,
- * never with a fold) an out row a later uop writes is left to it. */
+/* run_default_avx2's loop over kept tiles, every out row written. */
 __attribute__((target("avx2"), always_inline)) static inline void run_kept_avx2(
-    uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, const uint8_t *later,
-    vta_mac_fold_t *f, vta_wb_digest_t *s) {
+    uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, vta_mac_fold_t *f,
+    vta_wb_digest_t *s) {
   int32_t *A = base->acc;
   int8_t *O = base->out;
   const int8_t *X = base->x, *W = base->w;
@@ -346,14 +349,14 @@ __attribute__((target("avx2"), always_inline)) static inline void run_kept_avx2(
     __m256i a0, a1;
     if (u->w != held) tp = kept_tile(base->tiles, W + (held = u->w));
     uop_held_avx2(tp, X + u->x, A + u->acc, &a0, &a1);
-    if (later && later[i]) continue;
     uop_end(O + u->out, a0, a1, f, s, i);
   }
 }
 
-/* run_kept_avx2 by the stretches of base->runs (never with a fold): one
- * tile lookup a stretch, and a loop without the out rows for a stretch
- * that `later` marks (later NULL: none marked). */
+/* The kept-tile loop by the stretches of base->runs (never with a fold):
+ * one tile lookup a stretch, and a loop without the out rows for a
+ * stretch that `later` marks (later NULL: none marked).  The kernel
+ * takes the `later` hint only with the stretches. */
 __attribute__((target("avx2"), always_inline)) static inline void run_stretches_avx2(
     uint32_t n, const vta_mac_job_t *base, const vta_mac_off_t *off, const uint8_t *later) {
   int32_t *A = base->acc;
@@ -385,8 +388,7 @@ __attribute__((target("avx2"), always_inline)) static inline void run_default_av
     vta_wb_digest_t *s) {
   if (base->tiles) { /* loops of their own: no per-uop choice of path */
     if (base->runs && !s) run_stretches_avx2(n, base, off, base->later);
-    else if (base->later && !s) run_kept_avx2(n, base, off, base->later, f, s);
-    else run_kept_avx2(n, base, off, NULL, f, s);
+    else run_kept_avx2(n, base, off, f, s);
     return;
   }
   int32_t *A = base->acc;
