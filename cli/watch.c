@@ -124,7 +124,9 @@ static int shown(vtasim_watch_t *w, int events, const vta_evlist_t *ev, uint64_t
   w->cycles += cycles;
   w->run_now += cycles;
   if (w->windows && cycles) vtasim_windows_cycle(w->windows, w->run_now - 1, ev, fin);
-  if (events) {
+  if (!w->progress) {
+    /* the retired count is the progress line's alone */
+  } else if (events) {
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
   } else if (w->eng) { /* the engine's live counters (the model counts as it goes) */
     vta_engine_snapshot_t snap;
