@@ -77,6 +77,10 @@ static const field_info_t field_info[] = {
 #undef X
 };
 #define NFIELD_INFO ((int)(sizeof field_info / sizeof field_info[0]))
+/* Every member of vta_insn_t is a 32-bit field of the list: the decoder
+ * writes each member once (decode_fields), with no clearing beforehand. */
+_Static_assert(sizeof(vta_insn_t) == sizeof field_info / sizeof field_info[0] * sizeof(uint32_t),
+               "vta_insn_t has a member INSN_FIELDS does not list");
 
 static unsigned format_of(uint32_t opcode) { return opcode <= VTA_OP_ALU ? 1u << opcode : 0; }
 
