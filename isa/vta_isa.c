@@ -246,9 +246,10 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
 /* The fields of format `op` out of the instruction's words, straight from
  * INSN_FIELDS, and 0 in every member the format lacks (stores the compiler
  * merges, cheaper than clearing the whole struct first): the layout rule
- * (field_lsb) applied field after field as the code goes.  Called with a constant op, every position that does
- * not depend on the configuration (all of LOAD's and STORE's) folds into a
- * constant shift and mask.  imm is sign-extended without a branch. */
+ * (field_lsb) applied field after field as the code goes.  Called with a
+ * constant op, every position that does not depend on the configuration
+ * (all of LOAD's and STORE's) folds into a constant shift and mask.  imm is
+ * sign-extended without a branch. */
 static inline __attribute__((always_inline)) void decode_fields(const vta_config_t *cfg,
                                                                 uint32_t op,
                                                                 const uint64_t w[2],
@@ -273,23 +274,22 @@ static inline __attribute__((always_inline)) void decode_fields(const vta_config
   (void)A, (void)I, (void)W, (void)U;
 }
 
-int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
-                    vta_err *err) {
-  uint64_t w[2] = {0, 0};
+/* The instruction's two little-endian 64-bit words. */
+static inline void insn_words(const uint8_t in[16], uint64_t w[2]) {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  memcpy(w, in, 16); /* the instruction's little-endian words as they are */
+  memcpy(w, in, 16); /* the words as they are */
 #else
+  w[0] = w[1] = 0;
   for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
 #endif
-  uint32_t opcode = (uint32_t)(w[0] & 7);
-  const layouts_t *c = layouts(cfg);
-  if (opcode > VTA_OP_ALU || !c->ok[opcode]) {
-    memset(out, 0, sizeof *out);
-    return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
-                    "FINISH 3 or ALU 4)", opcode);
-  }
-  /* Each case the format's decoder, its constants folded; it writes every
-   * member, those of other formats 0. */
+}
+
+/* decode_fields of opcode's format (opcode <= ALU), each case with its
+ * constants folded; every member written, those of other formats 0. */
+static inline __attribute__((always_inline)) void decode_format(const vta_config_t *cfg,
+                                                                uint32_t opcode,
+                                                                const uint64_t w[2],
+                                                                vta_insn_t *out) {
   switch (opcode) {
   case VTA_OP_LOAD: decode_fields(cfg, VTA_OP_LOAD, w, out); break;
   case VTA_OP_STORE: decode_fields(cfg, VTA_OP_STORE, w, out); break;
@@ -297,6 +297,20 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   case VTA_OP_FINISH: decode_fields(cfg, VTA_OP_FINISH, w, out); break;
   default: decode_fields(cfg, VTA_OP_ALU, w, out); break;
   }
+}
+
+int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
+                    vta_err *err) {
+  uint64_t w[2];
+  insn_words(in, w);
+  uint32_t opcode = (uint32_t)(w[0] & 7);
+  const layouts_t *c = layouts(cfg);
+  if (opcode > VTA_OP_ALU || !c->ok[opcode]) {
+    memset(out, 0, sizeof *out);
+    return vta_errf(err, VTA_EINPUT, "unknown opcode %u (expected LOAD 0, STORE 1, GEMM 2, "
+                    "FINISH 3 or ALU 4)", opcode);
+  }
+  decode_format(cfg, opcode, w, out);
   for (int k = 0; k < 2; k++) {
     uint64_t extra = w[k] & ~c->used[opcode][k];
     if (extra) {
@@ -316,24 +330,14 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
 }
 
 int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t *k) {
-  uint64_t w[2] = {0, 0};
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  memcpy(w, in, 16);
-#else
-  for (int b = 0; b < 16; b++) w[b / 8] |= (uint64_t)in[b] << (8 * (b % 8));
-#endif
+  uint64_t w[2];
+  insn_words(in, w);
   const uint32_t opcode = (uint32_t)(w[0] & 7);
   if (opcode > VTA_OP_ALU) return -1;
   /* The whole format decoded into a local: the compiler keeps only what
    * is read below, so the positions still come from INSN_FIELDS alone. */
   vta_insn_t in_;
-  switch (opcode) {
-  case VTA_OP_LOAD: decode_fields(cfg, VTA_OP_LOAD, w, &in_); break;
-  case VTA_OP_STORE: decode_fields(cfg, VTA_OP_STORE, w, &in_); break;
-  case VTA_OP_GEMM: decode_fields(cfg, VTA_OP_GEMM, w, &in_); break;
-  case VTA_OP_FINISH: decode_fields(cfg, VTA_OP_FINISH, w, &in_); break;
-  default: decode_fields(cfg, VTA_OP_ALU, w, &in_); break;
-  }
+  decode_format(cfg, opcode, w, &in_);
   k->opcode = opcode;
   k->mem_type = in_.mem_type;
   k->nop = vta_insn_is_nop(&in_);

@@ -187,7 +187,7 @@ static int run_level(const shape_t *sh, vta_isa_t cap, int mode, int wpat, int *
     free(out3);
   }
   /* The run form with the weight tiles kept (the avx2 kernel of the
-   * default shape keeps them, the others none), four times: the second
+   * default shape keeps them, the others none), five times: the second
    * time every tile is already kept, the third with the hint of which
    * uops a later uop of the same run overwrites (worked out here pair by
    * pair), which may leave their out rows to the later one, the fourth

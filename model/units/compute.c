@@ -376,14 +376,21 @@ static inline __attribute__((always_inline)) void alu_row_n(uint32_t op, int32_t
 }
 #undef ALU_ROW
 
-/* The default shape's row with the vector kernel where there is one; else
- * the default 16 lanes as a constant: the loops then vectorise. */
-static void alu_row(const vta_mac_t *mac, uint32_t op, int32_t *dst, const int32_t *src,
-                    int32_t imm, uint32_t n, int aw, int ow, int8_t *out) {
-  if (mac->alu16 && n == 16 && aw == 32 && ow == 8 && !mac->alu16(op, dst, src, imm, out))
-    return;
+/* The portable row: the default 16 lanes as a constant, so that the loops
+ * vectorise. */
+static void alu_row_portable(uint32_t op, int32_t *dst, const int32_t *src, int32_t imm,
+                             uint32_t n, int aw, int ow, int8_t *out) {
   if (n == 16) alu_row_n(op, dst, src, imm, 16, aw, ow, out);
   else alu_row_n(op, dst, src, imm, n, aw, ow, out);
+}
+
+/* A row with the vector kernel where the model has one (mac->alu16, set
+ * only for the default shape), else the portable one. */
+static void alu_row(const vta_mac_t *mac, uint32_t op, int32_t *dst, const int32_t *src,
+                    int32_t imm, uint32_t n, int aw, int ow, int8_t *out) {
+  assert(!mac->alu16 || (n == 16 && aw == 32 && ow == 8));
+  if (mac->alu16 && !mac->alu16(op, dst, src, imm, out)) return;
+  alu_row_portable(op, dst, src, imm, n, aw, ow, out);
 }
 
 static int alu_lanes(const vta_model_t *m, const cmd_t *c, const at_t *at, int32_t *dst,
@@ -835,10 +842,9 @@ static void pipe_rows_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
   int32_t *accb = m->acc.i32;
   int8_t *outb = m->out.i8;
   uint64_t when = p->first + k * next + p->wb; /* uop next's write-back */
-  /* The vector row straight from here when it does this shape (alu_row
-   * would ask the same per row). */
-  const vta_alu_row_fn alu16 =
-      lanes == 16 && m->acc.width == 32 && m->out.width == 8 ? m->mac.alu16 : NULL;
+  /* alu_row's choice, made once here rather than per row */
+  const vta_alu_row_fn alu16 = m->mac.alu16;
+  assert(!alu16 || (lanes == 16 && m->acc.width == 32 && m->out.width == 8));
   for (uint64_t left = n; left; left--, when += k) {
     const uop_t *op = &m->udec[l.u];
     uint64_t a = op->dst + l.ab;
@@ -847,8 +853,8 @@ static void pipe_rows_direct(vta_model_t *m, const pipe_t *p, const vta_insn_t *
     if (alu) {
       const int32_t *src = in->use_imm ? NULL : accb + (op->src + l.xb) * lanes;
       if (!alu16 || alu16(in->alu_opcode, acc, src, in->imm, out))
-        alu_row(&m->mac, in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width,
-                out);
+        alu_row_portable(in->alu_opcode, acc, src, in->imm, lanes, m->acc.width, m->out.width,
+                         out);
     } else {
       memset(acc, 0, lanes * sizeof *acc);
     }
