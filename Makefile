@@ -41,12 +41,13 @@
 #
 # Layers: isa/ uses nothing of ours; model/ and compiler-lite/ use isa/;
 # testbench/ uses model/ (and holds the registry of engines by name);
-# driver/ (VTA's driver API on every engine) uses testbench/; analysis/ (the
+# driver/ (VTA's driver API on every engine) and network/ (a network
+# manifest's layers run in order) use testbench/; analysis/ (the
 # HTML report, the sweep's points) uses all of them; cli/ is a thin roof
 # that parses options and dispatches.
 #
-# Libraries: build/libvtasim-core.a holds isa/, model/, compiler-lite/ and
-# the co-simulation comparator (no RTL: build/vtasim-core, which generates
+# Libraries: build/libvtasim-core.a holds isa/, model/, compiler-lite/,
+# the co-simulation comparator and network/ (no RTL: build/vtasim-core, which generates
 # the RTL's parameters, links it); build/libvtasim.a holds all of that, the
 # driver, the RTL harness and the Verilated core with Verilator's runtime,
 # so that a host program links one archive:
@@ -91,7 +92,7 @@ LDFLAGS := $(OPT)
 # memory system, device memory, events, diagnostics, the shared vocabulary)
 # and services/ (session, profile, report, races).
 MODEL_INC := -Imodel -Imodel/platform -Imodel/units -Imodel/services
-INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Iinclude
+INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Inetwork -Iinclude
 LIBS    := -lcjson -lnettle -lm
 # What a program linked with the whole libvtasim.a (the RTL in C++) needs.
 HOST_LIBS := $(LIBS) -lstdc++ -lz -pthread -latomic

@@ -1,5 +1,5 @@
 /*
- * net.h - whole networks on the command line (cli/net.c): `vtasim gen
+ * net.h - whole networks on the command line (cli/net.c, cli/run_net.c): `vtasim gen
  * resnet18` and `vtasim run NET.net`.  Same argv conventions and exit codes
  * as the other subcommands.
  */

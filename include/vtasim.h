@@ -211,6 +211,26 @@ VTASIM_API vtasim_program_t *vtasim_gen_resnet18_layer(const char *options, int 
                                                        const int8_t *x, const int8_t *residual,
                                                        int8_t *y, size_t out_size);
 
+/*
+ * A whole network: a manifest (docs/network.md; `vtasim gen resnet18` and
+ * `vtasim gen net` write one, with its bundles beside it) run on engine
+ * `engine` (NULL: "model") as `vtasim run NET.net --json` runs it: every
+ * layer in order, each reading the simulated output of the layer it
+ * names, its expectations checked, the host operators around the layers
+ * run.  options: {"skip_exec": 1 (timing without values, the model only:
+ * the layers run at once, data expectations not checked), "jobs": N
+ * (layers at once with skip_exec; default one per CPU), "clock_mhz": F
+ * (100), "output": FILE (the network's output tensor, NCHW int8),
+ * "host_output": FILE (the last host operator's output), "compare":
+ * another manifest run beside it}.  Returns the report (schema
+ * vtasim-net/1, docs/report-json.md) with "status" "ok" or "mismatch";
+ * NULL when the network could not be run (the message names the file,
+ * line and field), or an output would overwrite one of its inputs.  Free
+ * with vtasim_free.
+ */
+VTASIM_API char *vtasim_network_run(const char *manifest, const char *engine,
+                                    const char *options);
+
 /* Layouts, as TVM's tutorials pack tensors (BATCH, BLOCK_IN, BLOCK_OUT of
  * the default configuration): what = "nchw" (NCHW <-> NCHW1n16c, block
  * BLOCK_IN; "nchw_out" with BLOCK_OUT), "oihw" (the weight tiles

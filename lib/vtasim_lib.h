@@ -1,7 +1,7 @@
 /*
- * vtasim_lib.h - what the two halves of the public C API (vtasim_api.c:
+ * vtasim_lib.h - what the parts of the public C API (vtasim_api.c:
  * programs, runs, devices; vtasim_gen.c: compiler-lite's workloads and
- * layouts) share: the per-thread last error and the reading of JSON
+ * layouts; vtasim_network.c: whole networks) share: the per-thread last error and the reading of JSON
  * options.  Private to lib/.
  */
 #ifndef VTASIM_LIB_H

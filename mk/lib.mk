@@ -1,8 +1,8 @@
 # mk/lib.mk - the C libraries and the CLI without the RTL (included by the
 # Makefile, which sets CC, CFLAGS, INC, LIBS and BUILD).
 #
-# build/libvtasim-core.a: isa/, model/, compiler-lite/ and the co-simulation
-# comparator; build/vtasim-core, the CLI linked with it alone, generates the
+# build/libvtasim-core.a: isa/, model/, compiler-lite/, the co-simulation
+# comparator and network/ (whole networks from a manifest); build/vtasim-core, the CLI linked with it alone, generates the
 # RTL's parameter package (mk/rtl.mk).  The driver's objects join the whole
 # library, build/libvtasim.a, in mk/rtl.mk.
 
@@ -19,8 +19,11 @@ CLI_SRC   := $(wildcard cli/*.c)
 TB_SRC    := testbench/cosim.c
 CORE_REG  := $(BUILD)/core/testbench/vta_engines.o
 DRIVER_SRC := $(wildcard driver/*.c)
+# network/: a manifest's layers run on any engine by name (the registry of
+# testbench/), for the CLI and the public API alike.
+NET_SRC   := $(wildcard network/*.c)
 
-LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC))
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(ISA_SRC) $(MODEL_SRC) $(CL_SRC) $(TB_SRC) $(NET_SRC))
 DRIVER_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(DRIVER_SRC))
 # lib/: the public C API (include/vtasim.h) over every layer up to driver/;
 # in libvtasim.a and libvtasim.so (mk/install.mk), not in the CLI.
@@ -34,7 +37,7 @@ CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC)) $(ANALYSIS_OBJ)
 
 # Include paths enforce the layering: isa/ sees only itself, model/ and
 # compiler-lite/ see isa/ and never each other, testbench/ sees model/,
-# driver/ sees testbench/; nothing below sees driver/.
+# driver/ and network/ see testbench/; nothing below sees them.
 $(BUILD)/isa/%.o: INC := -Iisa
 $(BUILD)/model/%.o: INC := -Iisa $(MODEL_INC)
 $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
@@ -42,7 +45,8 @@ $(BUILD)/compiler-lite/%.o: INC := -Iisa -Icompiler-lite
 # to the CLI objects of build/vtasim-core, which need the default INC).
 $(BUILD)/testbench/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench
 $(BUILD)/driver/%.o: private INC := -Iisa $(MODEL_INC) -Itestbench -Idriver
-$(BUILD)/lib/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Iinclude -Ilib
+$(BUILD)/network/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Inetwork
+$(BUILD)/lib/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Inetwork -Iinclude -Ilib
 # analysis/ sees every layer below it; cli/ sees analysis/ as well.
 $(BUILD)/analysis/%.o: private INC := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis -I$(BUILD)/gen
 $(BUILD)/cli/%.o: INC += -Ianalysis

@@ -40,15 +40,15 @@ FUZZ_DIR     := build/fuzz
 FUZZ_CC      := clang
 FUZZ_CFLAGS  := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O1 -g \
                 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
-FUZZ_INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis -Icli
+FUZZ_INC     := -Iisa $(MODEL_INC) -Icompiler-lite -Itestbench -Idriver -Ianalysis -Inetwork -Icli
 FUZZ_NAMES   := asm bundle config decode manifest report sweep
 FUZZ_SRC     := $(ISA_SRC) $(CL_SRC) model/platform/params.c analysis/json_kind.c \
                 analysis/report_schema.c analysis/run_docs.c $(filter-out analysis/html_timeline.c,$(wildcard analysis/html_*.c)) \
                 analysis/sweep_spec.c analysis/sweep_workload.c analysis/sweep_resnet.c \
-                analysis/sweep_expand.c analysis/driver_runs.c cli/net_manifest.c
+                analysis/sweep_expand.c analysis/driver_runs.c network/net_manifest.c
 FUZZ_BIN     := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_NAMES))
 FUZZ_OBJ     := $(patsubst %.c,$(FUZZ_DIR)/%.o,$(FUZZ_SRC))
-FUZZ_HDR     := $(wildcard isa/*.h model/*.h model/*/*.h compiler-lite/*.h analysis/*.h cli/*.h)
+FUZZ_HDR     := $(wildcard isa/*.h model/*.h model/*/*.h compiler-lite/*.h analysis/*.h network/*.h cli/*.h)
 
 $(FUZZ_DIR)/%.o: %.c $(FUZZ_HDR) | deps
 	@mkdir -p $(dir $@)

@@ -7,6 +7,7 @@ Python: a pure-Python package (ctypes and numpy) over libvtasim.so.
     res.cycles, res.stats, res.verdict, res.dram("out")
 
     prog = vtasim.gen.gemm(a, w)                    # compiler-lite on numpy data
+    rep = vtasim.run_network("r18/resnet18.net")    # a whole network's manifest
     dev = vtasim.Device(engine="rtl")               # VTA's driver API
     dev.stats(), dev.clear_stats()                  # as vta.testing.simulator
 
@@ -23,6 +24,7 @@ from .device import Device, Buffer
 from .layout import (pack_nchw, unpack_nchw, pack_oihw, unpack_oihw, pack_gemm_inp,
                      pack_gemm_wgt, pack_gemm_out, unpack_gemm_out)
 from . import gen
+from .network import run_network
 
 __version__ = _lib.vtasim_version().decode()
 
@@ -60,7 +62,7 @@ def config():
     return _take_json(_lib.vtasim_config_json())
 
 
-__all__ = ["stats", "clear_stats", "load", "parse", "Program", "Result", "Device", "Buffer", "gen", "engines", "params",
+__all__ = ["stats", "clear_stats", "load", "parse", "Program", "Result", "Device", "Buffer", "gen", "run_network", "engines", "params",
            "config", "STATS", "VtasimError", "InputError", "FileError", "FaultError",
            "DivergenceError", "ClosedError", "StoppedError", "pack_nchw", "unpack_nchw",
            "pack_oihw", "unpack_oihw", "pack_gemm_inp", "pack_gemm_wgt", "pack_gemm_out",

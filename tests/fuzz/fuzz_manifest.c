@@ -1,6 +1,6 @@
 /*
  * fuzz_manifest.c - libFuzzer target for the network manifest parser
- * (vtasim_manifest_parse, cli/net_manifest.c): any bytes must parse or be
+ * (vtasim_manifest_parse, network/net_manifest.c): any bytes must parse or be
  * refused with a message, never crash or read out of bounds.
  */
 #include <stdint.h>

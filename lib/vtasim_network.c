@@ -1,0 +1,83 @@
+/*
+ * vtasim_network.c - the public C API's whole networks (include/vtasim.h,
+ * vtasim_network_run): a network manifest run by network/vta_net.c, the
+ * runner behind `vtasim run NET.net`, so that its report is the command's
+ * --json report.  The options are read here; everything else is the
+ * runner's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vta_io.h"
+#include "vta_net.h"
+#include "vtasim.h"
+#include "vtasim_lib.h"
+
+static const char *const net_run_keys[] = {"skip_exec", "jobs", "clock_mhz", "output",
+                                           "host_output", "compare", NULL};
+
+/* A path option: *out the string (absent: NULL), or -1 naming the key. */
+static int opt_path(const cJSON *o, const char *what, const char *key, const char **out) {
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, key);
+  *out = NULL;
+  if (!c) return 0;
+  if (!cJSON_IsString(c) || !c->valuestring[0])
+    return lib_failf(VTASIM_EINPUT, "%s: option '%s' expects a file name", what, key);
+  *out = c->valuestring;
+  return 0;
+}
+
+/* The clock in MHz: a number (as --clock-mhz takes it; the runner checks
+ * its range). */
+static int opt_clock(const cJSON *o, const char *what, double *out) {
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clock_mhz");
+  if (!c) return 0;
+  if (!cJSON_IsNumber(c))
+    return lib_failf(VTASIM_EINPUT, "%s: option 'clock_mhz' expects a number of MHz", what);
+  *out = c->valuedouble;
+  return 0;
+}
+
+char *vtasim_network_run(const char *manifest, const char *engine, const char *options) {
+  const char *what = "vtasim_network_run";
+  if (!manifest || !manifest[0]) {
+    lib_failf(VTASIM_EINPUT, "%s: no manifest", what);
+    return NULL;
+  }
+  vta_err e = {0};
+  const vta_engine_kind_t *kind = vta_engine_find(engine ? engine : "model", &e);
+  if (!kind) {
+    lib_fail(&e);
+    return NULL;
+  }
+  cJSON *o = lib_options(options, what);
+  if (!o) return NULL;
+  long long skip = 0, jobs = 0;
+  vta_net_opts_t no = {.manifest = manifest, .kind = kind, .clock_mhz = 100};
+  if (lib_options_known(o, what, net_run_keys) ||
+      lib_opt_int(o, what, "skip_exec", 0, 1, &skip, NULL) ||
+      lib_opt_int(o, what, "jobs", 1, 64, &jobs, NULL) || opt_clock(o, what, &no.clock_mhz) ||
+      opt_path(o, what, "output", &no.output) ||
+      opt_path(o, what, "host_output", &no.host_output) ||
+      opt_path(o, what, "compare", &no.compare)) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  no.skip_exec = (int)skip;
+  no.jobs = (long)jobs;
+  vta_net_result_t r;
+  vta_net_run(&no, &r);
+  /* The outputs are this call's: a later call may write them again. */
+  if (no.output) vta_out_release(no.output);
+  if (no.host_output) vta_out_release(no.host_output);
+  cJSON_Delete(o);
+  char *txt = NULL;
+  if (r.rc == VTA_NET_OK || r.rc == VTA_NET_MISMATCH) {
+    txt = cJSON_Print(r.report);
+    if (!txt) lib_failf(VTASIM_ENOMEM, "out of memory");
+  } else {
+    lib_fail(&r.e);
+  }
+  vta_net_result_free(&r);
+  return txt;
+}
