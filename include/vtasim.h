@@ -198,8 +198,14 @@ VTASIM_API char *vtasim_gen_json(const char *op, const char *options);
 
 /*
  * ResNet-18's convolutions as VTA runs them; options {"size": 56,
- * "width_div": 1, "seed": 1}.  The layers, as JSON (`vtasim gen resnet18
- * --list --json`'s object, with the input's shape); the network's input
+ * "width_div": 1, "seed": 1}.  The layers, as JSON: {"network", "input":
+ * [N, C, H, W], "layers": [{"name", "workload", "input", "residual",
+ * "batch", "in_channels", "height", "width", "out_channels", "out_height",
+ * "out_width", "shift", "kernel", "pad", "stride", "clip"}]}, the shapes
+ * of `vtasim gen resnet18 --list --json` with the API's conventions:
+ * tensors by number (0 the network's input, i + 1 layer i's output;
+ * "residual" null when none) and pairs as [h, w] ("clip": [lo, hi]),
+ * as vtasim_gen_conv2d's options take them; the network's input
  * (NCHW): the host's 7x7 stem and max pooling run on an image from the
  * seed (docs/network.md, "Host operators"); and layer i's program on input x and residual
  * (NCHW, NULL when the layer has none), its expected output written to y

@@ -65,3 +65,35 @@ if has_rtl; then
   stop cosim-cmd cosim huge.vta --no-check-races
   check cosim-cmd-report grep -q 'INTERRUPTED after [0-9]* cycles of side A' cosim-cmd.out
 fi
+
+# A network run (the RTL: seconds a layer) stops in its layer, through the
+# runner's watch of the RTL or the timeline's: exit 130, the layers
+# finished reported (text, JSON), the timeline valid with their slices.
+if has_rtl; then
+  "$V" gen resnet18 -o net --quiet >/dev/null || echo "FAIL net-gen"
+  stop net-rtl run net/resnet18.net --engine rtl
+  check net-rtl-report python3 - net-rtl.out <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"INTERRUPTED \(Ctrl-C\) in layer (\d+) of 19: layer (\S+): interrupted at cycle", t)
+done = re.search(r"layers: (\d+) passed, 0 failed", t)
+assert m and done, t[-600:]
+assert int(done.group(1)) == int(m.group(1)) - 1 >= 1, (m.groups(), done.groups())
+PY
+  stop net-rtl-json run net/resnet18.net --engine rtl --json
+  check net-rtl-json python3 - net-rtl-json.out <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "interrupted" and d["exit_code"] == 130, d["status"]
+assert 1 <= len(d["layers"]) < 19 and d["totals"]["layers"] == len(d["layers"])
+assert all(l["status"] == "ok" for l in d["layers"])
+PY
+  stop net-rtl-timeline run net/resnet18.net --engine rtl --timeline net.json --json
+  check net-rtl-timeline-valid python3 - net.json net-rtl-timeline.out <<'PY'
+import json, sys
+tl, rep = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+ev = tl["traceEvents"] if isinstance(tl, dict) else tl
+names = {e.get("name") for e in ev if e.get("ph") == "X"}
+assert all(l["name"] in names for l in rep["layers"]), "a finished layer has no slice"
+PY
+fi
