@@ -31,46 +31,6 @@ long long vtasim_parse_count(const char *s) {
   return *end ? -1 : errno == ERANGE ? -2 : v; /* 2^64+5 is no count, not "huge" */
 }
 
-/* A bundle no reader would accept is not written: what gen, asm and dis
- * write obeys the size limit of every input (VTA_FILE_MAX_BYTES), the one
- * vtasim run applies. */
-static int too_big(const char *path, uint64_t n, const char *form, vta_err *e) {
-  return vta_errf(e, VTA_EINPUT, "%s: the %s bundle would be %llu bytes, more than the "
-                  VTA_FILE_MAX_TEXT " limit of every input file (vtasim run could not read "
-                  "it): choose a smaller workload", path && strcmp(path, "-") ? path : "stdout",
-                  form, (unsigned long long)n);
-}
-
-int vtasim_write_program(const vta_program_t *p, const char *path, int binary, vta_err *e) {
-  uint8_t *bin;
-  size_t n;
-  if (vta_program_to_binary(p, &bin, &n, e)) return -1;
-  /* the text form holds the same bytes, in hexadecimal: larger still */
-  if (n > VTA_FILE_MAX_BYTES) {
-    free(bin);
-    return too_big(path, n, binary ? "binary" : "text", e);
-  }
-  vta_out_t o;
-  if (vta_out_open(&o, path, "", binary, e)) {
-    free(bin);
-    return -1;
-  }
-  int bad = 0;
-  if (binary) fwrite(bin, 1, n, o.f); /* a short write leaves ferror set */
-  else bad = vta_program_write_text(p, o.f, e);
-  free(bin);
-  if (bad) {
-    vta_out_close(&o, 0, NULL);
-    return vta_err_prefix(e, "%s: ", path && strcmp(path, "-") ? path : "stdout");
-  }
-  off_t at = o.tmp ? ftello(o.f) : -1; /* a regular file's size so far */
-  if (at > (off_t)VTA_FILE_MAX_BYTES) {
-    vta_out_close(&o, 0, NULL);
-    return too_big(path, (uint64_t)at, "text", e);
-  }
-  return vta_out_close(&o, 1, e);
-}
-
 int vtasim_finish(int rc) {
   vta_err e;
   if (vta_stdout_check(&e) == 0) return rc;

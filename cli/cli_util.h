@@ -18,13 +18,6 @@ int vtasim_usage(const char *cmd, const char *fmt, const char *arg);
  * -2 if it is one beyond 2^63-1 (out of range, not "not a number"). */
 long long vtasim_parse_count(const char *s);
 
-/* Write a program bundle (text, or binary) to path ("-": stdout) through
- * vta_out (isa/vta_io.h): never over an input, never half-written. */
-struct vta_program;
-struct vta_err;
-int vtasim_write_program(const struct vta_program *p, const char *path, int binary,
-                         struct vta_err *e);
-
 /* The end of every command: stdout flushed; a write error there (a report,
  * --json) turns a success into exit 2 with a message. */
 int vtasim_finish(int rc);

@@ -447,7 +447,7 @@ int vtasim_cmd_gen(int argc, char **argv) {
     goto fail;
 
   int to_stdout = !strcmp(g.out, "-");
-  int bad = vtasim_write_program(&p, g.out, g.binary, &e);
+  int bad = vta_program_save(&p, g.out, g.binary, &e);
   vta_program_free(&p);
   if (bad) goto fail;
   if (!g.quiet) {

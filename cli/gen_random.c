@@ -207,7 +207,7 @@ static int write_one(const vta_config_t *cfg, const random_opts_t *o, vta_err *e
     return -1;
   }
   int to_stdout = !strcmp(o->out, "-");
-  int wbad = vtasim_write_program(&p, o->out, o->binary, e);
+  int wbad = vta_program_save(&p, o->out, o->binary, e);
   if (!wbad && !o->quiet) {
     FILE *r = to_stdout ? stderr : stdout;
     uint32_t n = 0;

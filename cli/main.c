@@ -95,7 +95,7 @@ static int cmd_asm(int argc, char **argv) {
       fwrite(seg->data, 1, seg->size, o.f); /* a short write leaves ferror set */
       if (vta_out_close(&o, 1, &e)) rc = fail(&e);
     }
-  } else if (vtasim_write_program(&p, out, 1, &e)) {
+  } else if (vta_program_save(&p, out, 1, &e)) {
     rc = fail(&e);
   }
   vta_program_free(&p);
@@ -150,7 +150,7 @@ static int cmd_dis(int argc, char **argv) {
                                   "(a bundle names its own configuration)");
   vta_program_t p;
   if (vta_program_load(&p, in, &e)) return fail(&e);
-  if (vtasim_write_program(&p, out, 0, &e)) rc = fail(&e);
+  if (vta_program_save(&p, out, 0, &e)) rc = fail(&e);
   vta_program_free(&p);
   return rc;
 }

@@ -236,6 +236,19 @@ VTASIM_API vtasim_program_t *vtasim_gen_resnet18_layer(const char *options, int 
  */
 VTASIM_API char *vtasim_network_run(const char *manifest, const char *engine,
                                     const char *options);
+/*
+ * Write a network for vtasim_network_run into dir (created if missing):
+ * the description's (a JSON file, docs/network.md "Describing a network",
+ * as `vtasim gen net FILE.json`) or, description NULL, ResNet-18's (as
+ * `vtasim gen resnet18`), each layer lowered by compiler-lite into its
+ * bundle beside the input, weights, biases and the manifest.  options:
+ * {"size": 56, "width_div": 1, "seed": 1} (ResNet-18), "fuse_residual": 1
+ * (a description's fused lowering, named NAME_fused), "config": FILE.
+ * Returns the manifest's path (free with vtasim_free), or NULL with the
+ * error naming the file and field; no file is written over an input.
+ */
+VTASIM_API char *vtasim_network_gen(const char *description, const char *dir,
+                                    const char *options);
 
 /* Layouts, as TVM's tutorials pack tensors (BATCH, BLOCK_IN, BLOCK_OUT of
  * the default configuration): what = "nchw" (NCHW <-> NCHW1n16c, block

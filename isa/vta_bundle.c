@@ -15,6 +15,7 @@
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "vta_program.h"
 #include "vta_program_int.h"
+#include "vta_io.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -177,6 +178,48 @@ int vta_program_write_binary(const vta_program_t *p, FILE *f, vta_err *err) {
   if (put_n != n || fflush(f))
     return vta_errf(err, VTA_EIO, "cannot write the binary container: %s", strerror(errno));
   return 0;
+}
+
+/* ---- a bundle file: text or binary, through the output policy of vta_io.h -- */
+
+/* A bundle no reader would accept is not written: what gen, asm, dis and
+ * the network generator write obeys the size limit of every input (VTA_FILE_MAX_BYTES), the one
+ * vtasim run applies. */
+static int too_big(const char *path, uint64_t n, const char *form, vta_err *e) {
+  return vta_errf(e, VTA_EINPUT, "%s: the %s bundle would be %llu bytes, more than the "
+                  VTA_FILE_MAX_TEXT " limit of every input file (vtasim run could not read "
+                  "it): choose a smaller workload", path && strcmp(path, "-") ? path : "stdout",
+                  form, (unsigned long long)n);
+}
+
+int vta_program_save(const vta_program_t *p, const char *path, int binary, vta_err *e) {
+  uint8_t *bin;
+  size_t n;
+  if (vta_program_to_binary(p, &bin, &n, e)) return -1;
+  /* the text form holds the same bytes, in hexadecimal: larger still */
+  if (n > VTA_FILE_MAX_BYTES) {
+    free(bin);
+    return too_big(path, n, binary ? "binary" : "text", e);
+  }
+  vta_out_t o;
+  if (vta_out_open(&o, path, "", binary, e)) {
+    free(bin);
+    return -1;
+  }
+  int bad = 0;
+  if (binary) fwrite(bin, 1, n, o.f); /* a short write leaves ferror set */
+  else bad = vta_program_write_text(p, o.f, e);
+  free(bin);
+  if (bad) {
+    vta_out_close(&o, 0, NULL);
+    return vta_err_prefix(e, "%s: ", path && strcmp(path, "-") ? path : "stdout");
+  }
+  off_t at = o.tmp ? ftello(o.f) : -1; /* a regular file's size so far */
+  if (at > (off_t)VTA_FILE_MAX_BYTES) {
+    vta_out_close(&o, 0, NULL);
+    return too_big(path, (uint64_t)at, "text", e);
+  }
+  return vta_out_close(&o, 1, e);
 }
 
 /* ---- reading: the record walk --------------------------------------------- */

@@ -179,6 +179,12 @@ int vta_program_equal(const vta_program_t *a, const vta_program_t *b, char *why,
 int vta_program_to_binary(const vta_program_t *p, uint8_t **data, size_t *len,
                           vta_err *err);
 
+/* Write a bundle file (the binary container, or text) to path ("-":
+ * stdout) through vta_out (vta_io.h): never over an input, never
+ * half-written, never larger than any reader accepts (VTA_FILE_MAX_BYTES):
+ * 0, or -1 with err naming the path. */
+int vta_program_save(const vta_program_t *p, const char *path, int binary, vta_err *err);
+
 /* 1 when data starts with the binary container's magic "VTASIMB\0". */
 int vta_program_is_binary(const uint8_t *data, size_t len);
 

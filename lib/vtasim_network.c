@@ -1,13 +1,15 @@
 /*
  * vtasim_network.c - the public C API's whole networks (include/vtasim.h,
- * vtasim_network_run): a network manifest run by network/vta_net.c, the
- * runner behind `vtasim run NET.net`, so that its report is the command's
- * --json report.  The options are read here; everything else is the
- * runner's.
+ * vtasim_network_run, vtasim_network_gen): a network manifest run by
+ * network/vta_net.c, the runner behind `vtasim run NET.net`, so that its
+ * report is the command's --json report; and written by network/net_gen.c,
+ * as `vtasim gen resnet18` and `vtasim gen net` write it.  The options are
+ * read here; everything else is the network layer's.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "vta_config.h"
 #include "vta_io.h"
 #include "vta_net.h"
 #include "vtasim.h"
@@ -80,4 +82,39 @@ char *vtasim_network_run(const char *manifest, const char *engine, const char *o
   }
   vta_net_result_free(&r);
   return txt;
+}
+
+static const char *const net_gen_keys[] = {"size", "width_div", "seed", "fuse_residual",
+                                           "config", NULL};
+
+char *vtasim_network_gen(const char *description, const char *dir, const char *options) {
+  const char *what = "vtasim_network_gen";
+  if (!dir || !dir[0]) {
+    lib_failf(VTASIM_EINPUT, "%s: no directory", what);
+    return NULL;
+  }
+  cJSON *o = lib_options(options, what);
+  if (!o) return NULL;
+  long long size = 56, div = 1, seed = 1, fuse = 0;
+  const char *config = NULL;
+  vta_config_t cfg;
+  vta_config_default(&cfg);
+  vta_err e = {0};
+  if (lib_options_known(o, what, net_gen_keys) ||
+      lib_opt_int(o, what, "size", 1, 100000, &size, NULL) ||
+      lib_opt_int(o, what, "width_div", 1, 100000, &div, NULL) ||
+      lib_opt_int(o, what, "seed", 0, 1LL << 53, &seed, NULL) ||
+      lib_opt_int(o, what, "fuse_residual", 0, 1, &fuse, NULL) ||
+      opt_path(o, what, "config", &config) ||
+      (config && vta_config_load_json(&cfg, config, &e) && lib_fail(&e))) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  const vta_net_gen_opts_t g = {.dir = dir, .desc = description && description[0] ? description : NULL,
+                                .size = (int)size, .width_div = (int)div,
+                                .seed = (uint64_t)seed, .fuse = (int)fuse, .config = &cfg};
+  char *manifest = NULL;
+  if (vta_net_gen(&g, &manifest, &e)) lib_fail(&e);
+  cJSON_Delete(o);
+  return manifest;
 }

@@ -6,6 +6,10 @@
  * cl_host.c), and the report built as JSON (schema vtasim-net/1,
  * docs/report-json.md), with --compare's other lowering beside it.
  *
+ * And the writer of such a network (net_gen.c): ResNet-18 or a
+ * description lowered by compiler-lite into a manifest and its files, for
+ * `vtasim gen resnet18`, `vtasim gen net` and the public API alike.
+ *
  * The one runner behind `vtasim run NET.net` (cli/run_net.c, which prints
  * the text table through the hooks) and the public API's
  * vtasim_network_run (lib/, and Python's vtasim.run_network).  It prints
@@ -16,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 #include <signal.h>
+#include <stdint.h>
 
 #include "vta_engines.h"
 #include "vta_err.h"
@@ -95,5 +100,24 @@ int vta_net_check(const vta_net_opts_t *o, vta_err *e);
  * unless memory ran out (then r->rc is VTA_NET_BAD with r->e). */
 void vta_net_run(const vta_net_opts_t *o, vta_net_result_t *r);
 void vta_net_result_free(vta_net_result_t *r);
+
+/* ---- writing a network (net_gen.c) ------------------------------------------ */
+
+typedef struct vta_net_gen_opts {
+  const char *dir;  /* created if missing */
+  const char *desc; /* a description's JSON file (docs/network.md), or NULL: ResNet-18 */
+  int size, width_div; /* ResNet-18's input size after the host's stem, channel divisor */
+  uint64_t seed;       /* ResNet-18's weights and input (a description has its own) */
+  int fuse;            /* the description's fused lowering (residual additions folded) */
+  const vta_config_t *config; /* or NULL: the default configuration */
+  /* each listing line (a layer's shape, schedule and size; the total), or NULL */
+  void (*say)(void *ctx, const char *line);
+  void *ctx;
+} vta_net_gen_opts_t;
+
+/* Lower the network and write its bundles, tensors and manifest into dir:
+ * 0 and *manifest the manifest's path (malloc'd), or -1 with e naming the
+ * file, line or field. */
+int vta_net_gen(const vta_net_gen_opts_t *o, char **manifest, vta_err *e);
 
 #endif

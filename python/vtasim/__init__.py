@@ -24,7 +24,7 @@ from .device import Device, Buffer
 from .layout import (pack_nchw, unpack_nchw, pack_oihw, unpack_oihw, pack_gemm_inp,
                      pack_gemm_wgt, pack_gemm_out, unpack_gemm_out)
 from . import gen
-from .network import run_network
+from .network import run_network, write_network
 
 __version__ = _lib.vtasim_version().decode()
 
@@ -62,7 +62,7 @@ def config():
     return _take_json(_lib.vtasim_config_json())
 
 
-__all__ = ["stats", "clear_stats", "load", "parse", "Program", "Result", "Device", "Buffer", "gen", "run_network", "engines", "params",
+__all__ = ["stats", "clear_stats", "load", "parse", "Program", "Result", "Device", "Buffer", "gen", "run_network", "write_network", "engines", "params",
            "config", "STATS", "VtasimError", "InputError", "FileError", "FaultError",
            "DivergenceError", "ClosedError", "StoppedError", "pack_nchw", "unpack_nchw",
            "pack_oihw", "unpack_oihw", "pack_gemm_inp", "pack_gemm_wgt", "pack_gemm_out",

@@ -94,6 +94,7 @@ _PROTOS = {
     "vtasim_gen_resnet18_layer": (c_void_p, [c_char_p, c_int, c_void_p, c_void_p, c_void_p,
                                              c_size_t]),
     "vtasim_network_run": (c_void_p, [c_char_p, c_char_p, c_char_p]),
+    "vtasim_network_gen": (c_void_p, [c_char_p, c_char_p, c_char_p]),
     "vtasim_layout": (c_int, [c_char_p, c_int, P(c_int), c_int, c_void_p, c_void_p]),
     "vtasim_device_open": (c_void_p, [c_char_p, c_char_p]),
     "vtasim_device_json": (c_void_p, [c_void_p]),

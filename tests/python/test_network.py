@@ -14,7 +14,7 @@ import pytest
 
 from conftest import cli
 import vtasim
-from vtasim._lib import lib, take_json
+from vtasim._lib import lib, take_json, take_string
 
 SMALL = dict(size=16, width_div=4)  # ResNet-18 shrunk for speed, seed 1
 
@@ -141,3 +141,53 @@ def test_no_output_replaces_an_input(net_dir, tmp):
     out = tmp / "y.i8"
     for _ in range(2):
         assert vtasim.run_network(manifest(net_dir), output=out)["status"] == "ok"
+
+
+def tree(d):
+    """Every file under d, by name: its bytes."""
+    return {n: open(os.path.join(d, n), "rb").read() for n in sorted(os.listdir(d))}
+
+
+def test_write_network_is_gen_resnet18(net_dir, tmp):
+    m = vtasim.write_network(tmp / "py", **SMALL)
+    assert m == str(tmp / "py" / "resnet18.net")
+    assert tree(tmp / "py") == tree(net_dir)  # byte for byte, the manifest included
+
+
+def test_write_network_from_a_description(tmp):
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "networks", "cifar_cnn.json")
+    cli("gen", "net", src, "-o", tmp / "cli", "--quiet")
+    desc = json.load(open(src))
+    m = vtasim.write_network(tmp / "py", desc)  # a dict: written beside as cifar_cnn.json
+    assert json.load(open(tmp / "py" / "cifar_cnn.json")) == desc
+    a, b = tree(tmp / "cli"), tree(tmp / "py")
+    assert set(b) - set(a) == {"cifar_cnn.json"}
+    for name in a:  # the manifest's first line names the description's file
+        if name.endswith(".net"):
+            assert a[name].split(b"\n", 1)[1] == b[name].split(b"\n", 1)[1]
+        else:
+            assert a[name] == b[name], name
+    rep = vtasim.run_network(m)
+    assert rep["status"] == "ok" and rep["network"] == "cifar_cnn"
+    fused = vtasim.write_network(tmp / "fused", src, fuse_residual=True)
+    both = vtasim.run_network(m, compare=fused)
+    assert both["compare"]["network"] == "cifar_cnn_fused"
+
+
+def test_write_network_errors(tmp):
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "networks", "cifar_cnn.json")
+    desc = json.load(open(src))
+    desc["layers"][1]["kernel"] = "x"
+    with pytest.raises(vtasim.InputError, match=r"cifar_cnn.json: layers\[1\].kernel"):
+        vtasim.write_network(tmp / "bad", desc)
+    with pytest.raises(vtasim.InputError, match="width-div 3"):
+        vtasim.write_network(tmp / "w3", width_div=3)
+    with pytest.raises(vtasim.InputError, match="unknown option 'depth'"):
+        take_string(lib.vtasim_network_gen(None, str(tmp / "o").encode(), b'{"depth": 3}'))
+    # the description where a bundle would go: refused, and left as it was
+    trap = tmp / "trap"
+    trap.mkdir()
+    (trap / "conv1.vtb").write_bytes(open(src, "rb").read())
+    with pytest.raises(vtasim.InputError, match="refusing to overwrite"):
+        vtasim.write_network(trap, trap / "conv1.vtb")
+    assert (trap / "conv1.vtb").read_bytes() == open(src, "rb").read()
