@@ -351,9 +351,7 @@ int vtasim_opts_check(const vtasim_opts_t *o, const char *name, const vta_engine
     const char *why = net ? NULL : refusal(rows[i].eng, kind);
     if (why) return vtasim_usage(name, why, rows[i].name);
   }
-  if (net && o->param_opt)
-    return vtasim_usage(name, "unknown option for a network manifest '%s'", o->param_opt);
-  if (!net && o->timing && !kind->cycles)
+  if (o->timing && !kind->cycles)
     return vtasim_usage(name, refusal(VTASIM_ENG_CYCLES, kind), "a memory timing parameter");
   if ((o->wave_from || o->wave_to) && !o->wave)
     return vtasim_usage(name, "%s", "--wave-from/--wave-to need --wave FILE");

@@ -31,6 +31,8 @@ static const char run_net_help[] =
     "                     lockstep, every layer compared cycle by cycle)\n"
     "  --json             the report as JSON (schema vtasim-net/1) on stdout\n"
     "  --clock-mhz N      converts cycles to time (100)\n"
+    "  --rd-lat N, --max-burst N, ...   the memory timing of every layer (model,\n"
+    "                     rtl, cosim), as for a program: vtasim run --help lists them\n"
     "  --timeline FILE    one Chrome trace-event timeline of every layer in order, with\n"
     "                     a layers track naming them (vtasim timeline draws it)\n"
     "  --timeline-window N, --timeline-no-merge   as for a program\n"
@@ -220,7 +222,7 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
    * after another when a timeline lays them end to end). */
   const long jobs = opt->sweep.jobs_given ? opt->sweep.jobs
                     : opt->params.skip_exec && !opt->watch.timeline ? opt->sweep.jobs : 1;
-  vta_net_opts_t no = {.manifest = opt->in, .kind = kind,
+  vta_net_opts_t no = {.manifest = opt->in, .kind = kind, .timing = &opt->params,
                              .skip_exec = opt->params.skip_exec, .jobs = jobs,
                              .clock_mhz = opt->watch.prof.clock_mhz, .output = opt->output,
                              .host_output = opt->host_output, .compare = opt->compare,

@@ -226,7 +226,9 @@ VTASIM_API vtasim_program_t *vtasim_gen_resnet18_layer(const char *options, int 
  * run.  options: {"skip_exec": 1 (timing without values, the model only:
  * the layers run at once, data expectations not checked), "jobs": N
  * (layers at once with skip_exec; default one per CPU), "clock_mhz": F
- * (100), "output": FILE (the network's output tensor, NCHW int8),
+ * (100), the timing parameters by key as vtasim_program_run takes them
+ * ({"rd_lat": 20, ...}: every layer's), "output": FILE (the network's
+ * output tensor, NCHW int8),
  * "host_output": FILE (the last host operator's output), "compare":
  * another manifest run beside it}.  Returns the report (schema
  * vtasim-net/1, docs/report-json.md) with "status" "ok" or "mismatch";

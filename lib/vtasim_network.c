@@ -12,11 +12,41 @@
 #include "vta_config.h"
 #include "vta_io.h"
 #include "vta_net.h"
+#include "vta_params.h"
 #include "vtasim.h"
 #include "vtasim_lib.h"
 
 static const char *const net_run_keys[] = {"skip_exec", "jobs", "clock_mhz", "output",
                                            "host_output", "compare", NULL};
+
+/* The keys of o: the run's own (net_run_keys) and the timing parameters
+ * (vta_params[], as vtasim_program_run takes them) into *timing; -1 naming
+ * an unknown key or a bad value. */
+static int run_keys(const cJSON *o, const char *what, vta_params_t *timing) {
+  vta_params_default(timing);
+  for (const cJSON *c = o->child; c; c = c->next) {
+    const char *k = c->string;
+    int own = 0;
+    for (int i = 0; net_run_keys[i] && !own; i++) own = !strcmp(k, net_run_keys[i]);
+    if (own) continue;
+    long long v;
+    vta_err e;
+    if (vta_param_find(k) && strncmp(k, "--", 2)) {
+      if (lib_opt_int(o, what, k, 0, UINT32_MAX, &v, NULL)) return -1;
+      if (vta_params_set(timing, k, (uint64_t)v, &e)) return lib_fail(&e);
+      continue;
+    }
+    char keys[1024];
+    size_t n = 0;
+    for (int i = 0; net_run_keys[i] && n < sizeof keys; i++)
+      n += (size_t)snprintf(keys + n, sizeof keys - n, "%s, ", net_run_keys[i]);
+    for (int i = 0; i < vta_nparams && n < sizeof keys; i++)
+      n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", vta_params[i].key,
+                            i + 1 < vta_nparams ? ", " : "");
+    return lib_failf(VTASIM_EINPUT, "%s: unknown option '%s' (known: %s)", what, k, keys);
+  }
+  return 0;
+}
 
 /* A path option: *out the string (absent: NULL), or -1 naming the key. */
 static int opt_path(const cJSON *o, const char *what, const char *key, const char **out) {
@@ -55,8 +85,9 @@ char *vtasim_network_run(const char *manifest, const char *engine, const char *o
   cJSON *o = lib_options(options, what);
   if (!o) return NULL;
   long long skip = 0, jobs = 0;
-  vta_net_opts_t no = {.manifest = manifest, .kind = kind, .clock_mhz = 100};
-  if (lib_options_known(o, what, net_run_keys) ||
+  vta_params_t timing;
+  vta_net_opts_t no = {.manifest = manifest, .kind = kind, .timing = &timing, .clock_mhz = 100};
+  if (run_keys(o, what, &timing) ||
       lib_opt_int(o, what, "skip_exec", 0, 1, &skip, NULL) ||
       lib_opt_int(o, what, "jobs", 1, 64, &jobs, NULL) || opt_clock(o, what, &no.clock_mhz) ||
       opt_path(o, what, "output", &no.output) ||

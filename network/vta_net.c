@@ -677,6 +677,7 @@ static void run_layers(net_job_t *j) {
   cJSON_AddStringToObject(j->o, "engine", j->kind->name);
   cJSON_AddNumberToObject(j->o, "clock_mhz", j->clock);
   cJSON_AddBoolToObject(j->o, "skip_exec", j->params.skip_exec);
+  if (j->kind->cycles) cJSON_AddItemToObject(j->o, "params", vta_report_params_json(&j->params));
   cJSON *host = cJSON_AddArrayToObject(j->o, "host_operators");
   for (int h = 0; h < mf->nhost; h++) {
     cJSON *ho = j->host_o[h] = cJSON_CreateObject();
@@ -720,6 +721,16 @@ static void net_job_free(net_job_t *j) {
   free(j);
 }
 
+/* p: the defaults with o's timing parameters (vta_params[]) and nothing
+ * else of o->timing, checked together. */
+static int timing_of(const vta_net_opts_t *o, vta_params_t *p, vta_err *e) {
+  vta_params_default(p);
+  for (int i = 0; o->timing && i < vta_nparams; i++)
+    if (vta_params_set(p, vta_params[i].name, vta_params_get(o->timing, &vta_params[i]), e))
+      return -1;
+  return vta_params_check(p, e);
+}
+
 static net_job_t *net_job_new(const vta_net_opts_t *opt, vta_err *e) {
   net_job_t *j = calloc(1, sizeof *j);
   if (j) {
@@ -735,7 +746,10 @@ static net_job_t *net_job_new(const vta_net_opts_t *opt, vta_err *e) {
   j->opt = opt;
   j->kind = opt->kind;
   if (opt->hooks) j->h = *opt->hooks;
-  vta_params_default(&j->params);
+  if (timing_of(opt, &j->params, e)) {
+    net_job_free(j);
+    return NULL;
+  }
   j->params.skip_exec = opt->skip_exec;
   j->clock = opt->clock_mhz;
   j->have_cycles = 1;
@@ -810,6 +824,16 @@ int vta_net_check(const vta_net_opts_t *o, vta_err *e) {
                     "--skip-exec");
   if (o->skip_exec && o->output)
     return vta_errf(e, VTA_EINPUT, "--output needs the computed values: not with --skip-exec");
+  vta_params_t p;
+  if (timing_of(o, &p, e)) return -1;
+  if (o->timing && !o->kind->cycles) {
+    vta_params_t def;
+    vta_params_default(&def);
+    for (int i = 0; i < vta_nparams; i++)
+      if (vta_params_get(&p, &vta_params[i]) != vta_params_get(&def, &vta_params[i]))
+        return vta_errf(e, VTA_EINPUT, "a memory timing parameter needs cycles: the %s engine "
+                        "has none (use --engine model or rtl)", o->kind->name);
+  }
   if (o->jobs < 0) return vta_errf(e, VTA_EINPUT, "-j must be at least 1, got %ld", o->jobs);
   if (o->jobs > 1 && !o->skip_exec)
     return vta_errf(e, VTA_EINPUT, "-j N needs --skip-exec: otherwise every layer reads its "

@@ -71,6 +71,8 @@ typedef struct vta_net_hooks {
 typedef struct vta_net_opts {
   const char *manifest; /* the .net file */
   const vta_engine_kind_t *kind;
+  const vta_params_t *timing; /* every layer's memory timing and queue depths (the
+                               * keys of vta_params[]), or NULL: the defaults */
   int skip_exec;    /* timing without arithmetic (the model only) */
   long jobs;        /* layers at once, skip_exec only; 0: one per CPU with
                      * skip_exec and no layer hooks, else 1 */
@@ -93,7 +95,7 @@ typedef struct vta_net_result {
 
 /* The options' combinations a run refuses (skip_exec on an engine without
  * it, an output without values, jobs without skip_exec or with layer
- * hooks): 0, or -1 with e saying which. */
+ * hooks, timing parameters without cycles): 0, or -1 with e saying which. */
 int vta_net_check(const vta_net_opts_t *o, vta_err *e);
 
 /* Run the network (vta_net_check first): r filled, r->report always set

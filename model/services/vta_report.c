@@ -52,16 +52,21 @@ static cJSON *client_json(const vta_memsys_client_stats_t *s) {
   return o;
 }
 
+cJSON *vta_report_params_json(const vta_params_t *p) {
+  cJSON *pj = cJSON_CreateObject();
+  for (int i = 0; i < vta_nparams; i++)
+    cJSON_AddNumberToObject(pj, vta_params[i].name, vta_params_get(p, &vta_params[i]));
+  cJSON_AddNumberToObject(pj, "FETCH_CHUNK", vta_fetch_chunk(&p->mem));
+  return pj;
+}
+
 static cJSON *cycles_json(const vta_report_t *r) {
   const vta_cycle_stats_t *cs = r->cycles;
   const vta_params_t *p = r->params;
   figures_t f = figures(r);
   double cyc = (double)cs->cycles;
   cJSON *o = cJSON_CreateObject();
-  cJSON *pj = cJSON_AddObjectToObject(o, "params");
-  for (int i = 0; i < vta_nparams; i++)
-    cJSON_AddNumberToObject(pj, vta_params[i].name, vta_params_get(p, &vta_params[i]));
-  cJSON_AddNumberToObject(pj, "FETCH_CHUNK", vta_fetch_chunk(&p->mem));
+  cJSON_AddItemToObject(o, "params", vta_report_params_json(p));
   cJSON_AddNumberToObject(o, "runs", (double)cs->runs);
   cJSON_AddNumberToObject(o, "total", cyc);
   /* an interrupted run's cycles too: what was simulated, not only counted */

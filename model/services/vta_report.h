@@ -59,6 +59,9 @@ cJSON *vta_report_json(const vta_report_t *r, const char *version);
 /* Each line of text (the failed expectations, one per line) as a string of
  * the JSON array. */
 void vta_report_json_lines(cJSON *array, const char *text);
+/* The timing parameters by name ({"BUS_BYTES": 8, ... "FETCH_CHUNK": 128}):
+ * a report's cycles.params, a network report's params. */
+cJSON *vta_report_params_json(const vta_params_t *p);
 
 #ifdef __cplusplus
 }

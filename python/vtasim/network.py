@@ -15,7 +15,7 @@ from ._lib import lib, enc, options, take_json, take_string
 
 
 def run_network(manifest, engine="model", skip_exec=False, jobs=None, clock_mhz=None,
-                output=None, host_output=None, compare=None):
+                output=None, host_output=None, compare=None, **timing):
     """Run the manifest's layers in order, each reading the simulated output
     of the layer it names, every expectation checked, the host operators
     around them run; returns the report, `vtasim run NET.net --json`'s
@@ -25,14 +25,16 @@ def run_network(manifest, engine="model", skip_exec=False, jobs=None, clock_mhz=
     skip_exec: timing without values (engine "model"): every layer's
     cycles, counters and events as the full run has them, the layers run
     at once (`jobs` of them; default one per CPU), data not checked.
-    clock_mhz: converts cycles to time (100).  output, host_output: files
+    clock_mhz: converts cycles to time (100).  timing: every layer's memory
+    timing parameters by key (rd_lat=20, max_burst=16: vtasim.params()
+    lists them), on the model and the RTL.  output, host_output: files
     for the network's output tensor (NCHW int8) and the last host
     operator's output.  compare: another manifest (another lowering of the
     network) run the same way, its totals beside these in "compare".
 
     Raises InputError (a malformed manifest or option, naming the file,
     line and field), FileError, FaultError (a layer's run faulted)."""
-    opts = {}
+    opts = dict(timing)
     if skip_exec:
         opts["skip_exec"] = 1
     if jobs is not None:

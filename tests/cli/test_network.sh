@@ -115,3 +115,24 @@ bad "a residual the bundle does not add" "${first}s/ input - / input input /" 'f
 bad "another layer's bundle" "${first}s/ layer1.0.conv1.vtb / layer1.0.conv2.vtb /" 'field RES \(a residual addition\) is 0, its bundle layer1\.0\.conv2\.vtb has 1'
 bad "ROUND differs from the bundle" "${first}s/ 0 127 0\$/ 0 127 1/" "field ROUND is 1, its bundle layer1\.0\.conv1\.vtb has 0"
 bad "configuration differs" 's/ config [^ ]* / config 1x16_i8w8a32_15_15_18_18 /' 'is built for configuration 1x16_i8w8a32_15_15_18_17, the manifest says 1x16_i8w8a32_15_15_18_18'
+
+# A design point for the whole network: the memory timing options apply to
+# every layer, each layer's cycles equal its bundle run on its own at the
+# same point (vtasim run BUNDLE), the JSON says the point, and the totals
+# change from the default's; the functional engine refuses them.
+T=(--rd-lat 20 --max-burst 16)
+"$V" run "$N/resnet18.net" "${T[@]}" --skip-exec --json > "$TMP/timed.json"
+check "network at a design point: each layer's cycles are its bundle's at that point" \
+  python3 - "$TMP/timed.json" "$TMP/model.json" "$N" "$V" "${T[@]}" <<'PY'
+import json, subprocess, sys
+rep, base, d, v, timing = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3], sys.argv[4], sys.argv[5:]
+assert rep["params"]["RD_LAT"] == 20 and rep["params"]["MAX_BURST"] == 16, rep["params"]
+assert rep["totals"]["cycles"] > base["totals"]["cycles"], (rep["totals"]["cycles"], base["totals"]["cycles"])
+bundles = {l.split()[1]: l.split()[2] for l in open(d + "/resnet18.net") if l.startswith(("layer ", "add "))}
+for lo in rep["layers"]:
+    one = json.loads(subprocess.run([v, "run", d + "/" + bundles[lo["name"]], "--json", "--quiet"] + timing,
+                                    capture_output=True, text=True).stdout)
+    assert one["cycles"]["total"] == lo["profile"]["cycles"], (lo["name"], one["cycles"]["total"], lo["profile"]["cycles"])
+PY
+expect "timing options need a cycle engine" 2 'memory timing parameter needs cycles' -- \
+  "$V" run "$N/resnet18.net" --engine functional --rd-lat 20

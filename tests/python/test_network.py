@@ -191,3 +191,16 @@ def test_write_network_errors(tmp):
     with pytest.raises(vtasim.InputError, match="refusing to overwrite"):
         vtasim.write_network(trap, trap / "conv1.vtb")
     assert (trap / "conv1.vtb").read_bytes() == open(src, "rb").read()
+
+
+def test_timing_applies_to_every_layer(net_dir):
+    rep = vtasim.run_network(manifest(net_dir), skip_exec=True, rd_lat=20, max_burst=16)
+    assert rep["params"]["RD_LAT"] == 20 and rep["params"]["MAX_BURST"] == 16
+    for lo, (_, bundle) in zip(rep["layers"], bundles(net_dir)):
+        with vtasim.load(str(net_dir / bundle)) as prog:
+            with prog.run(engine="model", rd_lat=20, max_burst=16) as res:
+                assert lo["profile"]["cycles"] == res.cycles, lo["name"]
+    with pytest.raises(vtasim.InputError, match="needs cycles"):
+        vtasim.run_network(manifest(net_dir), engine="functional", rd_lat=20)
+    with pytest.raises(vtasim.InputError, match="RD_LAT"):
+        vtasim.run_network(manifest(net_dir), rd_lat=0)
