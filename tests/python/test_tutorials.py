@@ -55,3 +55,21 @@ def test_tutorial(name, engine):
     else:
         assert int(cycles) > 0
         assert re.match(r"(compute|memory|latency)-bound", verdict), verdict
+
+
+def test_own_network():
+    """examples/python/own_network.py: a network described in Python, lowered,
+    run whole and checked against its own numpy reference on each engine;
+    the model and the RTL take the same cycles per layer, and timing alone
+    (skip_exec) gives the full run's total."""
+    tables = {}
+    for engine in ("model", "functional", "rtl"):
+        out = run_example("own_network.py", engine)
+        assert re.search(r"^Successful own network test! \(tiny_cnn, 4 layers", out, re.M), out
+        tables[engine] = re.findall(r"^\t(\w+)\s.*?(\d+) cycles", out, re.M)
+        skip = re.search(r"^skip_exec, rd_lat  4:\s+(\d+) cycles$", out, re.M).group(1)
+        slow = re.search(r"^skip_exec, rd_lat 20:\s+(\d+) cycles$", out, re.M).group(1)
+        assert int(slow) > int(skip)
+    assert tables["functional"] == []
+    assert len(tables["model"]) == 5 and tables["model"] == tables["rtl"]
+    assert tables["model"][-1] == ("total", skip)
