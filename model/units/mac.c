@@ -373,7 +373,7 @@ __attribute__((target("avx2"), always_inline)) static inline void run_stretches_
     } else {
       for (; i < end; i++) {
         uop_held_avx2(tp, X + off[i].x, A + off[i].acc, &a0, &a1);
-        _mm_storeu_si128((__m128i *)(O + off[i].out), out_avx2(a0, a1));
+        uop_end(O + off[i].out, a0, a1, NULL, NULL, i);
       }
     }
   }
