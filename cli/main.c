@@ -85,15 +85,11 @@ static int cmd_asm(int argc, char **argv) {
   int rc = EXIT_OK;
   if (raw) {
     vta_segment_t *seg = vta_program_find(&p, raw);
-    vta_out_t o;
     if (!seg) {
       vta_errf(&e, VTA_EINPUT, "%s: no segment named '%s'", in, raw);
       rc = fail(&e);
-    } else if (vta_out_open(&o, out, "", 1, &e)) {
+    } else if (vta_out_write(out, "", seg->data, seg->size, &e)) {
       rc = fail(&e);
-    } else {
-      fwrite(seg->data, 1, seg->size, o.f); /* a short write leaves ferror set */
-      if (vta_out_close(&o, 1, &e)) rc = fail(&e);
     }
   } else if (vta_program_save(&p, out, 1, &e)) {
     rc = fail(&e);

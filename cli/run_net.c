@@ -51,6 +51,14 @@ static const char run_net_help[] =
 
 void vtasim_run_net_help(void) { fputs(run_net_help, stdout); }
 
+/* o's number or string at key (NAN, NULL when missing). */
+static double num(const cJSON *o, const char *key) {
+  return cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
+}
+static const char *str(const cJSON *o, const char *key) {
+  return cJSON_GetStringValue(cJSON_GetObjectItem(o, key));
+}
+
 /* What the command shows of a run, the runner's hooks' context. */
 typedef struct net_show {
   const vtasim_opts_t *opt;
@@ -78,10 +86,8 @@ static void on_start(void *ctx, const cJSON *report, int nlayers) {
   if (v->json) return;
   printf("vtasim run %s: %s, %d layers on VTA, engine %s, clock %g MHz\n\n"
          "  %-22s %-34s %11s %9s %7s %6s %6s %6s  %-8s %7s  %s\n", v->opt->in,
-         cJSON_GetStringValue(cJSON_GetObjectItem(report, "network")), nlayers,
-         cJSON_GetStringValue(cJSON_GetObjectItem(report, "engine")), v->clock, "layer",
-         "shape", "cycles", "time ms", "GOPS", "MAC%", "rd%", "wr%", "verdict", "wall s",
-         "result");
+         str(report, "network"), nlayers, str(report, "engine"), v->clock, "layer", "shape",
+         "cycles", "time ms", "GOPS", "MAC%", "rd%", "wr%", "verdict", "wall s", "result");
 }
 
 static void on_host_mismatch(void *ctx, const char *host, const char *input) {
@@ -125,10 +131,6 @@ static void on_finish(void *ctx, int *rc, vta_err *e) {
   v->tl = NULL;
 }
 
-static double num(const cJSON *o, const char *key) {
-  return cJSON_GetNumberValue(cJSON_GetObjectItem(o, key));
-}
-
 /* The text after the layers' rows: totals, statistics, host operators. */
 static void show_totals(const vta_net_result_t *r) {
   const cJSON *o = r->report, *tot = cJSON_GetObjectItem(o, "totals");
@@ -154,7 +156,7 @@ static void show_totals(const vta_net_result_t *r) {
   for (int i = 0; i <= nl; i++) {
     const cJSON *lo = i < nl ? cJSON_GetArrayItem(layers, i) : tot;
     const cJSON *so = cJSON_GetObjectItem(lo, "stats");
-    printf("  %-22s", i < nl ? cJSON_GetStringValue(cJSON_GetObjectItem(lo, "name")) : "total");
+    printf("  %-22s", i < nl ? str(lo, "name") : "total");
     for (int k = 0; k < VTA_NSTATS; k++)
       printf(k == 3 ? " %9llu" : " %11llu", (unsigned long long)num(so, vta_stat_names[k]));
     putchar('\n');
@@ -162,12 +164,10 @@ static void show_totals(const vta_net_result_t *r) {
   const cJSON *hosts = cJSON_GetObjectItem(o, "host_operators"), *ho;
   int h = 0;
   cJSON_ArrayForEach(ho, hosts) {
-    const char *shape = cJSON_GetStringValue(cJSON_GetObjectItem(ho, "shape"));
-    const char *res = cJSON_GetStringValue(cJSON_GetObjectItem(ho, "result"));
+    const char *shape = str(ho, "shape");
+    const char *res = str(ho, "result");
     printf("%s  on the host %s the VTA layers: %s (%s)", h++ ? "" : "\n",
-           cJSON_GetStringValue(cJSON_GetObjectItem(ho, "where")),
-           cJSON_GetStringValue(cJSON_GetObjectItem(ho, "name")),
-           cJSON_GetStringValue(cJSON_GetObjectItem(ho, "op")));
+           str(ho, "where"), str(ho, "name"), str(ho, "op"));
     if (shape)
       printf(" %s, %.3f s%s%s", shape, num(ho, "wall_seconds"), res ? ", " : "",
              res ? (!strcmp(res, "ok") ? "ok (its output is the VTA layers' input the bundles "
@@ -184,14 +184,11 @@ static void show_compare(const vta_net_result_t *r) {
   if (!c) return;
   const cJSON *tt = cJSON_GetObjectItem(o, "totals"), *kt = cJSON_GetObjectItem(c, "totals");
   const cJSON *ts = cJSON_GetObjectItem(tt, "stats"), *ks = cJSON_GetObjectItem(kt, "stats");
-  const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(c, "status"));
+  const char *status = str(c, "status");
   printf("\n  compared with %s (%s, %d layers on VTA, engine %s, status %s):\n"
-         "  %-18s %20s %20s %15s\n", cJSON_GetStringValue(cJSON_GetObjectItem(c, "manifest")),
-         cJSON_GetStringValue(cJSON_GetObjectItem(c, "network")), r->compare_nlayers,
-         cJSON_GetStringValue(cJSON_GetObjectItem(o, "engine")),
-         !strcmp(status, "ok") ? "ok" : "MISMATCH", "",
-         cJSON_GetStringValue(cJSON_GetObjectItem(o, "network")),
-         cJSON_GetStringValue(cJSON_GetObjectItem(c, "network")), "difference");
+         "  %-18s %20s %20s %15s\n", str(c, "manifest"), str(c, "network"), r->compare_nlayers,
+         str(o, "engine"), !strcmp(status, "ok") ? "ok" : "MISMATCH", "", str(o, "network"),
+         str(c, "network"), "difference");
   const int cyc = cJSON_IsNumber(cJSON_GetObjectItem(kt, "cycles")) &&
                   cJSON_IsNumber(cJSON_GetObjectItem(tt, "cycles"));
   for (int k = cyc ? -1 : 0; k < VTA_NSTATS; k++) {
@@ -218,16 +215,16 @@ int vtasim_run_net(const vtasim_opts_t *opt) {
                        .host_mismatch = on_host_mismatch, .layer = on_layer,
                        .finish = on_finish};
   if (opt->watch.timeline) h.layer_begin = on_layer_begin, h.layer_end = on_layer_end;
-  /* Without values the layers run at once, by default on every CPU (one
-   * after another when a timeline lays them end to end). */
-  const long jobs = opt->sweep.jobs_given ? opt->sweep.jobs
-                    : opt->params.skip_exec && !opt->watch.timeline ? opt->sweep.jobs : 1;
+  /* -j N, or the runner's default: without values every CPU, one layer
+   * after another when a timeline (a watch of every layer) lays them end
+   * to end */
   vta_net_opts_t no = {.manifest = opt->in, .kind = kind, .timing = &opt->params,
-                             .skip_exec = opt->params.skip_exec, .jobs = jobs,
-                             .clock_mhz = opt->watch.prof.clock_mhz, .output = opt->output,
-                             .host_output = opt->host_output, .compare = opt->compare,
-                             .stop = vtasim_stop_flag(), .hooks = &h};
-  no.hooks = NULL; /* the options alone first, as the runner checks them */
+                       .skip_exec = opt->params.skip_exec,
+                       .jobs = opt->sweep.jobs_given ? opt->sweep.jobs : 0,
+                       .clock_mhz = opt->watch.prof.clock_mhz, .output = opt->output,
+                       .host_output = opt->host_output, .compare = opt->compare,
+                       .stop = vtasim_stop_flag()};
+  /* the options alone first (no hooks yet), as the runner checks them */
   if (vta_net_check(&no, &e)) return vtasim_usage("run", "%s", e.msg);
   if (opt->sweep.jobs_given && opt->sweep.jobs > 1 && opt->watch.timeline)
     return vtasim_usage("run", "%s", "--timeline lays the layers end to end, one after "

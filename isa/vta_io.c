@@ -564,6 +564,14 @@ int vta_stdout_check(vta_err *err) {
   return vta_errf(err, VTA_EIO, "stdout: write error: %s", e ? strerror(e) : "unknown");
 }
 
+int vta_out_write(const char *path, const char *what, const void *data, size_t len,
+                  vta_err *err) {
+  vta_out_t o;
+  if (vta_out_open(&o, path, what, 1, err)) return -1;
+  fwrite(data, 1, len, o.f); /* a short write leaves ferror set */
+  return vta_out_close(&o, 1, err);
+}
+
 double vta_seconds(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

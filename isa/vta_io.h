@@ -110,6 +110,11 @@ int vta_out_open(vta_out_t *o, const char *path, const char *what, int binary, v
  * temporary the writer left empty (it never wrote) replaces nothing. */
 int vta_out_open_named(vta_out_t *o, const char *path, const char *what, vta_err *err);
 
+/* A whole buffer of len bytes written to path as one binary output
+ * (vta_out_open, fwrite, vta_out_close): 0, or -1 with err. */
+int vta_out_write(const char *path, const char *what, const void *data, size_t len,
+                  vta_err *err);
+
 /* A log written while a run goes on (the instruction trace): line-buffered,
  * and an interrupted command (SIGINT, SIGTERM, SIGHUP) keeps what was
  * written so far at the path instead of discarding it. */

@@ -28,10 +28,7 @@ static int write_file(const char *dir, const char *name, const void *data, size_
                       vta_err *e) {
   char path[4400];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  vta_out_t o;
-  if (vta_out_open(&o, path, "-o", 1, e)) return -1;
-  fwrite(data, 1, len, o.f); /* a short write leaves ferror set */
-  return vta_out_close(&o, 1, e);
+  return vta_out_write(path, "-o", data, len, e);
 }
 
 /* What is written and where. */

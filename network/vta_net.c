@@ -603,11 +603,8 @@ static void run_layers_at_once(net_job_t *j, int jobs) {
 
 static int write_output(net_job_t *j, const char *outpath) {
   tensor_t *last = &j->t[j->nt - 1];
-  size_t len = (size_t)last->n * last->c * last->h * last->w;
-  vta_out_t o;
-  if (vta_out_open(&o, outpath, "--output", 1, &j->e)) return -1;
-  fwrite(last->data, 1, len, o.f); /* a short write leaves ferror set */
-  return vta_out_close(&o, 1, &j->e);
+  const size_t len = (size_t)last->n * last->c * last->h * last->w;
+  return vta_out_write(outpath, "--output", last->data, len, &j->e);
 }
 
 /* Every file the manifest names is an input of the run, and the output
