@@ -165,6 +165,21 @@ int lib_opt_int(const cJSON *o, const char *what, const char *key, long long lo,
 
 /* Run options: the timing parameters by key, the run limits and
  * "profile" (attribution on engines with cycles; on by default). */
+int lib_opt_timing(const cJSON *o, const char *what, const char *key, vta_params_t *p) {
+  if (!vta_param_find(key) || !strncmp(key, "--", 2)) return 0;
+  long long v;
+  vta_err e;
+  if (lib_opt_int(o, what, key, 0, UINT32_MAX, &v, NULL)) return -1;
+  return vta_params_set(p, key, (uint64_t)v, &e) ? lib_fail(&e) : 1;
+}
+
+void lib_timing_keys(char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < vta_nparams && n < len; i++)
+    n += (size_t)snprintf(buf + n, len - n, "%s, ", vta_params[i].key);
+}
+
 static int run_options(const char *options, const char *what, vta_params_t *params,
                        int *profile) {
   vta_params_default(params);
@@ -185,15 +200,11 @@ static int run_options(const char *options, const char *what, vta_params_t *para
     } else if (!strcmp(k, "no_skip") || !strcmp(k, "skip_exec")) {
       rc = lib_opt_int(o, what, k, 0, 1, &v, NULL);
       *(!strcmp(k, "no_skip") ? &params->no_skip : &params->skip_exec) = (int)v;
-    } else if (vta_param_find(k) && strncmp(k, "--", 2)) {
-      vta_err e;
-      rc = lib_opt_int(o, what, k, 0, UINT32_MAX, &v, NULL);
-      if (!rc && vta_params_set(params, k, (uint64_t)v, &e)) rc = lib_fail(&e);
+    } else if ((rc = lib_opt_timing(o, what, k, params))) {
+      rc = rc < 0 ? -1 : 0;
     } else {
       char keys[1024];
-      size_t n = 0;
-      for (int i = 0; i < vta_nparams && n < sizeof keys; i++)
-        n += (size_t)snprintf(keys + n, sizeof keys - n, "%s, ", vta_params[i].key);
+      lib_timing_keys(keys, sizeof keys);
       rc = lib_failf(VTASIM_EINPUT, "%s: unknown option '%s' (known: %smax_cycles, max_insns, "
                      "no_skip, skip_exec%s)", what, k, keys, profile ? ", profile" : "");
     }

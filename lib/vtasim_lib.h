@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "vta_err.h"
+#include "vta_params.h"
 #include "vta_program.h"
 
 /* The public handle of a program. */
@@ -36,6 +37,13 @@ int lib_options_known(const cJSON *o, const char *what, const char *const *known
  * -1 with the error naming it. */
 int lib_opt_int(const cJSON *o, const char *what, const char *key, long long lo, long long hi,
                 long long *out, int *given);
+
+/* Option `key` of o when it names a timing parameter (vta_params[]'s key,
+ * "rd_lat"; the option and register names are not keys): 1 with it set
+ * in *p, 0 when key is no timing parameter, -1 with the error naming it. */
+int lib_opt_timing(const cJSON *o, const char *what, const char *key, vta_params_t *p);
+/* The timing parameters' keys for a message, each followed by ", ". */
+void lib_timing_keys(char *buf, size_t len);
 
 /* A program handle around p (taken over), or NULL (p freed). */
 struct vtasim_program *lib_program_wrap(vta_program_t *p);

@@ -29,20 +29,18 @@ static int run_keys(const cJSON *o, const char *what, vta_params_t *timing) {
     int own = 0;
     for (int i = 0; net_run_keys[i] && !own; i++) own = !strcmp(k, net_run_keys[i]);
     if (own) continue;
-    long long v;
-    vta_err e;
-    if (vta_param_find(k) && strncmp(k, "--", 2)) {
-      if (lib_opt_int(o, what, k, 0, UINT32_MAX, &v, NULL)) return -1;
-      if (vta_params_set(timing, k, (uint64_t)v, &e)) return lib_fail(&e);
+    const int t = lib_opt_timing(o, what, k, timing);
+    if (t) {
+      if (t < 0) return -1;
       continue;
     }
     char keys[1024];
-    size_t n = 0;
-    for (int i = 0; net_run_keys[i] && n < sizeof keys; i++)
-      n += (size_t)snprintf(keys + n, sizeof keys - n, "%s, ", net_run_keys[i]);
-    for (int i = 0; i < vta_nparams && n < sizeof keys; i++)
-      n += (size_t)snprintf(keys + n, sizeof keys - n, "%s%s", vta_params[i].key,
-                            i + 1 < vta_nparams ? ", " : "");
+    lib_timing_keys(keys, sizeof keys);
+    for (int i = 0; net_run_keys[i]; i++) {
+      const size_t n = strlen(keys);
+      snprintf(keys + n, sizeof keys - n, "%s%s", net_run_keys[i],
+               net_run_keys[i + 1] ? ", " : "");
+    }
     return lib_failf(VTASIM_EINPUT, "%s: unknown option '%s' (known: %s)", what, k, keys);
   }
   return 0;
