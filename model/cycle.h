@@ -208,10 +208,35 @@ typedef struct cyc {
  * packed SRAM row, say) is even computed: one predictable branch. */
 #define VTA_EMIT(m, ...)                                                      \
   do {                                                                         \
-    if ((m)->cy->ev) vta_emit((m), __VA_ARGS__);                               \
+    if ((m)->cy->ev) vta_emit_fast((m), __VA_ARGS__);                          \
   } while (0)
 void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
               uint32_t bytes, const uint8_t *data);
+/* vta_emit with the common case in line: an event without data into a
+ * stored list with room is written in canonical form where it is made (a
+ * constant kind folds its field mask); anything else takes vta_emit.  A
+ * watched run emits a few events per instruction, and the call was most
+ * of their cost. */
+__attribute__((always_inline)) static inline void vta_emit_fast(vta_model_t *m, int kind, int unit,
+                                                                int which, uint32_t index,
+                                                                uint64_t addr, uint32_t bytes,
+                                                                const uint8_t *data) {
+  vta_evlist_t *l = m->cy->ev;
+  const unsigned f = vta_ev_fields((unsigned)kind);
+  if (kind < 0 || kind >= VTA_EV_NKINDS || (f & VTA_EVF_DATA) || l->digest || l->n == l->cap) {
+    vta_emit(m, kind, unit, which, index, addr, bytes, data);
+    return;
+  }
+  if (l->skip >> kind & 1) return;
+  l->ev[l->n++] = (vta_event_t){m->cy->now,
+                                (uint8_t)kind,
+                                (uint8_t)(f & VTA_EVF_UNIT ? unit : 0),
+                                (uint8_t)(f & VTA_EVF_WHICH ? which : 0),
+                                f & VTA_EVF_INDEX ? index : 0,
+                                f & VTA_EVF_ADDR ? addr : 0,
+                                f & VTA_EVF_BYTES ? bytes : 0,
+                                NULL};
+}
 /* Someone listens for events of any of these kinds (bits 1 << VTA_EV_*). */
 static inline int vta_ev_wanted(const cyc_t *cy, uint32_t kinds) {
   return cy->ev && (~cy->ev->skip & kinds) != 0;
@@ -239,8 +264,28 @@ static inline void vta_emit_row_at(vta_model_t *m, uint64_t cycle, const sram_t 
 
 /* cycle.c: the skeleton shared by load, compute and store. */
 /* Start the head instruction if its pops are available (section 4); sets
- * the cycle's category; 1 when it started (the caller sets the kind up). */
-int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err);
+ * the cycle's category; 1 when it started (the caller sets the kind up).
+ * Inline: a unit asks every cycle it is evaluated and is refused far more
+ * often than started, so the refusal costs no call; vta_unit_start is the
+ * start itself. */
+int vta_unit_start(vta_model_t *m, unit_t *u, const cmd_t *c, vta_err *err);
+static inline int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
+  const cmdq_t *q = &m->q[u->id];
+  if (!q->count) {
+    u->cat = VTA_CAT_IDLE;
+    return 0;
+  }
+  const cmd_t *c = &q->slot[q->head];
+  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+    int t = vta_dep_queue((vta_unit_t)u->id, f);
+    if (vta_dep_flag(&c->insn, f) && m->tokens[t] == 0) {
+      u->cat = VTA_CAT_DEP + t; /* the first empty semaphore it pops */
+      u->dep++;
+      return 0;
+    }
+  }
+  return vta_unit_start(m, u, c, err);
+}
 /* The executing instruction completes in this cycle (pushes and dequeue
  * are committed at the end of the cycle). */
 void vta_unit_complete(vta_model_t *m, unit_t *u);

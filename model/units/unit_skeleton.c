@@ -12,22 +12,8 @@
 
 #include "cycle.h"
 
-int vta_unit_try_start(vta_model_t *m, unit_t *u, vta_err *err) {
+int vta_unit_start(vta_model_t *m, unit_t *u, const cmd_t *c, vta_err *err) {
   cyc_t *cy = m->cy;
-  cmdq_t *q = &m->q[u->id];
-  if (!q->count) {
-    u->cat = VTA_CAT_IDLE;
-    return 0;
-  }
-  const cmd_t *c = &q->slot[q->head];
-  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
-    int t = vta_dep_queue((vta_unit_t)u->id, f);
-    if (vta_dep_flag(&c->insn, f) && m->tokens[t] == 0) {
-      u->cat = VTA_CAT_DEP + t; /* the first empty semaphore it pops */
-      u->dep++;
-      return 0;
-    }
-  }
   if (m->params.max_insns && m->executed >= m->params.max_insns)
     return vta_diag_max_insns(err, vta_unit_name((vta_unit_t)u->id), c->idx, &c->insn,
                               m->params.max_insns);
