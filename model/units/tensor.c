@@ -766,8 +766,17 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
 }
 
 void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
-  for (; d->ksev < d->nsev && d->sev[d->ksev].cycle < upto; d->ksev++)
-    if (m->cy->ev) vta_evlist_add(m->cy->ev, &d->sev[d->ksev]);
+  vta_evlist_t *l = m->cy->ev;
+  for (; d->ksev < d->nsev && d->sev[d->ksev].cycle < upto; d->ksev++) {
+    const vta_event_t *e = &d->sev[d->ksev];
+    if (!l) continue;
+    /* laid out in canonical form: one without data is copied as it is */
+    if (!e->data && !l->digest && l->n < l->cap && e->kind < VTA_EV_NKINDS) {
+      if (!(l->skip >> e->kind & 1)) l->ev[l->n++] = *e;
+    } else {
+      vta_evlist_add(l, e);
+    }
+  }
 }
 
 void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
