@@ -77,6 +77,7 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   cy->evzero = calloc(1, widest > bus ? widest : bus); /* also a beat's unset strobes */
   bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.cum || !cy->f.buf || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
+  bad |= vta_span_new(m) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
   cy->trace = m->params.trace;
   if (cy->trace) {
@@ -98,6 +99,7 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->f.buf);
   free(cy->evrow);
   free(cy->evzero);
+  free(cy->span_starts);
   vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
   free(cy);
   m->cy = NULL;

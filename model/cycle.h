@@ -199,6 +199,8 @@ typedef struct cyc {
   uint64_t span_from;
   vta_unit_cycles_t span_prev[VTA_CY_NUNITS];
   int span_held;         /* the list's first events, all of kinds it may hold back */
+  struct vta_span_start *span_starts; /* the span's STARTs (vta_span_t.starts) */
+  int span_nstarts;
   int hold;              /* events may be held back (vta_evlist_t.defer): no STORE of
                             this run has started that can write its instructions */
 } cyc_t;
@@ -418,8 +420,14 @@ int vta_cycle_advance_spans(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *o
                             int (*fn)(void *ctx, const struct vta_span *s), void *ctx,
                             uint64_t *advanced, int *finished, vta_err *err);
 
-/* span.c: a run's cycles shown as spans.  At launch: nothing shown yet. */
+/* span.c: a run's cycles shown as spans.  The buffers (0, or -1 out of
+ * memory); at launch: nothing shown yet. */
+int vta_span_new(vta_model_t *m);
 void vta_span_launch(vta_model_t *m);
+/* Unit started an instruction in this cycle (after its START event): the
+ * unit's counts of the span so far, for a watcher whose list holds STARTs
+ * back (vta_span_t.starts). */
+void vta_span_started(vta_model_t *m, int unit);
 /* After a cycle's end (now is the next cycle), or in the finish pulse:
  * show the cycles not yet shown, this one last, when it has events the
  * watcher wants or is the finish pulse; non-zero when the watcher stops. */

@@ -11,15 +11,47 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vta_engine.h"
+
+/* Events held back at most, so that a long span's list stays small. */
+#define HELD_MAX 1024
+/* STARTs in a span at most: those held back (fewer than HELD_MAX events
+ * are held after a cycle) and one a unit in the last cycle. */
+#define STARTS_MAX (HELD_MAX + 3)
+
+int vta_span_new(vta_model_t *m) {
+  m->cy->span_starts = malloc(STARTS_MAX * sizeof *m->cy->span_starts);
+  return m->cy->span_starts ? 0 : -1;
+}
 
 void vta_span_launch(vta_model_t *m) {
   cyc_t *cy = m->cy;
   cy->span_from = cy->now;
   cy->span_held = 0; /* the watcher's list is a new run's */
+  cy->span_nstarts = 0;
   memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
+}
+
+void vta_span_started(vta_model_t *m, int unit) {
+  cyc_t *cy = m->cy;
+  const uint32_t start = 1u << VTA_EV_START;
+  /* one entry per START in the list: none when the list holds none back
+   * or takes none */
+  if (!(cy->ev->defer & start) || (cy->ev->skip & start)) return;
+  assert(cy->span_nstarts < STARTS_MAX);
+  vta_span_start_t *s = &cy->span_starts[cy->span_nstarts++];
+  s->cycle = cy->now;
+  s->unit = (uint8_t)unit;
+  s->cat = (uint8_t)cy->u[unit].cat; /* busy (unit_skeleton.c) */
+  /* the counts of the cycles before this one are complete: a unit counts
+   * its own in bulk only while a STORE runs in closed form, and a unit
+   * starts only when idle */
+  for (int k = 0; k < VTA_NCAT; k++)
+    s->before[k] = cy->stats.unit[unit].cat[k] - cy->span_prev[unit].cat[k];
 }
 
 /* Show cycles [span_from, upto): the counters' growth since the last span
@@ -36,6 +68,8 @@ static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minu
   s.finished = finished;
   s.ev = cy->ev;
   s.cat = cat;
+  s.starts = cy->span_nstarts ? cy->span_starts : NULL;
+  s.nstarts = cy->span_nstarts;
   /* two counters per vector (GCC's vector extension; -O2 leaves this loop
    * scalar): a span is shown per cycle with events, this is its main cost */
   typedef uint64_t v2 __attribute__((vector_size(16)));
@@ -57,11 +91,9 @@ static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minu
   int stop = cy->span_fn(cy->span_ctx, &s);
   vta_evlist_clear(cy->ev);
   cy->span_held = 0;
+  cy->span_nstarts = 0;
   return stop;
 }
-
-/* Events held back at most, so that a long span's list stays small. */
-#define HELD_MAX 1024
 
 int vta_span_show(vta_model_t *m, int finished) {
   cyc_t *cy = m->cy;
@@ -88,6 +120,10 @@ int vta_span_flush(vta_model_t *m, int faulted) {
   for (int i = 0; i < ev->n; i++)
     if (ev->ev[i].cycle < cy->now) ev->ev[k++] = ev->ev[i];
   ev->n = k;
+  k = 0; /* and the STARTs' entries with their events */
+  for (int i = 0; i < cy->span_nstarts; i++)
+    if (cy->span_starts[i].cycle < cy->now) cy->span_starts[k++] = cy->span_starts[i];
+  cy->span_nstarts = k;
   /* A fault in a train or in the memory tick comes after its cycle was
    * counted (cycle.c's train_end, cycle_end): not shown, so not counted. */
   uint64_t counted = 0;

@@ -70,6 +70,15 @@ typedef struct vta_engine_ctx vta_engine_ctx_t;
  * without such events into spans as it steps them (the watcher's work is
  * then per event, not per cycle).
  */
+/* A START held back in a span (vta_span_t.starts): where its unit's
+ * counts of the span split, as if the span had ended with its cycle. */
+typedef struct vta_span_start {
+  uint64_t cycle;            /* the START's cycle, before the span's last */
+  uint8_t unit;              /* VTA_UNIT_* */
+  uint8_t cat;               /* the unit's category in that cycle */
+  uint64_t before[VTA_NCAT]; /* the unit's cycles of the span before it, by category */
+} vta_span_start_t;
+
 typedef struct vta_span {
   uint64_t cycles;       /* n >= 1: cycles [now, now + n) of the run */
   int finished;          /* the last cycle is the finish pulse */
@@ -89,6 +98,13 @@ typedef struct vta_span {
   /* Cycles each unit spent in each category over the span, as the counters
    * of docs/microarch.md 8.1 count them: the finish pulse is not counted. */
   uint64_t count[VTA_CY_NUNITS][VTA_NCAT];
+  /* When the engine holds STARTs back (VTA_EV_START in ev->defer; the
+   * model does), one entry per START in ev, in the list's order, so that a
+   * watcher attributes each unit's cycles to its instructions as it would
+   * with a span ending at every START; NULL and 0 when it holds none (the
+   * RTL, co-simulation: a START is then in the last cycle only). */
+  const vta_span_start_t *starts;
+  int nstarts;
 } vta_span_t;
 /* Shown a span; non-zero stops the run (which then ends not finished). */
 typedef int (*vta_span_fn)(void *ctx, const vta_span_t *s);

@@ -590,7 +590,7 @@ static void emit_wait(vta_prof_t *p, int unit, const pinsn_t *x) {
   tl_slice(p, tid_of[unit], name, p->base + from, p->base + x->start, args);
 }
 
-static void insn_start(vta_prof_t *p, int unit, uint32_t idx) {
+static void insn_start(vta_prof_t *p, int unit, uint32_t idx, uint64_t at) {
   fifo_t *f = &p->q[unit];
   pinsn_t *h = fifo_front(f);
   pinsn_t x;
@@ -600,10 +600,10 @@ static void insn_start(vta_prof_t *p, int unit, uint32_t idx) {
   } else { /* never for a consistent engine; keep going with what we know */
     memset(&x, 0, sizeof x);
     x.idx = idx;
-    x.queued = p->now;
+    x.queued = at;
     kind_of(p, &x);
   }
-  x.start = p->now;
+  x.start = at;
   p->cur[unit] = x;
   p->cur_on[unit] = 1;
   if (!p->tl) return;
@@ -773,11 +773,12 @@ static void attribute(vta_prof_t *p, int u, const tally_t *c) {
 
 /* Which units start (with the index) and complete an instruction in cycle
  * t: attribution reads one START and one DONE per unit.  Without a
- * timeline the engine may hold DISPATCH and DONE back (vta_prof_defer):
- * such a DONE of an earlier cycle of the span (at most one per unit, a
- * START ending every span) is `held`, the cycle in held_at. */
+ * timeline the engine may hold DISPATCH, START and DONE back
+ * (vta_prof_defer): a DONE of an earlier cycle of the span after the
+ * unit's last START held back is `held`, the cycle in held_at;
+ * starts_held: some START was held back (walk_events). */
 typedef struct walk_units {
-  int started[3], done[3], held[3], dispatches_held, dispatches_now;
+  int started[3], done[3], held[3], dispatches_now, starts_held;
   uint32_t sidx[3];
   uint64_t held_at[3];
 } walk_units_t;
@@ -785,28 +786,6 @@ typedef struct walk_units {
 /* The cycle of an event shown in run cycle t. */
 static uint64_t ev_cycle(const vta_prof_t *p, const vta_event_t *e, uint64_t t) {
   return p->stamped ? e->cycle : t;
-}
-
-static void walk_units_of(const vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
-                          walk_units_t *w) {
-  memset(w, 0, sizeof *w);
-  for (int i = 0; i < n; i++) {
-    const vta_event_t *e = &ev->ev[i];
-    const uint64_t c = ev_cycle(p, e, t);
-    if (e->unit >= 3) continue;
-    if (e->kind == VTA_EV_START) {
-      w->started[e->unit] = 1;
-      w->sidx[e->unit] = e->index;
-    } else if (e->kind == VTA_EV_DONE && c < t) {
-      w->held[e->unit] = 1;
-      w->held_at[e->unit] = c;
-    } else if (e->kind == VTA_EV_DONE) {
-      w->done[e->unit] = 1;
-    } else if (e->kind == VTA_EV_DISPATCH) {
-      w->dispatches_held |= c < t;
-      w->dispatches_now |= c >= t;
-    }
-  }
 }
 
 /* A span's cycles of unit u before its last one go to what the unit was
@@ -870,6 +849,69 @@ static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
     const vta_event_t *e = &ev->ev[i];
     const uint64_t c = ev_cycle(p, e, t);
     if (e->kind == VTA_EV_DISPATCH && e->unit < 3 && (c < t) == held) dispatched(p, e, held ? c : t);
+  }
+}
+
+/* One pass over the list shown in run cycle t, in its order: the events of
+ * cycle t are noted in w for the per-unit steps after it; those of the
+ * span's earlier cycles (held back) are taken as they come.  A DISPATCH
+ * joins its queue; a DONE is noted (held, held_at) until its unit's next
+ * START; a START, with its entry in `starts` (the unit's counts before
+ * it), gives the unit's cycles up to it to what the unit was doing
+ * through them, as a span ending there gives them, completes the noted
+ * DONE's instruction, starts its own and gives it its cycle.  A queue's
+ * order is the list's: an instruction's DISPATCH comes before its START.
+ * The unit's cycles taken so far are left in used[u]. */
+static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
+                        const vta_span_start_t *starts, int nstarts, walk_units_t *w,
+                        uint64_t used[3][VTA_NCAT]) {
+  memset(w, 0, sizeof *w);
+  int j = 0; /* the next START's entry */
+  for (int i = 0; i < n; i++) {
+    const vta_event_t *e = &ev->ev[i];
+    const uint64_t c = ev_cycle(p, e, t);
+    const int u = e->unit;
+    if (u >= 3) continue;
+    switch (e->kind) {
+    case VTA_EV_DISPATCH:
+      if (c < t) dispatched(p, e, c);
+      else w->dispatches_now = 1;
+      break;
+    case VTA_EV_DONE:
+      if (c < t) {
+        w->held[u] = 1;
+        w->held_at[u] = c;
+      } else {
+        w->done[u] = 1;
+      }
+      break;
+    case VTA_EV_START: {
+      const vta_span_start_t *s = j < nstarts ? &starts[j++] : NULL;
+      if (c >= t) {
+        w->started[u] = 1;
+        w->sidx[u] = e->index;
+        break;
+      }
+      /* an engine that holds a START back says where it splits the counts */
+      assert(s && s->unit == u && s->cycle == c);
+      if (!s) break;
+      w->starts_held = 1;
+      tally_t g = {s->before[VTA_CAT_BUSY] - used[u][VTA_CAT_BUSY],
+                   s->before[VTA_CAT_MEM] - used[u][VTA_CAT_MEM], {0}};
+      for (int q = 0; q < 4; q++)
+        g.dep[q] = s->before[VTA_CAT_DEP + q] - used[u][VTA_CAT_DEP + q];
+      attribute(p, u, &g);
+      if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
+      w->held[u] = 0;
+      insn_start(p, u, e->index, c);
+      attribute_cycle(p, u, s->cat);
+      memcpy(used[u], s->before, sizeof used[u]);
+      used[u][s->cat]++;
+      break;
+    }
+    default:
+      break;
+    }
   }
 }
 
@@ -989,19 +1031,27 @@ static void tl_counters(vta_prof_t *p, uint64_t g, int finished) {
  * categories of the span, this cycle's included unless the unit starts an
  * instruction in it: its category then goes to the new one). */
 static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS], int finished,
-                 const uint64_t (*count)[VTA_NCAT]) {
+                 const uint64_t (*count)[VTA_NCAT], const vta_span_start_t *starts, int nstarts) {
   const uint64_t t = p->now, g = p->base + t;
   int n = ev ? ev->n : 0;
   /* The canonical order (pops before pushes) matters to the timeline's
    * token flows; attribution reads one DISPATCH, START, DONE per unit. */
   if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
+  /* The span's earlier cycles' events in their order (instructions
+   * dispatched in them are in their queues before the span's last cycles
+   * are attributed: a unit waits for a token only with a head in its
+   * queue, so its dep cycles go to it), then each unit's cycles since its
+   * last START held back. */
   walk_units_t w;
-  walk_units_of(p, ev, n, t, &w);
-  /* Instructions dispatched in the span's earlier cycles (held back) are in
-   * their queues before its cycles are attributed: a unit waits for a
-   * token only with a head in its queue, so its dep cycles go to it. */
-  if (w.dispatches_held) dispatches(p, ev, n, t, 1);
+  uint64_t used[3][VTA_NCAT], rest[3][VTA_NCAT];
+  memset(used, 0, sizeof used);
+  walk_events(p, ev, n, t, starts, nstarts, &w, used);
+  if (w.starts_held && count) {
+    for (int u = 0; u < 3; u++)
+      for (int k = 0; k < VTA_NCAT; k++) rest[u][k] = count[u][k] - used[u][k];
+    count = (const uint64_t(*)[VTA_NCAT])rest;
+  }
   /* 0. a span's earlier cycles, 1. starts (the pops happen now), 2. this
    * cycle's category, 3. dones.  A unit whose instruction completed in an
    * earlier cycle of the span spent the cycles after it idle or waiting
@@ -1009,7 +1059,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
   for (int u = 0; u < 3; u++) {
     if (count) attribute_span(p, u, count[u], cat[u], w.started[u] && !finished);
     if (w.held[u] && p->cur_on[u]) insn_done(p, u, 0, w.held_at[u]);
-    if (w.started[u]) insn_start(p, u, w.sidx[u]);
+    if (w.started[u]) insn_start(p, u, w.sidx[u], t);
     if (!finished && (!count || w.started[u])) attribute_cycle(p, u, cat[u]);
     if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0, t);
   }
@@ -1031,21 +1081,21 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
                     int finished) {
   if (!p->in_run) return;
   p->stamped = 0;
-  walk(p, ev, cat, finished, NULL);
+  walk(p, ev, cat, finished, NULL, NULL, 0);
 }
 
 void vta_prof_span(vta_prof_t *p, const vta_span_t *s) {
   if (!p->in_run || !s->cycles) return;
   p->now += s->cycles - 1; /* the span's last cycle; nothing to show before it */
   p->stamped = 1;
-  walk(p, s->ev, s->cat, s->finished, s->count);
+  walk(p, s->ev, s->cat, s->finished, s->count, s->starts, s->nstarts);
 }
 
 uint32_t vta_prof_defer(const vta_prof_t *p) {
   /* the timeline draws every event in its cycle's order */
   return vta_prof_skip(p) | (p && p->tl ? 0
-                             : (1u << VTA_EV_DISPATCH) | (1u << VTA_EV_DONE) |
-                               (1u << VTA_EV_RD_REQ));
+                             : (1u << VTA_EV_DISPATCH) | (1u << VTA_EV_START) |
+                               (1u << VTA_EV_DONE) | (1u << VTA_EV_RD_REQ));
 }
 
 uint32_t vta_prof_skip(const vta_prof_t *p) {

@@ -32,7 +32,10 @@ int vta_unit_start(vta_model_t *m, unit_t *u, const cmd_t *c, vta_err *err) {
   u->busy = 1;
   u->start = cy->now;
   u->mem = 0;
+  /* busy from S: the category counted for this cycle whatever the unit
+   * sets up next (a watcher's held START says so, span.c) */
   u->cat = VTA_CAT_BUSY;
+  if (cy->span_fn) vta_span_started(m, u->id);
   u->acted = 1;
   m->executed++;
   return 1;

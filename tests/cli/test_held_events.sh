@@ -1,7 +1,8 @@
 # tests/cli/test_held_events.sh - the default report's watcher lets the model
-# hold back the events it reads by their cycle stamps (dispatches, dones,
-# read requests, write address phases: vta_evlist_t.defer), so that a span
-# ends only at a start; the report must not change for it.  References that
+# hold back the events it reads by their cycle stamps (dispatches, starts
+# with their units' counts before them, dones, read requests, write address
+# phases: vta_evlist_t.defer, vta_span_t.starts), so that a span ends only
+# when 1 024 events are held; the report must not change for it.  References that
 # hold nothing back: the same run with --timeline (the timeline reads every
 # event in its own cycle's order, so the profiler asks for no holding), and
 # the RTL engine (which ends a span at every event it is asked for).  On:
