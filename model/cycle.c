@@ -70,12 +70,12 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   unit_t *st = &cy->u[VTA_UNIT_STORE];
   st->wr.sbuf = malloc(m->out.elem_bytes + 2 * bus);
   st->wr.wbeat = malloc(bus);
-  st->wr.cum = malloc((WR_SCHED_MAX + 1) * sizeof *st->wr.cum);
+  st->wr.sched = malloc(VTA_MEMSYS_POSTS * sizeof *st->wr.sched);
   cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
   if (m->out.elem_bytes > widest) widest = m->out.elem_bytes;
   cy->evrow = malloc(widest);
   cy->evzero = calloc(1, widest > bus ? widest : bus); /* also a beat's unset strobes */
-  bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.cum || !cy->f.buf || !cy->evrow || !cy->evzero;
+  bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.sched || !cy->f.buf || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
   bad |= vta_span_new(m) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
@@ -93,7 +93,7 @@ void vta_cycle_free(vta_model_t *m) {
   for (int u = 0; u < 3; u++) free(cy->u[u].rd.stage);
   free(cy->u[VTA_UNIT_STORE].wr.sbuf);
   free(cy->u[VTA_UNIT_STORE].wr.wbeat);
-  free(cy->u[VTA_UNIT_STORE].wr.cum);
+  free(cy->u[VTA_UNIT_STORE].wr.sched);
   free(cy->u[VTA_UNIT_STORE].wr.sev);
   free(cy->u[VTA_UNIT_STORE].wr.sdat);
   free(cy->f.buf);

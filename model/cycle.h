@@ -72,7 +72,16 @@ typedef struct dma_wr {
   uint64_t start, done_at, acct, upto;
   uint64_t ba, back, baddr_c, bbytes; /* a burst of the schedule: AW and ack cycles, bytes */
   uint32_t by;                        /* its row */
-  struct wr_cum *cum;  /* counters of cycles [S, S + k) in cum[k], k <= WR_SCHED_MAX */
+  /* The schedule's bursts (at most VTA_MEMSYS_POSTS), in order, with the
+   * counters of its cycles before each; per, ob, cpb: an element's cycles,
+   * its beats, a beat's cycles.  The counters of cycles [S, x) follow from
+   * them (tensor.c, wr_counts); those up to acct are kept in at_acct. */
+  struct wr_burst *sched;
+  uint32_t nsched;
+  uint64_t per, ob, cpb;
+  struct wr_cum {
+    uint64_t busy, mem, req, bytes, beats, wbusy;
+  } at_acct, total; /* total: through D, its acknowledge */
   /* Into a digest list: its events, laid out at S in cycle order with the
    * beats' data, reported as the steps pass their cycles (`ksev`: the next
    * one; vta_dma_wr_sync_events). */
@@ -81,8 +90,12 @@ typedef struct dma_wr {
   uint32_t nsev, ksev;
 } dma_wr_t;
 #define WR_SCHED_MAX 4096 /* cycles of a store in closed form, at most */
-struct wr_cum {
-  uint32_t busy, mem, req, bytes, beats, wbusy;
+/* A burst of a STORE's schedule in closed form: address phase in cycle a,
+ * T elements, the acknowledge in back; the counters of the schedule's
+ * cycles before a (the start's included). */
+struct wr_burst {
+  uint64_t a, back, T, bytes;
+  struct wr_cum before;
 };
 
 /* ---- the GEMM / ALU pipeline (compute.c) -------------------------------- */

@@ -460,12 +460,12 @@ static void wr_row(dma_wr_t *d, uint32_t elem) {
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
   (void)err;
   uint8_t *sbuf = d->sbuf, *wbeat = d->wbeat, *sdat = d->sdat;
-  struct wr_cum *cum = d->cum;
+  struct wr_burst *sched = d->sched;
   vta_event_t *sev = d->sev;
   *d = (dma_wr_t){0};
   d->sbuf = sbuf;
   d->wbeat = wbeat;
-  d->cum = cum;
+  d->sched = sched;
   d->sev = sev;
   d->sdat = sdat;
   d->active = 1;
@@ -653,7 +653,6 @@ typedef struct wr_walk {
                                        1 << VTA_EV_*): those the list takes */
   uint32_t nev;                     /* events laid out */
   uint32_t entry;                   /* the next out row to read */
-  uint64_t filled;                  /* cum entries zeroed so far */
 } wr_walk_t;
 
 static inline void wr_ev(dma_wr_t *d, wr_walk_t *w, uint64_t cycle, uint32_t kind, uint32_t idx,
@@ -661,15 +660,12 @@ static inline void wr_ev(dma_wr_t *d, wr_walk_t *w, uint64_t cycle, uint32_t kin
   if (w->emit >> kind & 1) d->sev[w->nev++] = (vta_event_t){cycle, kind, 0, 0, idx, addr, bytes, data};
 }
 
-/* Element i of the current burst, read in `read`: its out row packed, its
- * OB beats posted in the cycles they are accepted, and the cycles' counters
- * (c[k] gets cycle S + k - 1's). */
+/* Element i of the current burst, read in `read`: its out row packed and
+ * its OB beats posted in the cycles they are accepted. */
 static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *host, uint64_t i,
                            uint64_t read) {
-  struct wr_cum *c = d->cum;
-  const uint64_t E = w->E, bus = w->bus, cpb = w->cpb, S = w->S;
+  const uint64_t E = w->E, bus = w->bus, cpb = w->cpb;
   const int skip = m->params.skip_exec; /* no data: nothing packed, nothing posted */
-  c[read - S + 1].busy = 1;
   if (!skip) vta_tensor_pack(&m->out, w->entry, d->sbuf);
   wr_ev(d, w, read, VTA_EV_OUT_RD, w->entry, 0, 0, NULL);
   const int beats = w->emit >> VTA_EV_WR_BEAT & 1; /* their data, from the out row */
@@ -677,8 +673,6 @@ static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *h
   if (beats) vta_copy_beat(data, d->sbuf, E);
   for (uint64_t j = 0; j < w->ob; j++) {
     uint64_t acc = read + (j + 1) * cpb;
-    for (uint64_t t = acc - cpb + 1; t < acc; t++) c[t - S + 1].mem = 1;
-    c[acc - S + 1].busy = c[acc - S + 1].beats = 1;
     if (!skip) vta_memsys_wr_post(m->cy->ms, acc, host + i * E + j * bus, d->sbuf + j * bus, bus);
     wr_ev(d, w, acc, VTA_EV_WR_BEAT, w->strb, d->baddr_c + i * E + j * bus, (uint32_t)bus,
           beats ? data + j * bus : NULL);
@@ -686,37 +680,86 @@ static void wr_lay_element(vta_model_t *m, dma_wr_t *d, wr_walk_t *w, uint8_t *h
   w->entry++;
 }
 
+/* The counters of cycles [a, a + L) of burst r (1 <= L <= its cycles):
+ * the address phase (busy, the request, its bytes), each element's read
+ * (busy) and beats (one busy cycle each after CPB - 1 waiting for the
+ * memory), the acknowledge's wait (memory) and the acknowledge (busy); the
+ * write channel is busy throughout. */
+static void wr_burst_counts(const dma_wr_t *d, const struct wr_burst *r, uint64_t L,
+                            struct wr_cum *o) {
+  const uint64_t per = d->per, ob = d->ob, cpb = d->cpb, region = r->T * per;
+  o->busy += 1;
+  o->req += 1;
+  o->bytes += r->bytes;
+  o->wbusy += L;
+  const uint64_t m = L - 1 < region ? L - 1 : region, full = m / per, rem = m % per;
+  o->busy += full * (1 + ob);
+  o->beats += full * ob;
+  o->mem += full * ob * (cpb - 1);
+  if (rem) { /* the element's read, then rem - 1 cycles of its beats */
+    const uint64_t k = (rem - 1) / cpb;
+    o->busy += 1 + k;
+    o->beats += k;
+    o->mem += rem - 1 - k;
+  }
+  if (L - 1 > region) {
+    const uint64_t past = L - 1 - region, wait = r->back - r->a - region - 1;
+    o->mem += past > wait ? wait : past;
+    o->busy += past > wait; /* the acknowledge */
+  }
+}
+
+/* The counters of the schedule's cycles [S, x), x <= D + 1. */
+static void wr_counts(const dma_wr_t *d, uint64_t x, struct wr_cum *o) {
+  /* D's own step settles up to D, and D's count through it: the total
+   * less or with the acknowledge in D (busy, the channel busy) */
+  if (x >= d->done_at) {
+    *o = d->total;
+    if (x == d->done_at) o->busy--, o->wbusy--;
+    return;
+  }
+  *o = (struct wr_cum){0};
+  if (x <= d->start) return;
+  if (x - 1 < d->sched[0].a) { /* S alone: the start */
+    o->busy = 1;
+    return;
+  }
+  uint32_t lo = 0, hi = d->nsched; /* the last burst whose address phase is before x */
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (d->sched[mid].a <= x - 1) lo = mid;
+    else hi = mid;
+  }
+  const struct wr_burst *r = &d->sched[lo];
+  assert(x - 1 <= r->back);
+  *o = r->before;
+  wr_burst_counts(d, r, x - r->a, o);
+}
+
 /* The burst under d's cursor: its address phase, elements and
  * acknowledge; returns its last read's cycle, or 0 when closed form is
  * ruled out (not host memory, which the posts need, or too long). */
 static uint64_t wr_lay_burst(vta_model_t *m, dma_wr_t *d, wr_walk_t *w) {
-  struct wr_cum *c = d->cum;
-  const uint64_t T = d->bbytes / w->E, b0 = d->ba - w->S + 1, bk = d->back - w->S + 1;
+  const uint64_t T = d->bbytes / w->E, bk = d->back - w->S + 1;
   uint8_t *host = vta_mem_host(m->mem, d->baddr_c, d->bbytes);
   if (!host || bk > WR_SCHED_MAX) return 0;
-  memset(&c[w->filled + 1], 0, (bk - w->filled) * sizeof *c);
-  w->filled = bk;
-  c[b0].busy = c[b0].req = 1;
-  c[b0].bytes = (uint32_t)d->bbytes;
-  for (uint64_t k = b0; k <= bk; k++) c[k].wbusy = 1;
-  for (uint64_t k = b0 + T * w->per + 1; k < bk; k++) c[k].mem = 1; /* the ack's wait */
-  c[bk].busy = 1;
+  struct wr_burst *r = &d->sched[d->nsched];
+  r->a = d->ba;
+  r->back = d->back;
+  r->T = T;
+  r->bytes = d->bbytes;
+  if (d->nsched) { /* the previous burst's cycles after those before it */
+    const struct wr_burst *q = r - 1;
+    r->before = q->before;
+    wr_burst_counts(d, q, q->back - q->a + 1, &r->before);
+  } else {
+    r->before = (struct wr_cum){.busy = 1}; /* S: the start */
+  }
+  d->nsched++;
   wr_ev(d, w, d->ba, VTA_EV_WR_ADDR, 0, d->baddr_c, (uint32_t)d->bbytes, NULL);
   for (uint64_t i = 0; i < T; i++) wr_lay_element(m, d, w, host, i, d->ba + 1 + i * w->per);
   wr_ev(d, w, d->back, VTA_EV_WR_ACK, 0, 0, 0, NULL);
   return d->ba + 1 + (T - 1) * w->per;
-}
-
-/* cum[k] from cycle S + k - 1's counters to those of cycles [S, S + k). */
-static void wr_cum_sum(struct wr_cum *c, uint64_t filled) {
-  for (uint64_t k = 1; k <= filled; k++) {
-    c[k].busy += c[k - 1].busy;
-    c[k].mem += c[k - 1].mem;
-    c[k].req += c[k - 1].req;
-    c[k].bytes += c[k - 1].bytes;
-    c[k].beats += c[k - 1].beats;
-    c[k].wbusy += c[k - 1].wbusy;
-  }
 }
 
 int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
@@ -738,13 +781,16 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   if (!nelem || nelem * ob > VTA_MEMSYS_POSTS || !wr_compute_bound(m, in, nelem, S, &bound))
     return 0;
   /* One walk over the bursts: read and post every beat in its cycle, and
-   * lay the counters out per cycle (cum[k] gets cycle S + k - 1's, summed
-   * below); anything that rules closed form out drops the posts. */
+   * note each burst for the counters; anything that rules closed form out
+   * drops the posts. */
   wr_walk_t w = {S, E, bus, ob, p->cpb, 1 + ob * p->cpb, bus >= 32 ? 0xffffffffu : (1u << bus) - 1,
-                 emit ? ~cy->ev->skip : 0, 0, in->sram_base, 1};
+                 emit ? ~cy->ev->skip : 0, 0, in->sram_base};
   uint64_t last_read = 0;
-  d->cum[0] = d->cum[1] = (struct wr_cum){0};
-  d->cum[1].busy = 1; /* S: the start */
+  d->nsched = 0;
+  d->per = w.per;
+  d->ob = ob;
+  d->cpb = p->cpb;
+  d->start = S;
   wr_burst_at(m, d, 0, NULL, S + 1);
   do {
     last_read = wr_lay_burst(m, d, &w);
@@ -755,9 +801,11 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
     return 0;
   }
   d->done_at = d->back;
-  wr_cum_sum(d->cum, w.filled);
-  d->start = S;
   d->acct = d->upto = S;
+  d->at_acct = (struct wr_cum){0};
+  const struct wr_burst *q = &d->sched[d->nsched - 1];
+  d->total = q->before;
+  wr_burst_counts(d, q, q->back - q->a + 1, &d->total);
   d->lazy = 1;
   d->nsev = w.nev;
   d->ksev = 0;
@@ -788,14 +836,17 @@ void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
 void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d) {
   cyc_t *cy = m->cy;
   if (!d->lazy || d->upto == d->acct) return;
-  uint64_t from = d->acct, to = d->upto <= d->done_at ? d->upto : d->done_at + 1;
-  const struct wr_cum *a = &d->cum[from - d->start], *b = &d->cum[to - d->start];
+  uint64_t to = d->upto <= d->done_at ? d->upto : d->done_at + 1;
+  struct wr_cum up;
+  wr_counts(d, to, &up);
+  const struct wr_cum *a = &d->at_acct, *b = &up;
   cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += b->busy - a->busy;
   cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += b->mem - a->mem;
   cy->u[VTA_UNIT_STORE].mem += b->mem - a->mem;
   vta_memsys_wr_count(cy->ms, b->req - a->req, b->bytes - a->bytes, b->beats - a->beats,
                       b->wbusy - a->wbusy);
   d->acct = to;
+  d->at_acct = up;
   if (to > d->done_at) d->lazy = 0; /* D counted: closed form is over */
 }
 
