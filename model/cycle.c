@@ -521,7 +521,7 @@ static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max,
       if (cy->now >= stop || changed || !chain_ready(m) || (m->params.stop && *m->params.stop))
         return 0;
       if ((active = chain_cycle(m, &changed, err)) < 0) return -1;
-      if (cy->span_fn && vta_span_show(m, 0)) return 1; /* as the main loop after a cycle */
+      if (cy->span_fn && vta_span_show_cycle(m)) return 1; /* as the main loop after a cycle */
     } while (active);
     if (quiet_until(m, max, 1, &to, err)) return -1;
   }
@@ -610,7 +610,7 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
       rc = -1;
       break;
     }
-    if (cy->span_fn && vta_span_show(m, 0)) break; /* the watcher stops the run */
+    if (cy->span_fn && vta_span_show_cycle(m)) break; /* the watcher stops the run */
     if (active) {
       if (cy->lazy && train(m, stop, err) < 0) {
         rc = -1;

@@ -53,15 +53,15 @@ typedef struct dma_rd {
 /* A 2-D store from the out scratchpad (section 6.6). */
 enum { WR_AW = 0, WR_FILL, WR_ACK };
 typedef struct dma_wr {
+  /* One store's state, all 0 when it starts (vta_dma_wr_begin clears up
+   * to `in`, a copy of a few hundred bytes less than the whole). */
   int active, state;
-  vta_insn_t in;
   uint32_t y;            /* current row */
   uint32_t entry;        /* next SRAM entry to read (dense) */
   uint64_t rend;         /* end of the current row in DRAM */
   uint64_t baddr, bend;  /* current burst */
   uint64_t beat;         /* aligned address of the next beat to send */
   uint64_t sb_lo, sb_hi; /* DRAM bytes [sb_lo, sb_hi) are staged in sbuf */
-  uint8_t *sbuf, *wbeat;
   /* In closed form (docs/microarch.md 8.3): the schedule of 6.6 fixed at S,
    * the out rows read and the beats posted to the memory system then; the
    * unit's and the write channel's counters are counted cycle by cycle from
@@ -72,22 +72,27 @@ typedef struct dma_wr {
   uint64_t start, done_at, acct, upto;
   uint64_t ba, back, baddr_c, bbytes; /* a burst of the schedule: AW and ack cycles, bytes */
   uint32_t by;                        /* its row */
-  /* The schedule's bursts (at most VTA_MEMSYS_POSTS), in order, with the
-   * counters of its cycles before each; per, ob, cpb: an element's cycles,
-   * its beats, a beat's cycles.  The counters of cycles [S, x) follow from
-   * them (tensor.c, wr_counts); those up to acct are kept in at_acct. */
-  struct wr_burst *sched;
-  uint32_t nsched;
+  uint32_t nsched;                    /* bursts in sched */
+  /* Into a digest list: its events, laid out at S in cycle order with the
+   * beats' data, reported as the steps pass their cycles (`ksev`: the next
+   * one; vta_dma_wr_sync_events). */
+  uint32_t nsev, ksev;
+  /* Set where they are first read: the instruction at the start, the rest
+   * when closed form lays the schedule out.  The schedule's bursts (at most
+   * VTA_MEMSYS_POSTS, in sched), in order, carry the counters of its cycles
+   * before each; per, ob, cpb: an element's cycles, its beats, a beat's
+   * cycles.  The counters of cycles [S, x) follow from them (tensor.c,
+   * wr_counts); those up to acct are kept in at_acct. */
+  vta_insn_t in;
   uint64_t per, ob, cpb;
   struct wr_cum {
     uint64_t busy, mem, req, bytes, beats, wbusy;
   } at_acct, total; /* total: through D, its acknowledge */
-  /* Into a digest list: its events, laid out at S in cycle order with the
-   * beats' data, reported as the steps pass their cycles (`ksev`: the next
-   * one; vta_dma_wr_sync_events). */
+  /* Buffers kept from store to store. */
+  uint8_t *sbuf, *wbeat;
+  struct wr_burst *sched;
   vta_event_t *sev;
   uint8_t *sdat;
-  uint32_t nsev, ksev;
 } dma_wr_t;
 #define WR_SCHED_MAX 4096 /* cycles of a store in closed form, at most */
 /* A burst of a STORE's schedule in closed form: address phase in cycle a,
@@ -445,6 +450,12 @@ void vta_span_started(vta_model_t *m, int unit);
  * show the cycles not yet shown, this one last, when it has events the
  * watcher wants or is the finish pulse; non-zero when the watcher stops. */
 int vta_span_show(vta_model_t *m, int finished);
+/* vta_span_show after a cycle, in line when the list has no new event
+ * (nothing to show: the span goes on). */
+static inline int vta_span_show_cycle(vta_model_t *m) {
+  const cyc_t *cy = m->cy;
+  return cy->span_held != cy->ev->n && vta_span_show(m, 0);
+}
 /* The end of a step: show the cycles not yet shown (before a fault's
  * cycle, which is not shown: `faulted`). */
 int vta_span_flush(vta_model_t *m, int faulted);

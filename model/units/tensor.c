@@ -14,6 +14,7 @@
 
 #include <assert.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -459,15 +460,7 @@ static void wr_row(dma_wr_t *d, uint32_t elem) {
 
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
   (void)err;
-  uint8_t *sbuf = d->sbuf, *wbeat = d->wbeat, *sdat = d->sdat;
-  struct wr_burst *sched = d->sched;
-  vta_event_t *sev = d->sev;
-  *d = (dma_wr_t){0};
-  d->sbuf = sbuf;
-  d->wbeat = wbeat;
-  d->sched = sched;
-  d->sev = sev;
-  d->sdat = sdat;
+  memset(d, 0, offsetof(dma_wr_t, in)); /* the rest is set before it is read */
   d->active = 1;
   d->in = c->insn;
   d->entry = c->insn.sram_base;
