@@ -359,6 +359,31 @@ static int64_t train_end(vta_model_t *m, uint64_t from, uint64_t done, int rc, v
   return rc < 0 ? fail(m, err) : (int64_t)done;
 }
 
+/* A train of pad steps (docs/microarch.md 6.2): the DMA unit u writes a
+ * pad entry, or steps over one of a data row's, in every cycle in which no
+ * beat lands for it, and none lands for anybody, nobody presents a request
+ * and nothing else in the machine moves (the caller checks that as for a
+ * beat train): the cycles differ only in the step, so they run in bulk, up
+ * to the memory's next event and through the last pad at most (the cycle
+ * after it may be the unit's D, evaluated as usual).  Nobody may want the
+ * pads' scratchpad writes as events, which would carry the train's first
+ * cycle.  Returns the cycles run. */
+static int64_t pad_train(vta_model_t *m, unit_t *u, uint64_t end) {
+  cyc_t *cy = m->cy;
+  dma_rd_t *d = &u->rd;
+  if (d->pads_done >= d->pads || cy->now < d->start + 2 || vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR))
+    return 0;
+  const uint64_t from = cy->now, e = vta_memsys_next_event(cy->ms);
+  uint64_t n = e > from ? e - from : 0;
+  if (n > d->pads - d->pads_done) n = d->pads - d->pads_done;
+  if (!(n = train_len(m, n, end))) return 0;
+  vta_dma_rd_pads(m, d, n);
+  count_quiet(m, from, n);
+  vta_memsys_skip(cy->ms, from + n); /* the memory idles: what its ticks do then */
+  cy->now = from + n;
+  return (int64_t)n;
+}
+
 static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   if (cy->lazy && cy->f.state == F_WAIT) {
@@ -372,8 +397,6 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE];
   unit_t *u = ld->busy ? ld : cu, *other = u == ld ? cu : ld;
   if (!u->busy || u->kind != K_DMA || !u->rd.narrow || u->cat != VTA_CAT_BUSY) return 0;
-  /* A pad walker stepping over data rows moves in beat cycles too. */
-  if (u->rd.pads_done >= u->rd.skip_lo && u->rd.pads_done < u->rd.skip_hi) return 0;
   if (cy->f.acted || other->acted || cy->u[VTA_UNIT_STORE].acted ||
       !vta_memsys_wr_idle(cy->ms))
     return 0;
@@ -384,6 +407,9 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (u->rd.req_left && cy->now < u->rd.req_from) return 0; /* starts asking meanwhile */
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, u->rd.client), from = cy->now;
+  if (!n) return asks ? 0 : pad_train(m, u, end); /* no beat of its own lands now */
+  /* A pad walker stepping over data rows moves in beat cycles too. */
+  if (u->rd.pads_done >= u->rd.skip_lo && u->rd.pads_done < u->rd.skip_hi) return 0;
   uint64_t frees = vta_memsys_rd_slot_frees_at(cy->ms); /* the refused request's grant */
   if (asks && frees - from < n) n = frees - from;
   if (!(n = train_len(m, n, end))) return 0;

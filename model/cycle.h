@@ -325,6 +325,11 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);
  * memory tick, now advanced; *done = cycles completed (on a memory fault,
  * the faulting cycle is not among them). */
 int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vta_err *err);
+/* The pad steps of n cycles from now on in which no beat lands for d
+ * (cycle.c checks that, that n pads are left, and that nobody wants their
+ * writes as events): each cycle's pad written, or a data row's entry
+ * stepped over, as vta_dma_rd_step does; now is not advanced. */
+void vta_dma_rd_pads(vta_model_t *m, dma_rd_t *d, uint64_t n);
 /* The train itself for a client's beat handlers (vta_memsys_rd_bulk), now
  * advanced over the cycles landed. */
 int vta_rd_train(vta_model_t *m, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,

@@ -775,6 +775,61 @@ static void test_load_padding(void) {
   rig_close(&r);
 }
 
+/* Pad trains (cycle.c): a padded LOAD's pad steps in cycles without a beat
+ * run in bulk when nothing else moves.  Over scratchpad rows an earlier
+ * LOAD filled, with bottom pads and no side pads (the walker then steps
+ * over the data rows too, a cycle each) and with side pads, under a long
+ * read latency (the top pads and steps all fall in the wait for the first
+ * beat) and the default: the run with skipping equals the one evaluated
+ * cycle by cycle in ECNT, every counter and the scratchpad. */
+static void test_pad_trains(void) {
+  static const uint32_t pads[][4] = {{2, 3, 0, 0}, {1, 2, 1, 1}, {0, 4, 0, 0}, {3, 0, 2, 0}};
+  for (int lat = 0; lat < 2; lat++)
+    for (size_t k = 0; k < sizeof pads / sizeof pads[0]; k++) {
+      vta_cycle_stats_t st[2];
+      int32_t sram[2][64];
+      long long ecnt[2];
+      for (int no_skip = 0; no_skip < 2; no_skip++) {
+        vta_params_t p = with(lat ? "RD_LAT" : NULL, lat ? 60 : 0);
+        p.no_skip = no_skip;
+        rig_t r;
+        rig_open_p(&r, &p);
+        uint32_t pi;
+        uint8_t *d = dram(&r, 4096, &pi);
+        memset(d, 5, 1024);        /* the filler */
+        memset(d + 1024, 9, 1024); /* the padded load's data */
+        const uint32_t y0 = pads[k][0], y1 = pads[k][1], x0 = pads[k][2], x1 = pads[k][3];
+        emit(&r, LD(VTA_MEM_INP, 0, pi / 16, 8, 8, 8)); /* entries 0..63 := 5 */
+        emit(&r, dep(PAD(LD(VTA_MEM_INP, 0, pi / 16 + 64, 3, 2, 2), y0, y1, x0, x1), SN));
+        emit(&r, dep(FIN(), PP));
+        ecnt[no_skip] = run_ecnt(&r);
+        st[no_skip] = *vta_model_cycle_stats(r.m);
+        st[no_skip].skipped = 0;
+        vta_err e;
+        for (uint32_t i = 0; i < 64; i++) {
+          int32_t lanes[16];
+          CHECK(vta_model_read_sram(r.m, VTA_MEM_INP, i, lanes, &e) == 0);
+          sram[no_skip][i] = lanes[0];
+        }
+        /* the padded tile: pads 0, data 9, the entries after it still 5 */
+        const uint32_t rl = x0 + 2 + x1, rows = y0 + 3 + y1;
+        for (uint32_t i = 0; i < rows * rl; i++) {
+          const uint32_t y = i / rl, x = i % rl;
+          const int data = y >= y0 && y < y0 + 3 && x >= x0 && x < x0 + 2;
+          CHECK_MSG(sram[no_skip][i] == (data ? 9 : 0), "pads %u %u %u %u entry %u: %d", y0,
+                    y1, x0, x1, i, sram[no_skip][i]);
+        }
+        CHECK_EQ(sram[no_skip][rows * rl], 5);
+        rig_close(&r);
+      }
+      CHECK_EQ(ecnt[0], ecnt[1]);
+      CHECK_MSG(!memcmp(&st[0], &st[1], sizeof st[0]),
+                "pads %u %u %u %u, RD_LAT %s: counters differ with and without skipping",
+                pads[k][0], pads[k][1], pads[k][2], pads[k][3], lat ? "60" : "default");
+      CHECK(!memcmp(sram[0], sram[1], sizeof sram[0]));
+    }
+}
+
 static void test_load_rows_outstanding(void) {
   /* 64 rows of one inp tensor (2-beat bursts), S = 9.  MAX_OUTST 16: row k
    * is requested in 10 + 3k: inp is not eligible the cycle after its grant,
@@ -1434,6 +1489,7 @@ int main(void) {
   RUN(test_sync_nops);
   RUN(test_load_uop_alignment);
   RUN(test_load_padding);
+  RUN(test_pad_trains);
   RUN(test_load_rows_outstanding);
   RUN(test_fetch_chunks_and_queue_stall);
   RUN(test_priority_contention);

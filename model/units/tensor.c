@@ -397,6 +397,20 @@ int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vt
   return vta_rd_train(m, n, train_beat, train_run, &t, done, err);
 }
 
+void vta_dma_rd_pads(vta_model_t *m, dma_rd_t *d, uint64_t n) {
+  const uint64_t c0 = m->cy->now;
+  assert(c0 >= d->start + 2 && n <= d->pads - d->pads_done);
+  for (uint64_t k = 0; k < n; k++) {
+    if (d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi) { /* no port: a step */
+      d->pads_done++;
+      continue;
+    }
+    uint32_t e = pad_entry(d, d->pads_done++);
+    vta_pipe_sync_row(m, c0 + k + 1, d->s, e);
+    if (!m->params.skip_exec) vta_tensor_zero(d->s, e, 1);
+  }
+}
+
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   cyc_t *cy = m->cy;
   /* inp/wgt/acc: D = 1 + max(S, last beat, last pad), one register stage
