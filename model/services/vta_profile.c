@@ -886,27 +886,33 @@ static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t
       }
       break;
     case VTA_EV_START: {
-      const vta_span_start_t *s = j < nstarts ? &starts[j++] : NULL;
+      /* its entry: the next one of its unit and cycle (one is missing only
+       * when its event or entry was lost for memory: those counts then go
+       * unsplit, to what the unit does at the span's end) */
+      const vta_span_start_t *s = NULL;
+      for (int k = j; k < nstarts && !s; k++)
+        if (starts[k].unit == u && starts[k].cycle == c) s = &starts[k], j = k + 1;
       if (c >= t) {
         w->started[u] = 1;
         w->sidx[u] = e->index;
         break;
       }
-      /* an engine that holds a START back says where it splits the counts */
-      assert(s && s->unit == u && s->cycle == c);
-      if (!s) break;
       w->starts_held = 1;
-      tally_t g = {s->before[VTA_CAT_BUSY] - used[u][VTA_CAT_BUSY],
-                   s->before[VTA_CAT_MEM] - used[u][VTA_CAT_MEM], {0}};
-      for (int q = 0; q < 4; q++)
-        g.dep[q] = s->before[VTA_CAT_DEP + q] - used[u][VTA_CAT_DEP + q];
-      attribute(p, u, &g);
+      if (s) {
+        tally_t g = {s->before[VTA_CAT_BUSY] - used[u][VTA_CAT_BUSY],
+                     s->before[VTA_CAT_MEM] - used[u][VTA_CAT_MEM], {0}};
+        for (int q = 0; q < 4; q++)
+          g.dep[q] = s->before[VTA_CAT_DEP + q] - used[u][VTA_CAT_DEP + q];
+        attribute(p, u, &g);
+      }
       if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
       w->held[u] = 0;
       insn_start(p, u, e->index, c);
-      attribute_cycle(p, u, s->cat);
-      memcpy(used[u], s->before, sizeof used[u]);
-      used[u][s->cat]++;
+      if (s) {
+        attribute_cycle(p, u, s->cat);
+        memcpy(used[u], s->before, sizeof used[u]);
+        used[u][s->cat]++;
+      }
       break;
     }
     default:
