@@ -232,30 +232,16 @@ typedef struct cyc {
   } while (0)
 void vta_emit(vta_model_t *m, int kind, int unit, int which, uint32_t index, uint64_t addr,
               uint32_t bytes, const uint8_t *data);
-/* vta_emit with the common case in line: an event without data into a
- * stored list with room is written in canonical form where it is made (a
- * constant kind folds its field mask); anything else takes vta_emit.  A
- * watched run emits a few events per instruction, and the call was most
- * of their cost. */
+/* vta_emit with the common case in line (vta_evlist_add_plain): a watched
+ * run emits a few events per instruction, and the call was most of their
+ * cost. */
 __attribute__((always_inline)) static inline void vta_emit_fast(vta_model_t *m, int kind, int unit,
                                                                 int which, uint32_t index,
                                                                 uint64_t addr, uint32_t bytes,
                                                                 const uint8_t *data) {
-  vta_evlist_t *l = m->cy->ev;
-  const unsigned f = vta_ev_fields((unsigned)kind);
-  if (kind < 0 || kind >= VTA_EV_NKINDS || (f & VTA_EVF_DATA) || l->digest || l->n == l->cap) {
-    vta_emit(m, kind, unit, which, index, addr, bytes, data);
-    return;
-  }
-  if (l->skip >> kind & 1) return;
-  l->ev[l->n++] = (vta_event_t){m->cy->now,
-                                (uint8_t)kind,
-                                (uint8_t)(f & VTA_EVF_UNIT ? unit : 0),
-                                (uint8_t)(f & VTA_EVF_WHICH ? which : 0),
-                                f & VTA_EVF_INDEX ? index : 0,
-                                f & VTA_EVF_ADDR ? addr : 0,
-                                f & VTA_EVF_BYTES ? bytes : 0,
-                                NULL};
+  const vta_event_t e = {m->cy->now, (uint8_t)kind, (uint8_t)unit, (uint8_t)which,
+                         index, addr, bytes, data};
+  if (!vta_evlist_add_plain(m->cy->ev, &e)) vta_emit(m, kind, unit, which, index, addr, bytes, data);
 }
 /* Someone listens for events of any of these kinds (bits 1 << VTA_EV_*). */
 static inline int vta_ev_wanted(const cyc_t *cy, uint32_t kinds) {

@@ -233,6 +233,26 @@ __attribute__((always_inline)) static inline vta_event_t *vta_evlist_add(vta_evl
   return &l->scratch;
 }
 
+/* vta_evlist_add's common case in line: an event without data into a
+ * stored list with room, copied in canonical form (with a constant kind
+ * the field mask folds).  1 when taken (stored, or dropped as a kind the
+ * list skips), 0 when it is vta_evlist_add's to take. */
+__attribute__((always_inline)) static inline int vta_evlist_add_plain(vta_evlist_t *l,
+                                                                      const vta_event_t *e) {
+  const unsigned f = vta_ev_fields(e->kind);
+  if (e->kind >= VTA_EV_NKINDS || (f & VTA_EVF_DATA) || l->digest || l->n == l->cap) return 0;
+  if (l->skip >> e->kind & 1) return 1;
+  l->ev[l->n++] = (vta_event_t){e->cycle,
+                                e->kind,
+                                (uint8_t)(f & VTA_EVF_UNIT ? e->unit : 0),
+                                (uint8_t)(f & VTA_EVF_WHICH ? e->which : 0),
+                                f & VTA_EVF_INDEX ? e->index : 0,
+                                f & VTA_EVF_ADDR ? e->addr : 0,
+                                f & VTA_EVF_BYTES ? e->bytes : 0,
+                                NULL};
+  return 1;
+}
+
 /* vta_evlist_add of an SRAM_WR (scratchpad `which` entry `index` := `bytes`
  * bytes of data), the hot path of both producers in co-simulation: into
  * a digest list it is one multiply and the data's digest. */

@@ -842,13 +842,12 @@ static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
   tl_dispatch(p, t, e->index);
 }
 
-/* The list's DISPATCHes shown in run cycle t: with held, those of earlier
- * cycles (each in its own), else those of cycle t. */
-static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t, int held) {
+/* The list's DISPATCHes of run cycle t (those of earlier cycles were taken
+ * as they came, walk_events). */
+static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t) {
   for (int i = 0; i < n; i++) {
     const vta_event_t *e = &ev->ev[i];
-    const uint64_t c = ev_cycle(p, e, t);
-    if (e->kind == VTA_EV_DISPATCH && e->unit < 3 && (c < t) == held) dispatched(p, e, held ? c : t);
+    if (e->kind == VTA_EV_DISPATCH && e->unit < 3 && ev_cycle(p, e, t) >= t) dispatched(p, e, t);
   }
 }
 
@@ -898,12 +897,10 @@ static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t
         break;
       }
       w->starts_held = 1;
-      if (s) {
-        tally_t g = {s->before[VTA_CAT_BUSY] - used[u][VTA_CAT_BUSY],
-                     s->before[VTA_CAT_MEM] - used[u][VTA_CAT_MEM], {0}};
-        for (int q = 0; q < 4; q++)
-          g.dep[q] = s->before[VTA_CAT_DEP + q] - used[u][VTA_CAT_DEP + q];
-        attribute(p, u, &g);
+      if (s) { /* the cycles since the last split, as a span's before its last */
+        uint64_t seg[VTA_NCAT];
+        for (int k = 0; k < VTA_NCAT; k++) seg[k] = s->before[k] - used[u][k];
+        attribute_span(p, u, seg, 0, 0);
       }
       if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
       w->held[u] = 0;
@@ -1041,7 +1038,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
   const uint64_t t = p->now, g = p->base + t;
   int n = ev ? ev->n : 0;
   /* The canonical order (pops before pushes) matters to the timeline's
-   * token flows; attribution reads one DISPATCH, START, DONE per unit. */
+   * token flows; attribution reads the list in its order. */
   if (n > 1 && p->tl) vta_evlist_sort(ev);
   if (p->tl) bw_emit_until(p, g / p->o.window);
   /* The span's earlier cycles' events in their order (instructions
@@ -1069,7 +1066,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
     if (!finished && (!count || w.started[u])) attribute_cycle(p, u, cat[u]);
     if (w.done[u] && p->cur_on[u]) insn_done(p, u, 0, t);
   }
-  if (w.dispatches_now) dispatches(p, ev, n, t, 0);
+  if (w.dispatches_now) dispatches(p, ev, n, t);
   if (p->tl) { /* queue lengths, tokens and read bursts are the timeline's */
     for (int u = 0; u < 3; u++)
       if ((w.done[u] || w.held[u]) && p->qlen[u]) p->qlen[u]--;

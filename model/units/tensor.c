@@ -397,18 +397,29 @@ int vta_dma_rd_train(vta_model_t *m, dma_rd_t *d, uint64_t n, uint64_t *done, vt
   return vta_rd_train(m, n, train_beat, train_run, &t, done, err);
 }
 
+/* The pad walker's next step, in cycle `cycle` from S + 2 on: over a data
+ * row's entry (a skip step, no port: returns -1), or the next pad entry
+ * zeroed after the pipeline's earlier writes to it (returned, for its
+ * SRAM_WR event). */
+static int64_t pad_step(vta_model_t *m, dma_rd_t *d, int skip, uint64_t cycle) {
+  if (skip) {
+    d->pads_done++;
+    return -1;
+  }
+  uint32_t e = pad_entry(d, d->pads_done++);
+  vta_pipe_sync_row(m, cycle + 1, d->s, e);
+  if (!m->params.skip_exec) vta_tensor_zero(d->s, e, 1);
+  return e;
+}
+
+static int pad_skip(const dma_rd_t *d) {
+  return d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi;
+}
+
 void vta_dma_rd_pads(vta_model_t *m, dma_rd_t *d, uint64_t n) {
   const uint64_t c0 = m->cy->now;
   assert(c0 >= d->start + 2 && n <= d->pads - d->pads_done);
-  for (uint64_t k = 0; k < n; k++) {
-    if (d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi) { /* no port: a step */
-      d->pads_done++;
-      continue;
-    }
-    uint32_t e = pad_entry(d, d->pads_done++);
-    vta_pipe_sync_row(m, c0 + k + 1, d->s, e);
-    if (!m->params.skip_exec) vta_tensor_zero(d->s, e, 1);
-  }
+  for (uint64_t k = 0; k < n; k++) pad_step(m, d, pad_skip(d), c0 + k);
 }
 
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
@@ -442,16 +453,10 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   /* Padding uses the SRAM write port in cycles without a landing beat, from
    * S + 2 (S + 1, when pads are due, counts as busy); a skip step needs no
    * port and takes its cycle whether a beat lands or not. */
-  int skip = d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi;
+  const int skip = pad_skip(d);
   if ((!landed || skip) && d->pads_done < d->pads) {
-    if (cy->now >= d->start + 2 && skip) {
-      d->pads_done++;
-    } else if (cy->now >= d->start + 2) {
-      uint32_t e = pad_entry(d, d->pads_done++);
-      vta_pipe_sync_row(m, cy->now + 1, d->s, e);
-      if (!m->params.skip_exec) vta_tensor_zero(d->s, e, 1);
-      VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, e, 0, d->elem, cy->evzero);
-    }
+    const int64_t e = cy->now >= d->start + 2 ? pad_step(m, d, skip, cy->now) : -1;
+    if (e >= 0) VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, (uint32_t)e, 0, d->elem, cy->evzero);
     did = 1;
   }
   *busy = did;
@@ -825,7 +830,8 @@ void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
   for (; d->ksev < d->nsev && d->sev[d->ksev].cycle < upto; d->ksev++) {
     const vta_event_t *e = &d->sev[d->ksev];
     if (!l) continue;
-    /* laid out in canonical form: one without data is copied as it is */
+    /* laid out in canonical form (wr_ev): one without data is copied as it
+     * is, without vta_evlist_add_plain's masking */
     if (!e->data && !l->digest && l->n < l->cap && e->kind < VTA_EV_NKINDS) {
       if (!(l->skip >> e->kind & 1)) l->ev[l->n++] = *e;
     } else {
