@@ -5,7 +5,8 @@
 # SEED+N-1) and checks each, JOBS at a time (xargs -P, default 2): the C
 # model against the Verilated RTL in lockstep (vtasim cosim, with the
 # bundle's own random timing from `.meta cosim_args`), and the functional
-# model against the cycle model (every DRAM segment byte-identical).  A
+# model against the cycle model (every DRAM segment byte-identical), and
+# the cycle model's fast paths against its every-cycle run (the report).  A
 # progress line counts as they finish.  Every failing bundle is kept under
 # $OUT/fail/ with its report, then shrunk: regenerated from the same seed with
 # fewer instructions, fewer runs and smaller sizes (same timing) for as long
@@ -33,7 +34,8 @@ export V OUT REGRESS_COSIM REGRESS_GEN
 
 # check BUNDLE ARGS...: 0 pass; 1 model and RTL diverge; 2 cosim error;
 # 3 functional and cycle models disagree; 5 an expectation (a statistic the
-# generator counted) fails.  The report goes to BUNDLE.log.
+# generator counted) fails; 7 the fast paths' report (with and without
+# values) differs from the run that evaluates every cycle.  The report goes to BUNDLE.log.
 check() {
   local b=$1; shift
   # shellcheck disable=SC2086
@@ -50,6 +52,27 @@ check() {
     cmp -s "$b.f.$s" "$b.c.$s" || { echo "segment $s differs: functional vs cycle" >>"$b.log"; return 3; }
   done
   rm -f "$b".f.* "$b".c.*
+  # The fast paths (skipped quiet cycles, closed forms, trains, and without
+  # values STORE runs) report what evaluating every cycle reports.
+  local k
+  for k in "" --skip-exec; do
+    "$V" run "$b" "$@" --json $k >"$b.fast.json" 2>>"$b.log"
+    "$V" run "$b" "$@" --json --no-skip >"$b.step.json" 2>>"$b.log"
+    python3 - "$b.fast.json" "$b.step.json" >>"$b.log" 2>&1 <<'PY' || return 7
+import json, sys
+def norm(path):
+    d = json.load(open(path))
+    for k in ("host", "skip_exec", "expectations", "program"):
+        d.pop(k, None)
+    d.get("cycles", {}).pop("skipped", None)
+    return d
+a, b = norm(sys.argv[1]), norm(sys.argv[2])
+if a != b:
+    print("the fast path's report differs from the cycle-by-cycle run's (%s)" % sys.argv[1])
+    sys.exit(1)
+PY
+  done
+  rm -f "$b.fast.json" "$b.step.json"
   return 0
 }
 cosim_args() { sed -n 's/^\.meta cosim_args //p' "$1"; }
@@ -92,7 +115,7 @@ shrink() {
     step=$(( step / 2 ))
   done
   while [ "$size" -gt 1 ] && attempt "$insns" "$runs" $(( size - 1 )); do :; done
-  [ "$want" = 1 ] || [ "$want" = 3 ] && delete_insns "$best" "$want" "$args"
+  [ "$want" = 1 ] || [ "$want" = 3 ] || [ "$want" = 7 ] && delete_insns "$best" "$want" "$args"
   rm -f "$try" "$try".*
   echo "  seed $s: shrunk to --insns $insns --runs $runs --max-size $size: $best ($(grep -c '^  [A-Z]' "$best") instructions)"
 }
@@ -189,7 +212,7 @@ done < <(if [ "${REGRESS_SLURM:-0}" = 1 ]; then run_slurm
          else seq "$SEED" $((SEED + N - 1)) | xargs -P "$JOBS" -n 1 bash -c 'one "$1"' _; fi)
 echo
 sort -k2n "$OUT/results.tmp" >"$OUT/results.txt"; rm -f "$OUT/results.tmp"
-what=([1]="model and RTL diverge" [2]="co-simulation error" [3]="functional and cycle models disagree" [4]="generator error" [5]="a statistic differs from the generator's count" [6]="MISSING: its Slurm array task did not finish (cancelled or lost); rerun")
+what=([1]="model and RTL diverge" [2]="co-simulation error" [3]="functional and cycle models disagree" [4]="generator error" [5]="a statistic differs from the generator's count" [6]="MISSING: its Slurm array task did not finish (cancelled or lost); rerun" [7]="the fast paths' report differs from the every-cycle run's")
 for x in "${failed[@]}"; do
   s=${x%%:*}; rc=${x##*:}
   echo "FAIL seed $s: ${what[$rc]} ($OUT/fail/seed-$s.vta, report seed-$s.vta.log)"

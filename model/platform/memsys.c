@@ -312,7 +312,7 @@ uint64_t vta_memsys_rd_slot_frees_at(const vta_memsys_t *ms) {
   uint64_t e = NONE;
   for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
     uint64_t f = ms->fifo[i].free_at;
-    if (f > ms->now && f < e) e = f;
+    if (f >= ms->now && f < e) e = f; /* free from now on (held through now - 1) */
     if (++i == ms->ring) i = 0;
   }
   return e;

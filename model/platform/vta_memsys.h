@@ -146,8 +146,9 @@ int vta_memsys_rd_full(const vta_memsys_t *ms);
  * that counts slots itself takes this from the memory, as it takes the
  * R-last hint of vta_memsys_rd_last_at). */
 uint32_t vta_memsys_rd_frees(const vta_memsys_t *ms);
-/* The first cycle after the current one in which a slot frees, UINT64_MAX
- * when none will (the cycle a refused request may be granted). */
+/* Between cycles (after the tick): the first cycle from the current one
+ * on in which a slot held in the last one frees, UINT64_MAX when none will
+ * (the cycle a request refused in the last one may be granted). */
 uint64_t vta_memsys_rd_slot_frees_at(const vta_memsys_t *ms);
 
 /* ---- write channel --------------------------------------------------- */
