@@ -100,6 +100,7 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->evrow);
   free(cy->evzero);
   free(cy->span_starts);
+  free(cy->srun.len);
   vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
   free(cy);
   m->cy = NULL;
@@ -114,12 +115,10 @@ void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *si
 
 /* End of a cycle: the pushes of instructions done in it (checked first,
  * all of one instruction or none), their queue slots, fetch's dispatch. */
-HOT int commit(vta_model_t *m, vta_err *err) {
+HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   cyc_t *cy = m->cy;
-  if (!(cy->u[0].done | cy->u[1].done | cy->u[2].done) && cy->f.pushed < 0) return 0;
-  for (int id = 0; id < 3; id++) {
-    unit_t *u = &cy->u[id];
-    if (!u->done) continue;
+  unit_t *u = &cy->u[id];
+  {
     const cmd_t *c = &u->cur;
     const char *un = vta_unit_name((vta_unit_t)id);
     for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
@@ -148,6 +147,14 @@ HOT int commit(vta_model_t *m, vta_err *err) {
     u->dep = u->mem = 0;
     cy->stats.unit[id].insns++;
   }
+  return 0;
+}
+
+HOT int commit(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  if (!(cy->u[0].done | cy->u[1].done | cy->u[2].done) && cy->f.pushed < 0) return 0;
+  for (int id = 0; id < 3; id++)
+    if (cy->u[id].done && commit_unit(m, id, err)) return -1;
   fetch_t *f = &cy->f;
   if (f->pushed >= 0) {
     cmdq_t *cq = &m->q[f->pushed];
@@ -158,18 +165,60 @@ HOT int commit(vta_model_t *m, vta_err *err) {
   return 0;
 }
 
+/* The store in closed form counts cycles [from, from + n) from its
+ * schedule.  A skip or train may pass the D of a STORE of a run and the S
+ * of the next (store.c: nothing else could tell): they happen here, in
+ * their own cycles as far as any counter, event or queue can tell. */
+static __attribute__((noinline)) void run_start_at(vta_model_t *m, unit_t *u, uint64_t s) {
+  cyc_t *cy = m->cy;
+  const uint64_t now = cy->now;
+  cy->now = s;
+  vta_store_run_start(m);
+  u->acted = 0;
+  cy->now = now;
+}
+
+/* Counted through its D, not completed: the STOREs of the run up to end. */
+static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint64_t end) {
+  cyc_t *cy = m->cy;
+  const uint64_t now = cy->now;
+  while (u->busy && !u->wr.lazy) {
+    const uint64_t d = u->wr.done_at;
+    cy->now = d;
+    vta_store_run_done(m);
+    int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
+    assert(!rc);
+    (void)rc;
+    u->acted = 0;
+    if (d + 1 == end) { /* its S comes next */
+      cy->srun.pending = end;
+      break;
+    }
+    run_start_at(m, u, d + 1);
+    vta_dma_wr_count(m, &u->wr, d + 1, end - d - 1);
+  }
+  cy->now = now;
+}
+
 /* Add the n cycles from `from` on of every unit's current category to the
  * counters (a store in closed form counts its own from its schedule). */
-static void count(vta_model_t *m, uint64_t from, uint64_t n) {
+HOT void count(vta_model_t *m, uint64_t from, uint64_t n) {
   cyc_t *cy = m->cy;
-  for (int id = 0; id < 3; id++) {
+  for (int id = 0; id < VTA_UNIT_STORE; id++) {
     unit_t *u = &cy->u[id];
-    if (id == VTA_UNIT_STORE && u->wr.lazy) {
-      vta_dma_wr_count(m, &u->wr, from, n);
-      continue;
-    }
     cy->stats.unit[id].cat[u->cat] += n;
     if (u->cat == VTA_CAT_MEM) u->mem += n;
+  }
+  unit_t *st = &cy->u[VTA_UNIT_STORE];
+  if (__builtin_expect(cy->srun.pending != 0, 0)) { /* a run's next STORE starts in from */
+    assert(cy->srun.pending == from && !st->busy);
+    run_start_at(m, st, from);
+  }
+  if (st->wr.lazy) {
+    if (vta_dma_wr_count(m, &st->wr, from, n) && st->busy) run_passed(m, st, from + n);
+  } else {
+    cy->stats.unit[VTA_UNIT_STORE].cat[st->cat] += n;
+    if (st->cat == VTA_CAT_MEM) st->mem += n;
   }
   cy->stats.unit[VTA_CY_FETCH].cat[cy->f.cat] += n;
 }
@@ -206,6 +255,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
   m->executed = 0;
   m->finished = 0;
   vta_memsys_reset(cy->ms);
+  vta_store_run_end(m);
   cy->now = 0;
   cy->finished = 0;
   cy->run_ucnt = 0;
@@ -452,6 +502,7 @@ static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
 static int leave_closed_form(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *st = &cy->u[VTA_UNIT_STORE];
+  vta_store_run_end(m); /* the next STORE starts in its evaluated cycle */
   if (st->wr.lazy && st->busy) {
     cy->skip_until = 0; /* only its own D ended the skip: the step evaluates the cycles */
     if (vta_dma_wr_leave_closed_form(m, &st->cur, &st->wr, err)) return fail(m, err);
@@ -498,7 +549,8 @@ static int chain_ready(const vta_model_t *m) {
   const cyc_t *cy = m->cy;
   const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
                *st = &cy->u[VTA_UNIT_STORE];
-  return cy->lazy && (!cy->ev || cy->span_fn) && (!st->busy || st->wr.lazy) && cy->f.state == F_DISP && !ld->busy &&
+  return cy->lazy && (!cy->ev || cy->span_fn) && (!st->busy || st->wr.lazy) &&
+         (cy->f.state == F_DISP || cy->f.state == F_DONE) && !ld->busy &&
          (!cu->busy || (cu->kind == K_PIPE && cu->pipe.lazy && cy->now < cu->pipe.done)) &&
          !vta_memsys_busy(cy->ms) && !vta_memsys_rd_presented(cy->ms);
 }

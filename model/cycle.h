@@ -221,6 +221,17 @@ typedef struct cyc {
   int span_nstarts;
   int hold;              /* events may be held back (vta_evlist_t.defer): no STORE of
                             this run has started that can write its instructions */
+  /* A STORE run (store.c, docs/microarch.md 8.3): the STOREs queued behind
+   * the one in closed form that follow it back to back, each in closed
+   * form from the cycle after the last one's D; `left` of them, the
+   * cycles from S to D of each in len[first], len[first + 1], ... (a ring
+   * the size of the store queue). */
+  struct store_run {
+    uint32_t left, first;
+    uint64_t *len;
+    uint64_t pending; /* a skip passed a D in its last cycle: the next STORE
+                         starts in this cycle (0: none) */
+  } srun;
 } cyc_t;
 
 /* Record an event of docs/microarch.md 8.2 in the current cycle.  The test
@@ -332,9 +343,10 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
 void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto);
 /* Count cycles [from, from + n) of a store in closed form (the unit's
  * categories and the write channel's statistics); it leaves closed form
- * once its D is counted.  The counters are added in bulk: at D, or by
- * vta_dma_wr_settle, which whoever reads them mid-store calls first. */
-void vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n);
+ * once its D is counted, and then returns 1.  The counters are added in
+ * bulk: at D, or by vta_dma_wr_settle, which whoever reads them mid-store
+ * calls first. */
+int vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n);
 void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d);
 /* The counters complete as of now: a STORE in closed form adds its own in
  * bulk, so whoever reads them mid-store (a fault, the limit, the finish,
@@ -366,8 +378,21 @@ static inline int vta_dma_unit_present(vta_model_t *m, int unit, vta_err *err) {
   unit_t *u = &m->cy->u[unit];
   return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
 }
-/* The done cycle of a store in closed form, else UINT64_MAX. */
+/* The done cycle of a store in closed form (a STORE run's last one a skip
+ * may reach), the cycle a run's next STORE starts in when it is pending,
+ * else UINT64_MAX. */
 uint64_t vta_store_next_event(const vta_model_t *m);
+/* A STORE run's boundary passed by a skip or train (cycle.c's count): in
+ * cycle now (= D of the executing STORE, its counters settled through D)
+ * it completes; in cycle now (= the next STORE's S) the next one starts. */
+void vta_store_run_done(vta_model_t *m);
+void vta_store_run_start(vta_model_t *m);
+/* The run ends: the next STORE starts as any other (a step with events
+ * that evaluates every cycle, a new launch). */
+static inline void vta_store_run_end(vta_model_t *m) {
+  m->cy->srun.left = 0;
+  m->cy->srun.pending = 0;
+}
 
 /* compute.c */
 int vta_pipe_alloc(vta_model_t *m, pipe_t *p);

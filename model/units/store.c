@@ -11,6 +11,9 @@
  */
 #include "cycle.h"
 
+#include <assert.h>
+#include <stdlib.h>
+
 int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err) {
   const vta_insn_t *in = &c->insn;
   /* A NOP: the runtime emits store-stage NOPs as STORE UOP (docs/isa.md 5.5). */
@@ -52,6 +55,130 @@ static int writes_insns(const vta_model_t *m, const cmd_t *c) {
   return lo < ihi && ilo < last + len;
 }
 
+/* ---- STORE runs (docs/microarch.md 8.3) ------------------------------------ */
+
+/* Whether the STOREs of a run may start and complete in cycles nobody
+ * evaluates.  Their values are never computed (skip_exec: no out row is
+ * read, no beat posted, so no compute write can race them), every one runs
+ * in closed form, and nobody sees their starts and completions in their
+ * cycles: no events, or a watcher's span list that holds STARTs and DONEs
+ * back (or takes none) and reads them by their stamps; no trace, no
+ * instruction limit, no planted bug. */
+static int run_usable(const vta_model_t *m) {
+  const cyc_t *cy = m->cy;
+  if (!m->params.skip_exec || !cy->lazy || cy->trace || m->params.max_insns ||
+      m->params.inject != VTA_INJECT_NONE)
+    return 0;
+  if (!cy->ev) return 1;
+  const uint32_t sd = (1u << VTA_EV_START) | (1u << VTA_EV_DONE);
+  return cy->span_fn && !cy->ev->digest &&
+         !(sd & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
+}
+
+/* Whether queued STORE c can join a run: a transfer that starts without a
+ * token, passes its checks and qualifies for closed form (vta_dma_wr_closed_form
+ * under skip_exec: host DRAM, at most VTA_MEMSYS_POSTS beats, at most
+ * WR_SCHED_MAX cycles); *len: its cycles from S to D (section 6.6: each
+ * burst an address phase, an element every 1 + OB CPB cycles, and
+ * WR_ACK to the acknowledge), *last: it pushes a token, so the run ends
+ * with it. */
+static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) {
+  const vta_insn_t *in = &c->insn;
+  const vta_memsys_params_t *p = vta_memsys_params(m->cy->ms);
+  const uint64_t E = m->out.elem_bytes, ob = E / p->bus_bytes, per = 1 + ob * p->cpb;
+  if (in->mem_type != VTA_MEM_OUT || !in->x_size || !in->y_size || in->pop_prev ||
+      in->pop_next || in->y_pad_0 | in->y_pad_1 | in->x_pad_0 | in->x_pad_1)
+    return 0;
+  if ((uint64_t)in->x_size * in->y_size * ob > VTA_MEMSYS_POSTS ||
+      vta_tensor_check_store(m, &m->out, "store", c, NULL))
+    return 0;
+  uint64_t n = 0;
+  for (uint32_t y = 0; y < in->y_size; y++) {
+    uint64_t a, rlen;
+    vta_tensor_row_range(in, y, (uint32_t)E, &a, &rlen);
+    for (const uint64_t rend = a + rlen; a < rend;) {
+      const uint32_t b = vta_memsys_burst_bytes(p, a, rend - a);
+      if (!vta_mem_host(m->mem, a, b)) return 0;
+      n += 1 + b / E * per + p->wr_ack;
+      a += b;
+    }
+  }
+  if (n + 1 > WR_SCHED_MAX) return 0;
+  *len = n;
+  *last = in->push_prev || in->push_next;
+  return 1;
+}
+
+/* The STORE just started in closed form: the run behind it goes on, or a
+ * new one is formed from the STOREs queued behind it. */
+static void run_form(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  struct store_run *r = &cy->srun;
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  if (r->left) { /* this STORE is the run's next */
+    r->left--;
+    r->first = (r->first + 1) % q->cap;
+    if (r->left) return;
+  }
+  /* One that pushes a token completes in a cycle evaluated as usual. */
+  const vta_insn_t *cur = &cy->u[VTA_UNIT_STORE].cur.insn;
+  if (cur->push_prev || cur->push_next || !run_usable(m)) return;
+  if (!r->len && !(r->len = malloc(q->cap * sizeof *r->len))) return; /* no run */
+  r->first = 0;
+  for (uint32_t k = 1; k < q->count; k++) {
+    int last;
+    if (!run_member(m, &q->slot[(q->head + k) % q->cap], &r->len[k - 1], &last)) break;
+    r->left = k;
+    if (last) break;
+  }
+}
+
+/* A run's STOREs a skip may pass before the watcher sees a cycle: each
+ * adds a few events and a START entry to the span (span.c holds at most
+ * HELD_MAX events back). */
+#define RUN_LEG 64
+
+uint64_t vta_store_next_event(const vta_model_t *m) {
+  const cyc_t *cy = m->cy;
+  const unit_t *u = &cy->u[VTA_UNIT_STORE];
+  if (!u->busy) return cy->srun.pending ? cy->srun.pending : UINT64_MAX;
+  if (!u->wr.lazy) return UINT64_MAX;
+  uint64_t d = u->wr.done_at;
+  const struct store_run *r = &cy->srun;
+  if (!r->left || !run_usable(m)) return d;
+  /* Fetch waiting to dispatch into the full store queue dispatches in the
+   * cycle after each D: those are evaluated. */
+  const fetch_t *f = &cy->f;
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  if (f->state == F_DISP && (!f->decoded || vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE) &&
+      q->count == q->cap)
+    return d;
+  const uint32_t n = cy->ev && r->left > RUN_LEG ? RUN_LEG : r->left;
+  for (uint32_t k = 0; k < n; k++) d += 1 + r->len[(r->first + k) % q->cap];
+  return d;
+}
+
+/* ---- cycle engine --------------------------------------------------------- */
+
+/* A STORE's start in cycle S, after the skeleton started it. */
+static int begin(vta_model_t *m, unit_t *u, vta_err *err) {
+  cyc_t *cy = m->cy;
+  int nop;
+  if (vta_store_begin(m, &u->cur, &nop, err)) return -1;
+  /* A STORE of no rows moves nothing: it takes the two cycles of a NOP. */
+  u->kind = nop || u->cur.insn.y_size == 0 ? K_SYNC : K_STORE;
+  if (u->kind != K_STORE) {
+    vta_store_run_end(m);
+    return 0;
+  }
+  /* skip_exec writes no byte to DRAM */
+  if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur)) cy->hold = 0;
+  if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
+  if (vta_dma_wr_closed_form(m, &u->wr)) run_form(m);
+  else vta_store_run_end(m);
+  return 0;
+}
+
 int vta_store_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_STORE];
@@ -71,21 +198,28 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
     u->acted |= busy || done;
     return 0;
   }
+  cy->srun.pending = 0; /* a run's next STORE starts now, as any other */
   int r = vta_unit_try_start(m, u, err);
   if (r <= 0) return r;
-  int nop;
-  if (vta_store_begin(m, &u->cur, &nop, err)) return -1;
-  /* A STORE of no rows moves nothing: it takes the two cycles of a NOP. */
-  u->kind = nop || u->cur.insn.y_size == 0 ? K_SYNC : K_STORE;
-  if (u->kind != K_STORE) return 0;
-  /* skip_exec writes no byte to DRAM */
-  if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur)) cy->hold = 0;
-  if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
-  vta_dma_wr_closed_form(m, &u->wr);
-  return 0;
+  return begin(m, u, err);
 }
 
-uint64_t vta_store_next_event(const vta_model_t *m) {
-  const unit_t *u = &m->cy->u[VTA_UNIT_STORE];
-  return u->busy && u->wr.lazy ? u->wr.done_at : UINT64_MAX;
+void vta_store_run_done(vta_model_t *m) {
+  unit_t *u = &m->cy->u[VTA_UNIT_STORE];
+  assert(u->busy && m->cy->now == u->wr.done_at && m->cy->srun.left);
+  vta_dma_wr_sync_events(m, &u->wr, m->cy->now + 1);
+  vta_unit_complete(m, u);
+  u->cat = VTA_CAT_BUSY;
+}
+
+void vta_store_run_start(vta_model_t *m) {
+  unit_t *u = &m->cy->u[VTA_UNIT_STORE];
+  assert(m->cy->srun.left); /* the run's next STORE */
+  m->cy->srun.pending = 0;
+  /* a member needs no token and passes its checks (run_member) */
+  int r = vta_unit_try_start(m, u, NULL);
+  assert(r == 1);
+  r = begin(m, u, NULL);
+  assert(!r && u->wr.lazy); /* in closed form, as run_member said */
+  (void)r;
 }
