@@ -150,39 +150,39 @@ HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   return 0;
 }
 
-HOT int commit(vta_model_t *m, vta_err *err) {
-  cyc_t *cy = m->cy;
-  if (!(cy->u[0].done | cy->u[1].done | cy->u[2].done) && cy->f.pushed < 0) return 0;
-  for (int id = 0; id < 3; id++)
-    if (cy->u[id].done && commit_unit(m, id, err)) return -1;
-  fetch_t *f = &cy->f;
+/* Fetch's dispatch of the cycle takes its queue slot. */
+HOT void commit_fetch(vta_model_t *m) {
+  fetch_t *f = &m->cy->f;
   if (f->pushed >= 0) {
     cmdq_t *cq = &m->q[f->pushed];
     assert(cq->count < cq->cap); /* fetch dispatches only into a queue with room */
     cq->slot[(cq->head + cq->count) % cq->cap] = f->push;
     cq->count++;
   }
+}
+
+HOT int commit(vta_model_t *m, vta_err *err) {
+  cyc_t *cy = m->cy;
+  if (!(cy->u[0].done | cy->u[1].done | cy->u[2].done) && cy->f.pushed < 0) return 0;
+  for (int id = 0; id < 3; id++)
+    if (cy->u[id].done && commit_unit(m, id, err)) return -1;
+  commit_fetch(m);
   return 0;
 }
 
 /* The store in closed form counts cycles [from, from + n) from its
- * schedule.  A skip or train may pass the D of a STORE of a run and the S
- * of the next (store.c: nothing else could tell): they happen here, in
- * their own cycles as far as any counter, event or queue can tell. */
-static __attribute__((noinline)) void run_start_at(vta_model_t *m, unit_t *u, uint64_t s) {
-  cyc_t *cy = m->cy;
-  const uint64_t now = cy->now;
-  cy->now = s;
-  vta_store_run_start(m);
-  u->acted = 0;
-  cy->now = now;
-}
-
-/* Counted through its D, not completed: the STOREs of the run up to end. */
+ * schedule.  A skip or train may pass the D of a STORE of a run, the S of
+ * the next, and fetch's dispatch of a STORE into the slot freed and its
+ * decode of the next (store.c: nothing else could tell): they happen
+ * here, in their own cycles as far as any counter, event or queue can
+ * tell.  Those the count does not reach (from `end` on) are evaluated
+ * (srun.eval_to). */
 static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint64_t end) {
   cyc_t *cy = m->cy;
+  fetch_t *f = &cy->f;
+  vta_cycle_stats_t *st = &cy->stats;
   const uint64_t now = cy->now;
-  while (u->busy && !u->wr.lazy) {
+  while (u->busy && !u->wr.lazy) { /* counted through D, not completed */
     const uint64_t d = u->wr.done_at;
     cy->now = d;
     vta_store_run_done(m);
@@ -190,12 +190,34 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
     assert(!rc);
     (void)rc;
     u->acted = 0;
-    if (d + 1 == end) { /* its S comes next */
-      cy->srun.pending = end;
+    if (d + 1 == end) { /* its S (and fetch's dispatch and decode) come next */
+      cy->srun.eval_to = end + (f->state == F_DISP && f->decoded ? 2 : 1);
       break;
     }
-    run_start_at(m, u, d + 1);
+    /* fetch waits with a STORE for the slot freed (vta_store_next_event) */
+    const int disp = f->state == F_DISP && f->decoded &&
+                     vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE;
+    cy->now = d + 1;
+    vta_store_run_start(m);
+    u->acted = 0;
+    if (disp) {
+      assert(f->cat == VTA_CAT_QUEUE);
+      vta_fetch_run_dispatch(m);
+      commit_fetch(m);
+      f->pushed = -1;
+      /* counted as waiting with the rest (count's f->cat): busy instead */
+      st->unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY]++;
+      st->unit[VTA_CY_FETCH].cat[VTA_CAT_QUEUE]--;
+      if (d + 2 < end) {
+        cy->now = d + 2;
+        vta_fetch_run_decode(m);
+      } else { /* the dispatch's cycle is the last counted: the decode comes next */
+        f->cat = VTA_CAT_BUSY;
+        cy->srun.eval_to = end + 1;
+      }
+    }
     vta_dma_wr_count(m, &u->wr, d + 1, end - d - 1);
+    if (cy->srun.eval_to > d) break;
   }
   cy->now = now;
 }
@@ -209,18 +231,15 @@ HOT void count(vta_model_t *m, uint64_t from, uint64_t n) {
     cy->stats.unit[id].cat[u->cat] += n;
     if (u->cat == VTA_CAT_MEM) u->mem += n;
   }
+  /* fetch before the store: a STORE run passed may change fetch's (run_passed) */
+  cy->stats.unit[VTA_CY_FETCH].cat[cy->f.cat] += n;
   unit_t *st = &cy->u[VTA_UNIT_STORE];
-  if (__builtin_expect(cy->srun.pending != 0, 0)) { /* a run's next STORE starts in from */
-    assert(cy->srun.pending == from && !st->busy);
-    run_start_at(m, st, from);
-  }
   if (st->wr.lazy) {
     if (vta_dma_wr_count(m, &st->wr, from, n) && st->busy) run_passed(m, st, from + n);
   } else {
     cy->stats.unit[VTA_UNIT_STORE].cat[st->cat] += n;
     if (st->cat == VTA_CAT_MEM) st->mem += n;
   }
-  cy->stats.unit[VTA_CY_FETCH].cat[cy->f.cat] += n;
 }
 
 void vta_cycle_settle(vta_model_t *m) {
@@ -365,6 +384,7 @@ static void count_quiet(vta_model_t *m, uint64_t from, uint64_t n) {
  * its category, the memory idles. */
 static void skip_to(vta_model_t *m, uint64_t to) {
   cyc_t *cy = m->cy;
+  assert(cy->now >= cy->srun.eval_to); /* a STORE run's cycles left are evaluated first */
   count_quiet(m, cy->now, to - cy->now);
   cy->stats.skipped += to - cy->now;
   vta_memsys_skip(cy->ms, to);
@@ -385,7 +405,7 @@ static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err);
 
 /* The next cycle a unit in closed form needs a step: the done cycle of a
  * GEMM/ALU or of a STORE run that way, else UINT64_MAX. */
-static uint64_t closed_form_next_event(const vta_model_t *m) {
+static uint64_t closed_form_next_event(vta_model_t *m) {
   uint64_t d = vta_pipe_next_event(m), s = vta_store_next_event(m);
   return s < d ? s : d;
 }
@@ -393,7 +413,7 @@ static uint64_t closed_form_next_event(const vta_model_t *m) {
 /* How many of the n cycles a train could run it may run from now: short
  * of `end` and of the next closed-form done cycle; 0 below 2 (a single
  * cycle is the ordinary step's). */
-static uint64_t train_len(const vta_model_t *m, uint64_t n, uint64_t end) {
+static uint64_t train_len(vta_model_t *m, uint64_t n, uint64_t end) {
   uint64_t now = m->cy->now, d = closed_form_next_event(m);
   if (d < end) end = d; /* the train stops short of each */
   if (end <= now) return 0;
@@ -654,7 +674,9 @@ int vta_cycle_advance(vta_model_t *m, uint64_t max_cycles, vta_evlist_t *out,
   }
   cy->ev = out;
   while (cy->now < end) {
-    if (cy->skip_until > cy->now) { /* quiet by the skip's precondition: no events */
+    /* quiet by the skip's precondition: no events (but a cycle of a STORE
+     * run the skip left, which is evaluated first) */
+    if (cy->skip_until > cy->now && cy->now >= cy->srun.eval_to) {
       uint64_t to = cy->skip_until < end ? cy->skip_until : end;
       /* A run that may be stopped (Ctrl-C) skips in pieces, a GEMM or ALU
        * in closed form computed up to each, so that the stop is heard

@@ -188,6 +188,10 @@ typedef struct fetch {
   int pushed;            /* unit whose queue got an instruction this cycle, or -1 */
   int decoded;           /* push holds the decoded instruction up for dispatch */
   cmd_t push;
+  /* Of the chunk that starts at instruction st_first: from the decoded
+   * one's successor on, the instructions before st_end are STOREs that
+   * decode, short of the chunk's last (vta_fetch_stores_ahead). */
+  uint32_t st_first, st_end;
 } fetch_t;
 
 /* ---- the engine ------------------------------------------------------------ */
@@ -229,8 +233,8 @@ typedef struct cyc {
   struct store_run {
     uint32_t left, first;
     uint64_t *len;
-    uint64_t pending; /* a skip passed a D in its last cycle: the next STORE
-                         starts in this cycle (0: none) */
+    uint64_t eval_to; /* a count stopped in a run's D, S, fetch's dispatch and
+                         decode: the cycles before eval_to are evaluated */
   } srun;
 } cyc_t;
 
@@ -363,6 +367,17 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err);
  * now on, the rest of the machine quiet (cycle.c checks it); as
  * vta_dma_rd_train. */
 int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err);
+/* Fetch waiting to dispatch a STORE into the full store queue: how many
+ * STOREs it will dispatch there one after the other, each in the cycle
+ * after a completion frees a slot, the decoded one first, before it
+ * decodes anything else or reaches its chunk's last (0: not waiting so). */
+uint32_t vta_fetch_stores_ahead(vta_model_t *m);
+/* Those dispatches when a skip passes them (cycle.c's run_passed), in
+ * cycle now: the decoded STORE dispatched (the queue slot is the commit's)
+ * and, in the cycle after, the next one decoded; fetch's category and
+ * acted flag are left to the caller. */
+void vta_fetch_run_dispatch(vta_model_t *m);
+void vta_fetch_run_decode(vta_model_t *m);
 int vta_load_cycle(vta_model_t *m, vta_err *err);
 int vta_compute_cycle(vta_model_t *m, vta_err *err);
 int vta_store_cycle(vta_model_t *m, vta_err *err);
@@ -379,9 +394,8 @@ static inline int vta_dma_unit_present(vta_model_t *m, int unit, vta_err *err) {
   return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
 }
 /* The done cycle of a store in closed form (a STORE run's last one a skip
- * may reach), the cycle a run's next STORE starts in when it is pending,
- * else UINT64_MAX. */
-uint64_t vta_store_next_event(const vta_model_t *m);
+ * may reach), else UINT64_MAX. */
+uint64_t vta_store_next_event(vta_model_t *m);
 /* A STORE run's boundary passed by a skip or train (cycle.c's count): in
  * cycle now (= D of the executing STORE, its counters settled through D)
  * it completes; in cycle now (= the next STORE's S) the next one starts. */
@@ -391,7 +405,7 @@ void vta_store_run_start(vta_model_t *m);
  * that evaluates every cycle, a new launch). */
 static inline void vta_store_run_end(vta_model_t *m) {
   m->cy->srun.left = 0;
-  m->cy->srun.pending = 0;
+  m->cy->srun.eval_to = 0;
 }
 
 /* compute.c */

@@ -96,6 +96,7 @@ static int chunk_begin(vta_model_t *m, uint32_t first, uint64_t req_from, vta_er
   f->req_from = req_from;
   f->n = m->insn_count - first < m->cy->chunk ? m->insn_count - first : m->cy->chunk;
   f->disp = 0;
+  f->st_end = 0;
   f->fill = 0;
   f->pend_beats = 0;
   f->raddr = (uint64_t)m->insn_phys + (uint64_t)first * VTA_INS_BYTES;
@@ -119,6 +120,7 @@ static int fetch_reset(vta_model_t *m) {
   f->presented = 0;
   f->pushed = -1;
   f->decoded = 0;
+  f->st_end = 0;
   return 0;
 }
 
@@ -165,6 +167,68 @@ int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
   return vta_rd_train(m, n, train_beat, train_run, m, done, err);
 }
 
+/* The instruction up for dispatch, decoded. */
+static int decode(vta_model_t *m, fetch_t *f, vta_err *err) {
+  uint32_t idx = f->first + f->disp;
+  if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
+    return -1;
+  f->decoded = 1;
+  return 0;
+}
+
+/* The decoded instruction into unit's queue (room checked). */
+static int dispatch(vta_model_t *m, fetch_t *f, vta_unit_t unit, vta_err *err) {
+  cyc_t *cy = m->cy;
+  f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
+  f->decoded = 0;
+  f->pushed = (int)unit;
+  VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, f->push.idx, 0, 0, NULL);
+  m->fetched++;
+  cy->stats.unit[VTA_CY_FETCH].insns++;
+  /* The next chunk is requested from the second cycle after the last
+   * dispatch (the first forms its command). */
+  if (++f->disp == f->n) {
+    if (f->first + f->n < m->insn_count) return chunk_begin(m, f->first + f->n, cy->now + 2, err);
+    f->state = F_DONE;
+  }
+  return 0;
+}
+
+uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
+  fetch_t *f = &m->cy->f;
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  if (f->state != F_DISP || !f->decoded || vta_insn_unit(&f->push.insn) != VTA_UNIT_STORE ||
+      q->count != q->cap)
+    return 0;
+  if (f->st_first != f->first || f->st_end <= f->disp) { /* not looked at yet */
+    f->st_first = f->first;
+    uint32_t k = f->disp + 1;
+    cmd_t c;
+    while (k + 1 < f->n &&
+           !vta_fetch_decode(m, f->buf + (size_t)k * VTA_INS_BYTES, f->first + k, &c, NULL) &&
+           vta_insn_unit(&c.insn) == VTA_UNIT_STORE)
+      k++;
+    f->st_end = k;
+  }
+  return f->st_end - f->disp;
+}
+
+void vta_fetch_run_dispatch(vta_model_t *m) {
+  fetch_t *f = &m->cy->f;
+  assert(f->state == F_DISP && f->decoded && f->disp + 1 < f->n);
+  int rc = dispatch(m, f, VTA_UNIT_STORE, NULL); /* not the chunk's last: cannot fail */
+  assert(!rc);
+  (void)rc;
+}
+
+void vta_fetch_run_decode(vta_model_t *m) {
+  fetch_t *f = &m->cy->f;
+  assert(f->state == F_DISP && !f->decoded && f->disp < f->st_end);
+  int rc = decode(m, f, NULL); /* decoded before (vta_fetch_stores_ahead) */
+  assert(!rc && vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE);
+  (void)rc;
+}
+
 int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   fetch_t *f = &cy->f;
@@ -190,34 +254,15 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
   if (f->state == F_DISP) {
     /* Decoded once, in the first cycle it is up for dispatch (the fault
      * cycle of section 7); a blocked dispatch keeps the decoded form. */
-    if (!f->decoded) {
-      uint32_t idx = f->first + f->disp;
-      if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
-        return -1;
-      f->decoded = 1;
-    }
+    if (!f->decoded && decode(m, f, err)) return -1;
     vta_unit_t unit = vta_insn_unit(&f->push.insn);
     if (m->q[unit].count == m->q[unit].cap) { /* full, the executing one included */
       f->cat = did ? VTA_CAT_BUSY : VTA_CAT_QUEUE;
       f->acted = did;
       return 0;
     }
-    f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
-    f->decoded = 0;
-    f->pushed = (int)unit;
-    VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, f->push.idx, 0, 0, NULL);
-    m->fetched++;
-    cy->stats.unit[VTA_CY_FETCH].insns++;
+    if (dispatch(m, f, unit, err)) return -1;
     did = 1;
-    /* The next chunk is requested from the second cycle after the last
-     * dispatch (the first forms its command). */
-    if (++f->disp == f->n) {
-      if (f->first + f->n < m->insn_count) {
-        if (chunk_begin(m, f->first + f->n, cy->now + 2, err)) return -1;
-      } else {
-        f->state = F_DONE;
-      }
-    }
   }
   f->cat = did ? VTA_CAT_BUSY : f->state == F_DONE ? VTA_CAT_IDLE : VTA_CAT_MEM;
   f->acted = did;

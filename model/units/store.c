@@ -138,22 +138,26 @@ static void run_form(vta_model_t *m) {
  * HELD_MAX events back). */
 #define RUN_LEG 64
 
-uint64_t vta_store_next_event(const vta_model_t *m) {
+uint64_t vta_store_next_event(vta_model_t *m) {
   const cyc_t *cy = m->cy;
   const unit_t *u = &cy->u[VTA_UNIT_STORE];
-  if (!u->busy) return cy->srun.pending ? cy->srun.pending : UINT64_MAX;
-  if (!u->wr.lazy) return UINT64_MAX;
+  if (!u->busy || !u->wr.lazy) return UINT64_MAX;
   uint64_t d = u->wr.done_at;
   const struct store_run *r = &cy->srun;
   if (!r->left || !run_usable(m)) return d;
+  uint32_t n = cy->ev && r->left > RUN_LEG ? RUN_LEG : r->left;
   /* Fetch waiting to dispatch into the full store queue dispatches in the
-   * cycle after each D: those are evaluated. */
+   * cycle after each D and decodes the next in the cycle after that: a
+   * skip passes those while they are STOREs (and the watcher holds the
+   * DISPATCHes back); the D before it dispatches its last is evaluated. */
   const fetch_t *f = &cy->f;
   const cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  if (f->state == F_DISP && (!f->decoded || vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE) &&
-      q->count == q->cap)
-    return d;
-  const uint32_t n = cy->ev && r->left > RUN_LEG ? RUN_LEG : r->left;
+  if (f->state == F_DISP && q->count == q->cap &&
+      (!f->decoded || vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE)) {
+    const uint32_t dispatch = 1u << VTA_EV_DISPATCH, ahead = vta_fetch_stores_ahead(m);
+    if (cy->ev && (dispatch & ~cy->ev->skip & ~cy->ev->defer)) return d;
+    if (ahead < n + 1) n = ahead ? ahead - 1 : 0;
+  }
   for (uint32_t k = 0; k < n; k++) d += 1 + r->len[(r->first + k) % q->cap];
   return d;
 }
@@ -198,7 +202,6 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
     u->acted |= busy || done;
     return 0;
   }
-  cy->srun.pending = 0; /* a run's next STORE starts now, as any other */
   int r = vta_unit_try_start(m, u, err);
   if (r <= 0) return r;
   return begin(m, u, err);
@@ -215,7 +218,6 @@ void vta_store_run_done(vta_model_t *m) {
 void vta_store_run_start(vta_model_t *m) {
   unit_t *u = &m->cy->u[VTA_UNIT_STORE];
   assert(m->cy->srun.left); /* the run's next STORE */
-  m->cy->srun.pending = 0;
   /* a member needs no token and passes its checks (run_member) */
   int r = vta_unit_try_start(m, u, NULL);
   assert(r == 1);
