@@ -72,10 +72,11 @@ int vta_cycle_new(vta_model_t *m, vta_err *err) {
   st->wr.wbeat = malloc(bus);
   st->wr.sched = malloc(VTA_MEMSYS_POSTS * sizeof *st->wr.sched);
   cy->f.buf = malloc((size_t)cy->chunk * VTA_INS_BYTES);
+  cy->f.st_cmd = malloc((size_t)cy->chunk * sizeof *cy->f.st_cmd);
   if (m->out.elem_bytes > widest) widest = m->out.elem_bytes;
   cy->evrow = malloc(widest);
   cy->evzero = calloc(1, widest > bus ? widest : bus); /* also a beat's unset strobes */
-  bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.sched || !cy->f.buf || !cy->evrow || !cy->evzero;
+  bad |= !st->wr.sbuf || !st->wr.wbeat || !st->wr.sched || !cy->f.buf || !cy->f.st_cmd || !cy->evrow || !cy->evzero;
   bad |= vta_pipe_alloc(m, &cy->u[VTA_UNIT_COMPUTE].pipe) != 0;
   bad |= vta_span_new(m) != 0;
   if (bad) return vta_errf(err, VTA_ENOMEM, "cycle model: out of memory");
@@ -97,6 +98,7 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->u[VTA_UNIT_STORE].wr.sev);
   free(cy->u[VTA_UNIT_STORE].wr.sdat);
   free(cy->f.buf);
+  free(cy->f.st_cmd);
   free(cy->evrow);
   free(cy->evzero);
   free(cy->span_starts);
@@ -266,6 +268,7 @@ static int launch(vta_model_t *m, uint32_t insn_phys, uint32_t count_, vta_err *
     un->busy = un->done = 0;
     un->dep = un->mem = 0;
     un->rd.active = un->wr.active = un->wr.lazy = 0;
+    un->wr.tmpl_T = 0; /* a schedule is shifted only within a launch */
     un->cat = VTA_CAT_IDLE;
   }
   m->insn_phys = insn_phys;

@@ -85,6 +85,8 @@ typedef struct dma_wr {
    * wr_counts); those up to acct are kept in at_acct. */
   vta_insn_t in;
   uint64_t per, ob, cpb;
+  uint64_t tmpl_T;       /* the last schedule laid out was one burst of a one-row
+                            STORE of tmpl_T elements (0: not so) */
   struct wr_cum {
     uint64_t busy, mem, req, bytes, beats, wbusy;
   } at_acct, total; /* total: through D, its acknowledge */
@@ -192,6 +194,7 @@ typedef struct fetch {
    * one's successor on, the instructions before st_end are STOREs that
    * decode, short of the chunk's last (vta_fetch_stores_ahead). */
   uint32_t st_first, st_end;
+  cmd_t *st_cmd;         /* those decoded, by their index in the chunk */
 } fetch_t;
 
 /* ---- the engine ------------------------------------------------------------ */

@@ -203,10 +203,10 @@ uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
   if (f->st_first != f->first || f->st_end <= f->disp) { /* not looked at yet */
     f->st_first = f->first;
     uint32_t k = f->disp + 1;
-    cmd_t c;
     while (k + 1 < f->n &&
-           !vta_fetch_decode(m, f->buf + (size_t)k * VTA_INS_BYTES, f->first + k, &c, NULL) &&
-           vta_insn_unit(&c.insn) == VTA_UNIT_STORE)
+           !vta_fetch_decode(m, f->buf + (size_t)k * VTA_INS_BYTES, f->first + k, &f->st_cmd[k],
+                             NULL) &&
+           vta_insn_unit(&f->st_cmd[k].insn) == VTA_UNIT_STORE)
       k++;
     f->st_end = k;
   }
@@ -224,9 +224,8 @@ void vta_fetch_run_dispatch(vta_model_t *m) {
 void vta_fetch_run_decode(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
   assert(f->state == F_DISP && !f->decoded && f->disp < f->st_end);
-  int rc = decode(m, f, NULL); /* decoded before (vta_fetch_stores_ahead) */
-  assert(!rc && vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE);
-  (void)rc;
+  f->push = f->st_cmd[f->disp]; /* decoded by vta_fetch_stores_ahead */
+  f->decoded = 1;
 }
 
 int vta_fetch_cycle(vta_model_t *m, vta_err *err) {

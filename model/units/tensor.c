@@ -774,6 +774,44 @@ static uint64_t wr_lay_burst(vta_model_t *m, dma_wr_t *d, wr_walk_t *w) {
   return d->ba + 1 + (T - 1) * w->per;
 }
 
+/* Without values, a one-row STORE in one burst of as many elements as the
+ * last one laid out (typically a run of them, one a row) has its schedule
+ * shifted to S: every cycle, count and event is the last one's plus the
+ * distance between their S, the address phase's address its own (the
+ * only event laid out: closed form wants the others unseen). */
+static int shifted(vta_model_t *m, dma_wr_t *d, int emit) {
+  const vta_insn_t *in = &d->in;
+  if (!d->tmpl_T || in->y_size != 1 || in->x_size != d->tmpl_T) return 0;
+  const uint32_t E = m->out.elem_bytes;
+  uint64_t addr, bytes;
+  vta_tensor_row_range(in, 0, E, &addr, &bytes);
+  if (vta_memsys_burst_bytes(vta_memsys_params(m->cy->ms), addr, bytes) != bytes ||
+      !vta_mem_host(m->mem, addr, bytes))
+    return 0;
+  const uint64_t S = m->cy->now;
+  struct wr_burst *r = &d->sched[0];
+  const uint64_t shift = S + 1 - r->a; /* a_1 = S + 1 */
+  r->a += shift;
+  r->back += shift;
+  d->nsched = 1;
+  d->start = S;
+  d->by = 0;
+  d->ba = r->a;
+  d->back = r->back;
+  d->baddr_c = addr;
+  d->bbytes = bytes;
+  d->done_at = r->back;
+  d->acct = d->upto = S;
+  d->at_acct = (struct wr_cum){0};
+  d->lazy = 1;
+  d->nsev = d->ksev = 0;
+  if (emit) {
+    d->sev[d->nsev++] = (vta_event_t){r->a, VTA_EV_WR_ADDR, 0, 0, 0, addr, (uint32_t)bytes, NULL};
+    vta_dma_wr_sync_events(m, d, UINT64_MAX); /* the span's: now */
+  }
+  return 1;
+}
+
 int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   cyc_t *cy = m->cy;
   const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
@@ -794,9 +832,11 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   uint64_t bound = UINT64_MAX;
   if (!nelem || nelem * ob > VTA_MEMSYS_POSTS || (!skip && !wr_compute_bound(m, in, nelem, S, &bound)))
     return 0;
+  if (skip && !digest && shifted(m, d, emit)) return 1;
   /* One walk over the bursts: read and post every beat in its cycle, and
    * note each burst for the counters; anything that rules closed form out
    * drops the posts. */
+  d->tmpl_T = 0;
   wr_walk_t w = {S, E, bus, ob, p->cpb, 1 + ob * p->cpb, bus >= 32 ? 0xffffffffu : (1u << bus) - 1,
                  emit ? ~cy->ev->skip : 0, 0, in->sram_base};
   uint64_t last_read = 0;
@@ -823,6 +863,7 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   d->lazy = 1;
   d->nsev = w.nev;
   d->ksev = 0;
+  d->tmpl_T = d->nsched == 1 && in->y_size == 1 ? d->sched[0].T : 0;
   if (emit && !digest) vta_dma_wr_sync_events(m, d, UINT64_MAX); /* the span's: now */
   return 1;
 }
