@@ -612,7 +612,9 @@ static int chain_cycle(vta_model_t *m, int *changed, vta_err *err) {
 static int store_chain(vta_model_t *m, uint64_t to, uint64_t stop, uint64_t max, vta_err *err) {
   cyc_t *cy = m->cy;
   for (;;) {
-    if (to > stop) { /* the main loop skips, up to the step's budget or the limit */
+    /* the main loop skips, up to the step's budget or the limit, and in
+     * pieces when the run may be stopped from outside */
+    if (to > stop || (m->params.stop && to - cy->now > SKIP_PIECE)) {
       cy->skip_until = to;
       return 0;
     }
