@@ -573,7 +573,7 @@ static int chain_ready(const vta_model_t *m) {
   const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
                *st = &cy->u[VTA_UNIT_STORE];
   return cy->lazy && (!cy->ev || cy->span_fn) && (!st->busy || st->wr.lazy) &&
-         (cy->f.state == F_DISP || cy->f.state == F_DONE) && !ld->busy &&
+         cy->f.state == F_DISP && !ld->busy &&
          (!cu->busy || (cu->kind == K_PIPE && cu->pipe.lazy && cy->now < cu->pipe.done)) &&
          !vta_memsys_busy(cy->ms) && !vta_memsys_rd_presented(cy->ms);
 }

@@ -397,8 +397,13 @@ static inline int vta_dma_unit_present(vta_model_t *m, int unit, vta_err *err) {
   return u->busy && u->kind == K_DMA ? vta_dma_rd_present(m, &u->rd, err) : 0;
 }
 /* The done cycle of a store in closed form (a STORE run's last one a skip
- * may reach), else UINT64_MAX. */
-uint64_t vta_store_next_event(vta_model_t *m);
+ * may reach), else UINT64_MAX (in line: asked at every skip and train). */
+uint64_t vta_store_run_next_event(vta_model_t *m);
+static inline uint64_t vta_store_next_event(vta_model_t *m) {
+  const unit_t *u = &m->cy->u[VTA_UNIT_STORE];
+  if (!u->busy || !u->wr.lazy) return UINT64_MAX;
+  return m->cy->srun.left ? vta_store_run_next_event(m) : u->wr.done_at;
+}
 /* A STORE run's boundary passed by a skip or train (cycle.c's count): in
  * cycle now (= D of the executing STORE, its counters settled through D)
  * it completes; in cycle now (= the next STORE's S) the next one starts. */

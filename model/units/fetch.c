@@ -167,8 +167,8 @@ int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
   return vta_rd_train(m, n, train_beat, train_run, m, done, err);
 }
 
-/* The instruction up for dispatch, decoded. */
-static int decode(vta_model_t *m, fetch_t *f, vta_err *err) {
+/* The instruction up for dispatch, decoded (in line: fetch's every cycle). */
+static inline __attribute__((always_inline)) int decode(vta_model_t *m, fetch_t *f, vta_err *err) {
   uint32_t idx = f->first + f->disp;
   if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
     return -1;
@@ -177,7 +177,7 @@ static int decode(vta_model_t *m, fetch_t *f, vta_err *err) {
 }
 
 /* The decoded instruction into unit's queue (room checked). */
-static int dispatch(vta_model_t *m, fetch_t *f, vta_unit_t unit, vta_err *err) {
+static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_t *f, vta_unit_t unit, vta_err *err) {
   cyc_t *cy = m->cy;
   f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
   f->decoded = 0;

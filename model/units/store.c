@@ -116,6 +116,7 @@ static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) 
 /* The STORE just started in closed form: the run behind it goes on, or a
  * new one is formed from the STOREs queued behind it. */
 static void run_form(vta_model_t *m) {
+  if (!m->params.skip_exec) return; /* runs are for timing without values */
   cyc_t *cy = m->cy;
   struct store_run *r = &cy->srun;
   const cmdq_t *q = &m->q[VTA_UNIT_STORE];
@@ -142,13 +143,12 @@ static void run_form(vta_model_t *m) {
  * HELD_MAX events back). */
 #define RUN_LEG 64
 
-uint64_t vta_store_next_event(vta_model_t *m) {
+uint64_t vta_store_run_next_event(vta_model_t *m) {
   const cyc_t *cy = m->cy;
   const unit_t *u = &cy->u[VTA_UNIT_STORE];
-  if (!u->busy || !u->wr.lazy) return UINT64_MAX;
   uint64_t d = u->wr.done_at;
   const struct store_run *r = &cy->srun;
-  if (!r->left || !run_usable(m)) return d;
+  if (!run_usable(m)) return d;
   uint32_t n = cy->ev && r->left > RUN_LEG ? RUN_LEG : r->left;
   /* Fetch waiting to dispatch into the full store queue dispatches in the
    * cycle after each D and decodes the next in the cycle after that: a
