@@ -115,40 +115,38 @@ void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *si
   *since = m->cy->u[unit].start;
 }
 
-/* End of a cycle: the pushes of instructions done in it (checked first,
- * all of one instruction or none), their queue slots, fetch's dispatch. */
+/* End of a cycle for unit id, whose instruction is done in it: its
+ * pushes (checked first, all or none), its queue slot. */
 HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[id];
-  {
-    const cmd_t *c = &u->cur;
-    const char *un = vta_unit_name((vta_unit_t)id);
-    for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
-      int q = vta_dep_queue((vta_unit_t)id, f);
-      if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
-        return vta_diag_token_overflow(err, un, c->idx, &c->insn, vta_dep_flag_names[f], q,
-                                       m->tokens[q], m->params.token_queue_depth);
-    }
-    vta_diag_trace_insn(cy->trace, cy->now, un, c->idx, c->queued, u->start, u->dep, u->mem,
-                        &c->insn);
-    VTA_EMIT(m, VTA_EV_DONE, id, 0, c->idx, 0, 0, NULL);
-    for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
-      int q = vta_dep_queue((vta_unit_t)id, f);
-      if (!vta_dep_flag(&c->insn, f)) continue;
-      if (vta_inject_drops_push(m, q)) continue;
-      m->tokens[q]++;
-      assert(m->tokens[q] <= m->params.token_queue_depth); /* checked above */
-      vta_diag_trace_token(cy->trace, cy->now, "push", un, c->idx, q, m->tokens[q]);
-      VTA_EMIT(m, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
-    }
-    cmdq_t *cq = &m->q[id];
-    assert(cq->count > 0); /* the done instruction still holds its slot */
-    cq->head = (cq->head + 1) % cq->cap;
-    cq->count--;
-    u->done = 0;
-    u->dep = u->mem = 0;
-    cy->stats.unit[id].insns++;
+  const cmd_t *c = &u->cur;
+  const char *un = vta_unit_name((vta_unit_t)id);
+  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+    int q = vta_dep_queue((vta_unit_t)id, f);
+    if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
+      return vta_diag_token_overflow(err, un, c->idx, &c->insn, vta_dep_flag_names[f], q,
+                                     m->tokens[q], m->params.token_queue_depth);
   }
+  vta_diag_trace_insn(cy->trace, cy->now, un, c->idx, c->queued, u->start, u->dep, u->mem,
+                      &c->insn);
+  VTA_EMIT(m, VTA_EV_DONE, id, 0, c->idx, 0, 0, NULL);
+  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+    int q = vta_dep_queue((vta_unit_t)id, f);
+    if (!vta_dep_flag(&c->insn, f)) continue;
+    if (vta_inject_drops_push(m, q)) continue;
+    m->tokens[q]++;
+    assert(m->tokens[q] <= m->params.token_queue_depth); /* checked above */
+    vta_diag_trace_token(cy->trace, cy->now, "push", un, c->idx, q, m->tokens[q]);
+    VTA_EMIT(m, VTA_EV_PUSH, 0, q, 0, 0, 0, NULL);
+  }
+  cmdq_t *cq = &m->q[id];
+  assert(cq->count > 0); /* the done instruction still holds its slot */
+  cq->head = (cq->head + 1) % cq->cap;
+  cq->count--;
+  u->done = 0;
+  u->dep = u->mem = 0;
+  cy->stats.unit[id].insns++;
   return 0;
 }
 
@@ -163,6 +161,7 @@ HOT void commit_fetch(vta_model_t *m) {
   }
 }
 
+/* End of a cycle: the instructions done in it, fetch's dispatch. */
 HOT int commit(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   if (!(cy->u[0].done | cy->u[1].done | cy->u[2].done) && cy->f.pushed < 0) return 0;
@@ -197,8 +196,7 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
       break;
     }
     /* fetch waits with a STORE for the slot freed (vta_store_next_event) */
-    const int disp = f->state == F_DISP && f->decoded &&
-                     vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE;
+    const int disp = vta_fetch_holds_store(f);
     cy->now = d + 1;
     vta_store_run_start(m);
     u->acted = 0;

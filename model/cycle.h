@@ -344,6 +344,11 @@ int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *
  * nothing can tell (no events, no trace, no compute write to its out rows
  * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so. */
 int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
+/* Whether a STORE of rows `in` (E a multiple of BUS_BYTES, its checks
+ * passed) qualifies for closed form without values wherever it starts:
+ * host DRAM, at most VTA_MEMSYS_POSTS beats, at most WR_SCHED_MAX cycles;
+ * *len: its cycles from S to D. */
+int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
 /* Report the events of a store in closed form (into a digest list) of the
  * cycles before upto that are not reported yet: into the current list, or
  * nowhere when nobody listens. */
@@ -370,6 +375,11 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err);
  * now on, the rest of the machine quiet (cycle.c checks it); as
  * vta_dma_rd_train. */
 int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err);
+/* Fetch holds a decoded STORE up for dispatch (into a full queue when
+ * it waits). */
+static inline int vta_fetch_holds_store(const fetch_t *f) {
+  return f->state == F_DISP && f->decoded && vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE;
+}
 /* Fetch waiting to dispatch a STORE into the full store queue: how many
  * STOREs it will dispatch there one after the other, each in the cycle
  * after a completion frees a slot, the decoded one first, before it

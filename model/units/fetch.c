@@ -197,9 +197,7 @@ static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_
 uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
   const cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  if (f->state != F_DISP || !f->decoded || vta_insn_unit(&f->push.insn) != VTA_UNIT_STORE ||
-      q->count != q->cap)
-    return 0;
+  if (!vta_fetch_holds_store(f) || q->count != q->cap) return 0;
   if (f->st_first != f->first || f->st_end <= f->disp) { /* not looked at yet */
     f->st_first = f->first;
     uint32_t k = f->disp + 1;

@@ -80,35 +80,16 @@ static int run_usable(const vta_model_t *m) {
 }
 
 /* Whether queued STORE c can join a run: a transfer that starts without a
- * token, passes its checks and qualifies for closed form (vta_dma_wr_closed_form
- * under skip_exec: host DRAM, at most VTA_MEMSYS_POSTS beats, at most
- * WR_SCHED_MAX cycles); *len: its cycles from S to D (section 6.6: each
- * burst an address phase, an element every 1 + OB CPB cycles, and
- * WR_ACK to the acknowledge), *last: it pushes a token, so the run ends
- * with it. */
+ * token, passes its checks and qualifies for closed form wherever it
+ * starts (vta_dma_wr_closed_len, which gives *len: its cycles from S to
+ * D); *last: it pushes a token, so the run ends with it. */
 static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) {
   const vta_insn_t *in = &c->insn;
-  const vta_memsys_params_t *p = vta_memsys_params(m->cy->ms);
-  const uint64_t E = m->out.elem_bytes, ob = E / p->bus_bytes, per = 1 + ob * p->cpb;
   if (in->mem_type != VTA_MEM_OUT || !in->x_size || !in->y_size || in->pop_prev ||
       in->pop_next || in->y_pad_0 | in->y_pad_1 | in->x_pad_0 | in->x_pad_1)
     return 0;
-  if ((uint64_t)in->x_size * in->y_size * ob > VTA_MEMSYS_POSTS ||
-      vta_tensor_check_store(m, &m->out, "store", c, NULL))
+  if (vta_tensor_check_store(m, &m->out, "store", c, NULL) || !vta_dma_wr_closed_len(m, in, len))
     return 0;
-  uint64_t n = 0;
-  for (uint32_t y = 0; y < in->y_size; y++) {
-    uint64_t a, rlen;
-    vta_tensor_row_range(in, y, (uint32_t)E, &a, &rlen);
-    for (const uint64_t rend = a + rlen; a < rend;) {
-      const uint32_t b = vta_memsys_burst_bytes(p, a, rend - a);
-      if (!vta_mem_host(m->mem, a, b)) return 0;
-      n += 1 + b / E * per + p->wr_ack;
-      a += b;
-    }
-  }
-  if (n + 1 > WR_SCHED_MAX) return 0;
-  *len = n;
   *last = in->push_prev || in->push_next;
   return 1;
 }
@@ -156,8 +137,7 @@ uint64_t vta_store_run_next_event(vta_model_t *m) {
    * DISPATCHes back); the D before it dispatches its last is evaluated. */
   const fetch_t *f = &cy->f;
   const cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  if (f->state == F_DISP && q->count == q->cap &&
-      (!f->decoded || vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE)) {
+  if (q->count == q->cap && ((f->state == F_DISP && !f->decoded) || vta_fetch_holds_store(f))) {
     const uint32_t dispatch = 1u << VTA_EV_DISPATCH, ahead = vta_fetch_stores_ahead(m);
     if (cy->ev && (dispatch & ~cy->ev->skip & ~cy->ev->defer)) return d;
     if (ahead < n + 1) n = ahead ? ahead - 1 : 0;
@@ -189,6 +169,13 @@ static int begin(vta_model_t *m, unit_t *u, int checked, vta_err *err) {
   return 0;
 }
 
+/* A STORE in closed form completes in its D, now. */
+static void complete(vta_model_t *m, unit_t *u) {
+  vta_dma_wr_sync_events(m, &u->wr, m->cy->now + 1); /* all of its events */
+  vta_unit_complete(m, u);
+  u->cat = VTA_CAT_BUSY;
+}
+
 int vta_store_cycle(vta_model_t *m, vta_err *err) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_STORE];
@@ -197,9 +184,7 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
     if (u->wr.lazy) { /* closed form: only D needs a step (counted by the schedule) */
       if (cy->now < u->wr.done_at) return 0;
       vta_dma_wr_settle(m, &u->wr); /* its counters since S, for the commit */
-      vta_dma_wr_sync_events(m, &u->wr, cy->now + 1); /* all of its events: D is now */
-      vta_unit_complete(m, u);
-      u->cat = VTA_CAT_BUSY;
+      complete(m, u);
       return 0;
     }
     if (u->kind == K_STORE && vta_dma_wr_step(m, &u->wr, &busy, &done, err)) return -1;
@@ -216,9 +201,7 @@ int vta_store_cycle(vta_model_t *m, vta_err *err) {
 void vta_store_run_done(vta_model_t *m) {
   unit_t *u = &m->cy->u[VTA_UNIT_STORE];
   assert(u->busy && m->cy->now == u->wr.done_at && m->cy->srun.left);
-  vta_dma_wr_sync_events(m, &u->wr, m->cy->now + 1);
-  vta_unit_complete(m, u);
-  u->cat = VTA_CAT_BUSY;
+  complete(m, u); /* its counters settled by the count through D */
 }
 
 void vta_store_run_start(vta_model_t *m) {

@@ -577,6 +577,12 @@ static uint64_t wr_row_end(const vta_model_t *m, const dma_wr_t *d, uint32_t y,
   return a + len;
 }
 
+/* A burst of `bytes` (whole elements of E bytes): its cycles from the
+ * address phase through the acknowledge. */
+static uint64_t wr_burst_cycles(const vta_memsys_params_t *p, uint64_t E, uint64_t bytes) {
+  return 1 + bytes / E * (1 + E / p->bus_bytes * p->cpb) + p->wr_ack;
+}
+
 /* Burst cursor: the burst of row y at byte addr (NULL: the row's first),
  * address phase in cycle a. */
 static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, const uint64_t *at,
@@ -585,12 +591,31 @@ static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, const uin
   uint32_t E = m->out.elem_bytes;
   uint64_t addr, rend = wr_row_end(m, d, y, &addr);
   if (at) addr = *at;
-  uint64_t per = 1 + (uint64_t)(E / p->bus_bytes) * p->cpb;
   d->by = y;
   d->baddr_c = addr;
   d->bbytes = vta_memsys_burst_bytes(p, addr, rend - addr);
   d->ba = a;
-  d->back = a + d->bbytes / E * per + p->wr_ack;
+  d->back = a + wr_burst_cycles(p, E, d->bbytes) - 1;
+}
+
+int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len) {
+  const vta_memsys_params_t *p = vta_memsys_params(m->cy->ms);
+  const uint64_t E = m->out.elem_bytes;
+  if ((uint64_t)in->x_size * in->y_size * (E / p->bus_bytes) > VTA_MEMSYS_POSTS) return 0;
+  uint64_t n = 0;
+  for (uint32_t y = 0; y < in->y_size; y++) {
+    uint64_t a, rlen;
+    vta_tensor_row_range(in, y, (uint32_t)E, &a, &rlen);
+    for (const uint64_t rend = a + rlen; a < rend;) {
+      const uint32_t b = vta_memsys_burst_bytes(p, a, rend - a);
+      if (!vta_mem_host(m->mem, a, b)) return 0; /* the posts need it (wr_lay_burst) */
+      n += wr_burst_cycles(p, E, b);
+      a += b;
+    }
+  }
+  if (n + 1 > WR_SCHED_MAX) return 0;
+  *len = n;
+  return 1;
 }
 
 /* The cursor on the next burst; 0 after the last. */
