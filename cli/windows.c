@@ -33,6 +33,7 @@ struct vtasim_windows {
   uint64_t base, run_end; /* time axis: runs follow each other */
   size_t run_first;     /* the current run's first stretch */
   uint64_t start[3];    /* run cycle each unit started its instruction */
+  size_t last[3];       /* each unit's last stretch + 1 (0: none this run) */
   stretch_t *v;
   size_t n, cap;
   int oom;
@@ -53,6 +54,7 @@ void vtasim_windows_free(vtasim_windows_t *w) {
 void vtasim_windows_launch(vtasim_windows_t *w) {
   w->base = w->run_end;
   w->run_first = w->n;
+  memset(w->last, 0, sizeof w->last);
   memset(&w->rd, 0, sizeof w->rd);
 }
 
@@ -70,6 +72,22 @@ static void add(vtasim_windows_t *w, int k, uint64_t a, uint64_t b, uint64_t amo
   w->v[w->n++] = (stretch_t){w->base + a, w->base + b, amount, k};
 }
 
+/* Unit u executed through cycles [a, b].  Back-to-back instructions
+ * extend one stretch: a unit's stretches count one per cycle, so the
+ * windows' sums (whole numbers) are the same either way. */
+static void unit_busy(vtasim_windows_t *w, int u, uint64_t a, uint64_t b) {
+  if (w->last[u]) {
+    stretch_t *s = &w->v[w->last[u] - 1];
+    if (s->b + 1 == w->base + a) {
+      s->b = w->base + b;
+      s->amount += b - a + 1;
+      return;
+    }
+  }
+  add(w, W_LOAD + u, a, b, b - a + 1);
+  if (!w->oom) w->last[u] = w->n;
+}
+
 void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev, int finished) {
   /* each event by its own cycle: they may be held back (VTASIM_WINDOWS_EVENTS
    * are all read so), in the order of their cycles */
@@ -81,7 +99,7 @@ void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *e
       if (e->unit < 3) w->start[e->unit] = c;
       break;
     case VTA_EV_DONE:
-      if (e->unit < 3) add(w, W_LOAD + e->unit, w->start[e->unit], c, c - w->start[e->unit] + 1);
+      if (e->unit < 3) unit_busy(w, e->unit, w->start[e->unit], c);
       break;
     case VTA_EV_RD_REQ:
       if (e->index) {
@@ -108,6 +126,7 @@ void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *e
   for (size_t i = w->run_first; i < w->n; i++)
     if (w->v[i].k != W_WRITE || w->v[i].a < w->run_end) w->v[k++] = w->v[i];
   w->n = k;
+  memset(w->last, 0, sizeof w->last); /* the stretches moved */
 }
 
 /* Add `amount` spread evenly over cycles [a, b] to the windows they cover. */

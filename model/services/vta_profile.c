@@ -241,24 +241,25 @@ struct vta_prof {
                           hold some of its earlier cycles); vta_prof_cycle's are its cycle's */
 };
 
-static int fifo_push(fifo_t *f, const pinsn_t *x) {
+/* The slot at the queue's tail, for the caller to fill (NULL out of
+ * memory).  The capacity is a power of two: an index wraps with a mask. */
+static pinsn_t *fifo_push(fifo_t *f) {
   if (f->n == f->cap) {
     size_t cap = f->cap ? 2 * f->cap : 16;
     pinsn_t *v = malloc(cap * sizeof *v);
-    if (!v) return -1;
-    for (size_t i = 0; i < f->n; i++) v[i] = f->v[(f->head + i) % f->cap];
+    if (!v) return NULL;
+    for (size_t i = 0; i < f->n; i++) v[i] = f->v[(f->head + i) & (f->cap - 1)];
     free(f->v);
     f->v = v, f->head = 0, f->cap = cap;
   }
-  f->v[(f->head + f->n++) % f->cap] = *x;
-  return 0;
+  return &f->v[(f->head + f->n++) & (f->cap - 1)];
 }
 
 static pinsn_t *fifo_front(fifo_t *f) { return f->n ? &f->v[f->head] : NULL; }
 
 static void fifo_pop(fifo_t *f) {
   assert(f->n > 0);
-  f->head = (f->head + 1) % f->cap;
+  f->head = (f->head + 1) & (f->cap - 1);
   f->n--;
 }
 
@@ -507,6 +508,9 @@ static int better(const prec_t *a, const prec_t *b) {
 
 static void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) {
   if (!p->o.top) return;
+  /* A full list's last beats every instruction with fewer cycles (the
+   * common case, decided before any record is made). */
+  if (p->ntop == p->o.top && acct_total(&x->a) < acct_total(&p->top[p->ntop - 1].a)) return;
   prec_t r;
   /* the record without its disassembly (filled only if it makes the list):
    * zeroing all of it cost more than the rest of an instruction's accounting */
@@ -592,25 +596,23 @@ static void emit_wait(vta_prof_t *p, int unit, const pinsn_t *x) {
 
 static void insn_start(vta_prof_t *p, int unit, uint32_t idx, uint64_t at) {
   fifo_t *f = &p->q[unit];
-  pinsn_t *h = fifo_front(f);
-  pinsn_t x;
+  pinsn_t *h = fifo_front(f), *x = &p->cur[unit];
   if (h && h->idx == idx) {
-    x = *h;
+    *x = *h;
     fifo_pop(f);
   } else { /* never for a consistent engine; keep going with what we know */
-    memset(&x, 0, sizeof x);
-    x.idx = idx;
-    x.queued = at;
-    kind_of(p, &x);
+    memset(x, 0, sizeof *x);
+    x->idx = idx;
+    x->queued = at;
+    kind_of(p, x);
   }
-  x.start = at;
-  p->cur[unit] = x;
+  x->start = at;
   p->cur_on[unit] = 1;
   if (!p->tl) return;
-  const int mergeable = !p->o.no_merge && unit == VTA_UNIT_STORE && x.cls == C_STORE;
-  if (p->mg.n && !(mergeable && !x.pops && !p->mg.last_pushes && x.start == p->mg.done + 1))
+  const int mergeable = !p->o.no_merge && unit == VTA_UNIT_STORE && x->cls == C_STORE;
+  if (p->mg.n && !(mergeable && !x->pops && !p->mg.last_pushes && x->start == p->mg.done + 1))
     merge_flush(p);
-  emit_wait(p, unit, &x);
+  emit_wait(p, unit, x);
 }
 
 /* Unit's instruction completes in run cycle `done`. */
@@ -831,12 +833,16 @@ static void tl_dispatch(vta_prof_t *p, uint64_t t, uint32_t idx) {
 /* An instruction dispatched in run cycle t joins its unit's queue, in which
  * it is from t + 1. */
 static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
-  pinsn_t x;
-  memset(&x, 0, sizeof x);
-  x.idx = e->index;
-  x.queued = t + 1;
-  kind_of(p, &x);
-  if (fifo_push(&p->q[e->unit], &x)) p->tl_err = 1;
+  pinsn_t *x = fifo_push(&p->q[e->unit]);
+  if (!x) {
+    p->tl_err = 1;
+    return;
+  }
+  x->idx = e->index;
+  x->queued = t + 1;
+  x->start = 0;
+  x->a = (acct_t){0};
+  kind_of(p, x);
   if (!p->tl) return;
   p->qlen[e->unit]++;
   tl_dispatch(p, t, e->index);
