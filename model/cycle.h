@@ -342,8 +342,9 @@ int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
 int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
 /* At S, right after vta_dma_wr_begin: run the store in closed form when
  * nothing can tell (no events, no trace, no compute write to its out rows
- * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so. */
-int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d);
+ * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so.
+ * `qualified`: vta_dma_wr_closed_len said so already (a STORE run's). */
+int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d, int qualified);
 /* Whether a STORE of rows `in` (E a multiple of BUS_BYTES, its checks
  * passed) qualifies for closed form without values wherever it starts:
  * host DRAM, at most VTA_MEMSYS_POSTS beats, at most WR_SCHED_MAX cycles;
@@ -352,7 +353,10 @@ int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
 /* Report the events of a store in closed form (into a digest list) of the
  * cycles before upto that are not reported yet: into the current list, or
  * nowhere when nobody listens. */
-void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto);
+void vta_dma_wr_sync_events_(vta_model_t *m, dma_wr_t *d, uint64_t upto);
+static inline void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
+  if (d->ksev < d->nsev) vta_dma_wr_sync_events_(m, d, upto); /* none left: in line */
+}
 /* Count cycles [from, from + n) of a store in closed form (the unit's
  * categories and the write channel's statistics); it leaves closed form
  * once its D is counted, and then returns 1.  The counters are added in

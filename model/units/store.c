@@ -164,7 +164,7 @@ static int begin(vta_model_t *m, unit_t *u, int checked, vta_err *err) {
   /* skip_exec writes no byte to DRAM */
   if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur)) cy->hold = 0;
   if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
-  if (vta_dma_wr_closed_form(m, &u->wr)) run_form(m);
+  if (vta_dma_wr_closed_form(m, &u->wr, checked)) run_form(m);
   else vta_store_run_end(m);
   return 0;
 }

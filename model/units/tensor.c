@@ -799,19 +799,31 @@ static uint64_t wr_lay_burst(vta_model_t *m, dma_wr_t *d, wr_walk_t *w) {
   return d->ba + 1 + (T - 1) * w->per;
 }
 
+/* An event laid out in canonical form (wr_ev) to the list: one without
+ * data is copied as it is, without vta_evlist_add_plain's masking. */
+static inline void laid_out(vta_evlist_t *l, const vta_event_t *e) {
+  if (!e->data && !l->digest && l->n < l->cap && e->kind < VTA_EV_NKINDS) {
+    if (!(l->skip >> e->kind & 1)) l->ev[l->n++] = *e;
+  } else {
+    vta_evlist_add(l, e);
+  }
+}
+
 /* Without values, a one-row STORE in one burst of as many elements as the
  * last one laid out (typically a run of them, one a row) has its schedule
  * shifted to S: every cycle, count and event is the last one's plus the
  * distance between their S, the address phase's address its own (the
  * only event laid out: closed form wants the others unseen). */
-static int shifted(vta_model_t *m, dma_wr_t *d, int emit) {
+static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
   const vta_insn_t *in = &d->in;
   if (!d->tmpl_T || in->y_size != 1 || in->x_size != d->tmpl_T) return 0;
   const uint32_t E = m->out.elem_bytes;
   uint64_t addr, bytes;
   vta_tensor_row_range(in, 0, E, &addr, &bytes);
+  /* one burst, in host DRAM (where vta_dma_wr_closed_len found a run's
+   * member's bursts) */
   if (vta_memsys_burst_bytes(vta_memsys_params(m->cy->ms), addr, bytes) != bytes ||
-      !vta_mem_host(m->mem, addr, bytes))
+      (!qualified && !vta_mem_host(m->mem, addr, bytes)))
     return 0;
   const uint64_t S = m->cy->now;
   struct wr_burst *r = &d->sched[0];
@@ -830,14 +842,14 @@ static int shifted(vta_model_t *m, dma_wr_t *d, int emit) {
   d->at_acct = (struct wr_cum){0};
   d->lazy = 1;
   d->nsev = d->ksev = 0;
-  if (emit) {
-    d->sev[d->nsev++] = (vta_event_t){r->a, VTA_EV_WR_ADDR, 0, 0, 0, addr, (uint32_t)bytes, NULL};
-    vta_dma_wr_sync_events(m, d, UINT64_MAX); /* the span's: now */
+  if (emit) { /* the span's: now */
+    const vta_event_t e = {r->a, VTA_EV_WR_ADDR, 0, 0, 0, addr, (uint32_t)bytes, NULL};
+    laid_out(m->cy->ev, &e);
   }
   return 1;
 }
 
-int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
+int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d, int qualified) {
   cyc_t *cy = m->cy;
   const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
   const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
@@ -857,7 +869,7 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   uint64_t bound = UINT64_MAX;
   if (!nelem || nelem * ob > VTA_MEMSYS_POSTS || (!skip && !wr_compute_bound(m, in, nelem, S, &bound)))
     return 0;
-  if (skip && !digest && shifted(m, d, emit)) return 1;
+  if (skip && !digest && shifted(m, d, emit, qualified)) return 1;
   /* One walk over the bursts: read and post every beat in its cycle, and
    * note each burst for the counters; anything that rules closed form out
    * drops the posts. */
@@ -893,19 +905,10 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d) {
   return 1;
 }
 
-void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
+void vta_dma_wr_sync_events_(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
   vta_evlist_t *l = m->cy->ev;
-  for (; d->ksev < d->nsev && d->sev[d->ksev].cycle < upto; d->ksev++) {
-    const vta_event_t *e = &d->sev[d->ksev];
-    if (!l) continue;
-    /* laid out in canonical form (wr_ev): one without data is copied as it
-     * is, without vta_evlist_add_plain's masking */
-    if (!e->data && !l->digest && l->n < l->cap && e->kind < VTA_EV_NKINDS) {
-      if (!(l->skip >> e->kind & 1)) l->ev[l->n++] = *e;
-    } else {
-      vta_evlist_add(l, e);
-    }
-  }
+  for (; d->ksev < d->nsev && d->sev[d->ksev].cycle < upto; d->ksev++)
+    if (l) laid_out(l, &d->sev[d->ksev]);
 }
 
 int vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
