@@ -18,11 +18,10 @@ static void account(vta_model_t *m, const vta_insn_t *in) {
   m->stats.out_store_nbytes += (uint64_t)in->x_size * in->y_size * m->out.elem_bytes;
 }
 
-int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err) {
+/* A transfer (not a NOP) names what a STORE may: 0 if so, else -1 with
+ * err set when not NULL. */
+static inline int legal(const cmd_t *c, vta_err *err) {
   const vta_insn_t *in = &c->insn;
-  /* A NOP: the runtime emits store-stage NOPs as STORE UOP (docs/isa.md 5.5). */
-  *nop = in->x_size == 0;
-  if (*nop) return 0;
   if (in->mem_type != VTA_MEM_OUT)
     return vta_unit_err(err, VTA_EILLEGAL, "store", c,
                         "STORE %s is illegal: only the out buffer can be stored (docs/isa.md 6.3)",
@@ -32,8 +31,17 @@ int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err) {
                         "STORE must have all pad fields 0 (docs/isa.md 6.3), got y_pad_0=%u "
                         "y_pad_1=%u x_pad_0=%u x_pad_1=%u",
                         in->y_pad_0, in->y_pad_1, in->x_pad_0, in->x_pad_1);
+  return 0;
+}
+
+int vta_store_begin(vta_model_t *m, const cmd_t *c, int *nop, vta_err *err) {
+  /* A NOP: the runtime emits store-stage NOPs as STORE UOP (docs/isa.md 5.5). */
+  *nop = c->insn.x_size == 0;
+  if (*nop) return 0;
+  if (legal(c, err)) return -1;
+  /* The cycle engine checks every row before moving any data. */
   if (m->cy && vta_tensor_check_store(m, &m->out, "store", c, err)) return -1;
-  account(m, in);
+  account(m, &c->insn);
   return 0;
 }
 
@@ -85,10 +93,8 @@ static int run_usable(const vta_model_t *m) {
  * D); *last: it pushes a token, so the run ends with it. */
 static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) {
   const vta_insn_t *in = &c->insn;
-  if (in->mem_type != VTA_MEM_OUT || !in->x_size || !in->y_size || in->pop_prev ||
-      in->pop_next || in->y_pad_0 | in->y_pad_1 | in->x_pad_0 | in->x_pad_1)
-    return 0;
-  if (vta_tensor_check_store(m, &m->out, "store", c, NULL) || !vta_dma_wr_closed_len(m, in, len))
+  if (!in->x_size || !in->y_size || in->pop_prev || in->pop_next || legal(c, NULL) ||
+      vta_tensor_check_store(m, &m->out, "store", c, NULL) || !vta_dma_wr_closed_len(m, in, len))
     return 0;
   *last = in->push_prev || in->push_next;
   return 1;
