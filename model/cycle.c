@@ -455,6 +455,64 @@ static int64_t pad_train(vta_model_t *m, unit_t *u, uint64_t end) {
   return (int64_t)n;
 }
 
+/* Whether the memory may grant the requests of the unit whose beats a
+ * train lands in the train's cycles: it presents alone in every one of
+ * them (fetch reads no chunk, the other DMA unit asks for nothing, and
+ * neither can start to while nothing else moves), and nobody sees a grant
+ * in its own cycle (no trace; no events, or a watcher's span list that
+ * reads RD_REQ by its stamp or takes none). */
+static int grants_alone(const vta_model_t *m, const unit_t *other) {
+  const cyc_t *cy = m->cy;
+  if (cy->trace || cy->f.state == F_REQ ||
+      (other->busy && other->kind == K_DMA && other->rd.req_left))
+    return 0;
+  if (!cy->ev) return 1;
+  const uint32_t rq = 1u << VTA_EV_RD_REQ;
+  return cy->span_fn && !cy->ev->digest && !(rq & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
+}
+
+/* A train of u's beats through the cycles in which the memory grants its
+ * requests (grants_alone holds; u asks from now on while requests are
+ * left): in each cycle its beat lands, as in any train, and in those
+ * vta_memsys_rd_next_grant names its request is granted first, as
+ * present, arbitrate and u's step would (the burst joins those in flight,
+ * the RD_REQ event carries its cycle).  A granted burst that lands right
+ * behind the last one lengthens the train.  Returns the cycles run, or -1. */
+static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t end, vta_err *err) {
+  cyc_t *cy = m->cy;
+  dma_rd_t *d = &u->rd;
+  const uint64_t from = cy->now;
+  /* a pad walker stepping over data rows moves in beat cycles too */
+  if (d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi) return 0;
+  const uint64_t len = train_len(m, UINT64_MAX, end);
+  /* its beats from now on, back to back (landing them changes neither the
+   * rules' answer nor the later beats), and the cycle of its next grant */
+  uint64_t beats = vta_memsys_rd_train(cy->ms, d->client);
+  uint64_t g = vta_memsys_rd_next_grant(cy->ms, d->client, from);
+  uint64_t total = 0;
+  int rc = 0;
+  while (total < len && beats) {
+    const uint64_t t = cy->now;
+    if (d->req_left && g == t) {
+      /* a grant in t belongs to a cycle run: its beat lands (host DRAM) */
+      if (!vta_memsys_rd_head_mapped(cy->ms)) break;
+      const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
+      VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+      if (gr->first == t + beats) beats += gr->beats; /* right behind: the train goes on */
+      if (d->req_left) g = vta_memsys_rd_next_grant(cy->ms, d->client, t + 1);
+    }
+    uint64_t n = beats < len - total ? beats : len - total;
+    if (d->req_left && g - t < n) n = g - t;
+    uint64_t done;
+    rc = vta_dma_rd_train(m, d, n, &done, err);
+    total += done;
+    beats -= done;
+    if (rc < 0 || done < n) break;
+  }
+  if (!total && rc >= 0) return 0;
+  return train_end(m, from, total, rc, err);
+}
+
 static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   if (cy->lazy && cy->f.state == F_WAIT) {
@@ -476,6 +534,8 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   int asks = vta_memsys_rd_presented(cy->ms) || (u->rd.req_left && cy->now >= u->rd.req_from);
   int full = vta_memsys_rd_full(cy->ms);
   if (u->rd.req_left && cy->now < u->rd.req_from) return 0; /* starts asking meanwhile */
+  if (u->rd.req_left && grants_alone(m, other) && vta_memsys_rd_head_mapped(cy->ms))
+    return grant_train(m, u, end, err);
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, u->rd.client), from = cy->now;
   if (!n) return asks ? 0 : pad_train(m, u, end); /* no beat of its own lands now */

@@ -321,6 +321,10 @@ void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *si
 int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,
                      uint64_t start, vta_err *err);
 int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err);
+/* In a train's cycle now, d's request granted, presented alone (cycle.c
+ * checks that nobody else asks and that the memory grants it now): what
+ * the cycle's present, arbitrate and step do with it; returns the grant. */
+const vta_rd_grant_t *vta_dma_rd_grant_alone(vta_model_t *m, dma_rd_t *d);
 /* One cycle from S+1 on: sets *busy when the engine did something (else it
  * waited for memory); returns 1 in the done cycle D. */
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy);

@@ -340,6 +340,27 @@ uint64_t vta_rd_sched_place(vta_rd_sched_t *s, const vta_memsys_params_t *p, uin
   return f;
 }
 
+/* Request q granted in the current cycle: its burst joins those in flight
+ * behind the last one placed (section 5.1). */
+static void grant(vta_memsys_t *ms, const rd_req_t *q) {
+  const int c = q->client;
+  ms->granted_at[c] = ms->now + 1;
+  rd_req_t r = *q;
+  uint64_t f = r.first = vta_rd_sched_place(&ms->sched, &ms->p, ms->now, r.beats);
+  r.free_at = slot_free_at(ms, &r);
+  assert(ms->count < ms->ring); /* granted only below MAX_OUTST held slots */
+  /* slots free in the order of the grants (vta_memsys_rd_next_grant) */
+  assert(!ms->count || ms->fifo[(ms->head + ms->count - 1) % ms->ring].free_at <= r.free_at);
+  ms->fifo[(ms->head + ms->count) % ms->ring] = r;
+  ms->count++;
+  ms->inflight[c]++;
+  ms->inflight_mask |= 1u << c;
+  assert(ms->inflight[c] <= ms->count && ms->count <= ms->ring);
+  ms->st.rd[c].requests++;
+  ms->st.rd[c].bytes += r.bytes;
+  ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->sched.last};
+}
+
 int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   ms->granted = 0;
   ms->presented = ms->nwant > 0;
@@ -362,21 +383,33 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
    * that cycle is not quiet (section 8.3). */
   ms->held = c < 0 && rules;
   if (c < 0) return -1;
-  ms->granted_at[c] = ms->now + 1;
-  rd_req_t r = ms->wreq[c];
-  uint64_t f = r.first = vta_rd_sched_place(&ms->sched, &ms->p, ms->now, r.beats);
-  r.free_at = slot_free_at(ms, &r);
-  assert(ms->count < ms->ring); /* granted only below MAX_OUTST held slots */
-  ms->fifo[(ms->head + ms->count) % ms->ring] = r;
-  ms->count++;
-  ms->inflight[c]++;
-  ms->inflight_mask |= 1u << c;
-  assert(ms->inflight[c] <= ms->count && ms->count <= ms->ring);
-  ms->st.rd[c].requests++;
-  ms->st.rd[c].bytes += r.bytes;
-  ms->grant = (vta_rd_grant_t){c, r.tag, r.bytes, r.beats, r.addr, f, ms->sched.last};
+  grant(ms, &ms->wreq[c]);
   ms->granted = 1;
   return c;
+}
+
+/* A burst's slot frees no earlier than an older one's: free_at is the later
+ * of the cycle after its grant and two before its last beat, both later
+ * for a younger burst.  So the slots in flight are all held in cycle t
+ * exactly when the MAX_OUTST-th youngest burst's is, and they are until
+ * it frees. */
+uint64_t vta_memsys_rd_next_grant(const vta_memsys_t *ms, int client, uint64_t from) {
+  const uint32_t cap = ms->p.max_outst;
+  const uint64_t full_until =
+      ms->count >= cap ? ms->fifo[(ms->head + ms->count - cap) % ms->ring].free_at : 0;
+  for (uint64_t t = from;;) {
+    if (ms->granted_at[client] && ms->granted_at[client] == t) t++; /* granted in t - 1 */
+    else if (t < full_until) t = full_until;
+    else if (vta_memsys_rd_last_at(ms, t + 3)) t++;
+    else return t;
+  }
+}
+
+const vta_rd_grant_t *vta_memsys_rd_grant_alone(vta_memsys_t *ms, int client, uint64_t addr,
+                                                uint32_t bytes) {
+  const rd_req_t r = {client, 0, bytes, vta_memsys_beats(&ms->p, addr, bytes), addr, 0, 0};
+  grant(ms, &r);
+  return &ms->grant;
 }
 
 const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms) {
@@ -573,6 +606,12 @@ uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
     next += r->beats - from;
   }
   return n;
+}
+
+int vta_memsys_rd_head_mapped(const vta_memsys_t *ms) {
+  /* the look-up its current beat made (fetch_beat): no new one, which an
+   * external memory would see */
+  return ms->beat_valid && ms->src && ms->src_first == ms->fifo[ms->head].first;
 }
 
 int vta_memsys_wr_idle(const vta_memsys_t *ms) { return ms->w_state == W_IDLE; }

@@ -136,6 +136,18 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms);
  * now + 4, which the RTL registers). */
 int vta_memsys_rd_last_at(const vta_memsys_t *ms, uint64_t cycle);
 const vta_rd_grant_t *vta_memsys_rd_granted(const vta_memsys_t *ms);
+/* Between cycles (after the tick): the first cycle from `from` (>= the
+ * current one) on in which arbitrate would grant a request of `client`
+ * presented alone in every cycle, the bursts in flight being those now
+ * (the issue rules of section 5.1: a free MAX_OUTST slot, no R-last three
+ * cycles ahead, no grant to it in the cycle before). */
+uint64_t vta_memsys_rd_next_grant(const vta_memsys_t *ms, int client, uint64_t from);
+/* Grant, in the current cycle, the request of `client` presented alone
+ * (vta_memsys_rd_next_grant said: this cycle): what arbitrate does for it,
+ * but for the cycle's request and grant flags (a train's cycles, which
+ * nobody looks at one by one); returns the grant. */
+const vta_rd_grant_t *vta_memsys_rd_grant_alone(vta_memsys_t *ms, int client, uint64_t addr,
+                                                uint32_t bytes);
 
 /* Bursts in flight (issued, last beat not yet landed) at this cycle. */
 uint32_t vta_memsys_rd_inflight(const vta_memsys_t *ms);
@@ -211,6 +223,10 @@ typedef void (*vta_run_fn)(void *ctx, const uint8_t *p, uint64_t addr, uint64_t 
                            uint64_t cycle);
 int vta_memsys_rd_bulk(vta_memsys_t *ms, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,
                        uint64_t *done, vta_err *err);
+/* 1 when the current cycle's beat is that of a burst in one allocation of
+ * local DRAM, whose beats a train lands (vta_memsys_rd_bulk lands none of
+ * one that is not). */
+int vta_memsys_rd_head_mapped(const vta_memsys_t *ms);
 /* 1 when no write burst is open or waiting for its acknowledge. */
 int vta_memsys_wr_idle(const vta_memsys_t *ms);
 /* 1 while a read burst is in flight or a write burst is open. */

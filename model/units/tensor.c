@@ -253,6 +253,15 @@ int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sr
   return 0;
 }
 
+/* The burst of the request d presents (vta_dma_rd_present), of `bytes`
+ * bytes in `beats` beats: its beats are due, the next one is from its end. */
+static void granted(dma_rd_t *d, uint32_t bytes, uint32_t beats) {
+  d->pend_beats += beats;
+  d->raddr += bytes;
+  if (d->raddr == d->rend && ++d->ry < d->in.y_size) rd_row(d);
+  else if (d->raddr == d->rend) d->req_left = 0;
+}
+
 int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err) {
   cyc_t *cy = m->cy;
   if (!d->active || !d->req_left || cy->now < d->req_from) return 0;
@@ -260,6 +269,16 @@ int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err) {
                                           d->rend - d->raddr);
   d->presented = bytes;
   return vta_memsys_rd_request(cy->ms, d->client, d->raddr, bytes, 0, err);
+}
+
+const vta_rd_grant_t *vta_dma_rd_grant_alone(vta_model_t *m, dma_rd_t *d) {
+  cyc_t *cy = m->cy;
+  assert(d->active && d->req_left && cy->now >= d->req_from && !d->presented);
+  const uint32_t bytes = vta_memsys_burst_bytes(vta_memsys_params(cy->ms), d->raddr,
+                                                d->rend - d->raddr);
+  const vta_rd_grant_t *g = vta_memsys_rd_grant_alone(cy->ms, d->client, d->raddr, bytes);
+  granted(d, bytes, g->beats);
+  return g;
 }
 
 /* The k-th pad entry in ascending order: top rows, then each data row's
@@ -435,10 +454,7 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   if (d->presented) {
     const vta_rd_grant_t *g = vta_memsys_rd_granted(cy->ms);
     if (g && g->client == d->client) {
-      d->pend_beats += g->beats;
-      d->raddr += d->presented;
-      if (d->raddr == d->rend && ++d->ry < d->in.y_size) rd_row(d);
-      else if (d->raddr == d->rend) d->req_left = 0;
+      granted(d, d->presented, g->beats);
       did = 1;
     }
     d->presented = 0;
