@@ -102,7 +102,7 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->evrow);
   free(cy->evzero);
   free(cy->span_starts);
-  free(cy->srun.len);
+  free(cy->srun.at);
   vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
   free(cy);
   m->cy = NULL;

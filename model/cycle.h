@@ -234,8 +234,10 @@ typedef struct cyc {
    * cycles from S to D of each in len[first], len[first + 1], ... (a ring
    * the size of the store queue). */
   struct store_run {
-    uint32_t left, first;
-    uint64_t *len;
+    uint32_t left, first; /* members not started yet, from the first on */
+    uint64_t *at;         /* at[k]: member k's D less member 0's (the STORE
+                             started when the run was formed): the sums of
+                             1 + each member's cycles from S to D */
     uint64_t eval_to; /* a count stopped in a run's D, S, fetch's dispatch and
                          decode: the cycles before eval_to are evaluated */
   } srun;

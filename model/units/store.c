@@ -109,17 +109,20 @@ static void run_form(vta_model_t *m) {
   const cmdq_t *q = &m->q[VTA_UNIT_STORE];
   if (r->left) { /* this STORE is the run's next */
     r->left--;
-    r->first = (r->first + 1) % q->cap;
+    r->first++; /* members are counted from the one started at formation */
     if (r->left) return;
   }
   /* One that pushes a token completes in a cycle evaluated as usual. */
   const vta_insn_t *cur = &cy->u[VTA_UNIT_STORE].cur.insn;
   if (cur->push_prev || cur->push_next || !run_usable(m)) return;
-  if (!r->len && !(r->len = malloc(q->cap * sizeof *r->len))) return; /* no run */
+  if (!r->at && !(r->at = malloc((q->cap + 1) * sizeof *r->at))) return; /* no run */
   r->first = 0;
+  r->at[0] = 0;
   for (uint32_t k = 1; k < q->count; k++) {
     int last;
-    if (!run_member(m, &q->slot[(q->head + k) % q->cap], &r->len[k - 1], &last)) break;
+    uint64_t len;
+    if (!run_member(m, &q->slot[(q->head + k) % q->cap], &len, &last)) break;
+    r->at[k] = r->at[k - 1] + 1 + len; /* S_k = D_{k-1} + 1 */
     r->left = k;
     if (last) break;
   }
@@ -148,8 +151,7 @@ uint64_t vta_store_run_next_event(vta_model_t *m) {
     if (cy->ev && (dispatch & ~cy->ev->skip & ~cy->ev->defer)) return d;
     if (ahead < n + 1) n = ahead ? ahead - 1 : 0;
   }
-  for (uint32_t k = 0; k < n; k++) d += 1 + r->len[(r->first + k) % q->cap];
-  return d;
+  return d + (r->at[r->first + n] - r->at[r->first]);
 }
 
 /* ---- cycle engine --------------------------------------------------------- */
