@@ -455,6 +455,83 @@ static int64_t pad_train(vta_model_t *m, unit_t *u, uint64_t end) {
   return (int64_t)n;
 }
 
+/* Nobody sees events of `kinds` in their own cycles: no trace; no events,
+ * or a watcher's span list that reads them by their stamps or takes none
+ * (a digest list, which takes every event, is lockstep's). */
+static int stamped_only(const cyc_t *cy, uint32_t kinds) {
+  if (cy->trace) return 0;
+  if (!cy->ev) return 1;
+  return cy->span_fn && !cy->ev->digest &&
+         !(kinds & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
+}
+
+/* In how many cycles from now on a train may carry fetch's dispatches of
+ * STOREs, one a cycle (0: none): those it has up while the store queue
+ * has room, and while nothing it dispatches can be looked at by the store
+ * unit: that one runs a STORE in closed form short of its D, or waits for
+ * a token with a head it tried in the last cycle.  The dispatch in the
+ * last cycle was one of these or none (a unit given an instruction may
+ * start it now), and nobody sees a DISPATCH in its cycle. */
+static uint64_t store_dispatches(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  const fetch_t *f = &cy->f;
+  const unit_t *st = &cy->u[VTA_UNIT_STORE];
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  if ((f->pushed >= 0 && f->pushed != VTA_UNIT_STORE) || cy->now < cy->srun.eval_to ||
+      !stamped_only(cy, 1u << VTA_EV_DISPATCH))
+    return 0;
+  uint64_t k = vta_fetch_stores_up(m), room = q->cap - q->count;
+  if (k > room) k = room;
+  if (st->busy) {
+    if (!st->wr.lazy || st->wr.done_at <= cy->now) return 0;
+    if (st->wr.done_at - cy->now < k) k = st->wr.done_at - cy->now;
+  } else if (st->acted || !q->count || q->slot[q->head].queued >= cy->now) {
+    return 0; /* idle, or its head new: it starts one now */
+  }
+  return k;
+}
+
+/* Fetch's dispatches of STOREs in the n cycles from `from` on
+ * (store_dispatches allows them): each decoded in its first cycle up and
+ * dispatched in it, its DISPATCH stamped so, its queue slot taken. */
+static void dispatch_stores(vta_model_t *m, uint64_t from, uint64_t n) {
+  cyc_t *cy = m->cy;
+  fetch_t *f = &cy->f;
+  const uint64_t now = cy->now;
+  for (uint64_t i = 0; i < n; i++) {
+    cy->now = from + i;
+    if (!f->decoded) vta_fetch_run_decode(m);
+    vta_fetch_run_dispatch(m);
+    commit_fetch(m);
+  }
+  f->pushed = -1;
+  f->cat = VTA_CAT_BUSY;
+  cy->now = now;
+}
+
+/* A train of fetch's STORE dispatches alone: nothing else moves (load idle
+ * or waiting for a token, compute too or running a GEMM/ALU in closed
+ * form, no read burst landing, presented or due, the write channel idle)
+ * and the store unit cannot see them (store_dispatches): the cycles
+ * differ only in the dispatch. */
+static int64_t dispatch_train(vta_model_t *m, uint64_t end) {
+  cyc_t *cy = m->cy;
+  const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE];
+  if (ld->busy || ld->acted || cu->acted || (cu->busy && !cu->pipe.lazy) ||
+      vta_memsys_rd_beat(cy->ms) || vta_memsys_rd_presented(cy->ms) ||
+      !vta_memsys_wr_idle(cy->ms))
+    return 0;
+  uint64_t n = store_dispatches(m);
+  const uint64_t from = cy->now, e = vta_memsys_next_event(cy->ms);
+  if (e > from && e - from < n) n = e - from;
+  if (e <= from || !(n = train_len(m, n, end))) return 0;
+  dispatch_stores(m, from, n);
+  count_quiet(m, from, n);
+  vta_memsys_skip(cy->ms, from + n); /* the memory idles: what its ticks do then */
+  cy->now = from + n;
+  return (int64_t)n;
+}
+
 /* Whether the memory may grant the requests of the unit whose beats a
  * train lands in the train's cycles: it presents alone in every one of
  * them (fetch reads no chunk, the other DMA unit asks for nothing, and
@@ -463,12 +540,9 @@ static int64_t pad_train(vta_model_t *m, unit_t *u, uint64_t end) {
  * reads RD_REQ by its stamp or takes none). */
 static int grants_alone(const vta_model_t *m, const unit_t *other) {
   const cyc_t *cy = m->cy;
-  if (cy->trace || cy->f.state == F_REQ ||
-      (other->busy && other->kind == K_DMA && other->rd.req_left))
+  if (cy->f.state == F_REQ || (other->busy && other->kind == K_DMA && other->rd.req_left))
     return 0;
-  if (!cy->ev) return 1;
-  const uint32_t rq = 1u << VTA_EV_RD_REQ;
-  return cy->span_fn && !cy->ev->digest && !(rq & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
+  return stamped_only(cy, 1u << VTA_EV_RD_REQ);
 }
 
 /* A train of u's beats through the cycles in which the memory grants its
@@ -478,13 +552,14 @@ static int grants_alone(const vta_model_t *m, const unit_t *other) {
  * present, arbitrate and u's step would (the burst joins those in flight,
  * the RD_REQ event carries its cycle).  A granted burst that lands right
  * behind the last one lengthens the train.  Returns the cycles run, or -1. */
-static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t end, vta_err *err) {
+static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t disp, uint64_t end,
+                           vta_err *err) {
   cyc_t *cy = m->cy;
   dma_rd_t *d = &u->rd;
   const uint64_t from = cy->now;
   /* a pad walker stepping over data rows moves in beat cycles too */
   if (d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi) return 0;
-  const uint64_t len = train_len(m, UINT64_MAX, end);
+  const uint64_t len = train_len(m, disp, end);
   /* its beats from now on, back to back (landing them changes neither the
    * rules' answer nor the later beats), and the cycle of its next grant */
   uint64_t beats = vta_memsys_rd_train(cy->ms, d->client);
@@ -510,6 +585,7 @@ static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t end, vta_err *err
     if (rc < 0 || done < n) break;
   }
   if (!total && rc >= 0) return 0;
+  if (disp != UINT64_MAX) dispatch_stores(m, from, total + (rc < 0)); /* a faulting one's too */
   return train_end(m, from, total, rc, err);
 }
 
@@ -525,20 +601,25 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
    * for a token or an instruction, it waits throughout the train). */
   unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE];
   unit_t *u = ld->busy ? ld : cu, *other = u == ld ? cu : ld;
-  if (!u->busy || u->kind != K_DMA || !u->rd.narrow || u->cat != VTA_CAT_BUSY) return 0;
-  if (cy->f.acted || other->acted || cy->u[VTA_UNIT_STORE].acted ||
-      !vta_memsys_wr_idle(cy->ms))
-    return 0;
+  if (!u->busy || u->kind != K_DMA || !u->rd.narrow || u->cat != VTA_CAT_BUSY)
+    return cy->f.state == F_DISP && cy->f.acted ? dispatch_train(m, end) : 0;
+  if (other->acted || cy->u[VTA_UNIT_STORE].acted || !vta_memsys_wr_idle(cy->ms)) return 0;
+  /* fetch dispatching STOREs the store unit cannot see yet goes on meanwhile */
+  uint64_t disp = UINT64_MAX;
+  if (cy->f.acted && (cy->f.state != F_DISP || !vta_memsys_rd_head_mapped(cy->ms) ||
+                      !(disp = store_dispatches(m))))
+    return 0; /* (a train of an external memory's beats is not tried: it would ask it) */
   /* The unit presents from req_from on while requests are left: the same
    * refused request every cycle when the memory is full. */
   int asks = vta_memsys_rd_presented(cy->ms) || (u->rd.req_left && cy->now >= u->rd.req_from);
   int full = vta_memsys_rd_full(cy->ms);
   if (u->rd.req_left && cy->now < u->rd.req_from) return 0; /* starts asking meanwhile */
   if (u->rd.req_left && grants_alone(m, other) && vta_memsys_rd_head_mapped(cy->ms))
-    return grant_train(m, u, end, err);
+    return grant_train(m, u, disp, end, err);
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, u->rd.client), from = cy->now;
-  if (!n) return asks ? 0 : pad_train(m, u, end); /* no beat of its own lands now */
+  if (!n) return asks || disp != UINT64_MAX ? 0 : pad_train(m, u, end); /* no beat of its own */
+  if (disp < n) n = disp;
   /* A pad walker stepping over data rows moves in beat cycles too. */
   if (u->rd.pads_done >= u->rd.skip_lo && u->rd.pads_done < u->rd.skip_hi) return 0;
   uint64_t frees = vta_memsys_rd_slot_frees_at(cy->ms); /* the refused request's grant */
@@ -546,6 +627,7 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (!(n = train_len(m, n, end))) return 0;
   uint64_t done;
   int rc = vta_dma_rd_train(m, &u->rd, n, &done, err);
+  if (disp != UINT64_MAX) dispatch_stores(m, from, done + (rc < 0)); /* a faulting one's too */
   return train_end(m, from, done, rc, err);
 }
 

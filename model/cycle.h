@@ -190,10 +190,10 @@ typedef struct fetch {
   int pushed;            /* unit whose queue got an instruction this cycle, or -1 */
   int decoded;           /* push holds the decoded instruction up for dispatch */
   cmd_t push;
-  /* Of the chunk that starts at instruction st_first: from the decoded
-   * one's successor on, the instructions before st_end are STOREs that
-   * decode, short of the chunk's last (vta_fetch_stores_ahead). */
-  uint32_t st_first, st_end;
+  /* Of the chunk that starts at instruction st_first: the instructions
+   * [st_lo, st_end) are STOREs that decode, short of the chunk's last
+   * (vta_fetch_stores_up), each decoded in st_cmd. */
+  uint32_t st_first, st_lo, st_end;
   cmd_t *st_cmd;         /* those decoded, by their index in the chunk */
 } fetch_t;
 
@@ -395,10 +395,15 @@ static inline int vta_fetch_holds_store(const fetch_t *f) {
  * after a completion frees a slot, the decoded one first, before it
  * decodes anything else or reaches its chunk's last (0: not waiting so). */
 uint32_t vta_fetch_stores_ahead(vta_model_t *m);
-/* Those dispatches when a skip passes them (cycle.c's run_passed), in
- * cycle now: the decoded STORE dispatched (the queue slot is the commit's)
- * and, in the cycle after, the next one decoded; fetch's category and
- * acted flag are left to the caller. */
+/* How many STOREs fetch has up for dispatch from the current one on (the
+ * decoded one or the next to decode, then those after it that decode),
+ * short of its chunk's last: those it dispatches one a cycle while the
+ * store queue has room (0: the one up is not such a STORE). */
+uint32_t vta_fetch_stores_up(vta_model_t *m);
+/* Those dispatches when a skip or train passes them (cycle.c), in cycle
+ * now: the decoded STORE dispatched (the queue slot is the commit's) and,
+ * in its first cycle up, the next one decoded; fetch's category and acted
+ * flag are left to the caller. */
 void vta_fetch_run_dispatch(vta_model_t *m);
 void vta_fetch_run_decode(vta_model_t *m);
 int vta_load_cycle(vta_model_t *m, vta_err *err);

@@ -194,13 +194,17 @@ static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_
   return 0;
 }
 
-uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
+uint32_t vta_fetch_stores_up(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
-  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  if (!vta_fetch_holds_store(f) || q->count != q->cap) return 0;
-  if (f->st_first != f->first || f->st_end <= f->disp) { /* not looked at yet */
+  if (f->state != F_DISP) return 0;
+  if (f->decoded && (vta_insn_unit(&f->push.insn) != VTA_UNIT_STORE || f->disp + 1 >= f->n))
+    return 0;
+  /* the first not decoded yet: the one up, or its successor */
+  const uint32_t lo = f->disp + (uint32_t)f->decoded;
+  if (f->st_first != f->first || lo < f->st_lo || lo > f->st_end) { /* not looked at yet */
     f->st_first = f->first;
-    uint32_t k = f->disp + 1;
+    f->st_lo = lo;
+    uint32_t k = lo; /* to the first that is not such a STORE, for good */
     while (k + 1 < f->n &&
            !vta_fetch_decode(m, f->buf + (size_t)k * VTA_INS_BYTES, f->first + k, &f->st_cmd[k],
                              NULL) &&
@@ -209,6 +213,12 @@ uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
     f->st_end = k;
   }
   return f->st_end - f->disp;
+}
+
+uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  if (!vta_fetch_holds_store(&m->cy->f) || q->count != q->cap) return 0;
+  return vta_fetch_stores_up(m);
 }
 
 void vta_fetch_run_dispatch(vta_model_t *m) {
@@ -221,8 +231,8 @@ void vta_fetch_run_dispatch(vta_model_t *m) {
 
 void vta_fetch_run_decode(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
-  assert(f->state == F_DISP && !f->decoded && f->disp < f->st_end);
-  f->push = f->st_cmd[f->disp]; /* decoded by vta_fetch_stores_ahead */
+  assert(f->state == F_DISP && !f->decoded && f->st_lo <= f->disp && f->disp < f->st_end);
+  f->push = f->st_cmd[f->disp]; /* decoded by vta_fetch_stores_up */
   f->decoded = 1;
 }
 
