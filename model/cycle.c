@@ -403,6 +403,7 @@ static void skip_to(vta_model_t *m, uint64_t to) {
  * first cycle the train may not reach (max_cycles, the step's budget).
  * Returns the cycles run, or -1. */
 static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err);
+static int64_t fetch_grant_train(vta_model_t *m, uint64_t end, vta_err *err);
 
 /* The next cycle a unit in closed form needs a step: the done cycle of a
  * GEMM/ALU or of a STORE run that way, else UINT64_MAX. */
@@ -593,6 +594,7 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   if (cy->lazy && cy->f.state == F_WAIT) {
     int64_t r = fetch_train(m, end, err);
+    if (!r) r = fetch_grant_train(m, end, err);
     if (r) return r;
   }
   if (!cy->lazy) return 0;
@@ -656,6 +658,60 @@ static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
   cy->f.cat = VTA_CAT_BUSY; /* a beat lands in every cycle of the train */
   int rc = vta_fetch_train(m, n, &done, err);
   return train_end(m, from, done, rc, err);
+}
+
+/* A train of fetch's beats while load asks: as fetch_train, but load is
+ * busy with a transfer whose requests, its only business meanwhile (no
+ * pad left to write, its own beats behind fetch's), it presents alone
+ * (grants_alone): the memory grants them in the cycles the rules of 5.1
+ * name, as in grant_train, and load spends those cycles busy, the others
+ * waiting for memory. */
+static int64_t fetch_grant_train(vta_model_t *m, uint64_t end, vta_err *err) {
+  cyc_t *cy = m->cy;
+  unit_t *ld = &cy->u[VTA_UNIT_LOAD];
+  const unit_t *cu = &cy->u[VTA_UNIT_COMPUTE], *st = &cy->u[VTA_UNIT_STORE];
+  dma_rd_t *d = &ld->rd;
+  if (!ld->busy || ld->kind != K_DMA || !d->narrow || !d->req_left || cy->now < d->req_from ||
+      d->pads_done < d->pads || cy->f.pushed >= 0 || (cu->acted && !cu->busy) ||
+      (st->acted && !st->busy) || (cu->busy && !cu->pipe.lazy) || (st->busy && !st->wr.lazy) ||
+      !vta_memsys_wr_idle(cy->ms) || !grants_alone(m, cu) || !vta_memsys_rd_head_mapped(cy->ms))
+    return 0;
+  /* not the chunk's last beat: dispatch starts in its cycle */
+  uint64_t n = vta_memsys_rd_train(cy->ms, VTA_RD_FETCH);
+  if (n >= cy->f.pend_beats) n = cy->f.pend_beats - 1;
+  const uint64_t from = cy->now, len = train_len(m, n, end);
+  if (!len) return 0;
+  uint64_t g = vta_memsys_rd_next_grant(cy->ms, d->client, from), total = 0, grants = 0;
+  int rc = 0;
+  while (total < len) {
+    const uint64_t t = cy->now;
+    uint64_t k = len - total;
+    if (d->req_left && g == t) {
+      /* a grant in t belongs to a cycle run: fetch's beat lands */
+      if (!vta_memsys_rd_head_mapped(cy->ms)) break;
+      const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
+      VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+      if (d->req_left) g = vta_memsys_rd_next_grant(cy->ms, d->client, t + 1);
+      grants++;
+    }
+    if (d->req_left && g - t < k) k = g - t;
+    uint64_t done;
+    rc = vta_fetch_train(m, k, &done, err);
+    total += done;
+    if (rc < 0 || done < k) break;
+  }
+  /* counted at once, as every train is (a STORE run passed in the count
+   * leaves the cycles after its end to be evaluated): load waits for
+   * memory but in its grants' cycles (a faulting cycle is counted, and
+   * one with a grant is the last) */
+  if (!total && rc >= 0) return 0; /* nothing run, nothing granted */
+  cy->f.cat = VTA_CAT_BUSY; /* a beat lands in every cycle of the train */
+  ld->cat = VTA_CAT_MEM;
+  count_quiet(m, from, total + (rc < 0));
+  cy->stats.unit[VTA_UNIT_LOAD].cat[VTA_CAT_MEM] -= grants;
+  cy->stats.unit[VTA_UNIT_LOAD].cat[VTA_CAT_BUSY] += grants;
+  ld->mem -= grants;
+  return rc < 0 ? fail(m, err) : (int64_t)total;
 }
 
 /* A step that reports events (or evaluates every cycle) takes over a GEMM

@@ -18,6 +18,11 @@ expect random-expect-counters 0 'expectations: 7 passed, 0 failed' -- $V run "$T
 expect random-bad-knob 2 'insns' -- $V gen random --insns 0 -o "$TMP/x.vta"
 expect random-coverage 0 ' 46 of 46 bins hit' -- $V gen random --coverage 100 --seed 1
 expect regress-20 0 '20 passed, 0 failed' -- env REGRESS_DIR="$TMP/rg" bash "$R" "$V" 20 1000
+# Large programs with their own timing: seed 14901 (MAX_BURST 8, 14 slots) has
+# fetch read a chunk while load asks and a STORE run passes (a beat train that
+# counted its cycles in pieces there once ended a run early with --skip-exec).
+expect regress-large 0 '3 passed, 0 failed' -- env REGRESS_DIR="$TMP/rgl" \
+  REGRESS_GEN='--insns 1500 --max-size 12' bash "$R" "$V" 3 14900
 # the runner's self-test: a planted RTL bug fails and the failure is shrunk
 if has_rtl; then
   expect regress-catches-bug 1 '0 passed, 2 failed' -- \
