@@ -170,7 +170,9 @@ int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
 /* The instruction up for dispatch, decoded (in line: fetch's every cycle). */
 static inline __attribute__((always_inline)) int decode(vta_model_t *m, fetch_t *f, vta_err *err) {
   uint32_t idx = f->first + f->disp;
-  if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
+  if (f->st_first == f->first && f->disp >= f->st_lo && f->disp < f->st_end)
+    f->push = f->st_cmd[f->disp]; /* a STORE looked at ahead (vta_fetch_stores_up) */
+  else if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
     return -1;
   f->decoded = 1;
   return 0;
