@@ -112,7 +112,7 @@ static void show(vtasim_watch_t *w) {
 static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
   vtasim_watch_t *w = ctx;
   if (w->prof) vta_prof_launch(w->prof, insn_phys, count);
-  if (w->windows) vtasim_windows_launch(w->windows);
+  if (w->windows) vtasim_windows_launch(w->windows, count);
   w->run_now = 0;
   w->retired_base = w->retired;
 }

@@ -51,7 +51,20 @@ void vtasim_windows_free(vtasim_windows_t *w) {
   free(w);
 }
 
-void vtasim_windows_launch(vtasim_windows_t *w) {
+/* Room for n more stretches at once (the list then grows by copying less
+ * often: a run's stretches are a few per instruction). */
+static void reserve(vtasim_windows_t *w, size_t n) {
+  if (w->cap - w->n >= n) return;
+  stretch_t *v = realloc(w->v, (w->n + n) * sizeof *v);
+  if (!v) return; /* add grows it as it goes, or says so */
+  w->v = v;
+  w->cap = w->n + n;
+}
+
+void vtasim_windows_launch(vtasim_windows_t *w, uint32_t insns) {
+  /* about three a STORE (its stretch, its write bursts), a few a LOAD */
+  const size_t most = (size_t)1 << 16;
+  reserve(w, 3 * (size_t)insns < most ? 3 * (size_t)insns : most);
   w->base = w->run_end;
   w->run_first = w->n;
   memset(w->last, 0, sizeof w->last);

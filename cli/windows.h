@@ -23,8 +23,9 @@ typedef struct vtasim_windows vtasim_windows_t;
 /* mp: the run's memory timing (read beats are placed by its rule). */
 vtasim_windows_t *vtasim_windows_new(const vta_memsys_params_t *mp);
 void vtasim_windows_free(vtasim_windows_t *w);
-/* A run starts: it follows the previous finished run on the time axis. */
-void vtasim_windows_launch(vtasim_windows_t *w);
+/* A run of `insns` instructions starts: it follows the previous finished
+ * run on the time axis. */
+void vtasim_windows_launch(vtasim_windows_t *w, uint32_t insns);
 /* The events of run cycle t (after the cycles shown before it); finished:
  * t is the finish pulse. */
 void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev, int finished);
