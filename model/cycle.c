@@ -456,16 +456,6 @@ static int64_t pad_train(vta_model_t *m, unit_t *u, uint64_t end) {
   return (int64_t)n;
 }
 
-/* Nobody sees events of `kinds` in their own cycles: no trace; no events,
- * or a watcher's span list that reads them by their stamps or takes none
- * (a digest list, which takes every event, is lockstep's). */
-static int stamped_only(const cyc_t *cy, uint32_t kinds) {
-  if (cy->trace) return 0;
-  if (!cy->ev) return 1;
-  return cy->span_fn && !cy->ev->digest &&
-         !(kinds & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
-}
-
 /* In how many cycles from now on a train may carry fetch's dispatches of
  * STOREs, one a cycle (0: none): those it has up while the store queue
  * has room, and while nothing it dispatches can be looked at by the store
@@ -479,7 +469,7 @@ static uint64_t store_dispatches(vta_model_t *m) {
   const unit_t *st = &cy->u[VTA_UNIT_STORE];
   const cmdq_t *q = &m->q[VTA_UNIT_STORE];
   if ((f->pushed >= 0 && f->pushed != VTA_UNIT_STORE) || cy->now < cy->srun.eval_to ||
-      !stamped_only(cy, 1u << VTA_EV_DISPATCH))
+      !vta_ev_stamped_only(cy, 1u << VTA_EV_DISPATCH))
     return 0;
   uint64_t k = vta_fetch_stores_up(m), room = q->cap - q->count;
   if (k > room) k = room;
@@ -543,7 +533,20 @@ static int grants_alone(const vta_model_t *m, const unit_t *other) {
   const cyc_t *cy = m->cy;
   if (cy->f.state == F_REQ || (other->busy && other->kind == K_DMA && other->rd.req_left))
     return 0;
-  return stamped_only(cy, 1u << VTA_EV_RD_REQ);
+  return vta_ev_stamped_only(cy, 1u << VTA_EV_RD_REQ);
+}
+
+/* In a train's cycle now, the request of d granted (the cycle the rules
+ * named, *g): made, with its event, and *g the next such cycle; NULL, with
+ * nothing done, when the cycle's beat could not be landed in bulk (then
+ * the train ends before it). */
+static const vta_rd_grant_t *train_grant(vta_model_t *m, dma_rd_t *d, uint64_t *g) {
+  cyc_t *cy = m->cy;
+  if (!vta_memsys_rd_head_mapped(cy->ms)) return NULL;
+  const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
+  VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+  if (d->req_left) *g = vta_memsys_rd_next_grant(cy->ms, d->client, cy->now + 1);
+  return gr;
 }
 
 /* A train of u's beats through the cycles in which the memory grants its
@@ -559,7 +562,7 @@ static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t disp, uint64_t en
   dma_rd_t *d = &u->rd;
   const uint64_t from = cy->now;
   /* a pad walker stepping over data rows moves in beat cycles too */
-  if (d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi) return 0;
+  if (vta_dma_rd_skipping(d)) return 0;
   const uint64_t len = train_len(m, disp, end);
   /* its beats from now on, back to back (landing them changes neither the
    * rules' answer nor the later beats), and the cycle of its next grant */
@@ -570,12 +573,9 @@ static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t disp, uint64_t en
   while (total < len && beats) {
     const uint64_t t = cy->now;
     if (d->req_left && g == t) {
-      /* a grant in t belongs to a cycle run: its beat lands (host DRAM) */
-      if (!vta_memsys_rd_head_mapped(cy->ms)) break;
-      const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
-      VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+      const vta_rd_grant_t *gr = train_grant(m, d, &g);
+      if (!gr) break;
       if (gr->first == t + beats) beats += gr->beats; /* right behind: the train goes on */
-      if (d->req_left) g = vta_memsys_rd_next_grant(cy->ms, d->client, t + 1);
     }
     uint64_t n = beats < len - total ? beats : len - total;
     if (d->req_left && g - t < n) n = g - t;
@@ -623,7 +623,7 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (!n) return asks || disp != UINT64_MAX ? 0 : pad_train(m, u, end); /* no beat of its own */
   if (disp < n) n = disp;
   /* A pad walker stepping over data rows moves in beat cycles too. */
-  if (u->rd.pads_done >= u->rd.skip_lo && u->rd.pads_done < u->rd.skip_hi) return 0;
+  if (vta_dma_rd_skipping(&u->rd)) return 0;
   uint64_t frees = vta_memsys_rd_slot_frees_at(cy->ms); /* the refused request's grant */
   if (asks && frees - from < n) n = frees - from;
   if (!(n = train_len(m, n, end))) return 0;
@@ -687,11 +687,7 @@ static int64_t fetch_grant_train(vta_model_t *m, uint64_t end, vta_err *err) {
     const uint64_t t = cy->now;
     uint64_t k = len - total;
     if (d->req_left && g == t) {
-      /* a grant in t belongs to a cycle run: fetch's beat lands */
-      if (!vta_memsys_rd_head_mapped(cy->ms)) break;
-      const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
-      VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
-      if (d->req_left) g = vta_memsys_rd_next_grant(cy->ms, d->client, t + 1);
+      if (!train_grant(m, d, &g)) break;
       grants++;
     }
     if (d->req_left && g - t < k) k = g - t;

@@ -230,9 +230,8 @@ typedef struct cyc {
                             this run has started that can write its instructions */
   /* A STORE run (store.c, docs/microarch.md 8.3): the STOREs queued behind
    * the one in closed form that follow it back to back, each in closed
-   * form from the cycle after the last one's D; `left` of them, the
-   * cycles from S to D of each in len[first], len[first + 1], ... (a ring
-   * the size of the store queue). */
+   * form from the cycle after the last one's D; `left` of them, counted
+   * from `first`, their done cycles in `at`. */
   struct store_run {
     uint32_t left, first; /* members not started yet, from the first on */
     uint64_t *at;         /* at[k]: member k's D less member 0's (the STORE
@@ -266,6 +265,15 @@ __attribute__((always_inline)) static inline void vta_emit_fast(vta_model_t *m, 
 /* Someone listens for events of any of these kinds (bits 1 << VTA_EV_*). */
 static inline int vta_ev_wanted(const cyc_t *cy, uint32_t kinds) {
   return cy->ev && (~cy->ev->skip & kinds) != 0;
+}
+/* Nobody sees events of these kinds in their own cycles: no trace; no
+ * events, or a watcher's span list that reads them by their stamps or
+ * takes none (a digest list, which takes every event, is lockstep's). */
+static inline int vta_ev_stamped_only(const cyc_t *cy, uint32_t kinds) {
+  if (cy->trace) return 0;
+  if (!cy->ev) return 1;
+  return cy->span_fn && !cy->ev->digest &&
+         !(kinds & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
 }
 /* SRAM_WR of entry `entry` of s (an inp, wgt, acc or out row), packed as in
  * DRAM; buffer is the VTA_MEM_* type. */
@@ -323,6 +331,11 @@ void vta_cycle_unit_busy(const vta_model_t *m, int unit, int *busy, uint64_t *si
 int vta_dma_rd_begin(vta_model_t *m, dma_rd_t *d, const cmd_t *c, int client, sram_t *s,
                      uint64_t start, vta_err *err);
 int vta_dma_rd_present(vta_model_t *m, dma_rd_t *d, vta_err *err);
+/* The pad walker steps over a data row's entries now (one a cycle, whether
+ * a beat lands or not: docs/microarch.md 6.2). */
+static inline int vta_dma_rd_skipping(const dma_rd_t *d) {
+  return d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi;
+}
 /* In a train's cycle now, d's request granted, presented alone (cycle.c
  * checks that nobody else asks and that the memory grants it now): what
  * the cycle's present, arbitrate and step do with it; returns the grant. */

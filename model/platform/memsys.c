@@ -280,7 +280,7 @@ static uint64_t slot_free_at(const vta_memsys_t *ms, const rd_req_t *r) {
 
 /* Bursts holding a slot in the current cycle (at most MAX_OUTST + 3 in
  * the ring: a short walk). */
-static uint32_t slots_held(const vta_memsys_t *ms) {
+static inline uint32_t slots_held(const vta_memsys_t *ms) { /* (tick's assertion) */
   uint32_t held = 0;
   for (uint32_t k = 0, i = ms->head; k < ms->count; k++) {
     held += ms->fifo[i].free_at > ms->now;
@@ -289,11 +289,18 @@ static uint32_t slots_held(const vta_memsys_t *ms) {
   return held;
 }
 
-/* Every slot is held.  A burst holds at most one, so fewer bursts in flight
- * than MAX_OUTST need no walk over them (the memory asks every cycle). */
-static int slots_full(const vta_memsys_t *ms) {
-  return ms->count >= ms->p.max_outst && slots_held(ms) >= ms->p.max_outst;
+/* A burst's slot frees no earlier than an older one's: free_at is the later
+ * of the cycle after its grant and two before its last beat, both later
+ * for a younger burst (grant asserts it).  So the slots are all held in
+ * cycle t exactly when the MAX_OUTST-th youngest burst's is: until this
+ * cycle (0 while fewer bursts are in flight). */
+static uint64_t full_until(const vta_memsys_t *ms) {
+  const uint32_t cap = ms->p.max_outst;
+  return ms->count >= cap ? ms->fifo[(ms->head + ms->count - cap) % ms->ring].free_at : 0;
 }
+
+/* Every slot is held in the current cycle. */
+static int slots_full(const vta_memsys_t *ms) { return ms->now < full_until(ms); }
 
 /* At most one a cycle: free_at is the later of the cycle after the grant
  * (one grant a cycle) and two before the last beat (one last beat a cycle),
@@ -349,7 +356,7 @@ static void grant(vta_memsys_t *ms, const rd_req_t *q) {
   uint64_t f = r.first = vta_rd_sched_place(&ms->sched, &ms->p, ms->now, r.beats);
   r.free_at = slot_free_at(ms, &r);
   assert(ms->count < ms->ring); /* granted only below MAX_OUTST held slots */
-  /* slots free in the order of the grants (vta_memsys_rd_next_grant) */
+  /* slots free in the order of the grants (full_until) */
   assert(!ms->count || ms->fifo[(ms->head + ms->count - 1) % ms->ring].free_at <= r.free_at);
   ms->fifo[(ms->head + ms->count) % ms->ring] = r;
   ms->count++;
@@ -388,18 +395,11 @@ int vta_memsys_rd_arbitrate(vta_memsys_t *ms) {
   return c;
 }
 
-/* A burst's slot frees no earlier than an older one's: free_at is the later
- * of the cycle after its grant and two before its last beat, both later
- * for a younger burst.  So the slots in flight are all held in cycle t
- * exactly when the MAX_OUTST-th youngest burst's is, and they are until
- * it frees. */
 uint64_t vta_memsys_rd_next_grant(const vta_memsys_t *ms, int client, uint64_t from) {
-  const uint32_t cap = ms->p.max_outst;
-  const uint64_t full_until =
-      ms->count >= cap ? ms->fifo[(ms->head + ms->count - cap) % ms->ring].free_at : 0;
+  const uint64_t full = full_until(ms);
   for (uint64_t t = from;;) {
     if (ms->granted_at[client] && ms->granted_at[client] == t) t++; /* granted in t - 1 */
-    else if (t < full_until) t = full_until;
+    else if (t < full) t = full;
     else if (vta_memsys_rd_last_at(ms, t + 3)) t++;
     else return t;
   }

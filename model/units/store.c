@@ -78,13 +78,9 @@ static int writes_insns(const vta_model_t *m, const cmd_t *c) {
  * instruction limit, no planted bug. */
 static int run_usable(const vta_model_t *m) {
   const cyc_t *cy = m->cy;
-  if (!m->params.skip_exec || !cy->lazy || cy->trace || m->params.max_insns ||
-      m->params.inject != VTA_INJECT_NONE)
-    return 0;
-  if (!cy->ev) return 1;
-  const uint32_t sd = (1u << VTA_EV_START) | (1u << VTA_EV_DONE);
-  return cy->span_fn && !cy->ev->digest &&
-         !(sd & ~cy->ev->skip & ~(cy->hold ? cy->ev->defer : 0u));
+  return m->params.skip_exec && cy->lazy && !m->params.max_insns &&
+         m->params.inject == VTA_INJECT_NONE &&
+         vta_ev_stamped_only(cy, (1u << VTA_EV_START) | (1u << VTA_EV_DONE));
 }
 
 /* Whether queued STORE c can join a run: a transfer that starts without a

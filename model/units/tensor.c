@@ -431,14 +431,10 @@ static int64_t pad_step(vta_model_t *m, dma_rd_t *d, int skip, uint64_t cycle) {
   return e;
 }
 
-static int pad_skip(const dma_rd_t *d) {
-  return d->pads_done >= d->skip_lo && d->pads_done < d->skip_hi;
-}
-
 void vta_dma_rd_pads(vta_model_t *m, dma_rd_t *d, uint64_t n) {
   const uint64_t c0 = m->cy->now;
   assert(c0 >= d->start + 2 && n <= d->pads - d->pads_done);
-  for (uint64_t k = 0; k < n; k++) pad_step(m, d, pad_skip(d), c0 + k);
+  for (uint64_t k = 0; k < n; k++) pad_step(m, d, vta_dma_rd_skipping(d), c0 + k);
 }
 
 int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
@@ -469,7 +465,7 @@ int vta_dma_rd_step(vta_model_t *m, dma_rd_t *d, int *busy) {
   /* Padding uses the SRAM write port in cycles without a landing beat, from
    * S + 2 (S + 1, when pads are due, counts as busy); a skip step needs no
    * port and takes its cycle whether a beat lands or not. */
-  const int skip = pad_skip(d);
+  const int skip = vta_dma_rd_skipping(d);
   if ((!landed || skip) && d->pads_done < d->pads) {
     const int64_t e = cy->now >= d->start + 2 ? pad_step(m, d, skip, cy->now) : -1;
     if (e >= 0) VTA_EMIT(m, VTA_EV_SRAM_WR, 0, d->in.mem_type, (uint32_t)e, 0, d->elem, cy->evzero);
