@@ -34,6 +34,7 @@ struct vtasim_windows {
   size_t run_first;     /* the current run's first stretch */
   uint64_t start[3];    /* run cycle each unit started its instruction */
   size_t last[3];       /* each unit's last stretch + 1 (0: none this run) */
+  uint64_t wr_ahead;    /* the latest write stretch's start this run (time axis) */
   stretch_t *v;
   size_t n, cap;
   int oom;
@@ -69,6 +70,7 @@ void vtasim_windows_launch(vtasim_windows_t *w, uint32_t insns) {
   w->run_first = w->n;
   memset(w->last, 0, sizeof w->last);
   memset(&w->rd, 0, sizeof w->rd);
+  w->wr_ahead = 0;
 }
 
 static void add(vtasim_windows_t *w, int k, uint64_t a, uint64_t b, uint64_t amount) {
@@ -126,6 +128,7 @@ void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *e
        * (stamped with their own cycles) */
       uint64_t beats = vta_memsys_beats(&w->mp, e->addr, e->bytes);
       add(w, W_WRITE, e->cycle, e->cycle + beats * w->mp.cpb - 1, beats);
+      if (w->base + e->cycle > w->wr_ahead) w->wr_ahead = w->base + e->cycle;
       break;
     }
     default:
@@ -134,7 +137,9 @@ void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *e
   }
   if (!finished) return;
   w->run_end = w->base + t + 1;
-  /* address phases shown ahead that the finish pulse cut off never were */
+  /* address phases shown ahead that the finish pulse cut off never were
+   * (none when the latest started before the end) */
+  if (w->wr_ahead < w->run_end) return;
   size_t k = w->run_first;
   for (size_t i = w->run_first; i < w->n; i++)
     if (w->v[i].k != W_WRITE || w->v[i].a < w->run_end) w->v[k++] = w->v[i];

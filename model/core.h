@@ -166,9 +166,11 @@ struct vta_model {
   vta_uop_dec_t *udec;        /* the same, decoded (kept by vta_uop_write) */
   uint64_t uop_ver;           /* raised by every change of the uop buffer */
   /* The smallest and largest dst, src and wgt of the uops [bgn, end), as
-   * of uop_ver `ver` (compute.c, uop_bounds): a layer's GEMMs run over the
-   * same uop kernel again and again. */
-  struct { uint64_t ver; uint32_t bgn, end, lo[3], hi[3]; } ubounds;
+   * of uop_ver `ver` (compute.c, uop_bounds), for the last few ranges
+   * asked (replaced in turn, `unext`): a layer's GEMMs and ALU ops run
+   * over the same few uop kernels again and again, in turn. */
+  struct { uint64_t ver; uint32_t bgn, end, lo[3], hi[3]; } ubounds[4];
+  uint32_t unext;
   uint8_t *rowbuf;            /* a DRAM row copied from an external memory that
                                  grants no direct pointer (vta_tensor_row) */
   uint64_t rowcap;
@@ -225,6 +227,10 @@ int vta_tensor_check_load(vta_model_t *m, const sram_t *s, const char *unit,
                           const cmd_t *c, vta_err *err);
 int vta_tensor_check_store(vta_model_t *m, const sram_t *s, const char *unit,
                            const cmd_t *c, vta_err *err);
+/* The first of vta_tensor_check_store's checks alone, the SRAM range: for
+ * a STORE whose DRAM rows are known to be host memory. */
+int vta_tensor_check_store_sram(const sram_t *s, const char *unit, const cmd_t *c,
+                                vta_err *err);
 /* Packed DRAM element <-> unpacked scratchpad lanes, and zero fill. */
 void vta_tensor_unpack(const sram_t *s, const uint8_t *src, uint32_t entry);
 void vta_tensor_pack(const sram_t *s, uint32_t entry, uint8_t *dst);

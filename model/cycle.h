@@ -53,8 +53,10 @@ typedef struct dma_rd {
 /* A 2-D store from the out scratchpad (section 6.6). */
 enum { WR_AW = 0, WR_FILL, WR_ACK };
 typedef struct dma_wr {
-  /* One store's state, all 0 when it starts (vta_dma_wr_begin clears up
-   * to `in`, a copy of a few hundred bytes less than the whole). */
+  /* One store's state: up to `lazy`, the stepping state, all 0 when it
+   * starts stepping (tensor.c's wr_setup clears up to `in`, a copy of a
+   * few hundred bytes less than the whole); closed form sets what it
+   * reads itself. */
   int active, state;
   uint32_t y;            /* current row */
   uint32_t entry;        /* next SRAM entry to read (dense) */
@@ -357,17 +359,20 @@ void vta_dma_rd_pads(vta_model_t *m, dma_rd_t *d, uint64_t n);
  * advanced over the cycles landed. */
 int vta_rd_train(vta_model_t *m, uint64_t n, vta_beat_fn fn, vta_run_fn run, void *ctx,
                  uint64_t *done, vta_err *err);
+/* Store c's DMA at S, set up to step (vta_dma_wr_step). */
 int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err);
 int vta_dma_wr_step(vta_model_t *m, dma_wr_t *d, int *busy, int *done, vta_err *err);
-/* At S, right after vta_dma_wr_begin: run the store in closed form when
- * nothing can tell (no events, no trace, no compute write to its out rows
- * before its last read, host DRAM, E a multiple of BUS_BYTES); 1 if so.
- * `qualified`: vta_dma_wr_closed_len said so already (a STORE run's). */
-int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d, int qualified);
-/* Whether a STORE of rows `in` (E a multiple of BUS_BYTES, its checks
- * passed) qualifies for closed form without values wherever it starts:
- * host DRAM, at most VTA_MEMSYS_POSTS beats, at most WR_SCHED_MAX cycles;
- * *len: its cycles from S to D. */
+/* Store c's DMA at S: in closed form when nothing can tell (no events, no
+ * trace, no compute write to its out rows before its last read, host
+ * DRAM, E a multiple of BUS_BYTES), 1; else set up to step as by
+ * vta_dma_wr_begin, 0.  `qualified`: vta_dma_wr_closed_len said so
+ * already (a STORE run's). */
+int vta_dma_wr_start(vta_model_t *m, dma_wr_t *d, const cmd_t *c, int qualified);
+/* Whether a STORE of rows `in` (E a multiple of BUS_BYTES) qualifies for
+ * closed form without values wherever it starts: host DRAM, at most
+ * VTA_MEMSYS_POSTS beats, at most WR_SCHED_MAX cycles; *len: its cycles
+ * from S to D.  Yes means every DRAM row is host memory, so the rows pass
+ * vta_tensor_check_store. */
 int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
 /* Report the events of a store in closed form (into a digest list) of the
  * cycles before upto that are not reported yet: into the current list, or

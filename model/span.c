@@ -36,6 +36,22 @@ void vta_span_launch(vta_model_t *m) {
   memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
 }
 
+/* out = a - b, category by category: two counters per vector (GCC's
+ * vector extension; -O2 leaves the loop scalar), since it runs for every
+ * span shown and every START held back. */
+static inline void cats_since(uint64_t out[VTA_NCAT], const uint64_t a[VTA_NCAT],
+                              const uint64_t b[VTA_NCAT]) {
+  typedef uint64_t v2 __attribute__((vector_size(16)));
+  _Static_assert(VTA_NCAT % 2 == 0, "categories in pairs");
+  for (int k = 0; k < VTA_NCAT; k += 2) {
+    v2 x, y;
+    memcpy(&x, &a[k], sizeof x);
+    memcpy(&y, &b[k], sizeof y);
+    x -= y;
+    memcpy(&out[k], &x, sizeof x);
+  }
+}
+
 void vta_span_started(vta_model_t *m, int unit) {
   cyc_t *cy = m->cy;
   const uint32_t start = 1u << VTA_EV_START;
@@ -50,8 +66,7 @@ void vta_span_started(vta_model_t *m, int unit) {
   /* the counts of the cycles before this one are complete: a unit counts
    * its own in bulk only while a STORE runs in closed form, and a unit
    * starts only when idle */
-  for (int k = 0; k < VTA_NCAT; k++)
-    s->before[k] = cy->stats.unit[unit].cat[k] - cy->span_prev[unit].cat[k];
+  cats_since(s->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
 }
 
 /* Show cycles [span_from, upto): the counters' growth since the last span
@@ -70,18 +85,8 @@ static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minu
   s.cat = cat;
   s.starts = cy->span_nstarts ? cy->span_starts : NULL;
   s.nstarts = cy->span_nstarts;
-  /* two counters per vector (GCC's vector extension; -O2 leaves this loop
-   * scalar): a span is shown per cycle with events, this is its main cost */
-  typedef uint64_t v2 __attribute__((vector_size(16)));
-  _Static_assert(VTA_NCAT % 2 == 0, "categories in pairs");
   for (int u = 0; u < VTA_CY_NUNITS; u++)
-    for (int k = 0; k < VTA_NCAT; k += 2) {
-      v2 a, b;
-      memcpy(&a, &cy->stats.unit[u].cat[k], sizeof a);
-      memcpy(&b, &cy->span_prev[u].cat[k], sizeof b);
-      a -= b;
-      memcpy(&s.count[u][k], &a, sizeof a);
-    }
+    cats_since(s.count[u], cy->stats.unit[u].cat, cy->span_prev[u].cat);
   if (minus)
     for (int u = 0; u < VTA_CY_NUNITS; u++) s.count[u][minus[u]]--;
   memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);

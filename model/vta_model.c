@@ -94,7 +94,7 @@ vta_model_t *vta_model_new(const vta_config_t *cfg, vta_mem_t *mem, vta_model_mo
   bad |= sram_init(&m->out, "out", c->out_depth, nb * bo, c->out_width, c->out_elem_bytes, 0);
   m->uop = calloc(c->uop_depth, sizeof *m->uop);
   m->udec = calloc(c->uop_depth, sizeof *m->udec); /* all-zero words decode to zeros */
-  m->ubounds.ver = UINT64_MAX; /* none yet */
+  for (int k = 0; k < 4; k++) m->ubounds[k].ver = UINT64_MAX; /* none yet */
   bad |= !m->uop || !m->udec;
   vta_uop_layout(c, m->uop_lsb, m->uop_width);
   vta_mac_select(&m->mac, c, vta_isa_cap());

@@ -241,17 +241,22 @@ struct vta_prof {
                           hold some of its earlier cycles); vta_prof_cycle's are its cycle's */
 };
 
+/* A full queue twice as long, its entries in order from 0 (-1 out of
+ * memory; out of line: it grows a few times a run). */
+static __attribute__((noinline)) int fifo_grow(fifo_t *f) {
+  size_t cap = f->cap ? 2 * f->cap : 16;
+  pinsn_t *v = malloc(cap * sizeof *v);
+  if (!v) return -1;
+  for (size_t i = 0; i < f->n; i++) v[i] = f->v[(f->head + i) & (f->cap - 1)];
+  free(f->v);
+  f->v = v, f->head = 0, f->cap = cap;
+  return 0;
+}
+
 /* The slot at the queue's tail, for the caller to fill (NULL out of
  * memory).  The capacity is a power of two: an index wraps with a mask. */
-static pinsn_t *fifo_push(fifo_t *f) {
-  if (f->n == f->cap) {
-    size_t cap = f->cap ? 2 * f->cap : 16;
-    pinsn_t *v = malloc(cap * sizeof *v);
-    if (!v) return NULL;
-    for (size_t i = 0; i < f->n; i++) v[i] = f->v[(f->head + i) & (f->cap - 1)];
-    free(f->v);
-    f->v = v, f->head = 0, f->cap = cap;
-  }
+static inline pinsn_t *fifo_push(fifo_t *f) {
+  if (f->n == f->cap && fifo_grow(f)) return NULL;
   return &f->v[(f->head + f->n++) & (f->cap - 1)];
 }
 
@@ -506,11 +511,10 @@ static int better(const prec_t *a, const prec_t *b) {
   return a->idx < b->idx;
 }
 
-static void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) {
-  if (!p->o.top) return;
-  /* A full list's last beats every instruction with fewer cycles (the
-   * common case, decided before any record is made). */
-  if (p->ntop == p->o.top && acct_total(&x->a) < acct_total(&p->top[p->ntop - 1].a)) return;
+/* x's record into the top list where it beats the last (out of line: the
+ * quick refusal of top_offer is the common case). */
+static __attribute__((noinline)) void top_insert(vta_prof_t *p, int unit, const pinsn_t *x,
+                                                 uint64_t done) {
   prec_t r;
   /* the record without its disassembly (filled only if it makes the list):
    * zeroing all of it cost more than the rest of an instruction's accounting */
@@ -532,6 +536,14 @@ static void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) 
     i--;
   }
   p->top[i] = r;
+}
+
+static inline void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) {
+  if (!p->o.top) return;
+  /* A full list's last beats every instruction with fewer cycles (the
+   * common case, decided before any record is made). */
+  if (p->ntop == p->o.top && acct_total(&x->a) < acct_total(&p->top[p->ntop - 1].a)) return;
+  top_insert(p, unit, x, done);
 }
 
 static int acct_args(char *b, size_t len, const acct_t *a) {
@@ -594,7 +606,17 @@ static void emit_wait(vta_prof_t *p, int unit, const pinsn_t *x) {
   tl_slice(p, tid_of[unit], name, p->base + from, p->base + x->start, args);
 }
 
-static void insn_start(vta_prof_t *p, int unit, uint32_t idx, uint64_t at) {
+/* The timeline's part of a start: a held STORE slice ends unless this
+ * STORE extends it, and the wait before the start (out of line: the
+ * attribution's part runs once an instruction, with or without one). */
+static __attribute__((noinline)) void tl_insn_start(vta_prof_t *p, int unit, const pinsn_t *x) {
+  const int mergeable = !p->o.no_merge && unit == VTA_UNIT_STORE && x->cls == C_STORE;
+  if (p->mg.n && !(mergeable && !x->pops && !p->mg.last_pushes && x->start == p->mg.done + 1))
+    merge_flush(p);
+  emit_wait(p, unit, x);
+}
+
+static inline __attribute__((always_inline)) void insn_start(vta_prof_t *p, int unit, uint32_t idx, uint64_t at) {
   fifo_t *f = &p->q[unit];
   pinsn_t *h = fifo_front(f), *x = &p->cur[unit];
   if (h && h->idx == idx) {
@@ -608,55 +630,57 @@ static void insn_start(vta_prof_t *p, int unit, uint32_t idx, uint64_t at) {
   }
   x->start = at;
   p->cur_on[unit] = 1;
-  if (!p->tl) return;
-  const int mergeable = !p->o.no_merge && unit == VTA_UNIT_STORE && x->cls == C_STORE;
-  if (p->mg.n && !(mergeable && !x->pops && !p->mg.last_pushes && x->start == p->mg.done + 1))
-    merge_flush(p);
-  emit_wait(p, unit, x);
+  if (p->tl) tl_insn_start(p, unit, x);
+}
+
+/* The timeline's part of a completion: a STORE joins or starts the held
+ * slice, anything else is a slice of its own (out of line, as
+ * tl_insn_start). */
+static __attribute__((noinline)) void tl_insn_done(vta_prof_t *p, int unit, const pinsn_t *x,
+                                                   int dropped, uint64_t done) {
+  merge_t *g = &p->mg;
+  if (g->n && unit == VTA_UNIT_STORE && !dropped) { /* insn_start kept the run held */
+    g->n++;
+    g->last = x->idx;
+    g->done = done;
+    g->last_pushes = x->pushes;
+    acct_add(&g->a, &x->a);
+  } else if (!p->o.no_merge && !dropped && unit == VTA_UNIT_STORE && x->cls == C_STORE) {
+    g->n = 1;
+    g->first = g->last = x->idx;
+    g->queued = x->queued;
+    g->start = x->start;
+    g->done = done;
+    g->last_pushes = x->pushes;
+    g->a = x->a;
+    disasm(p, x->idx, g->dis, sizeof g->dis);
+  } else {
+    char dis[320];
+    disasm(p, x->idx, dis, sizeof dis);
+    vta_insn_t in;
+    int ok;
+    decode(p, x->idx, &in, &ok);
+    char name[32];
+    if (!ok) snprintf(name, sizeof name, "?");
+    else if (in.opcode == VTA_OP_LOAD || (in.opcode == VTA_OP_STORE && x->cls == C_NOP))
+      snprintf(name, sizeof name, "%s %s%s", vta_opcode_name(in.opcode),
+               vta_mem_name(in.mem_type), x->cls == C_NOP ? " (sync)" : "");
+    else if (in.opcode == VTA_OP_ALU)
+      snprintf(name, sizeof name, "ALU %s", vta_alu_name(in.alu_opcode));
+    else snprintf(name, sizeof name, "%s", vta_opcode_name(in.opcode));
+    emit_insn_slice(p, unit, name, x->idx, x->idx, 1, dis, x->queued, x->start, done,
+                    &x->a, dropped);
+  }
 }
 
 /* Unit's instruction completes in run cycle `done`. */
-static void insn_done(vta_prof_t *p, int unit, int dropped, uint64_t done) {
+static inline __attribute__((always_inline)) void insn_done(vta_prof_t *p, int unit, int dropped, uint64_t done) {
   pinsn_t *x = &p->cur[unit];
   acct_add(&p->cls[x->cls][unit], &x->a);
   p->cls_n[x->cls][unit]++;
   top_offer(p, unit, x, done);
   if (!dropped) p->retired++;
-  if (p->tl) {
-    merge_t *g = &p->mg;
-    if (g->n && unit == VTA_UNIT_STORE && !dropped) { /* insn_start kept the run held */
-      g->n++;
-      g->last = x->idx;
-      g->done = done;
-      g->last_pushes = x->pushes;
-      acct_add(&g->a, &x->a);
-    } else if (!p->o.no_merge && !dropped && unit == VTA_UNIT_STORE && x->cls == C_STORE) {
-      g->n = 1;
-      g->first = g->last = x->idx;
-      g->queued = x->queued;
-      g->start = x->start;
-      g->done = done;
-      g->last_pushes = x->pushes;
-      g->a = x->a;
-      disasm(p, x->idx, g->dis, sizeof g->dis);
-    } else {
-      char dis[320];
-      disasm(p, x->idx, dis, sizeof dis);
-      vta_insn_t in;
-      int ok;
-      decode(p, x->idx, &in, &ok);
-      char name[32];
-      if (!ok) snprintf(name, sizeof name, "?");
-      else if (in.opcode == VTA_OP_LOAD || (in.opcode == VTA_OP_STORE && x->cls == C_NOP))
-        snprintf(name, sizeof name, "%s %s%s", vta_opcode_name(in.opcode),
-                 vta_mem_name(in.mem_type), x->cls == C_NOP ? " (sync)" : "");
-      else if (in.opcode == VTA_OP_ALU)
-        snprintf(name, sizeof name, "ALU %s", vta_alu_name(in.alu_opcode));
-      else snprintf(name, sizeof name, "%s", vta_opcode_name(in.opcode));
-      emit_insn_slice(p, unit, name, x->idx, x->idx, 1, dis, x->queued, x->start, done,
-                      &x->a, dropped);
-    }
-  }
+  if (p->tl) tl_insn_done(p, unit, x, dropped, done);
   p->prev_done[unit] = done;
   p->cur_on[unit] = 0;
 }
@@ -832,7 +856,7 @@ static void tl_dispatch(vta_prof_t *p, uint64_t t, uint32_t idx) {
 
 /* An instruction dispatched in run cycle t joins its unit's queue, in which
  * it is from t + 1. */
-static void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
+static inline __attribute__((always_inline)) void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
   pinsn_t *x = fifo_push(&p->q[e->unit]);
   if (!x) {
     p->tl_err = 1;

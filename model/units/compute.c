@@ -138,11 +138,16 @@ static inline void mac_add(const vta_model_t *m, macq_t *q, int32_t *acc, int8_t
 }
 
 /* The smallest (lo) and largest (hi) dst, src and wgt of the uops [bgn,
- * end), end > bgn: worked out again only when the range or the buffer
- * changed since the last call (vta_model_t.ubounds). */
+ * end), end > bgn: worked out again only for a range not among the last
+ * few asked, or after the buffer changed (vta_model_t.ubounds). */
 static void uop_bounds(vta_model_t *m, uint32_t bgn, uint32_t end, uint32_t lo[3],
                        uint32_t hi[3]) {
-  if (m->ubounds.ver != m->uop_ver || m->ubounds.bgn != bgn || m->ubounds.end != end) {
+  enum { N = sizeof m->ubounds / sizeof m->ubounds[0] };
+  int i = 0;
+  while (i < N && (m->ubounds[i].ver != m->uop_ver || m->ubounds[i].bgn != bgn ||
+                   m->ubounds[i].end != end))
+    i++;
+  if (i == N) {
     uint32_t l[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX}, h[3] = {0, 0, 0};
     for (uint32_t u = bgn; u < end; u++) {
       const uop_t *op = &m->udec[u];
@@ -152,14 +157,15 @@ static void uop_bounds(vta_model_t *m, uint32_t bgn, uint32_t end, uint32_t lo[3
         if (f[k] > h[k]) h[k] = f[k];
       }
     }
-    m->ubounds.ver = m->uop_ver;
-    m->ubounds.bgn = bgn;
-    m->ubounds.end = end;
-    memcpy(m->ubounds.lo, l, sizeof l);
-    memcpy(m->ubounds.hi, h, sizeof h);
+    i = (int)(m->unext++ % N);
+    m->ubounds[i].ver = m->uop_ver;
+    m->ubounds[i].bgn = bgn;
+    m->ubounds[i].end = end;
+    memcpy(m->ubounds[i].lo, l, sizeof l);
+    memcpy(m->ubounds[i].hi, h, sizeof h);
   }
-  memcpy(lo, m->ubounds.lo, sizeof m->ubounds.lo);
-  memcpy(hi, m->ubounds.hi, sizeof m->ubounds.hi);
+  memcpy(lo, m->ubounds[i].lo, sizeof m->ubounds[i].lo);
+  memcpy(hi, m->ubounds[i].hi, sizeof m->ubounds[i].hi);
 }
 
 /* Whether some uop of a GEMM/ALU (its uop loop bound `uend`) could index

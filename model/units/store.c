@@ -86,11 +86,12 @@ static int run_usable(const vta_model_t *m) {
 /* Whether queued STORE c can join a run: a transfer that starts without a
  * token, passes its checks and qualifies for closed form wherever it
  * starts (vta_dma_wr_closed_len, which gives *len: its cycles from S to
- * D); *last: it pushes a token, so the run ends with it. */
+ * D, and whose yes passes the DRAM rows' check); *last: it pushes a
+ * token, so the run ends with it. */
 static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) {
   const vta_insn_t *in = &c->insn;
   if (!in->x_size || !in->y_size || in->pop_prev || in->pop_next || legal(c, NULL) ||
-      vta_tensor_check_store(m, &m->out, "store", c, NULL) || !vta_dma_wr_closed_len(m, in, len))
+      vta_tensor_check_store_sram(&m->out, "store", c, NULL) || !vta_dma_wr_closed_len(m, in, len))
     return 0;
   *last = in->push_prev || in->push_next;
   return 1;
@@ -167,8 +168,7 @@ static int begin(vta_model_t *m, unit_t *u, int checked, vta_err *err) {
   }
   /* skip_exec writes no byte to DRAM */
   if (cy->hold && !m->params.skip_exec && writes_insns(m, &u->cur)) cy->hold = 0;
-  if (vta_dma_wr_begin(m, &u->wr, &u->cur, err)) return -1;
-  if (vta_dma_wr_closed_form(m, &u->wr, checked)) run_form(m);
+  if (vta_dma_wr_start(m, &u->wr, &u->cur, checked)) run_form(m);
   else vta_store_run_end(m);
   return 0;
 }

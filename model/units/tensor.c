@@ -144,8 +144,8 @@ static int load_sram_range(const sram_t *s, const char *unit, const cmd_t *c,
   return 0;
 }
 
-static int store_sram_range(const sram_t *s, const char *unit, const cmd_t *c,
-                            vta_err *err) {
+int vta_tensor_check_store_sram(const sram_t *s, const char *unit, const cmd_t *c,
+                                vta_err *err) {
   const vta_insn_t *in = &c->insn;
   uint64_t total = (uint64_t)in->x_size * in->y_size;
   /* The SRAM side is dense: row r starts at sram_base + r*x_size. */
@@ -173,7 +173,7 @@ int vta_tensor_check_load(vta_model_t *m, const sram_t *s, const char *unit,
 
 int vta_tensor_check_store(vta_model_t *m, const sram_t *s, const char *unit,
                            const cmd_t *c, vta_err *err) {
-  if (store_sram_range(s, unit, c, err)) return -1;
+  if (vta_tensor_check_store_sram(s, unit, c, err)) return -1;
   return check_rows(m, s, unit, c, err);
 }
 
@@ -201,7 +201,7 @@ int vta_tensor_load_2d(vta_model_t *m, sram_t *s, const char *unit, const cmd_t 
 int vta_tensor_store_2d(vta_model_t *m, const sram_t *s, const char *unit, const cmd_t *c,
                         vta_err *err) {
   const vta_insn_t *in = &c->insn;
-  if (store_sram_range(s, unit, c, err)) return -1;
+  if (vta_tensor_check_store_sram(s, unit, c, err)) return -1;
   uint32_t p = in->sram_base;
   for (uint32_t r = 0; r < in->y_size; r++) {
     uint8_t *dst = vta_tensor_row(m, unit, c, r, s->elem_bytes, err);
@@ -489,14 +489,21 @@ static void wr_row(dma_wr_t *d, uint32_t elem) {
   d->sb_lo = d->sb_hi = d->baddr;
 }
 
-int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
-  (void)err;
+/* The stepping state at S of the store in d->in: the first row's first
+ * burst up next.  Set only for a store that steps (closed form sets its
+ * own), since most STOREs of a run without values start by the hundred. */
+static void wr_setup(vta_model_t *m, dma_wr_t *d) {
   memset(d, 0, offsetof(dma_wr_t, in)); /* the rest is set before it is read */
   d->active = 1;
-  d->in = c->insn;
-  d->entry = c->insn.sram_base;
+  d->entry = d->in.sram_base;
   d->state = WR_AW;
   wr_row(d, m->out.elem_bytes);
+}
+
+int vta_dma_wr_begin(vta_model_t *m, dma_wr_t *d, const cmd_t *c, vta_err *err) {
+  (void)err;
+  d->in = c->insn;
+  wr_setup(m, d);
   return 0;
 }
 
@@ -861,12 +868,21 @@ static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
   return 1;
 }
 
-int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d, int qualified) {
+/* vta_dma_wr_start's closed form, laid out at S: 1 when taken. */
+static int closed_form(vta_model_t *m, dma_wr_t *d, int qualified) {
   cyc_t *cy = m->cy;
+  const int digest = cy->ev && cy->ev->digest;
+  /* A STORE run's member follows one taken in closed form under the
+   * conditions checked below, which hold for the whole run (a member
+   * starts only inside a skip that run_usable allowed, and the run's
+   * members passed vta_dma_wr_closed_len): only its shape can rule the
+   * shift out. */
+  if (qualified && m->params.skip_exec && !digest &&
+      shifted(m, d, vta_ev_wanted(cy, 1u << VTA_EV_WR_ADDR), 1))
+    return 1;
   const vta_memsys_params_t *p = vta_memsys_params(cy->ms);
   const uint32_t E = m->out.elem_bytes, bus = p->bus_bytes;
   const vta_insn_t *in = &d->in;
-  const int digest = cy->ev && cy->ev->digest;
   if (!wr_closed_form_unseen(cy, p, E, digest)) return 0;
   /* Its events are laid out below: for a digest list, which takes each
    * one as the steps pass its cycle, and for a span's listener that wants
@@ -915,6 +931,13 @@ int vta_dma_wr_closed_form(vta_model_t *m, dma_wr_t *d, int qualified) {
   d->tmpl_T = d->nsched == 1 && in->y_size == 1 ? d->sched[0].T : 0;
   if (emit && !digest) vta_dma_wr_sync_events(m, d, UINT64_MAX); /* the span's: now */
   return 1;
+}
+
+int vta_dma_wr_start(vta_model_t *m, dma_wr_t *d, const cmd_t *c, int qualified) {
+  d->in = c->insn;
+  if (closed_form(m, d, qualified)) return 1;
+  wr_setup(m, d); /* after what closed form tried, as vta_dma_wr_begin sets it */
+  return 0;
 }
 
 void vta_dma_wr_sync_events_(vta_model_t *m, dma_wr_t *d, uint64_t upto) {
