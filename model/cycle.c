@@ -142,7 +142,7 @@ HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   }
   cmdq_t *cq = &m->q[id];
   assert(cq->count > 0); /* the done instruction still holds its slot */
-  cq->head = (cq->head + 1) % cq->cap;
+  cq->head = vta_ring_at(cq->head, 1, cq->cap);
   cq->count--;
   u->done = 0;
   u->dep = u->mem = 0;
@@ -156,7 +156,7 @@ HOT void commit_fetch(vta_model_t *m) {
   if (f->pushed >= 0) {
     cmdq_t *cq = &m->q[f->pushed];
     assert(cq->count < cq->cap); /* fetch dispatches only into a queue with room */
-    cq->slot[(cq->head + cq->count) % cq->cap] = f->push;
+    cq->slot[vta_ring_at(cq->head, cq->count, cq->cap)] = f->push;
     cq->count++;
   }
 }

@@ -145,12 +145,13 @@ const vta_memsys_params_t *vta_memsys_params(const vta_memsys_t *ms) { return &m
 
 uint32_t vta_memsys_beats(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes) {
   if (!bytes) return 0;
-  return (uint32_t)((addr + bytes + p->bus_bytes - 1) / p->bus_bytes - addr / p->bus_bytes);
+  return (uint32_t)(vta_div_p2(addr + bytes + p->bus_bytes - 1, p->bus_bytes) -
+                    vta_div_p2(addr, p->bus_bytes));
 }
 
 uint32_t vta_memsys_burst_bytes(const vta_memsys_params_t *p, uint64_t addr, uint64_t bytes) {
   uint64_t window = (uint64_t)p->max_burst * p->bus_bytes;
-  uint64_t room = window - addr % window; /* up to the next aligned boundary */
+  uint64_t room = window - vta_mod_p2(addr, window); /* up to the next aligned boundary */
   return (uint32_t)(bytes < room ? bytes : room);
 }
 
@@ -296,7 +297,7 @@ static inline uint32_t slots_held(const vta_memsys_t *ms) { /* (tick's assertion
  * cycle (0 while fewer bursts are in flight). */
 static uint64_t full_until(const vta_memsys_t *ms) {
   const uint32_t cap = ms->p.max_outst;
-  return ms->count >= cap ? ms->fifo[(ms->head + ms->count - cap) % ms->ring].free_at : 0;
+  return ms->count >= cap ? ms->fifo[vta_ring_at(ms->head, ms->count - cap, ms->ring)].free_at : 0;
 }
 
 /* Every slot is held in the current cycle. */
@@ -357,8 +358,9 @@ static void grant(vta_memsys_t *ms, const rd_req_t *q) {
   r.free_at = slot_free_at(ms, &r);
   assert(ms->count < ms->ring); /* granted only below MAX_OUTST held slots */
   /* slots free in the order of the grants (full_until) */
-  assert(!ms->count || ms->fifo[(ms->head + ms->count - 1) % ms->ring].free_at <= r.free_at);
-  ms->fifo[(ms->head + ms->count) % ms->ring] = r;
+  assert(!ms->count ||
+         ms->fifo[vta_ring_at(ms->head, ms->count - 1, ms->ring)].free_at <= r.free_at);
+  ms->fifo[vta_ring_at(ms->head, ms->count, ms->ring)] = r;
   ms->count++;
   ms->inflight[c]++;
   ms->inflight_mask |= 1u << c;
@@ -515,7 +517,7 @@ int vta_memsys_active(const vta_memsys_t *ms) {
  * (tick's beat by beat and rd_bulk's train alike). */
 static void burst_landed(vta_memsys_t *ms, int client) {
   if (!--ms->inflight[client]) ms->inflight_mask &= ~(1u << client);
-  ms->head = (ms->head + 1) % ms->ring;
+  ms->head = vta_ring_at(ms->head, 1, ms->ring);
   ms->count--;
   ms->next_beat = 0;
 }
@@ -599,7 +601,7 @@ uint64_t vta_memsys_rd_train(const vta_memsys_t *ms, int client) {
   if (!ms->beat_valid || ms->beat.client != client || ms->p.cpb != 1) return 0;
   uint64_t n = 0, next = ms->now;
   for (uint32_t k = 0; k < ms->count; k++) {
-    const rd_req_t *r = &ms->fifo[(ms->head + k) % ms->ring];
+    const rd_req_t *r = &ms->fifo[vta_ring_at(ms->head, k, ms->ring)];
     uint32_t from = k ? 0 : ms->next_beat;
     if (r->client != client || r->first + from != next) break;
     n += r->beats - from;

@@ -39,6 +39,21 @@ static inline void vta_copy_beat(void *dst, const void *src, size_t n) {
   else memcpy(dst, src, n);
 }
 
+/* x / p2 and x % p2 for a power of two p2: BUS_BYTES and MAX_BURST are
+ * (vta_memsys_new refuses others, by params.c's table) and so is every
+ * element size (vta_config.c makes them from their logarithms), and the
+ * DMA paths divide by them tens of thousands of times a run, where a
+ * 64-bit division takes tens of cycles and a shift one.  (No assertion:
+ * it would cost more than the division it replaces.) */
+static inline uint64_t vta_div_p2(uint64_t x, uint64_t p2) { return x >> __builtin_ctzll(p2); }
+static inline uint64_t vta_mod_p2(uint64_t x, uint64_t p2) { return x & (p2 - 1); }
+
+/* Index k places on from i in a ring of n slots (i < n, k <= n): the
+ * queues' lengths are any number, and this is their hot path's modulo. */
+static inline uint32_t vta_ring_at(uint32_t i, uint32_t k, uint32_t n) {
+  return i + k - (i + k >= n ? n : 0);
+}
+
 /* Read clients, in priority order: a lower index wins (section 5.1). */
 enum { VTA_RD_FETCH = 0, VTA_RD_UOP, VTA_RD_INP, VTA_RD_WGT, VTA_RD_ACC, VTA_RD_NCLIENTS };
 const char *vta_rd_client_name(int client); /* "fetch", "uop", "inp", "wgt", "acc" */

@@ -155,7 +155,7 @@ static void train_run(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes
   vta_model_t *m = ctx;
   fetch_t *f = &m->cy->f;
   uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes;
-  uint64_t beats = (addr + bytes - 1) / bus - addr / bus + 1;
+  uint64_t beats = vta_div_p2(addr + bytes - 1, bus) - vta_div_p2(addr, bus) + 1;
   assert(f->pend_beats >= beats && f->fill + bytes <= (uint64_t)f->n * VTA_INS_BYTES);
   vta_copy_beat(f->buf + f->fill, p, bytes);
   f->fill += (uint32_t)bytes;

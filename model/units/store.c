@@ -118,7 +118,7 @@ static void run_form(vta_model_t *m) {
   for (uint32_t k = 1; k < q->count; k++) {
     int last;
     uint64_t len;
-    if (!run_member(m, &q->slot[(q->head + k) % q->cap], &len, &last)) break;
+    if (!run_member(m, &q->slot[vta_ring_at(q->head, k, q->cap)], &len, &last)) break;
     r->at[k] = r->at[k - 1] + 1 + len; /* S_k = D_{k-1} + 1 */
     r->left = k;
     if (last) break;

@@ -312,16 +312,17 @@ static inline uint32_t next_entry(const dma_rd_t *d) {
  * p, a split one through the stage. */
 static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr, uint64_t n,
                     uint64_t cycle0) {
-  const uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes, beat0 = addr / bus;
+  const uint64_t bus = vta_memsys_params(m->cy->ms)->bus_bytes, beat0 = vta_div_p2(addr, bus);
   const vta_insn_t *in = &d->in;
   while (n) {
     /* Whole elements of one row of an int8 scratchpad that nobody watches
      * being written: one copy (the rows are consecutive entries) */
-    uint64_t k = n / d->elem;
+    uint64_t k = vta_div_p2(n, d->elem);
     if (!d->staged && k > 1 && d->s && d->s->i8 && d->s->width == 8) {
       if (k > in->x_size - d->lx) k = in->x_size - d->lx;
       const uint32_t e = next_entry(d);
-      const uint64_t bytes = k * d->elem, last = cycle0 + ((addr + bytes - 1) / bus - beat0);
+      const uint64_t bytes = k * d->elem,
+                     last = cycle0 + (vta_div_p2(addr + bytes - 1, bus) - beat0);
       if (k > 1 && !vta_pipe_touches_rows(m, last + 1, d->s, e, e + k - 1) &&
           !vta_ev_wanted(m->cy, 1u << VTA_EV_SRAM_WR)) {
         if (!m->params.skip_exec) memcpy(d->s->i8 + (size_t)e * d->s->lanes, p, bytes);
@@ -346,7 +347,7 @@ static void consume(vta_model_t *m, dma_rd_t *d, const uint8_t *p, uint64_t addr
       elem = d->stage;
     }
     d->staged = 0;
-    m->cy->now = cycle0 + ((addr + take - 1) / bus - beat0); /* its last byte's beat */
+    m->cy->now = cycle0 + (vta_div_p2(addr + take - 1, bus) - beat0); /* its last byte's beat */
     p += take;
     addr += take;
     n -= take;
@@ -391,7 +392,7 @@ static void train_run(void *ctx, const uint8_t *p, uint64_t addr, uint64_t bytes
                       uint64_t cycle) {
   train_t *t = ctx;
   uint64_t bus = vta_memsys_params(t->m->cy->ms)->bus_bytes;
-  uint64_t beats = (addr + bytes - 1) / bus - addr / bus + 1;
+  uint64_t beats = vta_div_p2(addr + bytes - 1, bus) - vta_div_p2(addr, bus) + 1;
   assert(t->d->pend_beats >= beats);
   consume(t->m, t->d, p, addr, bytes, cycle);
   t->d->pend_beats -= beats;
@@ -599,7 +600,7 @@ static uint64_t wr_row_end(const vta_model_t *m, const dma_wr_t *d, uint32_t y,
 /* A burst of `bytes` (whole elements of E bytes): its cycles from the
  * address phase through the acknowledge. */
 static uint64_t wr_burst_cycles(const vta_memsys_params_t *p, uint64_t E, uint64_t bytes) {
-  return 1 + bytes / E * (1 + E / p->bus_bytes * p->cpb) + p->wr_ack;
+  return 1 + vta_div_p2(bytes, E) * (1 + vta_div_p2(E, p->bus_bytes) * p->cpb) + p->wr_ack;
 }
 
 /* Burst cursor: the burst of row y at byte addr (NULL: the row's first),
@@ -620,7 +621,7 @@ static void wr_burst_at(const vta_model_t *m, dma_wr_t *d, uint32_t y, const uin
 int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len) {
   const vta_memsys_params_t *p = vta_memsys_params(m->cy->ms);
   const uint64_t E = m->out.elem_bytes;
-  if ((uint64_t)in->x_size * in->y_size * (E / p->bus_bytes) > VTA_MEMSYS_POSTS) return 0;
+  if ((uint64_t)in->x_size * in->y_size * vta_div_p2(E, p->bus_bytes) > VTA_MEMSYS_POSTS) return 0;
   uint64_t n = 0;
   for (uint32_t y = 0; y < in->y_size; y++) {
     uint64_t a, rlen;
@@ -661,8 +662,8 @@ static int wr_closed_form_unseen(const cyc_t *cy, const vta_memsys_params_t *p, 
                                  int digest) {
   const uint32_t bus = p->bus_bytes;
   const uint32_t unseen = (1u << VTA_EV_OUT_RD) | (1u << VTA_EV_WR_BEAT) | (1u << VTA_EV_WR_ACK);
-  return cy->lazy && (digest || !vta_ev_wanted(cy, unseen)) && !cy->trace && !(E % bus) &&
-         !(((uint64_t)p->max_burst * bus) % E);
+  return cy->lazy && (digest || !vta_ev_wanted(cy, unseen)) && !cy->trace &&
+         !vta_mod_p2(E, bus) && !vta_mod_p2((uint64_t)p->max_burst * bus, E);
 }
 
 /* The buffers of the events laid out at S: at most 4 events a beat (its
