@@ -122,7 +122,8 @@ HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   unit_t *u = &cy->u[id];
   const cmd_t *c = &u->cur;
   const char *un = vta_unit_name((vta_unit_t)id);
-  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+  const int pushes = (c->insn.push_prev | c->insn.push_next) != 0; /* most push nothing */
+  for (int f = DEP_PUSH_PREV; pushes && f <= DEP_PUSH_NEXT; f++) {
     int q = vta_dep_queue((vta_unit_t)id, f);
     if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
       return vta_diag_token_overflow(err, un, c->idx, &c->insn, vta_dep_flag_names[f], q,
@@ -131,7 +132,7 @@ HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   vta_diag_trace_insn(cy->trace, cy->now, un, c->idx, c->queued, u->start, u->dep, u->mem,
                       &c->insn);
   VTA_EMIT(m, VTA_EV_DONE, id, 0, c->idx, 0, 0, NULL);
-  for (int f = DEP_PUSH_PREV; f <= DEP_PUSH_NEXT; f++) {
+  for (int f = DEP_PUSH_PREV; pushes && f <= DEP_PUSH_NEXT; f++) {
     int q = vta_dep_queue((vta_unit_t)id, f);
     if (!vta_dep_flag(&c->insn, f)) continue;
     if (vta_inject_drops_push(m, q)) continue;

@@ -18,7 +18,8 @@ int vta_unit_start(vta_model_t *m, unit_t *u, const cmd_t *c, vta_err *err) {
     return vta_diag_max_insns(err, vta_unit_name((vta_unit_t)u->id), c->idx, &c->insn,
                               m->params.max_insns);
   /* S: the pops take effect now; only this unit reads these semaphores. */
-  for (int f = DEP_POP_PREV; f <= DEP_POP_NEXT; f++) {
+  const int pops = (c->insn.pop_prev | c->insn.pop_next) != 0; /* most pop nothing */
+  for (int f = DEP_POP_PREV; pops && f <= DEP_POP_NEXT; f++) {
     int t = vta_dep_queue((vta_unit_t)u->id, f);
     if (!vta_dep_flag(&c->insn, f)) continue;
     assert(m->tokens[t] > 0); /* checked above: a pop never underflows */
