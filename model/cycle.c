@@ -123,9 +123,11 @@ HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   const cmd_t *c = &u->cur;
   const char *un = vta_unit_name((vta_unit_t)id);
   const int pushes = (c->insn.push_prev | c->insn.push_next) != 0; /* most push nothing */
+  /* q < 0: a flag the unit has not, 0 in any instruction it was given
+   * (fetch's dispatch checks); said here too, for builds without assert */
   for (int f = DEP_PUSH_PREV; pushes && f <= DEP_PUSH_NEXT; f++) {
     int q = vta_dep_queue((vta_unit_t)id, f);
-    if (vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
+    if (q >= 0 && vta_dep_flag(&c->insn, f) && m->tokens[q] >= m->params.token_queue_depth)
       return vta_diag_token_overflow(err, un, c->idx, &c->insn, vta_dep_flag_names[f], q,
                                      m->tokens[q], m->params.token_queue_depth);
   }
@@ -134,7 +136,7 @@ HOT int commit_unit(vta_model_t *m, int id, vta_err *err) {
   VTA_EMIT(m, VTA_EV_DONE, id, 0, c->idx, 0, 0, NULL);
   for (int f = DEP_PUSH_PREV; pushes && f <= DEP_PUSH_NEXT; f++) {
     int q = vta_dep_queue((vta_unit_t)id, f);
-    if (!vta_dep_flag(&c->insn, f)) continue;
+    if (q < 0 || !vta_dep_flag(&c->insn, f)) continue;
     if (vta_inject_drops_push(m, q)) continue;
     m->tokens[q]++;
     assert(m->tokens[q] <= m->params.token_queue_depth); /* checked above */

@@ -21,7 +21,7 @@ int vta_unit_start(vta_model_t *m, unit_t *u, const cmd_t *c, vta_err *err) {
   const int pops = (c->insn.pop_prev | c->insn.pop_next) != 0; /* most pop nothing */
   for (int f = DEP_POP_PREV; pops && f <= DEP_POP_NEXT; f++) {
     int t = vta_dep_queue((vta_unit_t)u->id, f);
-    if (!vta_dep_flag(&c->insn, f)) continue;
+    if (t < 0 || !vta_dep_flag(&c->insn, f)) continue; /* t < 0: a flag it has not */
     assert(m->tokens[t] > 0); /* checked above: a pop never underflows */
     m->tokens[t]--;
     vta_diag_trace_token(m->cy->trace, cy->now, "pop", vta_unit_name((vta_unit_t)u->id),
