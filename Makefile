@@ -79,7 +79,8 @@ endif
 # The model's invariants are assert()s (queue counts within capacity, tokens,
 # pipe occupancy, bursts in flight within MAX_OUTST, the preconditions of
 # event skipping): on in this build and under SAN=1; EXTRA_CFLAGS=-DNDEBUG
-# drops them (e.g. to time the model without them).
+# drops them (e.g. to time the model without them; tests/cli/test_build_flags.sh
+# compiles every C source that way).
 # -fPIC -fvisibility=hidden: the same objects make libvtasim.a and
 # libvtasim.so (mk/install.mk), which exports only the public API
 # (include/vtasim.h, driver/vta/driver.h); hidden symbols cost nothing in
