@@ -176,7 +176,7 @@ static int drain(vta_model_t *m, vta_unit_t unit, int *progress, vta_err *err) {
       if (vta_dep_flag(&c->insn, f)) m->tokens[vta_dep_queue(unit, f)]--;
     if (exec_unit[unit](m, c, err)) return -1;
     if (push_tokens(m, unit, c, err)) return -1;
-    q->head = (q->head + 1) % q->cap;
+    q->head = vta_ring_at(q->head, 1, q->cap);
     q->count--;
     m->executed++;
     *progress = 1;

@@ -616,7 +616,10 @@ static __attribute__((noinline)) void tl_insn_start(vta_prof_t *p, int unit, con
   emit_wait(p, unit, x);
 }
 
-static inline __attribute__((always_inline)) void insn_start(vta_prof_t *p, int unit, uint32_t idx, uint64_t at) {
+/* (In line, as insn_done and dispatched: the walk calls them for every
+ * instruction, and as calls they cost more than their bodies.) */
+static inline __attribute__((always_inline)) void insn_start(vta_prof_t *p, int unit,
+                                                             uint32_t idx, uint64_t at) {
   fifo_t *f = &p->q[unit];
   pinsn_t *h = fifo_front(f), *x = &p->cur[unit];
   if (h && h->idx == idx) {
@@ -674,7 +677,8 @@ static __attribute__((noinline)) void tl_insn_done(vta_prof_t *p, int unit, cons
 }
 
 /* Unit's instruction completes in run cycle `done`. */
-static inline __attribute__((always_inline)) void insn_done(vta_prof_t *p, int unit, int dropped, uint64_t done) {
+static inline __attribute__((always_inline)) void insn_done(vta_prof_t *p, int unit,
+                                                            int dropped, uint64_t done) {
   pinsn_t *x = &p->cur[unit];
   acct_add(&p->cls[x->cls][unit], &x->a);
   p->cls_n[x->cls][unit]++;
@@ -856,7 +860,8 @@ static void tl_dispatch(vta_prof_t *p, uint64_t t, uint32_t idx) {
 
 /* An instruction dispatched in run cycle t joins its unit's queue, in which
  * it is from t + 1. */
-static inline __attribute__((always_inline)) void dispatched(vta_prof_t *p, const vta_event_t *e, uint64_t t) {
+static inline __attribute__((always_inline)) void dispatched(vta_prof_t *p,
+                                                             const vta_event_t *e, uint64_t t) {
   pinsn_t *x = fifo_push(&p->q[e->unit]);
   if (!x) {
     p->tl_err = 1;

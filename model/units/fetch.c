@@ -78,7 +78,7 @@ int vta_fetch_dispatch(vta_model_t *m, int *progress, vta_err *err) {
     vta_unit_t unit = vta_insn_unit(&c.insn);
     cmdq_t *q = &m->q[unit];
     if (q->count == q->cap) return 0; /* blocked until the unit drains an entry */
-    q->slot[(q->head + q->count) % q->cap] = c;
+    q->slot[vta_ring_at(q->head, q->count, q->cap)] = c;
     q->count++;
     m->fetched++;
     *progress = 1;

@@ -898,7 +898,8 @@ static int closed_form(vta_model_t *m, dma_wr_t *d, int qualified) {
   uint64_t bound = UINT64_MAX;
   if (!nelem || nelem * ob > VTA_MEMSYS_POSTS || (!skip && !wr_compute_bound(m, in, nelem, S, &bound)))
     return 0;
-  if (skip && !digest && shifted(m, d, emit, qualified)) return 1;
+  /* (a run's member tried the shift above already) */
+  if (skip && !digest && !qualified && shifted(m, d, emit, 0)) return 1;
   /* One walk over the bursts: read and post every beat in its cycle, and
    * note each burst for the counters; anything that rules closed form out
    * drops the posts. */
