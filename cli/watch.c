@@ -119,14 +119,18 @@ static void ob_launch(void *ctx, uint32_t insn_phys, uint32_t count) {
 
 /* Cycles shown (with the last one's events when the observer wants
  * events): windows, progress and Ctrl-C. */
-static int shown(vtasim_watch_t *w, int events, const vta_evlist_t *ev, uint64_t cycles,
-                 int fin) {
+static int shown(vtasim_watch_t *w, int events, const vta_span_t *s) {
+  const vta_evlist_t *ev = s->ev;
+  const uint64_t cycles = s->cycles;
   w->cycles += cycles;
   w->run_now += cycles;
-  if (w->windows && cycles) vtasim_windows_cycle(w->windows, w->run_now - 1, ev, fin);
+  if (w->windows && cycles)
+    vtasim_windows_cycle(w->windows, w->run_now - 1, ev, s->handovers, s->nhandovers,
+                         s->finished);
   if (!w->progress) {
     /* the retired count is the progress line's alone */
   } else if (events) {
+    w->retired += (uint64_t)s->nhandovers; /* a DONE each */
     for (int i = 0; i < ev->n; i++) w->retired += ev->ev[i].kind == VTA_EV_DONE;
   } else if (w->eng) { /* the engine's live counters (the model counts as it goes) */
     vta_engine_snapshot_t snap;
@@ -146,7 +150,7 @@ static int shown(vtasim_watch_t *w, int events, const vta_evlist_t *ev, uint64_t
 static int ob_span(void *ctx, const vta_span_t *s) {
   vtasim_watch_t *w = ctx;
   if (w->prof && s->cat) vta_prof_span(w->prof, s);
-  return shown(w, s->cat != NULL, s->ev, s->cycles, s->finished);
+  return shown(w, s->cat != NULL, s);
 }
 
 static void ob_abort(void *ctx) {
@@ -164,6 +168,9 @@ void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t
   /* what every reader takes by its cycle stamp: the windows and progress
    * read every kind so, the profiler says which */
   o->defer = w->prof ? vta_prof_defer(w->prof) : (1u << VTA_EV_NKINDS) - 1;
+  /* the windows and progress take a STORE run's handovers, the profiler
+   * says whether it does */
+  o->handovers = vta_prof_handovers(w->prof);
   o->launch = ob_launch;
   o->span = ob_span;
   o->abort = ob_abort;

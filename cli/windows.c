@@ -103,10 +103,36 @@ static void unit_busy(vtasim_windows_t *w, int u, uint64_t a, uint64_t b) {
   if (!w->oom) w->last[u] = w->n;
 }
 
-void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev, int finished) {
-  /* each event by its own cycle: they may be held back (VTASIM_WINDOWS_EVENTS
-   * are all read so), in the order of their cycles */
-  for (int i = 0; ev && i < ev->n; i++) {
+/* A write burst's address phase in cycle c: the write beats follow it
+ * back to back, one per CPB (a store in closed form shows its address
+ * phases ahead, at its start, stamped with their own cycles). */
+static void wr_addr(vtasim_windows_t *w, uint64_t c, uint64_t addr, uint32_t bytes) {
+  uint64_t beats = vta_memsys_beats(&w->mp, addr, bytes);
+  add(w, W_WRITE, c, c + beats * w->mp.cpb - 1, beats);
+  if (w->base + c > w->wr_ahead) w->wr_ahead = w->base + c;
+}
+
+/* A STORE run's handover (vta_span_handover_t): the store completed its
+ * instruction in h->done and started the next in the cycle after. */
+static void handover(vtasim_windows_t *w, const vta_span_handover_t *h) {
+  unit_busy(w, VTA_UNIT_STORE, w->start[VTA_UNIT_STORE], h->done);
+  w->start[VTA_UNIT_STORE] = h->done + 1;
+  if (h->wr) wr_addr(w, h->wr_cycle, h->wr_addr, h->wr_bytes);
+}
+
+/* The events of a span's last cycle and its handovers, in their order
+ * (the events by their own cycles: they may be held back, as
+ * VTASIM_WINDOWS_EVENTS all are read). */
+static void take(vtasim_windows_t *w, const vta_evlist_t *ev, const vta_span_handover_t *ho,
+                 int nho) {
+  const int n = ev ? ev->n : 0;
+  int h = 0;
+  for (int i = 0, upto = nho ? ho[0].at : n;; i++) {
+    while (i == upto) { /* the handovers before event i */
+      if (h == nho) return;
+      handover(w, &ho[h]);
+      upto = ++h < nho ? ho[h].at : n;
+    }
     const vta_event_t *e = &ev->ev[i];
     const uint64_t c = e->cycle;
     switch (e->kind) {
@@ -122,19 +148,18 @@ void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *e
         add(w, W_READ, first, w->rd.last, e->index);
       }
       break;
-    case VTA_EV_WR_ADDR: {
-      /* the write beats follow the address phase back to back, one per CPB;
-       * a store in closed form shows its address phases ahead, at its start
-       * (stamped with their own cycles) */
-      uint64_t beats = vta_memsys_beats(&w->mp, e->addr, e->bytes);
-      add(w, W_WRITE, e->cycle, e->cycle + beats * w->mp.cpb - 1, beats);
-      if (w->base + e->cycle > w->wr_ahead) w->wr_ahead = w->base + e->cycle;
+    case VTA_EV_WR_ADDR:
+      wr_addr(w, c, e->addr, e->bytes);
       break;
-    }
     default:
       break;
     }
   }
+}
+
+void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev,
+                          const vta_span_handover_t *ho, int nho, int finished) {
+  take(w, ev, ho, nho);
   if (!finished) return;
   w->run_end = w->base + t + 1;
   /* address phases shown ahead that the finish pulse cut off never were

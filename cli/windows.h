@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+#include "vta_engine.h"
 #include "vta_events.h"
 #include "vta_memsys.h"
 
@@ -26,9 +27,11 @@ void vtasim_windows_free(vtasim_windows_t *w);
 /* A run of `insns` instructions starts: it follows the previous finished
  * run on the time axis. */
 void vtasim_windows_launch(vtasim_windows_t *w, uint32_t insns);
-/* The events of run cycle t (after the cycles shown before it); finished:
- * t is the finish pulse. */
-void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev, int finished);
+/* The events of run cycle t (after the cycles shown before it), with a
+ * span's STORE run handovers (ho, nho; NULL, 0 for none); finished: t is
+ * the finish pulse. */
+void vtasim_windows_cycle(vtasim_windows_t *w, uint64_t t, const vta_evlist_t *ev,
+                          const vta_span_handover_t *ho, int nho, int finished);
 /* The windows of everything collected over total_cycles (cycles.total):
  * at most 240; null when no cycles (or out of memory). */
 cJSON *vtasim_windows_json(const vtasim_windows_t *w, uint64_t total_cycles, unsigned cpb);

@@ -620,7 +620,8 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
   int rc;
   if (d->prof) {
     vta_session_observer_t o = {.events = 1, .skip = vta_prof_skip(d->prof),
-                                .defer = vta_prof_defer(d->prof), .launch = tl_launch,
+                                .defer = vta_prof_defer(d->prof),
+                                .handovers = vta_prof_handovers(d->prof), .launch = tl_launch,
                                 .span = tl_span,
                                 .abort = tl_abort, .ctx = d->prof};
     rc = vta_engine_run_observed(d->eng, (uint32_t)addr, insn_count, &o, &err);

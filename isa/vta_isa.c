@@ -338,12 +338,16 @@ int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t
    * is read below, so the positions still come from INSN_FIELDS alone. */
   vta_insn_t in_;
   decode_format(cfg, opcode, w, &in_);
-  k->opcode = opcode;
-  k->mem_type = in_.mem_type;
-  k->nop = vta_insn_is_nop(&in_);
-  k->pops = in_.pop_prev || in_.pop_next;
-  k->pushes = in_.push_prev || in_.push_next;
+  vta_insn_kind_of(&in_, k);
   return 0;
+}
+
+void vta_insn_kind_of(const vta_insn_t *in, vta_insn_kind_t *k) {
+  k->opcode = in->opcode;
+  k->mem_type = in->mem_type;
+  k->nop = vta_insn_is_nop(in);
+  k->pops = in->pop_prev || in->pop_next;
+  k->pushes = in->push_prev || in->push_next;
 }
 
 int vta_uop_encode(const vta_config_t *cfg, const vta_uop_t *u, uint8_t out[4], vta_err *err) {

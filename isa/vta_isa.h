@@ -99,6 +99,9 @@ typedef struct vta_insn_kind {
   int nop, pops, pushes;
 } vta_insn_kind_t;
 int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t *k);
+/* The same of an instruction already decoded (an engine that holds it
+ * tells a watcher what it dispatched without the watcher reading DRAM). */
+void vta_insn_kind_of(const vta_insn_t *in, vta_insn_kind_t *k);
 
 int vta_uop_encode(const vta_config_t *cfg, const vta_uop_t *u, uint8_t out[4], vta_err *err);
 int vta_uop_decode(const vta_config_t *cfg, const uint8_t in[4], vta_uop_t *u, vta_err *err);

@@ -479,7 +479,8 @@ static int run_session(vtasim_result_t *r, const vta_engine_kind_t *kind, const 
     prof = vta_prof_new(&p->cfg, params, vta_session_mem(r->s), &po, e);
     if (!prof) return -1;
     vta_session_observer_t ob = {.events = 1, .skip = vta_prof_skip(prof),
-                                 .defer = vta_prof_defer(prof), .launch = prof_launch,
+                                 .defer = vta_prof_defer(prof),
+                                 .handovers = vta_prof_handovers(prof), .launch = prof_launch,
                                  .span = prof_span, .abort = prof_abort, .ctx = prof};
     vta_session_observe(r->s, &ob);
   }

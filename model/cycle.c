@@ -102,6 +102,7 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->evrow);
   free(cy->evzero);
   free(cy->span_starts);
+  free(cy->span_ho);
   free(cy->srun.at);
   vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
   free(cy);
@@ -190,6 +191,9 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
     const uint64_t d = u->wr.done_at;
     cy->now = d;
     vta_store_run_done(m);
+    /* D, S and the dispatch as one record for a watcher that takes it
+     * (span.c), when S is not the count's last cycle (nor so the span's) */
+    const int ho = d + 2 < end && vta_span_handover_begin(m);
     int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
     assert(!rc);
     (void)rc;
@@ -203,10 +207,12 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
     cy->now = d + 1;
     vta_store_run_start(m);
     u->acted = 0;
+    if (ho && !disp) vta_span_handover_end(m, NULL);
     if (disp) {
       assert(f->cat == VTA_CAT_QUEUE);
       vta_fetch_run_dispatch(m);
       commit_fetch(m);
+      if (ho) vta_span_handover_end(m, &f->push);
       f->pushed = -1;
       /* counted as waiting with the rest (count's f->cat): busy instead */
       st->unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY]++;

@@ -228,6 +228,10 @@ typedef struct cyc {
   int span_held;         /* the list's first events, all of kinds it may hold back */
   struct vta_span_start *span_starts; /* the span's STARTs (vta_span_t.starts) */
   int span_nstarts;
+  struct vta_span_handover *span_ho; /* its STORE runs' handovers (vta_span_t.handovers) */
+  int span_nho;
+  int handing_over;      /* a handover is being made (vta_span_handover_begin)... */
+  uint32_t ho_skip;      /* ...and the list's skip mask before it */
   int hold;              /* events may be held back (vta_evlist_t.defer): no STORE of
                             this run has started that can write its instructions */
   /* A STORE run (store.c, docs/microarch.md 8.3): the STOREs queued behind
@@ -527,6 +531,19 @@ void vta_span_launch(vta_model_t *m);
  * unit's counts of the span so far, for a watcher whose list holds STARTs
  * back (vta_span_t.starts). */
 void vta_span_started(vta_model_t *m, int unit);
+/* A STORE run's handover (vta_span_handover_t), made by the caller between
+ * begin and end: from the completion in cycle now to the next STORE's
+ * start in now + 1 and fetch's dispatch in that cycle.  Begin says whether
+ * the watcher takes it as a record (and there is room); if so, the DONE,
+ * START and DISPATCH events made meanwhile are left out, and end records
+ * it (the next one's START noted by vta_span_started, `disp` the
+ * instruction dispatched, or NULL). */
+int vta_span_handover_begin(vta_model_t *m);
+void vta_span_handover_end(vta_model_t *m, const struct cmd *disp);
+/* The next STORE's one write address phase, in cycle `cycle`: into the
+ * handover being made (1), or 0 when none is (the caller lists its
+ * WR_ADDR event). */
+int vta_span_handover_wr(vta_model_t *m, uint64_t cycle, uint64_t addr, uint64_t bytes);
 /* After a cycle's end (now is the next cycle), or in the finish pulse:
  * show the cycles not yet shown, this one last, when it has events the
  * watcher wants or is the finish pulse; non-zero when the watcher stops. */

@@ -23,9 +23,17 @@
  * are held after a cycle) and one a unit in the last cycle. */
 #define STARTS_MAX (HELD_MAX + 3)
 
+/* Handovers in a span at most (past them a run's STOREs show their
+ * events); they count towards HELD_MAX with the events held back. */
+#define HANDOVERS_MAX HELD_MAX
+
+/* The kinds a handover stands for. */
+#define HANDOVER_KINDS ((1u << VTA_EV_DONE) | (1u << VTA_EV_START) | (1u << VTA_EV_DISPATCH))
+
 int vta_span_new(vta_model_t *m) {
   m->cy->span_starts = malloc(STARTS_MAX * sizeof *m->cy->span_starts);
-  return m->cy->span_starts ? 0 : -1;
+  m->cy->span_ho = malloc(HANDOVERS_MAX * sizeof *m->cy->span_ho);
+  return m->cy->span_starts && m->cy->span_ho ? 0 : -1;
 }
 
 void vta_span_launch(vta_model_t *m) {
@@ -33,6 +41,8 @@ void vta_span_launch(vta_model_t *m) {
   cy->span_from = cy->now;
   cy->span_held = 0; /* the watcher's list is a new run's */
   cy->span_nstarts = 0;
+  cy->span_nho = 0;
+  assert(!cy->handing_over);
   memcpy(cy->span_prev, cy->stats.unit, sizeof cy->span_prev);
 }
 
@@ -55,6 +65,13 @@ static inline void cats_since(uint64_t out[VTA_NCAT], const uint64_t a[VTA_NCAT]
 void vta_span_started(vta_model_t *m, int unit) {
   cyc_t *cy = m->cy;
   const uint32_t start = 1u << VTA_EV_START;
+  if (cy->handing_over) { /* the handover's START: its record notes the counts */
+    assert(unit == VTA_UNIT_STORE && cy->u[unit].cat == VTA_CAT_BUSY);
+    vta_span_handover_t *h = &cy->span_ho[cy->span_nho];
+    cats_since(h->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
+    cy->handing_over = 2;
+    return;
+  }
   /* one entry per START in the list: none when the list holds none back
    * or takes none */
   if (!(cy->ev->defer & start) || (cy->ev->skip & start)) return;
@@ -67,6 +84,48 @@ void vta_span_started(vta_model_t *m, int unit) {
    * its own in bulk only while a STORE runs in closed form, and a unit
    * starts only when idle */
   cats_since(s->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
+}
+
+int vta_span_handover_begin(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  vta_evlist_t *ev = cy->ev;
+  assert(!cy->handing_over);
+  if (!cy->span_fn || !ev || !ev->handovers || cy->span_nho == HANDOVERS_MAX) return 0;
+  /* the watcher reads the three kinds by their stamps (vta_evlist_t says so) */
+  assert(!(HANDOVER_KINDS & ~ev->skip & ~ev->defer) && !ev->digest);
+  cy->span_ho[cy->span_nho].done = cy->now;
+  cy->span_ho[cy->span_nho].wr = 0;
+  cy->ho_skip = ev->skip;
+  ev->skip |= HANDOVER_KINDS; /* their events are left out of the list */
+  cy->handing_over = 1;
+  return 1;
+}
+
+void vta_span_handover_end(vta_model_t *m, const cmd_t *disp) {
+  cyc_t *cy = m->cy;
+  assert(cy->handing_over == 2); /* the next one started (vta_span_started) */
+  vta_span_handover_t *h = &cy->span_ho[cy->span_nho++];
+  assert(cy->now == h->done + 1);
+  cy->ev->skip = cy->ho_skip;
+  cy->handing_over = 0;
+  h->next = cy->u[VTA_UNIT_STORE].cur.idx;
+  h->at = cy->ev->n;
+  h->dispatched = disp != NULL;
+  h->disp = disp ? disp->idx : 0;
+  if (disp) vta_insn_kind_of(&disp->insn, &h->disp_kind);
+  else memset(&h->disp_kind, 0, sizeof h->disp_kind);
+}
+
+int vta_span_handover_wr(vta_model_t *m, uint64_t cycle, uint64_t addr, uint64_t bytes) {
+  cyc_t *cy = m->cy;
+  if (!cy->handing_over) return 0;
+  vta_span_handover_t *h = &cy->span_ho[cy->span_nho];
+  assert(!h->wr && bytes <= UINT32_MAX); /* one burst */
+  h->wr = 1;
+  h->wr_cycle = cycle;
+  h->wr_addr = addr;
+  h->wr_bytes = (uint32_t)bytes;
+  return 1;
 }
 
 /* Show cycles [span_from, upto): the counters' growth since the last span
@@ -85,6 +144,8 @@ static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minu
   s.cat = cat;
   s.starts = cy->span_nstarts ? cy->span_starts : NULL;
   s.nstarts = cy->span_nstarts;
+  s.handovers = cy->span_nho ? cy->span_ho : NULL;
+  s.nhandovers = cy->span_nho;
   for (int u = 0; u < VTA_CY_NUNITS; u++)
     cats_since(s.count[u], cy->stats.unit[u].cat, cy->span_prev[u].cat);
   if (minus)
@@ -97,6 +158,7 @@ static int show(vta_model_t *m, uint64_t upto, int finished, const uint8_t *minu
   vta_evlist_clear(cy->ev);
   cy->span_held = 0;
   cy->span_nstarts = 0;
+  cy->span_nho = 0;
   return stop;
 }
 
@@ -110,7 +172,7 @@ int vta_span_show(vta_model_t *m, int finished) {
     int i = cy->span_held;
     while (i < ev->n && (hold >> ev->ev[i].kind & 1)) i++;
     cy->span_held = i;
-    if (i == ev->n && i < HELD_MAX) return 0;
+    if (i == ev->n && i + cy->span_nho < HELD_MAX) return 0;
   }
   return show(m, finished ? cy->now + 1 : cy->now, finished, NULL);
 }
@@ -121,9 +183,22 @@ int vta_span_flush(vta_model_t *m, int faulted) {
   /* A faulting cycle's events are not shown (nor address phases a STORE in
    * closed form showed ahead); those held back from earlier cycles are. */
   vta_evlist_t *ev = cy->ev;
-  int k = 0;
-  for (int i = 0; i < ev->n; i++)
-    if (ev->ev[i].cycle < cy->now) ev->ev[k++] = ev->ev[i];
+  int k = 0, h = 0, nho = 0;
+  for (int i = 0; i <= ev->n; i++) {
+    /* a handover before event i stays before what is kept of it (the
+     * handovers precede the cycle counted last, so none is dropped) */
+    for (; h < cy->span_nho && cy->span_ho[h].at == i; h++)
+      if (cy->span_ho[h].done + 1 < cy->now) {
+        cy->span_ho[nho] = cy->span_ho[h];
+        cy->span_ho[nho].at = k;
+        /* an address phase shown ahead goes with the events of its cycle */
+        if (cy->span_ho[nho].wr_cycle >= cy->now) cy->span_ho[nho].wr = 0;
+        nho++;
+      }
+    if (i < ev->n && ev->ev[i].cycle < cy->now) ev->ev[k++] = ev->ev[i];
+  }
+  assert(h == cy->span_nho);
+  cy->span_nho = nho;
   ev->n = k;
   k = 0; /* and the STARTs' entries with their events */
   for (int i = 0; i < cy->span_nstarts; i++)

@@ -79,6 +79,31 @@ typedef struct vta_span_start {
   uint64_t before[VTA_NCAT]; /* the unit's cycles of the span before it, by category */
 } vta_span_start_t;
 
+/* A handover in a STORE run held back in a span (vta_span_t.handovers),
+ * for a watcher whose list says it takes them (ev->handovers): the store
+ * unit completed its instruction in cycle `done` and started its queue's
+ * next one, `next`, in done + 1, popping nothing (busy in that cycle);
+ * when `dispatched`, fetch put instruction `disp` (of kind disp_kind) into
+ * the store queue in done + 1.  It stands for those DONE, START and
+ * DISPATCH events, which the list then lacks, in that order, before the
+ * list's event number `at`.  A STORE run (docs/microarch.md 8.3) passes
+ * many STOREs of a few cycles each: one record each, instead of three
+ * events and a START entry, is what a watched run without values spends
+ * on them (docs/engine.md). */
+typedef struct vta_span_handover {
+  uint64_t done;
+  uint32_t next, disp;
+  int at;
+  int dispatched;
+  vta_insn_kind_t disp_kind;
+  uint64_t before[VTA_NCAT]; /* the store unit's cycles of the span before done + 1 */
+  /* when `wr`, the next one's write burst (its only one): the address
+   * phase's WR_ADDR event, of cycle wr_cycle, which the list then lacks */
+  int wr;
+  uint64_t wr_cycle, wr_addr;
+  uint32_t wr_bytes;
+} vta_span_handover_t;
+
 typedef struct vta_span {
   uint64_t cycles;       /* n >= 1: cycles [now, now + n) of the run */
   int finished;          /* the last cycle is the finish pulse */
@@ -105,6 +130,11 @@ typedef struct vta_span {
    * RTL, co-simulation: a START is then in the last cycle only). */
   const vta_span_start_t *starts;
   int nstarts;
+  /* The STORE runs' handovers in the span (with ev->handovers; else NULL
+   * and 0), in their order: each `done + 1` comes before the span's last
+   * cycle. */
+  const vta_span_handover_t *handovers;
+  int nhandovers;
 } vta_span_t;
 /* Shown a span; non-zero stops the run (which then ends not finished). */
 typedef int (*vta_span_fn)(void *ctx, const vta_span_t *s);

@@ -75,6 +75,11 @@ typedef struct vta_evlist {
    * spans may hold them until a span ends for another reason (a watched
    * run costs per span shown: fewer, longer spans cost less). */
   uint32_t defer;
+  /* Its owner takes the handovers of a STORE run (vta_engine.h's
+   * vta_span_handover_t) in place of their DONE, START and DISPATCH events
+   * (0 after init): only a span watcher that reads those kinds by their
+   * stamps may say so.  Never set for a comparison. */
+  int handovers;
   /* Digest mode (vta_evlist_digest): events are counted in n and folded
    * into `sum` (their fields) and `dsum` (their data, four 64-bit lanes),
    * order-independent digests of their canonical form, instead of being

@@ -170,13 +170,16 @@ typedef struct tsq {
   size_t head, n, cap;
 } tsq_t;
 
-/* A completed instruction, kept for the top list. */
+/* A completed instruction, kept for the top list: its bytes as they were
+ * when it completed, disassembled only if it is still on the list when
+ * the list is shown (most that make it are pushed off again). */
 typedef struct prec {
   uint32_t run, idx;
   int unit, cls;
   uint64_t queued, start, done;
   acct_t a;
-  char dis[320];
+  int has_raw; /* raw holds its bytes (else it had none in host memory) */
+  uint8_t raw[VTA_INS_BYTES];
 } prec_t;
 
 /* A timeline slice of the store track held back to merge back-to-back STOREs. */
@@ -503,6 +506,14 @@ static void disasm(vta_prof_t *p, uint32_t idx, char *buf, size_t len) {
   else snprintf(buf, len, "?");
 }
 
+/* The disassembly of a top-list record ("?" where it does not decode),
+ * as disasm gave it when the instruction completed. */
+static void prec_disasm(const vta_prof_t *p, const prec_t *r, char *buf, size_t len) {
+  vta_insn_t in;
+  if (r->has_raw && !vta_insn_decode(&p->cfg, r->raw, &in, NULL)) vta_insn_format(&in, buf, len);
+  else snprintf(buf, len, "?");
+}
+
 /* Is a better than b in the top list: more cycles, then earlier. */
 static int better(const prec_t *a, const prec_t *b) {
   uint64_t ca = acct_total(&a->a), cb = acct_total(&b->a);
@@ -516,10 +527,8 @@ static int better(const prec_t *a, const prec_t *b) {
 static __attribute__((noinline)) void top_insert(vta_prof_t *p, int unit, const pinsn_t *x,
                                                  uint64_t done) {
   prec_t r;
-  /* the record without its disassembly (filled only if it makes the list):
-   * zeroing all of it cost more than the rest of an instruction's accounting */
-  memset(&r, 0, offsetof(prec_t, dis));
-  r.dis[0] = 0;
+  /* the record without its bytes (copied only if it makes the list) */
+  memset(&r, 0, offsetof(prec_t, raw));
   r.run = p->run;
   r.idx = x->idx;
   r.unit = unit;
@@ -529,7 +538,9 @@ static __attribute__((noinline)) void top_insert(vta_prof_t *p, int unit, const 
   r.done = done;
   r.a = x->a;
   if (p->ntop == p->o.top && !better(&r, &p->top[p->ntop - 1])) return;
-  disasm(p, x->idx, r.dis, sizeof r.dis);
+  const uint8_t *raw = insn_bytes(p, x->idx);
+  r.has_raw = raw != NULL;
+  if (raw) memcpy(r.raw, raw, sizeof r.raw);
   int i = p->ntop < p->o.top ? p->ntop++ : p->ntop - 1;
   while (i > 0 && better(&r, &p->top[i - 1])) {
     p->top[i] = p->top[i - 1];
@@ -858,23 +869,38 @@ static void tl_dispatch(vta_prof_t *p, uint64_t t, uint32_t idx) {
   p->disp_first = p->disp_last = idx;
 }
 
-/* An instruction dispatched in run cycle t joins its unit's queue, in which
- * it is from t + 1. */
-static inline __attribute__((always_inline)) void dispatched(vta_prof_t *p,
-                                                             const vta_event_t *e, uint64_t t) {
-  pinsn_t *x = fifo_push(&p->q[e->unit]);
+/* Instruction idx dispatched to unit in run cycle t joins its unit's
+ * queue, in which it is from t + 1; k: its kind as the engine decoded it,
+ * or NULL to read it from the run's stream. */
+static inline __attribute__((always_inline)) void dispatched_to(vta_prof_t *p, int unit,
+                                                                uint32_t idx, uint64_t t,
+                                                                const vta_insn_kind_t *k) {
+  pinsn_t *x = fifo_push(&p->q[unit]);
   if (!x) {
     p->tl_err = 1;
     return;
   }
-  x->idx = e->index;
+  x->idx = idx;
   x->queued = t + 1;
   x->start = 0;
   x->a = (acct_t){0};
-  kind_of(p, x);
+  /* the engine's kind where the stream is in host memory, which holds
+   * what it decoded (kind_of says NOP where it is not) */
+  if (k && p->insns && idx < p->insn_count) {
+    x->cls = classify(k);
+    x->pops = k->pops;
+    x->pushes = k->pushes;
+  } else {
+    kind_of(p, x);
+  }
   if (!p->tl) return;
-  p->qlen[e->unit]++;
-  tl_dispatch(p, t, e->index);
+  p->qlen[unit]++;
+  tl_dispatch(p, t, idx);
+}
+
+static inline __attribute__((always_inline)) void dispatched(vta_prof_t *p,
+                                                             const vta_event_t *e, uint64_t t) {
+  dispatched_to(p, e->unit, e->index, t, NULL);
 }
 
 /* The list's DISPATCHes of run cycle t (those of earlier cycles were taken
@@ -884,6 +910,28 @@ static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t)
     const vta_event_t *e = &ev->ev[i];
     if (e->kind == VTA_EV_DISPATCH && e->unit < 3 && ev_cycle(p, e, t) >= t) dispatched(p, e, t);
   }
+}
+
+/* A STORE run's handover (vta_span_handover_t) in walk_events' pass: the
+ * DONE, START and DISPATCH it stands for, taken as walk_events takes those
+ * of the span's earlier cycles, its counts as the START's entry. */
+static void handover(vta_prof_t *p, const vta_span_handover_t *h, uint64_t t, walk_units_t *w,
+                     uint64_t used[3][VTA_NCAT]) {
+  const int u = VTA_UNIT_STORE;
+  const uint64_t s = h->done + 1;
+  assert(s < t && !p->tl); /* vta_span_t and vta_prof_handovers say so */
+  (void)t;
+  w->starts_held = 1;
+  uint64_t seg[VTA_NCAT];
+  for (int k = 0; k < VTA_NCAT; k++) seg[k] = h->before[k] - used[u][k];
+  attribute_span(p, u, seg, 0, 0);
+  if (p->cur_on[u]) insn_done(p, u, 0, h->done);
+  w->held[u] = 0;
+  insn_start(p, u, h->next, s);
+  attribute_cycle(p, u, VTA_CAT_BUSY); /* a unit is busy in its start cycle */
+  memcpy(used[u], h->before, sizeof used[u]);
+  used[u][VTA_CAT_BUSY]++;
+  if (h->dispatched) dispatched_to(p, u, h->disp, s, &h->disp_kind);
 }
 
 /* One pass over the list shown in run cycle t, in its order: the events of
@@ -897,11 +945,17 @@ static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t)
  * order is the list's: an instruction's DISPATCH comes before its START.
  * The unit's cycles taken so far are left in used[u]. */
 static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
-                        const vta_span_start_t *starts, int nstarts, walk_units_t *w,
+                        const vta_span_start_t *starts, int nstarts,
+                        const vta_span_handover_t *ho, int nho, walk_units_t *w,
                         uint64_t used[3][VTA_NCAT]) {
   memset(w, 0, sizeof *w);
-  int j = 0; /* the next START's entry */
-  for (int i = 0; i < n; i++) {
+  int j = 0, h = 0; /* the next START's entry, the next handover */
+  for (int i = 0, upto = nho ? ho[0].at : n;; i++) {
+    while (i == upto) { /* the handovers before event i */
+      if (h == nho) return;
+      handover(p, &ho[h], t, w, used);
+      upto = ++h < nho ? ho[h].at : n;
+    }
     const vta_event_t *e = &ev->ev[i];
     const uint64_t c = ev_cycle(p, e, t);
     const int u = e->unit;
@@ -1069,7 +1123,8 @@ static void tl_counters(vta_prof_t *p, uint64_t g, int finished) {
  * categories of the span, this cycle's included unless the unit starts an
  * instruction in it: its category then goes to the new one). */
 static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNITS], int finished,
-                 const uint64_t (*count)[VTA_NCAT], const vta_span_start_t *starts, int nstarts) {
+                 const uint64_t (*count)[VTA_NCAT], const vta_span_start_t *starts, int nstarts,
+                 const vta_span_handover_t *ho, int nho) {
   const uint64_t t = p->now, g = p->base + t;
   int n = ev ? ev->n : 0;
   /* The canonical order (pops before pushes) matters to the timeline's
@@ -1084,7 +1139,7 @@ static void walk(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NUNIT
   walk_units_t w;
   uint64_t used[3][VTA_NCAT], rest[3][VTA_NCAT];
   memset(used, 0, sizeof used);
-  walk_events(p, ev, n, t, starts, nstarts, &w, used);
+  walk_events(p, ev, n, t, starts, nstarts, ho, nho, &w, used);
   if (w.starts_held && count) {
     for (int u = 0; u < 3; u++)
       for (int k = 0; k < VTA_NCAT; k++) rest[u][k] = count[u][k] - used[u][k];
@@ -1119,15 +1174,18 @@ void vta_prof_cycle(vta_prof_t *p, vta_evlist_t *ev, const uint8_t cat[VTA_CY_NU
                     int finished) {
   if (!p->in_run) return;
   p->stamped = 0;
-  walk(p, ev, cat, finished, NULL, NULL, 0);
+  walk(p, ev, cat, finished, NULL, NULL, 0, NULL, 0);
 }
 
 void vta_prof_span(vta_prof_t *p, const vta_span_t *s) {
   if (!p->in_run || !s->cycles) return;
   p->now += s->cycles - 1; /* the span's last cycle; nothing to show before it */
   p->stamped = 1;
-  walk(p, s->ev, s->cat, s->finished, s->count, s->starts, s->nstarts);
+  walk(p, s->ev, s->cat, s->finished, s->count, s->starts, s->nstarts, s->handovers,
+       s->nhandovers);
 }
+
+int vta_prof_handovers(const vta_prof_t *p) { return !p || !p->tl; }
 
 uint32_t vta_prof_defer(const vta_prof_t *p) {
   /* the timeline draws every event in its cycle's order */
@@ -1251,7 +1309,9 @@ cJSON *vta_prof_json(const vta_prof_summary_t *s, const vta_prof_t *p) {
     cJSON_AddNumberToObject(e, "index", r->idx);
     cJSON_AddStringToObject(e, "unit", vta_unit_name((vta_unit_t)r->unit));
     cJSON_AddStringToObject(e, "class", class_name[r->cls]);
-    cJSON_AddStringToObject(e, "disasm", r->dis);
+    char dis[320];
+    prec_disasm(p, r, dis, sizeof dis);
+    cJSON_AddStringToObject(e, "disasm", dis);
     cJSON_AddNumberToObject(e, "queued", (double)r->queued);
     cJSON_AddNumberToObject(e, "start", (double)r->start);
     cJSON_AddNumberToObject(e, "done", (double)r->done);
@@ -1299,11 +1359,12 @@ static void print_tables(FILE *f, const vta_prof_t *p) {
           "stall / instruction");
   for (int i = 0; i < p->ntop; i++) {
     const prec_t *r = &p->top[i];
-    char st[160];
+    char st[160], dis[320];
     stall_text(&r->a, st, sizeof st);
+    prec_disasm(p, r, dis, sizeof dis);
     fprintf(f, "  %4u #%-8u %-8s %-9s %10" PRIu64 "  %s\n  %4s %-9s %-8s %-9s %10s  %.100s\n",
             r->run, r->idx, vta_unit_name((vta_unit_t)r->unit), class_name[r->cls],
-            acct_total(&r->a), st, "", "", "", "", "", r->dis);
+            acct_total(&r->a), st, "", "", "", "", "", dis);
   }
 }
 

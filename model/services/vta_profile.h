@@ -109,6 +109,10 @@ uint32_t vta_prof_skip(const vta_prof_t *p);
  * those it does not read, and without a timeline the dispatches, dones
  * and read requests; p may be NULL. */
 uint32_t vta_prof_defer(const vta_prof_t *p);
+/* Whether it takes a STORE run's handovers as records (vta_evlist_t
+ * .handovers): without a timeline, which draws their events; p may be
+ * NULL. */
+int vta_prof_handovers(const vta_prof_t *p);
 /* The run ended without a finish pulse (a fault, an interrupt): whatever
  * was executing is closed at the current cycle. */
 void vta_prof_abort(vta_prof_t *p);

@@ -134,6 +134,7 @@ int vta_engine_run_observed(vta_engine_ctx_t *e, uint32_t insn_phys, uint32_t co
   vta_evlist_init(&ev);
   ev.skip = o->skip;
   ev.defer = o->defer;
+  ev.handovers = o->handovers;
   watched_t r = {o, 0};
   const vta_watch_t w = {&ev, on_span, &r};
   const uint64_t chunk = o->chunk ? o->chunk : o->events ? 0 : VTA_SESSION_CHUNK;

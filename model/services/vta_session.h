@@ -56,6 +56,7 @@ typedef struct vta_session_observer {
   int events;     /* wants events and categories */
   uint32_t skip;  /* event kinds it does not need (vta_evlist_t.skip) */
   uint32_t defer; /* kinds it reads by their cycle stamps (vta_evlist_t.defer) */
+  int handovers;  /* it takes STORE run handovers (vta_evlist_t.handovers) */
   uint64_t chunk; /* cycles per step at most (above) */
   void (*launch)(void *ctx, uint32_t insn_phys, uint32_t count);
   /* Shown the cycles of the run; non-zero stops the run (not at the finish

@@ -862,7 +862,8 @@ static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
   d->at_acct = (struct wr_cum){0};
   d->lazy = 1;
   d->nsev = d->ksev = 0;
-  if (emit) { /* the span's: now */
+  /* the span's now, or the handover's of a STORE run's member (span.c) */
+  if (emit && !vta_span_handover_wr(m, r->a, addr, bytes)) {
     const vta_event_t e = {r->a, VTA_EV_WR_ADDR, 0, 0, 0, addr, (uint32_t)bytes, NULL};
     laid_out(m->cy->ev, &e);
   }
