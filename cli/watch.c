@@ -168,9 +168,9 @@ void vtasim_watch_observer(vtasim_watch_t *w, int events, vta_session_observer_t
   /* what every reader takes by its cycle stamp: the windows and progress
    * read every kind so, the profiler says which */
   o->defer = w->prof ? vta_prof_defer(w->prof) : (1u << VTA_EV_NKINDS) - 1;
-  /* the windows and progress take a STORE run's handovers, the profiler
-   * says whether it does */
-  o->handovers = vta_prof_handovers(w->prof);
+  /* the windows take a STORE run's handovers, the profiler says whether it
+   * does (progress alone is cheaper with a STORE's one DONE event) */
+  o->handovers = (w->prof || w->windows) && vta_prof_handovers(w->prof);
   o->launch = ob_launch;
   o->span = ob_span;
   o->abort = ob_abort;

@@ -128,7 +128,7 @@ static void take(vtasim_windows_t *w, const vta_evlist_t *ev, const vta_span_han
   const int n = ev ? ev->n : 0;
   int h = 0;
   for (int i = 0, upto = nho ? ho[0].at : n;; i++) {
-    while (i == upto) { /* the handovers before event i */
+    while (i == upto) { /* the handovers before event i, or the end */
       if (h == nho) return;
       handover(w, &ho[h]);
       upto = ++h < nho ? ho[h].at : n;

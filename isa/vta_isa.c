@@ -329,6 +329,17 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
   return 0;
 }
 
+/* The kind of a decoded instruction (in line: vta_insn_kind's local then
+ * needs only the fields read here). */
+static inline __attribute__((always_inline)) void kind_from(const vta_insn_t *in,
+                                                            vta_insn_kind_t *k) {
+  k->opcode = in->opcode;
+  k->mem_type = in->mem_type;
+  k->nop = vta_insn_is_nop(in);
+  k->pops = (in->pop_prev | in->pop_next) != 0;
+  k->pushes = (in->push_prev | in->push_next) != 0;
+}
+
 int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t *k) {
   uint64_t w[2];
   insn_words(in, w);
@@ -338,17 +349,11 @@ int vta_insn_kind(const vta_config_t *cfg, const uint8_t in[16], vta_insn_kind_t
    * is read below, so the positions still come from INSN_FIELDS alone. */
   vta_insn_t in_;
   decode_format(cfg, opcode, w, &in_);
-  vta_insn_kind_of(&in_, k);
+  kind_from(&in_, k);
   return 0;
 }
 
-void vta_insn_kind_of(const vta_insn_t *in, vta_insn_kind_t *k) {
-  k->opcode = in->opcode;
-  k->mem_type = in->mem_type;
-  k->nop = vta_insn_is_nop(in);
-  k->pops = in->pop_prev || in->pop_next;
-  k->pushes = in->push_prev || in->push_next;
-}
+void vta_insn_kind_of(const vta_insn_t *in, vta_insn_kind_t *k) { kind_from(in, k); }
 
 int vta_uop_encode(const vta_config_t *cfg, const vta_uop_t *u, uint8_t out[4], vta_err *err) {
   int lsb[3], width[3];

@@ -187,13 +187,14 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
   fetch_t *f = &cy->f;
   vta_cycle_stats_t *st = &cy->stats;
   const uint64_t now = cy->now;
+  const int takes = cy->ev && cy->ev->handovers; /* (and span.c has room) */
   while (u->busy && !u->wr.lazy) { /* counted through D, not completed */
     const uint64_t d = u->wr.done_at;
     cy->now = d;
     vta_store_run_done(m);
     /* D, S and the dispatch as one record for a watcher that takes it
      * (span.c), when S is not the count's last cycle (nor so the span's) */
-    const int ho = d + 2 < end && vta_span_handover_begin(m);
+    const int ho = takes && d + 2 < end && vta_span_handover_begin(m);
     int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
     assert(!rc);
     (void)rc;

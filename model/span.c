@@ -65,16 +65,17 @@ static inline void cats_since(uint64_t out[VTA_NCAT], const uint64_t a[VTA_NCAT]
 void vta_span_started(vta_model_t *m, int unit) {
   cyc_t *cy = m->cy;
   const uint32_t start = 1u << VTA_EV_START;
-  if (cy->handing_over) { /* the handover's START: its record notes the counts */
-    assert(unit == VTA_UNIT_STORE && cy->u[unit].cat == VTA_CAT_BUSY);
-    vta_span_handover_t *h = &cy->span_ho[cy->span_nho];
-    cats_since(h->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
-    cy->handing_over = 2;
-    return;
-  }
   /* one entry per START in the list: none when the list holds none back
    * or takes none */
-  if (!(cy->ev->defer & start) || (cy->ev->skip & start)) return;
+  if (!(cy->ev->defer & start) || (cy->ev->skip & start)) {
+    if (cy->handing_over) { /* (START in skip) the handover's: its record notes the counts */
+      assert(unit == VTA_UNIT_STORE && cy->u[unit].cat == VTA_CAT_BUSY);
+      vta_span_handover_t *h = &cy->span_ho[cy->span_nho];
+      cats_since(h->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
+      cy->handing_over = 2;
+    }
+    return;
+  }
   assert(cy->span_nstarts < STARTS_MAX);
   vta_span_start_t *s = &cy->span_starts[cy->span_nstarts++];
   s->cycle = cy->now;

@@ -943,67 +943,90 @@ static void handover(vta_prof_t *p, const vta_span_handover_t *h, uint64_t t, wa
  * through them, as a span ending there gives them, completes the noted
  * DONE's instruction, starts its own and gives it its cycle.  A queue's
  * order is the list's: an instruction's DISPATCH comes before its START.
- * The unit's cycles taken so far are left in used[u]. */
+ * The unit's cycles taken so far are left in used[u].  A STORE run's
+ * handovers (ho) are taken in their places among the events. */
+/* walk_events' state: the cycle shown, the START entries and the next
+ * one's index, what the units do (w) and the cycles taken (used). */
+typedef struct pass {
+  uint64_t t;
+  const vta_span_start_t *starts;
+  int nstarts, j;
+  walk_units_t *w;
+  uint64_t (*used)[VTA_NCAT];
+} pass_t;
+
+/* One event of walk_events' pass (in line: its two loops run it). */
+static inline __attribute__((always_inline)) void walk_event(vta_prof_t *p, pass_t *ps,
+                                                             const vta_event_t *e) {
+  const uint64_t t = ps->t, c = ev_cycle(p, e, t);
+  walk_units_t *w = ps->w;
+  uint64_t(*used)[VTA_NCAT] = ps->used;
+  const int u = e->unit;
+  if (u >= 3) return;
+  switch (e->kind) {
+  case VTA_EV_DISPATCH:
+    if (c < t) dispatched(p, e, c);
+    else w->dispatches_now = 1;
+    break;
+  case VTA_EV_DONE:
+    if (c < t) {
+      w->held[u] = 1;
+      w->held_at[u] = c;
+    } else {
+      w->done[u] = 1;
+    }
+    break;
+  case VTA_EV_START: {
+    /* its entry: the next one of its unit and cycle (one is missing only
+     * when its event or entry was lost for memory: those counts then go
+     * unsplit, to what the unit does at the span's end) */
+    const vta_span_start_t *s = NULL;
+    for (int k = ps->j; k < ps->nstarts && !s; k++)
+      if (ps->starts[k].unit == u && ps->starts[k].cycle == c) s = &ps->starts[k], ps->j = k + 1;
+    if (c >= t) {
+      w->started[u] = 1;
+      w->sidx[u] = e->index;
+      break;
+    }
+    w->starts_held = 1;
+    if (s) { /* the cycles since the last split, as a span's before its last */
+      uint64_t seg[VTA_NCAT];
+      for (int k = 0; k < VTA_NCAT; k++) seg[k] = s->before[k] - used[u][k];
+      attribute_span(p, u, seg, 0, 0);
+    }
+    if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
+    w->held[u] = 0;
+    insn_start(p, u, e->index, c);
+    if (s) {
+      attribute_cycle(p, u, s->cat);
+      memcpy(used[u], s->before, sizeof used[u]);
+      used[u][s->cat]++;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+}
+
 static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
                         const vta_span_start_t *starts, int nstarts,
                         const vta_span_handover_t *ho, int nho, walk_units_t *w,
                         uint64_t used[3][VTA_NCAT]) {
   memset(w, 0, sizeof *w);
-  int j = 0, h = 0; /* the next START's entry, the next handover */
-  for (int i = 0, upto = nho ? ho[0].at : n;; i++) {
-    while (i == upto) { /* the handovers before event i */
+  pass_t ps = {t, starts, nstarts, 0, w, used};
+  if (!nho) { /* (most spans: the loop without the handovers' test) */
+    for (int i = 0; i < n; i++) walk_event(p, &ps, &ev->ev[i]);
+    return;
+  }
+  int h = 0;
+  for (int i = 0, upto = ho[0].at;; i++) {
+    while (i == upto) { /* the handovers before event i, or the end */
       if (h == nho) return;
       handover(p, &ho[h], t, w, used);
       upto = ++h < nho ? ho[h].at : n;
     }
-    const vta_event_t *e = &ev->ev[i];
-    const uint64_t c = ev_cycle(p, e, t);
-    const int u = e->unit;
-    if (u >= 3) continue;
-    switch (e->kind) {
-    case VTA_EV_DISPATCH:
-      if (c < t) dispatched(p, e, c);
-      else w->dispatches_now = 1;
-      break;
-    case VTA_EV_DONE:
-      if (c < t) {
-        w->held[u] = 1;
-        w->held_at[u] = c;
-      } else {
-        w->done[u] = 1;
-      }
-      break;
-    case VTA_EV_START: {
-      /* its entry: the next one of its unit and cycle (one is missing only
-       * when its event or entry was lost for memory: those counts then go
-       * unsplit, to what the unit does at the span's end) */
-      const vta_span_start_t *s = NULL;
-      for (int k = j; k < nstarts && !s; k++)
-        if (starts[k].unit == u && starts[k].cycle == c) s = &starts[k], j = k + 1;
-      if (c >= t) {
-        w->started[u] = 1;
-        w->sidx[u] = e->index;
-        break;
-      }
-      w->starts_held = 1;
-      if (s) { /* the cycles since the last split, as a span's before its last */
-        uint64_t seg[VTA_NCAT];
-        for (int k = 0; k < VTA_NCAT; k++) seg[k] = s->before[k] - used[u][k];
-        attribute_span(p, u, seg, 0, 0);
-      }
-      if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
-      w->held[u] = 0;
-      insn_start(p, u, e->index, c);
-      if (s) {
-        attribute_cycle(p, u, s->cat);
-        memcpy(used[u], s->before, sizeof used[u]);
-        used[u][s->cat]++;
-      }
-      break;
-    }
-    default:
-      break;
-    }
+    walk_event(p, &ps, &ev->ev[i]);
   }
 }
 
