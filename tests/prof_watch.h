@@ -22,7 +22,7 @@
 
 typedef struct pw_watch {
   vta_prof_t *p;
-  uint64_t calls, cycles;
+  uint64_t calls, cycles, handovers;
   int stop_after, dispatches; /* stop the run at the stop_after-th dispatch (0: never) */
 } pw_watch_t;
 
@@ -40,6 +40,7 @@ static int pw_span(void *c, const vta_span_t *sp) {
   pw_watch_t *w = c;
   w->calls++;
   w->cycles += sp->cycles;
+  w->handovers += (uint64_t)sp->nhandovers;
   vta_prof_span(w->p, sp);
   return pw_stop(w, sp->ev);
 }
@@ -49,11 +50,17 @@ static void pw_abort(void *c) { vta_prof_abort(((pw_watch_t *)c)->p); }
 typedef vta_engine_ctx_t *(*pw_open_fn)(const vta_program_t *prog, vta_mem_t *mem,
                                         const vta_params_t *mp, vta_err *err);
 
+/* How pw_watched shows a run: one cycle per call, as spans, as spans that
+ * hold back what the profiler reads by its stamps (vta_prof_defer; without
+ * a timeline), and the same taking STORE runs' handovers as records. */
+enum { PW_CYCLES, PW_SPANS, PW_HELD, PW_HANDOVERS };
+
 /* Everything the profiler writes about a run of prog (the timeline, the
  * report's text and JSON, its exit) on the engine `open` gives (NULL: the
  * session's cycle model), watched one cycle per call with every event kind
  * the profiler may read, or as spans with only those it says it reads
- * (vta_prof_skip).  The report's counters are the engine's snapshot's.
+ * (vta_prof_skip), as `spans` (PW_*) says.  The report's counters are the
+ * engine's snapshot's.
  * With stop_after, the watcher stops the run after the cycle of that
  * dispatch (an interrupt, in a cycle that changes a queue). */
 static char *pw_watched(const vta_program_t *prog, const vta_params_t *mp, pw_open_fn open,
@@ -89,6 +96,8 @@ static char *pw_watched(const vta_program_t *prog, const vta_params_t *mp, pw_op
   }
   vta_session_observer_t ob = {.events = 1,
                                .skip = spans ? vta_prof_skip(w->p) : VTA_PROF_SKIP,
+                               .defer = spans >= PW_HELD ? vta_prof_defer(w->p) : 0,
+                               .handovers = spans == PW_HANDOVERS && vta_prof_handovers(w->p),
                                .chunk = spans ? 0 : 1, /* else spans of one cycle */
                                .launch = pw_launch,
                                .span = pw_span,

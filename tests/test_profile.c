@@ -5,8 +5,9 @@
  * a token wait, a start with its pop, memory stalls, the done with its
  * push) whose cycles are known by construction; the model's runs of the
  * committed traces shown as spans against the same runs shown one cycle at
- * a time.  The programs whose bound is known are run end to end by
- * tests/cli/test_profile.sh.
+ * a time, and without values with a STORE run's handovers as records
+ * against the events they stand for.  The programs whose bound is known
+ * are run end to end by tests/cli/test_profile.sh.
  */
 #include <stdlib.h>
 
@@ -373,6 +374,59 @@ static void test_spans_as_cycles(void) {
             (unsigned long long)calls[0]);
 }
 
+/* ---- a STORE run's handovers (vta_span_handover_t) -------------------------- */
+
+/* Without values, the STOREs of a run hand over to each other in cycles
+ * nobody evaluates: a watcher that takes those handovers as records writes
+ * what it writes when shown their events (held back, as the default
+ * report's watcher holds them) and when shown every cycle; at several
+ * timings, a max_cycles stop and token faults among them. */
+static void test_handovers(void) {
+  static const char *const files[] = {"traces/small_conv_auto.vta", "traces/small_conv_pad.vta",
+                                       "traces/small_conv_s2_bias.vta", "traces/small_gemm.vta",
+                                       "traces/small_gemm_vt2_bias.vta"};
+  uint64_t handovers = 0;
+  int compared = 0;
+  for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+    vta_program_t prog;
+    vta_err err = {0};
+    if (vta_program_load(&prog, files[f], &err)) {
+      CHECK_MSG(0, "%s: %s (run from the repository root)", files[f], err.msg);
+      continue;
+    }
+    for (int k = 0; k < 5; k++) {
+      vta_params_t mp;
+      vta_params_default(&mp);
+      mp.skip_exec = 1;
+      switch (k) {
+      case 1: mp.mem.rd_lat = 40; break;
+      case 2: mp.mem.max_burst = 4, mp.mem.wr_ack = 9, mp.mem.max_outst = 2; break;
+      case 3: mp.max_cycles = 2000; break; /* stops mid-run */
+      case 4: mp.token_queue_depth = 1; break; /* token overflow faults some */
+      default: break;
+      }
+      pw_watch_t a, b, c;
+      char *cyc = pw_watched(&prog, &mp, NULL, PW_CYCLES, 0, 0, &a);
+      char *held = pw_watched(&prog, &mp, NULL, PW_HELD, 0, 0, &b);
+      char *rec = pw_watched(&prog, &mp, NULL, PW_HANDOVERS, 0, 0, &c);
+      CHECK_MSG(cyc && held && !strcmp(cyc, held), "%s timing %d: held events' profile "
+                "differs from the cycles'", files[f], k);
+      CHECK_MSG(cyc && rec && !strcmp(cyc, rec), "%s timing %d: the handovers' profile "
+                "differs from the cycles'", files[f], k);
+      CHECK_EQ(b.handovers, 0);
+      handovers += c.handovers;
+      compared++;
+      free(cyc);
+      free(held);
+      free(rec);
+    }
+    vta_program_free(&prog);
+  }
+  CHECK_EQ(compared, 25);
+  /* records were made: the comparison is not of the events alone */
+  CHECK_MSG(handovers > 100, "%llu handovers", (unsigned long long)handovers);
+}
+
 int main(void) {
   vta_config_default(&cfg);
   vta_params_default(&params);
@@ -381,5 +435,6 @@ int main(void) {
   RUN(test_attribution);
   RUN(test_held_starts);
   RUN(test_spans_as_cycles);
+  RUN(test_handovers);
   return TEST_SUMMARY();
 }
