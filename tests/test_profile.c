@@ -340,6 +340,14 @@ static void test_held_starts(void) {
 
 /* ---- spans: the model's run shown as spans, or one cycle per call ---------- */
 
+/* A committed trace into prog (0), or -1, failing the test. */
+static int load(vta_program_t *prog, const char *file) {
+  vta_err err = {0};
+  if (!vta_program_load(prog, file, &err)) return 0;
+  CHECK_MSG(0, "%s: %s (run from the repository root)", file, err.msg);
+  return -1;
+}
+
 /* Every committed trace at several timings (faults and a max_cycles stop
  * included), with and without the timeline: the same bytes either way,
  * and the spans fewer than the cycles. */
@@ -353,11 +361,7 @@ static void test_spans_as_cycles(void) {
   int compared = 0;
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     vta_program_t prog;
-    vta_err err = {0};
-    if (vta_program_load(&prog, files[f], &err)) {
-      CHECK_MSG(0, "%s: %s (run from the repository root)", files[f], err.msg);
-      continue;
-    }
+    if (load(&prog, files[f])) continue;
     compared += pw_spans_as_cycles(&prog, files[f], NULL, calls);
     vta_program_free(&prog);
   }
@@ -389,11 +393,7 @@ static void test_handovers(void) {
   int compared = 0;
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     vta_program_t prog;
-    vta_err err = {0};
-    if (vta_program_load(&prog, files[f], &err)) {
-      CHECK_MSG(0, "%s: %s (run from the repository root)", files[f], err.msg);
-      continue;
-    }
+    if (load(&prog, files[f])) continue;
     for (int k = 0; k < 5; k++) {
       vta_params_t mp;
       vta_params_default(&mp);
