@@ -219,6 +219,7 @@ struct vta_prof {
   uint64_t cls_n[NCLASS][3];
   prec_t *top;         /* o.top best, sorted best first */
   int ntop;
+  uint64_t top_bar;    /* the cycles of a full list's last, 0 until it is full */
 
   /* timeline */
   FILE *tl;
@@ -547,13 +548,14 @@ static __attribute__((noinline)) void top_insert(vta_prof_t *p, int unit, const 
     i--;
   }
   p->top[i] = r;
+  if (p->ntop == p->o.top) p->top_bar = acct_total(&p->top[p->ntop - 1].a);
 }
 
 static inline void top_offer(vta_prof_t *p, int unit, const pinsn_t *x, uint64_t done) {
   if (!p->o.top) return;
   /* A full list's last beats every instruction with fewer cycles (the
    * common case, decided before any record is made). */
-  if (p->ntop == p->o.top && acct_total(&x->a) < acct_total(&p->top[p->ntop - 1].a)) return;
+  if (acct_total(&x->a) < p->top_bar) return;
   top_insert(p, unit, x, done);
 }
 
