@@ -187,7 +187,7 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
   fetch_t *f = &cy->f;
   vta_cycle_stats_t *st = &cy->stats;
   const uint64_t now = cy->now;
-  const int takes = cy->ev && cy->ev->handovers; /* (and span.c has room) */
+  const int takes = vta_span_takes_handovers(m);
   while (u->busy && !u->wr.lazy) { /* counted through D, not completed */
     const uint64_t d = u->wr.done_at;
     cy->now = d;

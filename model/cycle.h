@@ -531,12 +531,15 @@ void vta_span_launch(vta_model_t *m);
  * unit's counts of the span so far, for a watcher whose list holds STARTs
  * back (vta_span_t.starts). */
 void vta_span_started(vta_model_t *m, int unit);
-/* A STORE run's handover (vta_span_handover_t), made by the caller between
- * begin and end: from the completion in cycle now to the next STORE's
- * start in now + 1 and fetch's dispatch in that cycle.  Begin says whether
- * the watcher takes it as a record (and there is room); if so, the DONE,
- * START and DISPATCH events made meanwhile are left out, and end records
- * it (the next one's START noted by vta_span_started, `disp` the
+/* Whether the watcher takes a STORE run's handovers as records
+ * (vta_evlist_t.handovers). */
+int vta_span_takes_handovers(const vta_model_t *m);
+/* A STORE run's handover (vta_span_handover_t), for a watcher that takes
+ * them, made by the caller between begin and end: from the completion in
+ * cycle now to the next STORE's start in now + 1 and fetch's dispatch in
+ * that cycle.  Begin says whether there is room for the record; if so,
+ * the DONE, START and DISPATCH events made meanwhile are left out, and end
+ * records it (the next one's START noted by vta_span_started, `disp` the
  * instruction dispatched, or NULL). */
 int vta_span_handover_begin(vta_model_t *m);
 void vta_span_handover_end(vta_model_t *m, const struct cmd *disp);

@@ -87,13 +87,20 @@ void vta_span_started(vta_model_t *m, int unit) {
   cats_since(s->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
 }
 
+int vta_span_takes_handovers(const vta_model_t *m) {
+  const cyc_t *cy = m->cy;
+  const vta_evlist_t *ev = cy->ev;
+  if (!cy->span_fn || !ev || !ev->handovers) return 0;
+  /* the watcher reads the three kinds by their stamps (vta_evlist_t says so) */
+  assert(!(HANDOVER_KINDS & ~ev->skip & ~ev->defer) && !ev->digest);
+  return 1;
+}
+
 int vta_span_handover_begin(vta_model_t *m) {
   cyc_t *cy = m->cy;
   vta_evlist_t *ev = cy->ev;
   assert(!cy->handing_over);
-  if (!cy->span_fn || !ev || !ev->handovers || cy->span_nho == HANDOVERS_MAX) return 0;
-  /* the watcher reads the three kinds by their stamps (vta_evlist_t says so) */
-  assert(!(HANDOVER_KINDS & ~ev->skip & ~ev->defer) && !ev->digest);
+  if (cy->span_nho == HANDOVERS_MAX) return 0;
   cy->span_ho[cy->span_nho].done = cy->now;
   cy->span_ho[cy->span_nho].wr = 0;
   cy->ho_skip = ev->skip;
