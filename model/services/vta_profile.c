@@ -499,20 +499,22 @@ static void kind_of(vta_prof_t *p, pinsn_t *x) {
   x->pushes = k.pushes;
 }
 
-static void disasm(vta_prof_t *p, uint32_t idx, char *buf, size_t len) {
+/* The disassembly of an instruction's bytes ("?" without bytes or where
+ * they do not decode). */
+static void disasm_raw(const vta_prof_t *p, const uint8_t *raw, char *buf, size_t len) {
   vta_insn_t in;
-  int ok;
-  decode(p, idx, &in, &ok);
-  if (ok) vta_insn_format(&in, buf, len);
+  if (raw && !vta_insn_decode(&p->cfg, raw, &in, NULL)) vta_insn_format(&in, buf, len);
   else snprintf(buf, len, "?");
 }
 
-/* The disassembly of a top-list record ("?" where it does not decode),
- * as disasm gave it when the instruction completed. */
+static void disasm(vta_prof_t *p, uint32_t idx, char *buf, size_t len) {
+  disasm_raw(p, insn_bytes(p, idx), buf, len);
+}
+
+/* The disassembly of a top-list record, as disasm gave it when the
+ * instruction completed. */
 static void prec_disasm(const vta_prof_t *p, const prec_t *r, char *buf, size_t len) {
-  vta_insn_t in;
-  if (r->has_raw && !vta_insn_decode(&p->cfg, r->raw, &in, NULL)) vta_insn_format(&in, buf, len);
-  else snprintf(buf, len, "?");
+  disasm_raw(p, r->has_raw ? r->raw : NULL, buf, len);
 }
 
 /* Is a better than b in the top list: more cycles, then earlier. */
@@ -914,6 +916,32 @@ static void dispatches(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t)
   }
 }
 
+/* Unit u starts idx in cycle c, before the span's last (a START held
+ * back): its cycles since the last split (up to `before`, its START
+ * entry's counts; NULL when the entry was lost) go to what it was doing
+ * through them, as a span ending there gives them; the noted DONE's
+ * instruction completes, idx starts and gets its cycle (category cat).
+ * The unit's cycles taken so far are left in used[u]. */
+static inline __attribute__((always_inline)) void start_held(vta_prof_t *p, int u, uint32_t idx,
+                                                             uint64_t c, const uint64_t *before,
+                                                             int cat, walk_units_t *w,
+                                                             uint64_t used[3][VTA_NCAT]) {
+  w->starts_held = 1;
+  if (before) {
+    uint64_t seg[VTA_NCAT];
+    for (int k = 0; k < VTA_NCAT; k++) seg[k] = before[k] - used[u][k];
+    attribute_span(p, u, seg, 0, 0);
+  }
+  if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
+  w->held[u] = 0;
+  insn_start(p, u, idx, c);
+  if (before) {
+    attribute_cycle(p, u, cat);
+    memcpy(used[u], before, sizeof used[u]);
+    used[u][cat]++;
+  }
+}
+
 /* A STORE run's handover (vta_span_handover_t) in walk_events' pass: the
  * DONE, START and DISPATCH it stands for, taken as walk_events takes those
  * of the span's earlier cycles, its counts as the START's entry. */
@@ -923,30 +951,12 @@ static void handover(vta_prof_t *p, const vta_span_handover_t *h, uint64_t t, wa
   const uint64_t s = h->done + 1;
   assert(s < t && !p->tl); /* vta_span_t and vta_prof_handovers say so */
   (void)t;
-  w->starts_held = 1;
-  uint64_t seg[VTA_NCAT];
-  for (int k = 0; k < VTA_NCAT; k++) seg[k] = h->before[k] - used[u][k];
-  attribute_span(p, u, seg, 0, 0);
-  if (p->cur_on[u]) insn_done(p, u, 0, h->done);
-  w->held[u] = 0;
-  insn_start(p, u, h->next, s);
-  attribute_cycle(p, u, VTA_CAT_BUSY); /* a unit is busy in its start cycle */
-  memcpy(used[u], h->before, sizeof used[u]);
-  used[u][VTA_CAT_BUSY]++;
+  w->held[u] = 1; /* its DONE */
+  w->held_at[u] = h->done;
+  start_held(p, u, h->next, s, h->before, VTA_CAT_BUSY, w, used); /* busy in its start cycle */
   if (h->dispatched) dispatched_to(p, u, h->disp, s, &h->disp_kind);
 }
 
-/* One pass over the list shown in run cycle t, in its order: the events of
- * cycle t are noted in w for the per-unit steps after it; those of the
- * span's earlier cycles (held back) are taken as they come.  A DISPATCH
- * joins its queue; a DONE is noted (held, held_at) until its unit's next
- * START; a START, with its entry in `starts` (the unit's counts before
- * it), gives the unit's cycles up to it to what the unit was doing
- * through them, as a span ending there gives them, completes the noted
- * DONE's instruction, starts its own and gives it its cycle.  A queue's
- * order is the list's: an instruction's DISPATCH comes before its START.
- * The unit's cycles taken so far are left in used[u].  A STORE run's
- * handovers (ho) are taken in their places among the events. */
 /* walk_events' state: the cycle shown, the START entries and the next
  * one's index, what the units do (w) and the cycles taken (used). */
 typedef struct pass {
@@ -962,7 +972,6 @@ static inline __attribute__((always_inline)) void walk_event(vta_prof_t *p, pass
                                                              const vta_event_t *e) {
   const uint64_t t = ps->t, c = ev_cycle(p, e, t);
   walk_units_t *w = ps->w;
-  uint64_t(*used)[VTA_NCAT] = ps->used;
   const int u = e->unit;
   if (u >= 3) return;
   switch (e->kind) {
@@ -990,20 +999,7 @@ static inline __attribute__((always_inline)) void walk_event(vta_prof_t *p, pass
       w->sidx[u] = e->index;
       break;
     }
-    w->starts_held = 1;
-    if (s) { /* the cycles since the last split, as a span's before its last */
-      uint64_t seg[VTA_NCAT];
-      for (int k = 0; k < VTA_NCAT; k++) seg[k] = s->before[k] - used[u][k];
-      attribute_span(p, u, seg, 0, 0);
-    }
-    if (w->held[u] && p->cur_on[u]) insn_done(p, u, 0, w->held_at[u]);
-    w->held[u] = 0;
-    insn_start(p, u, e->index, c);
-    if (s) {
-      attribute_cycle(p, u, s->cat);
-      memcpy(used[u], s->before, sizeof used[u]);
-      used[u][s->cat]++;
-    }
+    start_held(p, u, e->index, c, s ? s->before : NULL, s ? s->cat : 0, w, ps->used);
     break;
   }
   default:
@@ -1011,6 +1007,17 @@ static inline __attribute__((always_inline)) void walk_event(vta_prof_t *p, pass
   }
 }
 
+/* One pass over the list shown in run cycle t, in its order: the events of
+ * cycle t are noted in w for the per-unit steps after it; those of the
+ * span's earlier cycles (held back) are taken as they come.  A DISPATCH
+ * joins its queue; a DONE is noted (held, held_at) until its unit's next
+ * START; a START, with its entry in `starts` (the unit's counts before
+ * it), gives the unit's cycles up to it to what the unit was doing
+ * through them, as a span ending there gives them, completes the noted
+ * DONE's instruction, starts its own and gives it its cycle.  A queue's
+ * order is the list's: an instruction's DISPATCH comes before its START.
+ * The unit's cycles taken so far are left in used[u].  A STORE run's
+ * handovers (ho) are taken in their places among the events. */
 static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t,
                         const vta_span_start_t *starts, int nstarts,
                         const vta_span_handover_t *ho, int nho, walk_units_t *w,
