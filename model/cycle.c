@@ -191,29 +191,39 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
   while (u->busy && !u->wr.lazy) { /* counted through D, not completed */
     const uint64_t d = u->wr.done_at;
     cy->now = d;
-    vta_store_run_done(m);
-    /* D, S and the dispatch as one record for a watcher that takes it
-     * (span.c), when S is not the count's last cycle (nor so the span's) */
-    const int ho = takes && d + 2 < end && vta_span_handover_begin(m);
-    int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
-    assert(!rc);
-    (void)rc;
-    u->acted = 0;
-    if (d + 1 == end) { /* its S (and fetch's dispatch and decode) come next */
-      cy->srun.eval_to = end + (f->state == F_DISP && f->decoded ? 2 : 1);
-      break;
-    }
     /* fetch waits with a STORE for the slot freed (vta_store_next_event) */
     const int disp = vta_fetch_holds_store(f);
-    cy->now = d + 1;
-    vta_store_run_start(m);
+    /* D, S and the dispatch as one record for a watcher that takes it
+     * (span.c), when S is not the count's last cycle (nor so the span's),
+     * or seen by nobody: in one go */
+    const int ho = takes && d + 2 < end && vta_span_handover_open(m);
+    if (ho || (!cy->ev && d + 2 < end)) {
+      vta_store_run_hand_on(m);
+      if (disp) {
+        vta_fetch_run_dispatch(m, 0);
+        commit_fetch(m);
+      }
+      if (ho) vta_span_handover_close(m, d, disp ? &f->push : NULL);
+    } else {
+      vta_store_run_done(m);
+      int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
+      assert(!rc);
+      (void)rc;
+      u->acted = 0;
+      if (d + 1 == end) { /* its S (and fetch's dispatch and decode) come next */
+        cy->srun.eval_to = end + (f->state == F_DISP && f->decoded ? 2 : 1);
+        break;
+      }
+      cy->now = d + 1;
+      vta_store_run_start(m);
+      if (disp) {
+        vta_fetch_run_dispatch(m, 1);
+        commit_fetch(m);
+      }
+    }
     u->acted = 0;
-    if (ho && !disp) vta_span_handover_end(m, NULL);
     if (disp) {
       assert(f->cat == VTA_CAT_QUEUE);
-      vta_fetch_run_dispatch(m);
-      commit_fetch(m);
-      if (ho) vta_span_handover_end(m, &f->push);
       f->pushed = -1;
       /* counted as waiting with the rest (count's f->cat): busy instead */
       st->unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY]++;
@@ -502,7 +512,7 @@ static void dispatch_stores(vta_model_t *m, uint64_t from, uint64_t n) {
   for (uint64_t i = 0; i < n; i++) {
     cy->now = from + i;
     if (!f->decoded) vta_fetch_run_decode(m);
-    vta_fetch_run_dispatch(m);
+    vta_fetch_run_dispatch(m, 1);
     commit_fetch(m);
   }
   f->pushed = -1;

@@ -230,8 +230,7 @@ typedef struct cyc {
   int span_nstarts;
   struct vta_span_handover *span_ho; /* its STORE runs' handovers (vta_span_t.handovers) */
   int span_nho;
-  int handing_over;      /* a handover is being made (vta_span_handover_begin)... */
-  uint32_t ho_skip;      /* ...and the list's skip mask before it */
+  int handing_over;      /* a handover is being made (vta_span_handover_open) */
   int hold;              /* events may be held back (vta_evlist_t.defer): no STORE of
                             this run has started that can write its instructions */
   /* A STORE run (store.c, docs/microarch.md 8.3): the STOREs queued behind
@@ -426,7 +425,7 @@ uint32_t vta_fetch_stores_up(vta_model_t *m);
  * now: the decoded STORE dispatched (the queue slot is the commit's) and,
  * in its first cycle up, the next one decoded; fetch's category and acted
  * flag are left to the caller. */
-void vta_fetch_run_dispatch(vta_model_t *m);
+void vta_fetch_run_dispatch(vta_model_t *m, int seen); /* seen: its DISPATCH event is made */
 void vta_fetch_run_decode(vta_model_t *m);
 int vta_load_cycle(vta_model_t *m, vta_err *err);
 int vta_compute_cycle(vta_model_t *m, vta_err *err);
@@ -456,6 +455,9 @@ static inline uint64_t vta_store_next_event(vta_model_t *m) {
  * it completes; in cycle now (= the next STORE's S) the next one starts. */
 void vta_store_run_done(vta_model_t *m);
 void vta_store_run_start(vta_model_t *m);
+/* Both at once, and the commit between them, when nobody sees them or
+ * only through the handover being made (now = D, settled; now = S after). */
+void vta_store_run_hand_on(vta_model_t *m);
 /* The run ends: the next STORE starts as any other (a step with events
  * that evaluates every cycle, a new launch). */
 static inline void vta_store_run_end(vta_model_t *m) {
@@ -535,14 +537,14 @@ void vta_span_started(vta_model_t *m, int unit);
  * (vta_evlist_t.handovers). */
 int vta_span_takes_handovers(const vta_model_t *m);
 /* A STORE run's handover (vta_span_handover_t), for a watcher that takes
- * them, made by the caller between begin and end: from the completion in
- * cycle now to the next STORE's start in now + 1 and fetch's dispatch in
- * that cycle.  Begin says whether there is room for the record; if so,
- * the DONE, START and DISPATCH events made meanwhile are left out, and end
- * records it (the next one's START noted by vta_span_started, `disp` the
+ * them: from the completion in cycle `done` to the next STORE's start in
+ * done + 1 and fetch's dispatch in that cycle, passed by
+ * vta_store_run_hand_on between open and close, which makes none of the
+ * DONE, START and DISPATCH events the record stands for.  Open says
+ * whether there is room for the record; close records it (`disp` the
  * instruction dispatched, or NULL). */
-int vta_span_handover_begin(vta_model_t *m);
-void vta_span_handover_end(vta_model_t *m, const struct cmd *disp);
+int vta_span_handover_open(vta_model_t *m);
+void vta_span_handover_close(vta_model_t *m, uint64_t done, const struct cmd *disp);
 /* The next STORE's one write address phase, in cycle `cycle`: into the
  * handover being made (1), or 0 when none is (the caller lists its
  * WR_ADDR event). */

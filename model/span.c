@@ -27,9 +27,6 @@
  * events); they count towards HELD_MAX with the events held back. */
 #define HANDOVERS_MAX HELD_MAX
 
-/* The kinds a handover stands for. */
-#define HANDOVER_KINDS ((1u << VTA_EV_DONE) | (1u << VTA_EV_START) | (1u << VTA_EV_DISPATCH))
-
 int vta_span_new(vta_model_t *m) {
   m->cy->span_starts = malloc(STARTS_MAX * sizeof *m->cy->span_starts);
   m->cy->span_ho = malloc(HANDOVERS_MAX * sizeof *m->cy->span_ho);
@@ -67,15 +64,7 @@ void vta_span_started(vta_model_t *m, int unit) {
   const uint32_t start = 1u << VTA_EV_START;
   /* one entry per START in the list: none when the list holds none back
    * or takes none */
-  if (!(cy->ev->defer & start) || (cy->ev->skip & start)) {
-    if (cy->handing_over) { /* (START in skip) the handover's: its record notes the counts */
-      assert(unit == VTA_UNIT_STORE && cy->u[unit].cat == VTA_CAT_BUSY);
-      vta_span_handover_t *h = &cy->span_ho[cy->span_nho];
-      cats_since(h->before, cy->stats.unit[unit].cat, cy->span_prev[unit].cat);
-      cy->handing_over = 2;
-    }
-    return;
-  }
+  if (!(cy->ev->defer & start) || (cy->ev->skip & start)) return;
   assert(cy->span_nstarts < STARTS_MAX);
   vta_span_start_t *s = &cy->span_starts[cy->span_nstarts++];
   s->cycle = cy->now;
@@ -91,33 +80,34 @@ int vta_span_takes_handovers(const vta_model_t *m) {
   const cyc_t *cy = m->cy;
   const vta_evlist_t *ev = cy->ev;
   if (!cy->span_fn || !ev || !ev->handovers) return 0;
-  /* the watcher reads the three kinds by their stamps (vta_evlist_t says so) */
-  assert(!(HANDOVER_KINDS & ~ev->skip & ~ev->defer) && !ev->digest);
+  /* the watcher reads DONE, START and DISPATCH by their stamps
+   * (vta_evlist_t says so), so no record ends a span early */
+  assert(!(((1u << VTA_EV_DONE) | (1u << VTA_EV_START) | (1u << VTA_EV_DISPATCH)) & ~ev->skip &
+           ~ev->defer) &&
+         !ev->digest);
   return 1;
 }
 
-int vta_span_handover_begin(vta_model_t *m) {
+int vta_span_handover_open(vta_model_t *m) {
   cyc_t *cy = m->cy;
-  vta_evlist_t *ev = cy->ev;
   assert(!cy->handing_over);
   if (cy->span_nho == HANDOVERS_MAX) return 0;
-  cy->span_ho[cy->span_nho].done = cy->now;
   cy->span_ho[cy->span_nho].wr = 0;
-  cy->ho_skip = ev->skip;
-  ev->skip |= HANDOVER_KINDS; /* their events are left out of the list */
   cy->handing_over = 1;
   return 1;
 }
 
-void vta_span_handover_end(vta_model_t *m, const cmd_t *disp) {
+void vta_span_handover_close(vta_model_t *m, uint64_t done, const cmd_t *disp) {
   cyc_t *cy = m->cy;
-  assert(cy->handing_over == 2); /* the next one started (vta_span_started) */
+  assert(cy->handing_over);
   vta_span_handover_t *h = &cy->span_ho[cy->span_nho++];
-  assert(cy->now == h->done + 1);
-  cy->ev->skip = cy->ho_skip;
   cy->handing_over = 0;
+  h->done = done;
   h->next = cy->u[VTA_UNIT_STORE].cur.idx;
   h->at = cy->ev->n;
+  /* the store unit's counts before its start: those of every cycle
+   * through D (settled), as its START's entry would note them */
+  cats_since(h->before, cy->stats.unit[VTA_UNIT_STORE].cat, cy->span_prev[VTA_UNIT_STORE].cat);
   h->dispatched = disp != NULL;
   h->disp = disp ? disp->idx : 0;
   if (disp) vta_insn_kind_of(&disp->insn, &h->disp_kind);

@@ -179,12 +179,13 @@ static inline __attribute__((always_inline)) int decode(vta_model_t *m, fetch_t 
 }
 
 /* The decoded instruction into unit's queue (room checked). */
-static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_t *f, vta_unit_t unit, vta_err *err) {
+static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_t *f, vta_unit_t unit,
+                                                          int seen, vta_err *err) {
   cyc_t *cy = m->cy;
   f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
   f->decoded = 0;
   f->pushed = (int)unit;
-  VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, f->push.idx, 0, 0, NULL);
+  if (seen) VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, f->push.idx, 0, 0, NULL);
   m->fetched++;
   cy->stats.unit[VTA_CY_FETCH].insns++;
   /* The next chunk is requested from the second cycle after the last
@@ -223,10 +224,10 @@ uint32_t vta_fetch_stores_ahead(vta_model_t *m) {
   return vta_fetch_stores_up(m);
 }
 
-void vta_fetch_run_dispatch(vta_model_t *m) {
+void vta_fetch_run_dispatch(vta_model_t *m, int seen) {
   fetch_t *f = &m->cy->f;
   assert(f->state == F_DISP && f->decoded && f->disp + 1 < f->n);
-  int rc = dispatch(m, f, VTA_UNIT_STORE, NULL); /* not the chunk's last: cannot fail */
+  int rc = dispatch(m, f, VTA_UNIT_STORE, seen, NULL); /* not the chunk's last: cannot fail */
   assert(!rc);
   (void)rc;
 }
@@ -270,7 +271,7 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
       f->acted = did;
       return 0;
     }
-    if (dispatch(m, f, unit, err)) return -1;
+    if (dispatch(m, f, unit, 1, err)) return -1;
     did = 1;
   }
   f->cat = did ? VTA_CAT_BUSY : f->state == F_DONE ? VTA_CAT_IDLE : VTA_CAT_MEM;

@@ -208,6 +208,33 @@ void vta_store_run_done(vta_model_t *m) {
   complete(m, u); /* its counters settled by the count through D */
 }
 
+/* A run's member done in D (now) and the next one started in S = D + 1,
+ * seen by nobody or only through a handover record being made (span.c):
+ * what vta_store_run_done, the cycle's commit and vta_store_run_start
+ * do, less what a member never needs (a token to push or pop, a trace
+ * line, an instruction limit: run_member and run_usable rule them out)
+ * and the events the record stands for.  It passes a run's thousands of
+ * members in bulk. */
+void vta_store_run_hand_on(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  unit_t *u = &cy->u[VTA_UNIT_STORE];
+  cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  assert(cy->now == u->wr.done_at && cy->srun.left && (!cy->ev || cy->handing_over));
+  /* D: its events all out (laid out at S), no token to push, its slot freed */
+  assert(u->wr.ksev == u->wr.nsev);
+  q->head = vta_ring_at(q->head, 1, q->cap);
+  q->count--;
+  cy->stats.unit[VTA_UNIT_STORE].insns++;
+  /* S: the queue's head, which pops nothing (run_member), starts */
+  cy->now++;
+  u->cur = q->slot[q->head];
+  u->start = cy->now;
+  u->dep = u->mem = 0;
+  u->cat = VTA_CAT_BUSY;
+  m->executed++;
+  begin(m, u, 1, NULL); /* in closed form, as run_member said */
+}
+
 void vta_store_run_start(vta_model_t *m) {
   unit_t *u = &m->cy->u[VTA_UNIT_STORE];
   assert(m->cy->srun.left); /* the run's next STORE */
