@@ -182,60 +182,90 @@ HOT int commit(vta_model_t *m, vta_err *err) {
  * here, in their own cycles as far as any counter, event or queue can
  * tell.  Those the count does not reach (from `end` on) are evaluated
  * (srun.eval_to). */
+/* Fetch's part of a STORE run's boundary passed (run_passed): in S = d + 1
+ * the STORE it holds is dispatched into the slot freed (seen: its event is
+ * made), in d + 2 the next is decoded when the count reaches it; with the
+ * handover being made (ho) closed on it. */
+static inline void run_dispatch(vta_model_t *m, uint64_t d, uint64_t end, int disp, int ho) {
+  cyc_t *cy = m->cy;
+  fetch_t *f = &cy->f;
+  if (disp) {
+    assert(f->cat == VTA_CAT_QUEUE);
+    vta_fetch_run_dispatch(m, !ho && cy->ev);
+    commit_fetch(m);
+  }
+  if (ho) vta_span_handover_close(m, d, disp ? &f->push : NULL);
+  if (!disp) return;
+  f->pushed = -1;
+  /* counted as waiting with the rest (count's f->cat): busy instead */
+  cy->stats.unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY]++;
+  cy->stats.unit[VTA_CY_FETCH].cat[VTA_CAT_QUEUE]--;
+  if (d + 2 < end) {
+    cy->now = d + 2;
+    vta_fetch_run_decode(m);
+  } else { /* the dispatch's cycle is the last counted: the decode comes next */
+    f->cat = VTA_CAT_BUSY;
+    cy->srun.eval_to = end + 1;
+  }
+}
+
+/* The store in closed form counts cycles [from, from + n) from its
+ * schedule.  A skip or train may pass the D of a STORE of a run, the S of
+ * the next, and fetch's dispatch of a STORE into the slot freed and its
+ * decode of the next (store.c: nothing else could tell): they happen
+ * here, in their own cycles as far as any counter, event or queue can
+ * tell.  Those the count does not reach (from `end` on) are evaluated
+ * (srun.eval_to). */
 static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint64_t end) {
   cyc_t *cy = m->cy;
   fetch_t *f = &cy->f;
-  vta_cycle_stats_t *st = &cy->stats;
   const uint64_t now = cy->now;
   const int takes = vta_span_takes_handovers(m);
   while (u->busy && !u->wr.lazy) { /* counted through D, not completed */
-    const uint64_t d = u->wr.done_at;
+    uint64_t d = u->wr.done_at;
     cy->now = d;
     /* fetch waits with a STORE for the slot freed (vta_store_next_event) */
     const int disp = vta_fetch_holds_store(f);
-    /* D, S and the dispatch as one record for a watcher that takes it
-     * (span.c), when S is not the count's last cycle (nor so the span's),
-     * or seen by nobody: in one go */
-    const int ho = takes && d + 2 < end && vta_span_handover_open(m);
-    if (ho || (!cy->ev && d + 2 < end)) {
-      vta_store_run_hand_on(m);
-      if (disp) {
-        vta_fetch_run_dispatch(m, 0);
-        commit_fetch(m);
+    if (d + 2 < end && (takes || !cy->ev)) {
+      /* D, S and the dispatch as one record for a watcher that takes it
+       * (span.c), when S is not the count's last cycle (nor so the
+       * span's), or seen by nobody: in one go, and the members that never
+       * need to run skipped, each as a record */
+      const uint32_t skip = vta_store_run_passable(m, end, disp, takes);
+      for (uint32_t j = 0; j < skip; j++) {
+        if (j) vta_store_run_counted(m); /* the one skipped last, through its D */
+        const int ho = takes && vta_span_handover_open(m);
+        assert(ho || !takes); /* room for them (vta_store_run_passable) */
+        vta_store_run_skip(m);
+        run_dispatch(m, d, end, disp, ho);
+        d += cy->srun.at[cy->srun.first] - cy->srun.at[cy->srun.first - 1];
+        cy->now = d;
       }
-      if (ho) vta_span_handover_close(m, d, disp ? &f->push : NULL);
-    } else {
-      vta_store_run_done(m);
-      int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
-      assert(!rc);
-      (void)rc;
-      u->acted = 0;
-      if (d + 1 == end) { /* its S (and fetch's dispatch and decode) come next */
-        cy->srun.eval_to = end + (f->state == F_DISP && f->decoded ? 2 : 1);
-        break;
+      if (skip) vta_store_run_counted(m);
+      const int ho = takes && vta_span_handover_open(m);
+      if (ho || !takes) {
+        vta_store_run_hand_on(m);
+        run_dispatch(m, d, end, disp, ho);
+        u->acted = 0;
+        vta_dma_wr_count(m, &u->wr, d + 1, end - d - 1);
+        if (cy->srun.eval_to > d) break;
+        continue;
       }
-      cy->now = d + 1;
-      vta_store_run_start(m);
-      if (disp) {
-        vta_fetch_run_dispatch(m, 1);
-        commit_fetch(m);
-      }
+      assert(!skip);
     }
+    vta_store_run_done(m);
+    int rc = commit_unit(m, VTA_UNIT_STORE, NULL); /* pushes nothing */
+    assert(!rc);
+    (void)rc;
     u->acted = 0;
-    if (disp) {
-      assert(f->cat == VTA_CAT_QUEUE);
-      f->pushed = -1;
-      /* counted as waiting with the rest (count's f->cat): busy instead */
-      st->unit[VTA_CY_FETCH].cat[VTA_CAT_BUSY]++;
-      st->unit[VTA_CY_FETCH].cat[VTA_CAT_QUEUE]--;
-      if (d + 2 < end) {
-        cy->now = d + 2;
-        vta_fetch_run_decode(m);
-      } else { /* the dispatch's cycle is the last counted: the decode comes next */
-        f->cat = VTA_CAT_BUSY;
-        cy->srun.eval_to = end + 1;
-      }
+    if (d + 1 == end) { /* its S (and fetch's dispatch and decode) come next */
+      cy->srun.eval_to = end + (f->state == F_DISP && f->decoded ? 2 : 1);
+      break;
     }
+    cy->now = d + 1;
+    vta_store_run_start(m);
+    u->acted = 0;
+    run_dispatch(m, d, end, disp, 0);
     vta_dma_wr_count(m, &u->wr, d + 1, end - d - 1);
     if (cy->srun.eval_to > d) break;
   }

@@ -377,6 +377,14 @@ int vta_dma_wr_start(vta_model_t *m, dma_wr_t *d, const cmd_t *c, int qualified)
  * from S to D.  Yes means every DRAM row is host memory, so the rows pass
  * vta_tensor_check_store. */
 int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
+/* Whether STORE `in`, of a run, takes the schedule of the one d runs
+ * shifted to its S (one row, as many elements, one burst): its cycles and
+ * counts are that one's. */
+int vta_dma_wr_fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in);
+/* Such a STORE started in cycle now that never runs (a member a STORE
+ * run's count passes in bulk, store.c): its write address phase, when
+ * wanted, into the handover being made. */
+void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in);
 /* Report the events of a store in closed form (into a digest list) of the
  * cycles before upto that are not reported yet: into the current list, or
  * nowhere when nobody listens. */
@@ -427,6 +435,9 @@ uint32_t vta_fetch_stores_up(vta_model_t *m);
  * flag are left to the caller. */
 void vta_fetch_run_dispatch(vta_model_t *m, int seen); /* seen: its DISPATCH event is made */
 void vta_fetch_run_decode(vta_model_t *m);
+/* How many STOREs fetch has decoded ahead from the one it holds on, short
+ * of its chunk's last (vta_fetch_stores_up's, as far as it looked). */
+uint32_t vta_fetch_run_room(const vta_model_t *m);
 int vta_load_cycle(vta_model_t *m, vta_err *err);
 int vta_compute_cycle(vta_model_t *m, vta_err *err);
 int vta_store_cycle(vta_model_t *m, vta_err *err);
@@ -458,6 +469,21 @@ void vta_store_run_start(vta_model_t *m);
 /* Both at once, and the commit between them, when nobody sees them or
  * only through the handover being made (now = D, settled; now = S after). */
 void vta_store_run_hand_on(vta_model_t *m);
+/* Of the run's members after the running one (done in cycle now), how
+ * many may be skipped: started and completed, each in the cycle after the
+ * last one's D, without ever running (no schedule laid out or shifted),
+ * since a count through `end` passes them whole and nobody sees them but
+ * through handovers (`takes`) or at all; `disp`: fetch dispatches a STORE
+ * in each start cycle.  Each takes the running one's schedule shifted
+ * (vta_dma_wr_fits_template), is not the run's last and is completed in
+ * a cycle D with D + 2 < end; the member after the last one skipped
+ * starts for real (vta_store_run_hand_on). */
+uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int takes);
+/* One of them: the completion in now (= D of the running or last skipped
+ * member, its counts added), the commit, the next one's start in now + 1. */
+void vta_store_run_skip(vta_model_t *m);
+/* A skipped member's counts from S through D: the running one's total. */
+void vta_store_run_counted(vta_model_t *m);
 /* The run ends: the next STORE starts as any other (a step with events
  * that evaluates every cycle, a new launch). */
 static inline void vta_store_run_end(vta_model_t *m) {
@@ -544,6 +570,8 @@ int vta_span_takes_handovers(const vta_model_t *m);
  * whether there is room for the record; close records it (`disp` the
  * instruction dispatched, or NULL). */
 int vta_span_handover_open(vta_model_t *m);
+/* How many more records the span has room for. */
+int vta_span_handover_room(const vta_model_t *m);
 void vta_span_handover_close(vta_model_t *m, uint64_t done, const struct cmd *disp);
 /* The next STORE's one write address phase, in cycle `cycle`: into the
  * handover being made (1), or 0 when none is (the caller lists its

@@ -97,13 +97,18 @@ int vta_span_handover_open(vta_model_t *m) {
   return 1;
 }
 
+int vta_span_handover_room(const vta_model_t *m) {
+  return HANDOVERS_MAX - m->cy->span_nho;
+}
+
 void vta_span_handover_close(vta_model_t *m, uint64_t done, const cmd_t *disp) {
   cyc_t *cy = m->cy;
   assert(cy->handing_over);
   vta_span_handover_t *h = &cy->span_ho[cy->span_nho++];
   cy->handing_over = 0;
   h->done = done;
-  h->next = cy->u[VTA_UNIT_STORE].cur.idx;
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  h->next = q->slot[q->head].idx; /* the one started, at the head until its D (it may be skipped) */
   h->at = cy->ev->n;
   /* the store unit's counts before its start: those of every cycle
    * through D (settled), as its START's entry would note them */

@@ -232,6 +232,12 @@ void vta_fetch_run_dispatch(vta_model_t *m, int seen) {
   (void)rc;
 }
 
+uint32_t vta_fetch_run_room(const vta_model_t *m) {
+  const fetch_t *f = &m->cy->f;
+  if (f->st_first != f->first || f->disp < f->st_lo || f->disp >= f->st_end) return 0;
+  return f->st_end - f->disp;
+}
+
 void vta_fetch_run_decode(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
   assert(f->state == F_DISP && !f->decoded && f->st_lo <= f->disp && f->disp < f->st_end);

@@ -219,7 +219,9 @@ void vta_store_run_hand_on(vta_model_t *m) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_STORE];
   cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  assert(cy->now == u->wr.done_at && cy->srun.left && (!cy->ev || cy->handing_over));
+  /* (u->wr.done_at is the running member's D, or that of the one started
+   * before a run of skipped members: vta_store_run_skip) */
+  assert(cy->now >= u->wr.done_at && cy->srun.left && (!cy->ev || cy->handing_over));
   /* D: its events all out (laid out at S), no token to push, its slot freed */
   assert(u->wr.ksev == u->wr.nsev);
   q->head = vta_ring_at(q->head, 1, q->cap);
@@ -233,6 +235,63 @@ void vta_store_run_hand_on(vta_model_t *m) {
   u->cat = VTA_CAT_BUSY;
   m->executed++;
   begin(m, u, 1, NULL); /* in closed form, as run_member said */
+}
+
+uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int takes) {
+  const cyc_t *cy = m->cy;
+  const dma_wr_t *d = &cy->u[VTA_UNIT_STORE].wr;
+  const struct store_run *r = &cy->srun;
+  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  if (r->left < 2 || !d->tmpl_T) return 0;
+  uint32_t most = r->left - 1; /* the run's last starts for real (it may form the next) */
+  if (takes) { /* a record each, and one for the real start after them */
+    const int room = vta_span_handover_room(m) - 1;
+    if (room <= 0) return 0;
+    if (most > (uint32_t)room) most = (uint32_t)room;
+  }
+  if (disp) { /* fetch dispatches one in each start, the real one's too, and
+               * decodes the next in the cycle after */
+    const uint32_t room = vta_fetch_run_room(m);
+    if (room < 3) return 0;
+    if (most > room - 2) most = room - 2;
+  }
+  const uint64_t D0 = cy->now;
+  uint32_t n = 0;
+  while (n < most) {
+    const cmd_t *c = &q->slot[vta_ring_at(q->head, n + 1, q->cap)];
+    const uint64_t D = D0 + (r->at[r->first + n + 1] - r->at[r->first]); /* its D */
+    if (D + 2 >= end || !vta_dma_wr_fits_template(m, d, &c->insn)) break;
+    assert(r->at[r->first + n + 1] - r->at[r->first + n] == d->done_at - d->start + 1);
+    n++;
+  }
+  return n;
+}
+
+void vta_store_run_skip(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  cmdq_t *q = &m->q[VTA_UNIT_STORE];
+  struct store_run *r = &cy->srun;
+  assert(r->left > 1 && (!cy->ev || cy->handing_over));
+  /* D: no token to push (a run's last pushes), its slot freed */
+  q->head = vta_ring_at(q->head, 1, q->cap);
+  q->count--;
+  cy->stats.unit[VTA_UNIT_STORE].insns++;
+  /* S: the queue's head starts (it pops nothing: run_member) */
+  cy->now++;
+  const vta_insn_t *in = &q->slot[q->head].insn;
+  m->executed++;
+  account(m, in);
+  r->left--;
+  r->first++;
+  vta_dma_wr_skipped(m, &cy->u[VTA_UNIT_STORE].wr, in);
+}
+
+void vta_store_run_counted(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  const struct wr_cum *t = &cy->u[VTA_UNIT_STORE].wr.total;
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += t->busy;
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += t->mem;
+  vta_memsys_wr_count(cy->ms, t->req, t->bytes, t->beats, t->wbusy);
 }
 
 void vta_store_run_start(vta_model_t *m) {

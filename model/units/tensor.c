@@ -834,15 +834,33 @@ static inline void laid_out(vta_evlist_t *l, const vta_event_t *e) {
  * shifted to S: every cycle, count and event is the last one's plus the
  * distance between their S, the address phase's address its own (the
  * only event laid out: closed form wants the others unseen). */
-static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
-  const vta_insn_t *in = &d->in;
+static inline int fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
+                                uint64_t *addr, uint64_t *bytes) {
   if (!d->tmpl_T || in->y_size != 1 || in->x_size != d->tmpl_T) return 0;
-  const uint32_t E = m->out.elem_bytes;
+  vta_tensor_row_range(in, 0, m->out.elem_bytes, addr, bytes);
+  return vta_memsys_burst_bytes(vta_memsys_params(m->cy->ms), *addr, *bytes) == *bytes;
+}
+
+int vta_dma_wr_fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in) {
   uint64_t addr, bytes;
-  vta_tensor_row_range(in, 0, E, &addr, &bytes);
+  return fits_template(m, d, in, &addr, &bytes);
+}
+
+void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in) {
+  if (!vta_ev_wanted(m->cy, 1u << VTA_EV_WR_ADDR)) return;
+  uint64_t addr, bytes;
+  int fits = fits_template(m, d, in, &addr, &bytes);
+  assert(fits); /* vta_dma_wr_fits_template said so */
+  (void)fits;
+  fits = vta_span_handover_wr(m, m->cy->now + 1, addr, bytes); /* a_1 = S + 1, as shifted */
+  assert(fits); /* only a handover's member is skipped while address phases are wanted */
+}
+
+static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
+  uint64_t addr, bytes;
   /* one burst, in host DRAM (where vta_dma_wr_closed_len found a run's
    * member's bursts) */
-  if (vta_memsys_burst_bytes(vta_memsys_params(m->cy->ms), addr, bytes) != bytes ||
+  if (!fits_template(m, d, &d->in, &addr, &bytes) ||
       (!qualified && !vta_mem_host(m->mem, addr, bytes)))
     return 0;
   const uint64_t S = m->cy->now;
@@ -960,18 +978,21 @@ int vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
 void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d) {
   cyc_t *cy = m->cy;
   if (!d->lazy || d->upto == d->acct) return;
-  uint64_t to = d->upto <= d->done_at ? d->upto : d->done_at + 1;
+  /* through D: the total (wr_counts's answer, without the copy: a run's
+   * every member is settled so, once) */
+  const int through_d = d->upto > d->done_at;
+  const uint64_t to = through_d ? d->done_at + 1 : d->upto;
   struct wr_cum up;
-  wr_counts(d, to, &up);
-  const struct wr_cum *a = &d->at_acct, *b = &up;
+  if (!through_d) wr_counts(d, to, &up);
+  const struct wr_cum *a = &d->at_acct, *b = through_d ? &d->total : &up;
   cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += b->busy - a->busy;
   cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += b->mem - a->mem;
   cy->u[VTA_UNIT_STORE].mem += b->mem - a->mem;
   vta_memsys_wr_count(cy->ms, b->req - a->req, b->bytes - a->bytes, b->beats - a->beats,
                       b->wbusy - a->wbusy);
   d->acct = to;
-  d->at_acct = up;
-  if (to > d->done_at) d->lazy = 0; /* D counted: closed form is over */
+  if (through_d) d->lazy = 0; /* D counted: closed form is over (at_acct unused) */
+  else d->at_acct = up;
 }
 
 int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err) {
