@@ -381,6 +381,11 @@ int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
  * shifted to its S (one row, as many elements, one burst): its cycles and
  * counts are that one's. */
 int vta_dma_wr_fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in);
+/* vta_dma_wr_closed_len of a STORE queued behind the one d runs in closed
+ * form: that one's length when it fits its template (the same answer,
+ * without walking the bursts). */
+int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
+                          uint64_t *len);
 /* Such a STORE started in cycle now that never runs (a member a STORE
  * run's count passes in bulk, store.c): its write address phase, when
  * wanted, into the handover being made. */

@@ -91,7 +91,8 @@ static int run_usable(const vta_model_t *m) {
 static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) {
   const vta_insn_t *in = &c->insn;
   if (!in->x_size || !in->y_size || in->pop_prev || in->pop_next || legal(c, NULL) ||
-      vta_tensor_check_store_sram(&m->out, "store", c, NULL) || !vta_dma_wr_closed_len(m, in, len))
+      vta_tensor_check_store_sram(&m->out, "store", c, NULL) ||
+      !vta_dma_wr_member_len(m, &m->cy->u[VTA_UNIT_STORE].wr, in, len))
     return 0;
   *last = in->push_prev || in->push_next;
   return 1;

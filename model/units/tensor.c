@@ -846,6 +846,18 @@ int vta_dma_wr_fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_
   return fits_template(m, d, in, &addr, &bytes);
 }
 
+int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
+                          uint64_t *len) {
+  uint64_t addr, bytes;
+  /* the running STORE's schedule (lazy: laid out or shifted at its S) is
+   * the template: its length, where the one burst is host DRAM */
+  if (d->lazy && fits_template(m, d, in, &addr, &bytes)) {
+    *len = d->done_at - d->start;
+    return vta_mem_host(m->mem, addr, bytes) != NULL;
+  }
+  return vta_dma_wr_closed_len(m, in, len);
+}
+
 void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in) {
   if (!vta_ev_wanted(m->cy, 1u << VTA_EV_WR_ADDR)) return;
   uint64_t addr, bytes;
