@@ -104,6 +104,7 @@ void vta_cycle_free(vta_model_t *m) {
   free(cy->span_starts);
   free(cy->span_ho);
   free(cy->srun.at);
+  free(cy->srun.shape);
   vta_pipe_free(&cy->u[VTA_UNIT_COMPUTE].pipe);
   free(cy);
   m->cy = NULL;

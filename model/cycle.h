@@ -242,6 +242,7 @@ typedef struct cyc {
     uint64_t *at;         /* at[k]: member k's D less member 0's (the STORE
                              started when the run was formed): the sums of
                              1 + each member's cycles from S to D */
+    uint32_t *shape;      /* shape[k]: member k's (vta_dma_wr_member_len) */
     uint64_t eval_to; /* a count stopped in a run's D, S, fetch's dispatch and
                          decode: the cycles before eval_to are evaluated */
   } srun;
@@ -377,15 +378,12 @@ int vta_dma_wr_start(vta_model_t *m, dma_wr_t *d, const cmd_t *c, int qualified)
  * from S to D.  Yes means every DRAM row is host memory, so the rows pass
  * vta_tensor_check_store. */
 int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
-/* Whether STORE `in`, of a run, takes the schedule of the one d runs
- * shifted to its S (one row, as many elements, one burst): its cycles and
- * counts are that one's. */
-int vta_dma_wr_fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in);
 /* vta_dma_wr_closed_len of a STORE queued behind the one d runs in closed
  * form: that one's length when it fits its template (the same answer,
- * without walking the bursts). */
+ * without walking the bursts); *shape: its elements when it is one row in
+ * one burst, else 0 (it takes a template of as many elements, shifted). */
 int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
-                          uint64_t *len);
+                          uint64_t *len, uint32_t *shape);
 /* Such a STORE started in cycle now that never runs (a member a STORE
  * run's count passes in bulk, store.c): its write address phase, when
  * wanted, into the handover being made. */
@@ -480,9 +478,10 @@ void vta_store_run_hand_on(vta_model_t *m);
  * since a count through `end` passes them whole and nobody sees them but
  * through handovers (`takes`) or at all; `disp`: fetch dispatches a STORE
  * in each start cycle.  Each takes the running one's schedule shifted
- * (vta_dma_wr_fits_template), is not the run's last and is completed in
- * a cycle D with D + 2 < end; the member after the last one skipped
- * starts for real (vta_store_run_hand_on). */
+ * (its shape, noted when the run was formed, is the template's:
+ * vta_dma_wr_member_len), is not the run's last and is completed in a
+ * cycle D with D + 2 < end; the member after the last one skipped starts
+ * for real (vta_store_run_hand_on). */
 uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int takes);
 /* One of them: the completion in now (= D of the running or last skipped
  * member, its counts added), the commit, the next one's start in now + 1. */

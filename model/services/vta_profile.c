@@ -942,19 +942,39 @@ static inline __attribute__((always_inline)) void start_held(vta_prof_t *p, int 
   }
 }
 
-/* A STORE run's handover (vta_span_handover_t) in walk_events' pass: the
- * DONE, START and DISPATCH it stands for, taken as walk_events takes those
- * of the span's earlier cycles, its counts as the START's entry. */
-static void handover(vta_prof_t *p, const vta_span_handover_t *h, uint64_t t, walk_units_t *w,
-                     uint64_t used[3][VTA_NCAT]) {
+/* A STORE run's handovers (vta_span_handover_t) ho[0..n), with no event
+ * between them, in walk_events' pass: each stands for the DONE, START and
+ * DISPATCH walk_events would take as those of the span's earlier cycles
+ * (start_held), its counts as the START's entry.  One loop over the store
+ * unit (a run passes thousands): the unit's cycles since the last split
+ * go to the member running, which completes; the next starts and gets its
+ * start cycle (busy), then fetch's dispatch joins the queue. */
+static void handovers(vta_prof_t *p, const vta_span_handover_t *ho, int n, walk_units_t *w,
+                      uint64_t used[3][VTA_NCAT]) {
   const int u = VTA_UNIT_STORE;
-  const uint64_t s = h->done + 1;
-  assert(s < t && !p->tl); /* vta_span_t and vta_prof_handovers say so */
-  (void)t;
-  w->held[u] = 1; /* its DONE */
-  w->held_at[u] = h->done;
-  start_held(p, u, h->next, s, h->before, VTA_CAT_BUSY, w, used); /* busy in its start cycle */
-  if (h->dispatched) dispatched_to(p, u, h->disp, s, &h->disp_kind);
+  assert(!p->tl); /* vta_span_t and vta_prof_handovers say so */
+  w->starts_held = 1;
+  const uint64_t *last = used[u]; /* the counts taken so far, and the start's busy */
+  uint64_t busy_taken = 0;
+  for (int i = 0; i < n; i++) {
+    const vta_span_handover_t *h = &ho[i];
+    const uint64_t *b = h->before;
+    const tally_t seg = {b[VTA_CAT_BUSY] - last[VTA_CAT_BUSY] - busy_taken,
+                         b[VTA_CAT_MEM] - last[VTA_CAT_MEM],
+                         {b[VTA_CAT_DEP] - last[VTA_CAT_DEP], b[VTA_CAT_DEP + 1] - last[VTA_CAT_DEP + 1],
+                          b[VTA_CAT_DEP + 2] - last[VTA_CAT_DEP + 2],
+                          b[VTA_CAT_DEP + 3] - last[VTA_CAT_DEP + 3]}};
+    attribute(p, u, &seg);
+    if (p->cur_on[u]) insn_done(p, u, 0, h->done); /* its DONE */
+    insn_start(p, u, h->next, h->done + 1);
+    p->cur[u].a.busy++; /* busy in its start cycle */
+    last = b;
+    busy_taken = 1;
+    if (h->dispatched) dispatched_to(p, u, h->disp, h->done + 1, &h->disp_kind);
+  }
+  if (last != used[u]) memcpy(used[u], last, sizeof used[u]);
+  used[u][VTA_CAT_BUSY] += busy_taken;
+  w->held[u] = 0;
 }
 
 /* walk_events' state: the cycle shown, the START entries and the next
@@ -1028,13 +1048,14 @@ static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t
     for (int i = 0; i < n; i++) walk_event(p, &ps, &ev->ev[i]);
     return;
   }
-  int h = 0;
-  for (int i = 0, upto = ho[0].at;; i++) {
-    while (i == upto) { /* the handovers before event i, or the end */
-      if (h == nho) return;
-      handover(p, &ho[h], t, w, used);
-      upto = ++h < nho ? ho[h].at : n;
+  for (int i = 0, h = 0;; i++) {
+    if (h < nho && ho[h].at == i) { /* the handovers before event i */
+      int e = h + 1;
+      while (e < nho && ho[e].at == i) e++;
+      handovers(p, ho + h, e - h, w, used);
+      h = e;
     }
+    if (i == n) return;
     walk_event(p, &ps, &ev->ev[i]);
   }
 }

@@ -88,11 +88,12 @@ static int run_usable(const vta_model_t *m) {
  * starts (vta_dma_wr_closed_len, which gives *len: its cycles from S to
  * D, and whose yes passes the DRAM rows' check); *last: it pushes a
  * token, so the run ends with it. */
-static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, int *last) {
+static int run_member(vta_model_t *m, const cmd_t *c, uint64_t *len, uint32_t *shape,
+                      int *last) {
   const vta_insn_t *in = &c->insn;
   if (!in->x_size || !in->y_size || in->pop_prev || in->pop_next || legal(c, NULL) ||
       vta_tensor_check_store_sram(&m->out, "store", c, NULL) ||
-      !vta_dma_wr_member_len(m, &m->cy->u[VTA_UNIT_STORE].wr, in, len))
+      !vta_dma_wr_member_len(m, &m->cy->u[VTA_UNIT_STORE].wr, in, len, shape))
     return 0;
   *last = in->push_prev || in->push_next;
   return 1;
@@ -114,12 +115,14 @@ static void run_form(vta_model_t *m) {
   const vta_insn_t *cur = &cy->u[VTA_UNIT_STORE].cur.insn;
   if (cur->push_prev || cur->push_next || !run_usable(m)) return;
   if (!r->at && !(r->at = malloc((q->cap + 1) * sizeof *r->at))) return; /* no run */
+  if (!r->shape && !(r->shape = malloc((q->cap + 1) * sizeof *r->shape))) return;
   r->first = 0;
   r->at[0] = 0;
   for (uint32_t k = 1; k < q->count; k++) {
     int last;
     uint64_t len;
-    if (!run_member(m, &q->slot[vta_ring_at(q->head, k, q->cap)], &len, &last)) break;
+    if (!run_member(m, &q->slot[vta_ring_at(q->head, k, q->cap)], &len, &r->shape[k], &last))
+      break;
     r->at[k] = r->at[k - 1] + 1 + len; /* S_k = D_{k-1} + 1 */
     r->left = k;
     if (last) break;
@@ -242,7 +245,6 @@ uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int take
   const cyc_t *cy = m->cy;
   const dma_wr_t *d = &cy->u[VTA_UNIT_STORE].wr;
   const struct store_run *r = &cy->srun;
-  const cmdq_t *q = &m->q[VTA_UNIT_STORE];
   if (r->left < 2 || !d->tmpl_T) return 0;
   uint32_t most = r->left - 1; /* the run's last starts for real (it may form the next) */
   if (takes) { /* a record each, and one for the real start after them */
@@ -259,9 +261,8 @@ uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int take
   const uint64_t D0 = cy->now;
   uint32_t n = 0;
   while (n < most) {
-    const cmd_t *c = &q->slot[vta_ring_at(q->head, n + 1, q->cap)];
     const uint64_t D = D0 + (r->at[r->first + n + 1] - r->at[r->first]); /* its D */
-    if (D + 2 >= end || !vta_dma_wr_fits_template(m, d, &c->insn)) break;
+    if (D + 2 >= end || r->shape[r->first + n + 1] != d->tmpl_T) break;
     assert(r->at[r->first + n + 1] - r->at[r->first + n] == d->done_at - d->start + 1);
     n++;
   }
@@ -272,7 +273,7 @@ void vta_store_run_skip(vta_model_t *m) {
   cyc_t *cy = m->cy;
   cmdq_t *q = &m->q[VTA_UNIT_STORE];
   struct store_run *r = &cy->srun;
-  assert(r->left > 1 && (!cy->ev || cy->handing_over));
+  assert(r->left > 1);
   /* D: no token to push (a run's last pushes), its slot freed */
   q->head = vta_ring_at(q->head, 1, q->cap);
   q->count--;

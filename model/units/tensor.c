@@ -834,24 +834,29 @@ static inline void laid_out(vta_evlist_t *l, const vta_event_t *e) {
  * shifted to S: every cycle, count and event is the last one's plus the
  * distance between their S, the address phase's address its own (the
  * only event laid out: closed form wants the others unseen). */
-static inline int fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
-                                uint64_t *addr, uint64_t *bytes) {
-  if (!d->tmpl_T || in->y_size != 1 || in->x_size != d->tmpl_T) return 0;
+/* The elements of STORE `in` when it is one row in one burst (the shape
+ * of a schedule that is shifted), else 0; its burst's address and bytes. */
+static inline uint32_t shape_of(const vta_model_t *m, const vta_insn_t *in, uint64_t *addr,
+                                uint64_t *bytes) {
+  if (in->y_size != 1) return 0;
   vta_tensor_row_range(in, 0, m->out.elem_bytes, addr, bytes);
-  return vta_memsys_burst_bytes(vta_memsys_params(m->cy->ms), *addr, *bytes) == *bytes;
+  return vta_memsys_burst_bytes(vta_memsys_params(m->cy->ms), *addr, *bytes) == *bytes
+             ? in->x_size
+             : 0;
 }
 
-int vta_dma_wr_fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in) {
-  uint64_t addr, bytes;
-  return fits_template(m, d, in, &addr, &bytes);
+static inline int fits_template(const vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
+                                uint64_t *addr, uint64_t *bytes) {
+  return d->tmpl_T && in->x_size == d->tmpl_T && shape_of(m, in, addr, bytes);
 }
 
 int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
-                          uint64_t *len) {
+                          uint64_t *len, uint32_t *shape) {
   uint64_t addr, bytes;
+  *shape = shape_of(m, in, &addr, &bytes);
   /* the running STORE's schedule (lazy: laid out or shifted at its S) is
    * the template: its length, where the one burst is host DRAM */
-  if (d->lazy && fits_template(m, d, in, &addr, &bytes)) {
+  if (d->lazy && d->tmpl_T && *shape == d->tmpl_T) {
     *len = d->done_at - d->start;
     return vta_mem_host(m->mem, addr, bytes) != NULL;
   }
@@ -860,12 +865,13 @@ int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *i
 
 void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in) {
   if (!vta_ev_wanted(m->cy, 1u << VTA_EV_WR_ADDR)) return;
+  assert(in->y_size == 1 && in->x_size == d->tmpl_T); /* its shape is the template's */
+  (void)d;
   uint64_t addr, bytes;
-  int fits = fits_template(m, d, in, &addr, &bytes);
-  assert(fits); /* vta_dma_wr_fits_template said so */
-  (void)fits;
-  fits = vta_span_handover_wr(m, m->cy->now + 1, addr, bytes); /* a_1 = S + 1, as shifted */
-  assert(fits); /* only a handover's member is skipped while address phases are wanted */
+  vta_tensor_row_range(in, 0, m->out.elem_bytes, &addr, &bytes);
+  int taken = vta_span_handover_wr(m, m->cy->now + 1, addr, bytes); /* a_1 = S + 1, as shifted */
+  assert(taken); /* only a handover's member is skipped while address phases are wanted */
+  (void)taken;
 }
 
 static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
