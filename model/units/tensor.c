@@ -852,7 +852,7 @@ static inline int fits_template(const vta_model_t *m, const dma_wr_t *d, const v
 
 int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
                           uint64_t *len, uint32_t *shape) {
-  uint64_t addr, bytes;
+  uint64_t addr = 0, bytes = 0; /* (set where the shape is not 0) */
   *shape = shape_of(m, in, &addr, &bytes);
   /* the running STORE's schedule (lazy: laid out or shifted at its S) is
    * the template: its length, where the one burst is host DRAM */
