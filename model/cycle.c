@@ -176,13 +176,6 @@ HOT int commit(vta_model_t *m, vta_err *err) {
   return 0;
 }
 
-/* The store in closed form counts cycles [from, from + n) from its
- * schedule.  A skip or train may pass the D of a STORE of a run, the S of
- * the next, and fetch's dispatch of a STORE into the slot freed and its
- * decode of the next (store.c: nothing else could tell): they happen
- * here, in their own cycles as far as any counter, event or queue can
- * tell.  Those the count does not reach (from `end` on) are evaluated
- * (srun.eval_to). */
 /* Fetch's part of a STORE run's boundary passed (run_passed): in S = d + 1
  * the STORE it holds is dispatched into the slot freed (seen: its event is
  * made), in d + 2 the next is decoded when the count reaches it; with the
@@ -234,15 +227,16 @@ static __attribute__((noinline)) void run_passed(vta_model_t *m, unit_t *u, uint
        * need to run skipped, each as a record */
       const uint32_t skip = vta_store_run_passable(m, end, disp, takes);
       for (uint32_t j = 0; j < skip; j++) {
-        if (j) vta_store_run_counted(m); /* the one skipped last, through its D */
         const int ho = takes && vta_span_handover_open(m);
         assert(ho || !takes); /* room for them (vta_store_run_passable) */
         vta_store_run_skip(m);
         run_dispatch(m, d, end, disp, ho);
+        /* the one skipped, from S through its D (after the record, which
+         * notes the counts before its start) */
+        vta_dma_wr_count_whole(m, &u->wr);
         d += cy->srun.at[cy->srun.first] - cy->srun.at[cy->srun.first - 1];
         cy->now = d;
       }
-      if (skip) vta_store_run_counted(m);
       const int ho = takes && vta_span_handover_open(m);
       if (ho || !takes) {
         vta_store_run_hand_on(m);
@@ -411,7 +405,7 @@ static int stuck(vta_model_t *m, vta_err *err) {
 /* The finish pulse: the run is over and counted. */
 static void finish(vta_model_t *m) {
   cyc_t *cy = m->cy;
-  vta_cycle_settle(m);
+  vta_dma_wr_finish(m, &cy->u[VTA_UNIT_STORE].wr);
   vta_diag_trace_finish(cy->trace, cy->now, cy->run_ucnt);
   VTA_EMIT(m, VTA_EV_FINISH, 0, 0, (uint32_t)cy->run_ucnt, cy->now, 0, NULL);
   cy->stats.runs++;

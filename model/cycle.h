@@ -384,10 +384,13 @@ int vta_dma_wr_closed_len(vta_model_t *m, const vta_insn_t *in, uint64_t *len);
  * one burst, else 0 (it takes a template of as many elements, shifted). */
 int vta_dma_wr_member_len(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in,
                           uint64_t *len, uint32_t *shape);
+/* The counts of a STORE with d's schedule from S through D, added at once
+ * (a member of a STORE run skipped: store.c). */
+void vta_dma_wr_count_whole(vta_model_t *m, const dma_wr_t *d);
 /* Such a STORE started in cycle now that never runs (a member a STORE
  * run's count passes in bulk, store.c): its write address phase, when
  * wanted, into the handover being made. */
-void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in);
+void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in); /* d: asserts */
 /* Report the events of a store in closed form (into a digest list) of the
  * cycles before upto that are not reported yet: into the current list, or
  * nowhere when nobody listens. */
@@ -402,6 +405,10 @@ static inline void vta_dma_wr_sync_events(vta_model_t *m, dma_wr_t *d, uint64_t 
  * calls first. */
 int vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n);
 void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d);
+/* The finish pulse in cycle now, while a store runs in closed form: its
+ * counters settled, and the write requests, bytes and beats of cycle now
+ * counted too, as a stepped write's would be in the cycle's body. */
+void vta_dma_wr_finish(vta_model_t *m, dma_wr_t *d);
 /* The counters complete as of now: a STORE in closed form adds its own in
  * bulk, so whoever reads them mid-store (a fault, the limit, the finish,
  * the end of a step, a span) settles them first. */
@@ -482,12 +489,12 @@ void vta_store_run_hand_on(vta_model_t *m);
  * vta_dma_wr_member_len), is not the run's last and is completed in a
  * cycle D with D + 2 < end; the member after the last one skipped starts
  * for real (vta_store_run_hand_on). */
-uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int takes);
+uint32_t vta_store_run_passable(const vta_model_t *m, uint64_t end, int disp, int takes);
 /* One of them: the completion in now (= D of the running or last skipped
- * member, its counts added), the commit, the next one's start in now + 1. */
+ * member), the commit, the next one's start in now + 1 (its address phase
+ * into the handover being made); its counts from S through D are the
+ * caller's (vta_dma_wr_count_whole). */
 void vta_store_run_skip(vta_model_t *m);
-/* A skipped member's counts from S through D: the running one's total. */
-void vta_store_run_counted(vta_model_t *m);
 /* The run ends: the next STORE starts as any other (a step with events
  * that evaluates every cycle, a new launch). */
 static inline void vta_store_run_end(vta_model_t *m) {
@@ -569,8 +576,9 @@ int vta_span_takes_handovers(const vta_model_t *m);
 /* A STORE run's handover (vta_span_handover_t), for a watcher that takes
  * them: from the completion in cycle `done` to the next STORE's start in
  * done + 1 and fetch's dispatch in that cycle, passed by
- * vta_store_run_hand_on between open and close, which makes none of the
- * DONE, START and DISPATCH events the record stands for.  Open says
+ * vta_store_run_hand_on or vta_store_run_skip between open and close,
+ * which make none of the DONE, START and DISPATCH events the record stands
+ * for (the next one's address phase goes into it: vta_span_handover_wr).  Open says
  * whether there is room for the record; close records it (`disp` the
  * instruction dispatched, or NULL). */
 int vta_span_handover_open(vta_model_t *m);

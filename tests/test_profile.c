@@ -394,7 +394,7 @@ static void test_handovers(void) {
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     vta_program_t prog;
     if (load(&prog, files[f])) continue;
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < 6; k++) {
       vta_params_t mp;
       vta_params_default(&mp);
       mp.skip_exec = 1;
@@ -403,6 +403,7 @@ static void test_handovers(void) {
       case 2: mp.mem.max_burst = 4, mp.mem.wr_ack = 9, mp.mem.max_outst = 2; break;
       case 3: mp.max_cycles = 2000; break; /* stops mid-run */
       case 4: mp.token_queue_depth = 1; break; /* token overflow faults some */
+      case 5: mp.cmd_queue_depth = 3; break; /* short runs, the queue wraps, fetch just ahead */
       default: break;
       }
       pw_watch_t a, b, c;
@@ -422,7 +423,7 @@ static void test_handovers(void) {
     }
     vta_program_free(&prog);
   }
-  CHECK_EQ(compared, 25);
+  CHECK_EQ(compared, 30);
   /* records were made: the comparison is not of the events alone */
   CHECK_MSG(handovers > 100, "%llu handovers", (unsigned long long)handovers);
 }

@@ -949,8 +949,8 @@ static inline __attribute__((always_inline)) void start_held(vta_prof_t *p, int 
  * unit (a run passes thousands): the unit's cycles since the last split
  * go to the member running, which completes; the next starts and gets its
  * start cycle (busy), then fetch's dispatch joins the queue. */
-static void handovers(vta_prof_t *p, const vta_span_handover_t *ho, int n, walk_units_t *w,
-                      uint64_t used[3][VTA_NCAT]) {
+static void handovers(vta_prof_t *p, const vta_span_handover_t *ho, int n, uint64_t t,
+                      walk_units_t *w, uint64_t used[3][VTA_NCAT]) {
   const int u = VTA_UNIT_STORE;
   assert(!p->tl); /* vta_span_t and vta_prof_handovers say so */
   w->starts_held = 1;
@@ -958,10 +958,12 @@ static void handovers(vta_prof_t *p, const vta_span_handover_t *ho, int n, walk_
   uint64_t busy_taken = 0;
   for (int i = 0; i < n; i++) {
     const vta_span_handover_t *h = &ho[i];
+    assert(h->done + 1 < t); /* before the span's last cycle (span.c) */
     const uint64_t *b = h->before;
     const tally_t seg = {b[VTA_CAT_BUSY] - last[VTA_CAT_BUSY] - busy_taken,
                          b[VTA_CAT_MEM] - last[VTA_CAT_MEM],
-                         {b[VTA_CAT_DEP] - last[VTA_CAT_DEP], b[VTA_CAT_DEP + 1] - last[VTA_CAT_DEP + 1],
+                         {b[VTA_CAT_DEP] - last[VTA_CAT_DEP],
+                          b[VTA_CAT_DEP + 1] - last[VTA_CAT_DEP + 1],
                           b[VTA_CAT_DEP + 2] - last[VTA_CAT_DEP + 2],
                           b[VTA_CAT_DEP + 3] - last[VTA_CAT_DEP + 3]}};
     attribute(p, u, &seg);
@@ -1052,7 +1054,7 @@ static void walk_events(vta_prof_t *p, const vta_evlist_t *ev, int n, uint64_t t
     if (h < nho && ho[h].at == i) { /* the handovers before event i */
       int e = h + 1;
       while (e < nho && ho[e].at == i) e++;
-      handovers(p, ho + h, e - h, w, used);
+      handovers(p, ho + h, e - h, t, w, used);
       h = e;
     }
     if (i == n) return;

@@ -179,8 +179,9 @@ static inline __attribute__((always_inline)) int decode(vta_model_t *m, fetch_t 
 }
 
 /* The decoded instruction into unit's queue (room checked). */
-static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_t *f, vta_unit_t unit,
-                                                          int seen, vta_err *err) {
+static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_t *f,
+                                                          vta_unit_t unit, int seen,
+                                                          vta_err *err) {
   cyc_t *cy = m->cy;
   f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
   f->decoded = 0;

@@ -219,29 +219,36 @@ void vta_store_run_done(vta_model_t *m) {
  * line, an instruction limit: run_member and run_usable rule them out)
  * and the events the record stands for.  It passes a run's thousands of
  * members in bulk. */
-void vta_store_run_hand_on(vta_model_t *m) {
+/* A member's D (it pushes nothing: a run's last does, and is never handed
+ * on) and the next member's S: the slot freed, the next one, at the
+ * queue's head, started (it pops nothing: run_member); returns it. */
+static const cmd_t *member_next(vta_model_t *m) {
   cyc_t *cy = m->cy;
-  unit_t *u = &cy->u[VTA_UNIT_STORE];
   cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  /* (u->wr.done_at is the running member's D, or that of the one started
-   * before a run of skipped members: vta_store_run_skip) */
-  assert(cy->now >= u->wr.done_at && cy->srun.left && (!cy->ev || cy->handing_over));
-  /* D: its events all out (laid out at S), no token to push, its slot freed */
-  assert(u->wr.ksev == u->wr.nsev);
   q->head = vta_ring_at(q->head, 1, q->cap);
   q->count--;
   cy->stats.unit[VTA_UNIT_STORE].insns++;
-  /* S: the queue's head, which pops nothing (run_member), starts */
   cy->now++;
-  u->cur = q->slot[q->head];
+  m->executed++;
+  return &q->slot[q->head];
+}
+
+void vta_store_run_hand_on(vta_model_t *m) {
+  cyc_t *cy = m->cy;
+  unit_t *u = &cy->u[VTA_UNIT_STORE];
+  /* (u->wr.done_at is the running member's D, or that of the one started
+   * before a run of skipped members: vta_store_run_skip) */
+  assert(cy->now >= u->wr.done_at && cy->srun.left && (!cy->ev || cy->handing_over));
+  assert(u->wr.ksev == u->wr.nsev); /* its events all out (laid out at S) */
+  u->cur = *member_next(m);
   u->start = cy->now;
   u->dep = u->mem = 0;
   u->cat = VTA_CAT_BUSY;
-  m->executed++;
-  begin(m, u, 1, NULL); /* in closed form, as run_member said */
+  begin(m, u, 1, NULL);
+  assert(u->wr.lazy); /* in closed form, as run_member said */
 }
 
-uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int takes) {
+uint32_t vta_store_run_passable(const vta_model_t *m, uint64_t end, int disp, int takes) {
   const cyc_t *cy = m->cy;
   const dma_wr_t *d = &cy->u[VTA_UNIT_STORE].wr;
   const struct store_run *r = &cy->srun;
@@ -270,30 +277,13 @@ uint32_t vta_store_run_passable(vta_model_t *m, uint64_t end, int disp, int take
 }
 
 void vta_store_run_skip(vta_model_t *m) {
-  cyc_t *cy = m->cy;
-  cmdq_t *q = &m->q[VTA_UNIT_STORE];
-  struct store_run *r = &cy->srun;
+  struct store_run *r = &m->cy->srun;
   assert(r->left > 1);
-  /* D: no token to push (a run's last pushes), its slot freed */
-  q->head = vta_ring_at(q->head, 1, q->cap);
-  q->count--;
-  cy->stats.unit[VTA_UNIT_STORE].insns++;
-  /* S: the queue's head starts (it pops nothing: run_member) */
-  cy->now++;
-  const vta_insn_t *in = &q->slot[q->head].insn;
-  m->executed++;
+  const vta_insn_t *in = &member_next(m)->insn;
   account(m, in);
   r->left--;
   r->first++;
-  vta_dma_wr_skipped(m, &cy->u[VTA_UNIT_STORE].wr, in);
-}
-
-void vta_store_run_counted(vta_model_t *m) {
-  cyc_t *cy = m->cy;
-  const struct wr_cum *t = &cy->u[VTA_UNIT_STORE].wr.total;
-  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += t->busy;
-  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += t->mem;
-  vta_memsys_wr_count(cy->ms, t->req, t->bytes, t->beats, t->wbusy);
+  vta_dma_wr_skipped(m, &m->cy->u[VTA_UNIT_STORE].wr, in);
 }
 
 void vta_store_run_start(vta_model_t *m) {

@@ -829,11 +829,6 @@ static inline void laid_out(vta_evlist_t *l, const vta_event_t *e) {
   }
 }
 
-/* Without values, a one-row STORE in one burst of as many elements as the
- * last one laid out (typically a run of them, one a row) has its schedule
- * shifted to S: every cycle, count and event is the last one's plus the
- * distance between their S, the address phase's address its own (the
- * only event laid out: closed form wants the others unseen). */
 /* The elements of STORE `in` when it is one row in one burst (the shape
  * of a schedule that is shifted), else 0; its burst's address and bytes. */
 static inline uint32_t shape_of(const vta_model_t *m, const vta_insn_t *in, uint64_t *addr,
@@ -873,6 +868,12 @@ void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in)
   assert(taken); /* only a handover's member is skipped while address phases are wanted */
   (void)taken;
 }
+
+/* Without values, a one-row STORE in one burst of as many elements as the
+ * last one laid out (typically a run of them, one a row) has its schedule
+ * shifted to S: every cycle, count and event is the last one's plus the
+ * distance between their S, the address phase's address its own (the
+ * only event laid out: closed form wants the others unseen). */
 
 static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
   uint64_t addr, bytes;
@@ -993,6 +994,20 @@ int vta_dma_wr_count(vta_model_t *m, dma_wr_t *d, uint64_t from, uint64_t n) {
   return 1;
 }
 
+/* The store unit's and the write channel's counters, b - a added. */
+static void wr_add(cyc_t *cy, const struct wr_cum *b, const struct wr_cum *a) {
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += b->busy - a->busy;
+  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += b->mem - a->mem;
+  cy->u[VTA_UNIT_STORE].mem += b->mem - a->mem;
+  vta_memsys_wr_count(cy->ms, b->req - a->req, b->bytes - a->bytes, b->beats - a->beats,
+                      b->wbusy - a->wbusy);
+}
+
+void vta_dma_wr_count_whole(vta_model_t *m, const dma_wr_t *d) {
+  static const struct wr_cum none;
+  wr_add(m->cy, &d->total, &none);
+}
+
 void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d) {
   cyc_t *cy = m->cy;
   if (!d->lazy || d->upto == d->acct) return;
@@ -1002,15 +1017,26 @@ void vta_dma_wr_settle(vta_model_t *m, dma_wr_t *d) {
   const uint64_t to = through_d ? d->done_at + 1 : d->upto;
   struct wr_cum up;
   if (!through_d) wr_counts(d, to, &up);
-  const struct wr_cum *a = &d->at_acct, *b = through_d ? &d->total : &up;
-  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_BUSY] += b->busy - a->busy;
-  cy->stats.unit[VTA_UNIT_STORE].cat[VTA_CAT_MEM] += b->mem - a->mem;
-  cy->u[VTA_UNIT_STORE].mem += b->mem - a->mem;
-  vta_memsys_wr_count(cy->ms, b->req - a->req, b->bytes - a->bytes, b->beats - a->beats,
-                      b->wbusy - a->wbusy);
+  wr_add(cy, through_d ? &d->total : &up, &d->at_acct);
   d->acct = to;
   if (through_d) d->lazy = 0; /* D counted: closed form is over (at_acct unused) */
   else d->at_acct = up;
+}
+
+void vta_dma_wr_finish(vta_model_t *m, dma_wr_t *d) {
+  cyc_t *cy = m->cy;
+  vta_dma_wr_settle(m, d);
+  const uint64_t now = cy->now;
+  /* (in its D the store's own step completed it: not busy) */
+  if (!d->lazy || !cy->u[VTA_UNIT_STORE].busy || d->acct != now || now <= d->start) return;
+  assert(now < d->done_at);
+  /* The finish pulse's cycle is counted for nobody, but a write that steps
+   * issues its address phase and posts its beat in the cycle's body, as
+   * the memory counts them: those of the schedule in cycle now. */
+  struct wr_cum a, b;
+  wr_counts(d, now, &a);
+  wr_counts(d, now + 1, &b);
+  vta_memsys_wr_count(cy->ms, b.req - a.req, b.bytes - a.bytes, b.beats - a.beats, 0);
 }
 
 int vta_dma_wr_leave_closed_form(vta_model_t *m, const cmd_t *c, dma_wr_t *d, vta_err *err) {

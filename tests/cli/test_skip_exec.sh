@@ -94,6 +94,34 @@ while IFS='|' read -r name _ _; do
   else echo "FAIL skip-wl-$name: traces/workloads.sh gen did not write $f"; fi
 done < <(bash "$ROOT/traces/workloads.sh" list "$V")
 [ "$nwl" -ge 10 ] && echo "PASS skip-workloads-count" || echo "FAIL skip-workloads-count: $nwl"
+# --- STOREs alone ------------------------------------------------------------------
+# Runs of STOREs of mixed shapes (one row or two, 1 to 16 elements, some rows across a
+# burst window, a few pushing a token), so that the template a run's members are passed
+# with changes inside a run; and a FINISH that nobody waits for, which ends the run while
+# the STOREs still write (two of them: the finish pulse in the first one's beats).
+python3 - "$TMP/stores.vta" "$TMP/stores2.vta" <<'PY'
+import random, sys
+def bundle(path, stores):
+    with open(path, "w") as f:
+        f.write(".version 1\n.config default\n.data out 0x00003000 zero 1048576\n\n")
+        f.write(".insn insn 0x00200000 {\n")
+        for sram, dram, y, x, push in stores:
+            f.write("  STORE OUT sram_base=%d dram_base=%d y_size=%d x_size=%d x_stride=%d "
+                    "y_pad_0=0 y_pad_1=0 x_pad_0=0 x_pad_1=0%s\n"
+                    % (sram, dram, y, x, x, " push_prev" if push else ""))
+        f.write("  FINISH\n}\n\n.run insn\n")
+r = random.Random(7)
+stores, dram = [], 768
+for _ in range(900):
+    x, y = r.choice([8, 8, 8, 8, 8, 16, 16, 4, 1]), 2 if r.random() < 0.05 else 1
+    stores.append((r.randrange(1000), dram, y, x, r.random() < 0.003))
+    dram += x * y
+bundle(sys.argv[1], stores)
+bundle(sys.argv[2], [(49, 768, 1, 8, False), (596, 776, 1, 8, False)])
+PY
+same "stores-mixed" "$TMP/stores.vta"
+same "stores-mixed-cmdq3" "$TMP/stores.vta" --cmd-queue 3
+same "stores-finish" "$TMP/stores2.vta"
 # --- every ResNet-18 layer -----------------------------------------------------------
 "$V" gen resnet18 -o "$TMP/r18" --quiet >/dev/null 2>&1 || echo "FAIL skip-resnet18-gen"
 nl=0
