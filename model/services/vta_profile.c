@@ -953,6 +953,7 @@ static void handovers(vta_prof_t *p, const vta_span_handover_t *ho, int n, uint6
                       walk_units_t *w, uint64_t used[3][VTA_NCAT]) {
   const int u = VTA_UNIT_STORE;
   assert(!p->tl); /* vta_span_t and vta_prof_handovers say so */
+  (void)t; /* (for the asserts) */
   w->starts_held = 1;
   const uint64_t *last = used[u]; /* the counts taken so far, and the start's busy */
   uint64_t busy_taken = 0;
