@@ -212,13 +212,6 @@ void vta_store_run_done(vta_model_t *m) {
   complete(m, u); /* its counters settled by the count through D */
 }
 
-/* A run's member done in D (now) and the next one started in S = D + 1,
- * seen by nobody or only through a handover record being made (span.c):
- * what vta_store_run_done, the cycle's commit and vta_store_run_start
- * do, less what a member never needs (a token to push or pop, a trace
- * line, an instruction limit: run_member and run_usable rule them out)
- * and the events the record stands for.  It passes a run's thousands of
- * members in bulk. */
 /* A member's D (it pushes nothing: a run's last does, and is never handed
  * on) and the next member's S: the slot freed, the next one, at the
  * queue's head, started (it pops nothing: run_member); returns it. */
@@ -233,6 +226,13 @@ static const cmd_t *member_next(vta_model_t *m) {
   return &q->slot[q->head];
 }
 
+/* A run's member done in D (now) and the next one started in S = D + 1,
+ * seen by nobody or only through a handover record being made (span.c):
+ * what vta_store_run_done, the cycle's commit and vta_store_run_start
+ * do, less what a member never needs (a token to push or pop, a trace
+ * line, an instruction limit: run_member and run_usable rule them out)
+ * and the events the record stands for.  It passes a run's thousands of
+ * members in bulk. */
 void vta_store_run_hand_on(vta_model_t *m) {
   cyc_t *cy = m->cy;
   unit_t *u = &cy->u[VTA_UNIT_STORE];

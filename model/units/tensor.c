@@ -874,7 +874,6 @@ void vta_dma_wr_skipped(vta_model_t *m, const dma_wr_t *d, const vta_insn_t *in)
  * shifted to S: every cycle, count and event is the last one's plus the
  * distance between their S, the address phase's address its own (the
  * only event laid out: closed form wants the others unseen). */
-
 static int shifted(vta_model_t *m, dma_wr_t *d, int emit, int qualified) {
   uint64_t addr, bytes;
   /* one burst, in host DRAM (where vta_dma_wr_closed_len found a run's
