@@ -243,35 +243,48 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
   return 0;
 }
 
-/* The fields of format `op` out of the instruction's words, straight from
- * INSN_FIELDS, and 0 in every member the format lacks (stores the compiler
- * merges, cheaper than clearing the whole struct first): the layout rule
- * (field_lsb) applied field after field as the code goes.  Called with a
- * constant op, every position that does not depend on the configuration
- * (all of LOAD's and STORE's) folds into a constant shift and mask.  imm is
- * sign-extended without a branch. */
+/* The walk over format op's fields in INSN_FIELDS order with the layout
+ * rule (field_lsb) applied field after field: IN(member, lsb, width, sgn)
+ * for each field the format has, OUT(member) for each it lacks.  Called
+ * with a constant op, every position that does not depend on the
+ * configuration (all of LOAD's and STORE's) folds into a constant. */
+#define WALK_FORMAT(cfg, op, IN, OUT)                                          \
+  do {                                                                         \
+    const int A = (cfg)->log_acc_depth, I = (cfg)->log_inp_depth,              \
+              W = (cfg)->log_wgt_depth, U = (cfg)->log_uop_depth;              \
+    const unsigned fmt_ = format_of(op);                                       \
+    int pos_ = 0;                                                              \
+    INSN_FIELDS(WALK_FIELD_)                                                   \
+    (void)A, (void)I, (void)W, (void)U, (void)pos_;                            \
+  } while (0)
+#define WALK_FIELD_(name, member, fmts, kind, width, sgn) \
+  if ((fmts) & fmt_) {                                    \
+    const int wd_ = (width);                              \
+    pos_ = field_lsb(pos_, wd_);                          \
+    IN(member, pos_, wd_, sgn);                           \
+    pos_ += wd_;                                          \
+  } else {                                                \
+    OUT(member);                                          \
+  }
+
+/* The fields of format `op` out of the instruction's words, and 0 in every
+ * member the format lacks (stores the compiler merges, cheaper than
+ * clearing the whole struct first).  imm is sign-extended without a
+ * branch. */
 static inline __attribute__((always_inline)) void decode_fields(const vta_config_t *cfg,
                                                                 uint32_t op,
                                                                 const uint64_t w[2],
                                                                 vta_insn_t *out) {
-  const int A = cfg->log_acc_depth, I = cfg->log_inp_depth, W = cfg->log_wgt_depth,
-            U = cfg->log_uop_depth;
-  const unsigned fmt = format_of(op);
-  int pos = 0;
-#define X(name, member, fmts, kind, width, sgn)                                    \
-  if ((fmts) & fmt) {                                                              \
-    const int wd_ = (width);                                                       \
-    pos = field_lsb(pos, wd_);                                                     \
-    const uint64_t sign_ = (sgn) ? (uint64_t)1 << (wd_ - 1) : 0;                   \
-    const uint64_t v_ = (((w[pos / 64] >> (pos % 64)) & mask(wd_)) ^ sign_) - sign_; \
-    *(uint32_t *)((char *)out + OFF(member)) = (uint32_t)v_;                       \
-    pos += wd_;                                                                    \
-  } else {                                                                         \
-    *(uint32_t *)((char *)out + OFF(member)) = 0;                                  \
-  }
-  INSN_FIELDS(X)
-#undef X
-  (void)A, (void)I, (void)W, (void)U;
+#define IN(member, lsb, wd, sgn)                                                    \
+  do {                                                                              \
+    const uint64_t sign_ = (sgn) ? (uint64_t)1 << ((wd) - 1) : 0;                  \
+    const uint64_t v_ = (((w[(lsb) / 64] >> ((lsb) % 64)) & mask(wd)) ^ sign_) - sign_; \
+    *(uint32_t *)((char *)out + OFF(member)) = (uint32_t)v_;                        \
+  } while (0)
+#define OUT(member) (*(uint32_t *)((char *)out + OFF(member)) = 0)
+  WALK_FORMAT(cfg, op, IN, OUT);
+#undef IN
+#undef OUT
 }
 
 /* The instruction's two little-endian 64-bit words. */
@@ -327,6 +340,57 @@ int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *o
     return vta_errf(err, VTA_EINPUT, "ALU has unknown alu_opcode %u (expected MIN 0, "
                     "MAX 1, ADD 2, SHR 3 or MUL 4)", out->alu_opcode);
   return 0;
+}
+
+/* Where field `off` (an offset in vta_insn_t) lies in format op's words:
+ * *lsb and *wd (constants for a constant op and off); *wd 0 when the
+ * format lacks the field. */
+static inline __attribute__((always_inline)) void field_at(const vta_config_t *cfg,
+                                                           uint32_t op, size_t off,
+                                                           int *lsb, int *wd) {
+  *lsb = 0;
+  *wd = 0;
+#define IN(member, l, w, sgn) \
+  if (OFF(member) == off) *lsb = (l), *wd = (w)
+#define OUT(member) (void)0
+  WALK_FORMAT(cfg, op, IN, OUT);
+#undef IN
+#undef OUT
+}
+
+/* vta_insn_decode_addr for format op (LOAD or STORE, constant). */
+static inline __attribute__((always_inline)) int decode_addr(const vta_config_t *cfg,
+                                                             uint32_t op, const uint64_t w[2],
+                                                             const uint64_t p[2],
+                                                             const vta_insn_t *prev,
+                                                             vta_insn_t *out) {
+  int sl, sw, dl, dw;
+  field_at(cfg, op, OFF(sram_base), &sl, &sw);
+  field_at(cfg, op, OFF(dram_base), &dl, &dw);
+  uint64_t m[2] = {0, 0}; /* the two fields' bits */
+  m[sl / 64] |= mask(sw) << (sl % 64);
+  m[dl / 64] |= mask(dw) << (dl % 64);
+  if (((w[0] ^ p[0]) & ~m[0]) | ((w[1] ^ p[1]) & ~m[1])) return 0;
+  *out = *prev;
+  out->sram_base = (uint32_t)((w[sl / 64] >> (sl % 64)) & mask(sw));
+  out->dram_base = (uint32_t)((w[dl / 64] >> (dl % 64)) & mask(dw));
+  return 1;
+}
+
+int vta_insn_decode_addr(const vta_config_t *cfg, const uint8_t in[16],
+                         const uint8_t prev_in[16], const vta_insn_t *prev,
+                         vta_insn_t *out) {
+  uint64_t w[2], p[2];
+  insn_words(in, w);
+  insn_words(prev_in, p);
+  /* Neither address field is checked by the decoder (every value is
+   * valid), so an instruction equal to an accepted one outside them is
+   * accepted too, with the other fields as they were. */
+  switch (prev->opcode) {
+  case VTA_OP_LOAD: return decode_addr(cfg, VTA_OP_LOAD, w, p, prev, out);
+  case VTA_OP_STORE: return decode_addr(cfg, VTA_OP_STORE, w, p, prev, out);
+  default: return 0;
+  }
 }
 
 /* The kind of a decoded instruction (in line: vta_insn_kind's local then

@@ -88,6 +88,17 @@ int vta_insn_encode(const vta_config_t *cfg, const vta_insn_t *in, uint8_t out[1
 int vta_insn_decode(const vta_config_t *cfg, const uint8_t in[16], vta_insn_t *out,
                     vta_err *err);
 
+/* Decode in[] given an instruction decoded before it: prev, what
+ * vta_insn_decode gave for prev_in with the same cfg.  When prev is a LOAD
+ * or STORE and in[] differs from prev_in only in sram_base and dram_base
+ * (a run of STOREs, or LOADs, walking a tensor), *out is prev with those
+ * two read from in[] (exactly vta_insn_decode's answer, in a fraction of
+ * its work) and 1 is returned; otherwise 0, *out untouched: decode in[]
+ * in full. */
+int vta_insn_decode_addr(const vta_config_t *cfg, const uint8_t in[16],
+                         const uint8_t prev_in[16], const vta_insn_t *prev,
+                         vta_insn_t *out);
+
 /* What an instruction is, read from the few fields that say it, without
  * decoding or checking the others: a profiler's view of a dispatched
  * instruction, many times cheaper than vta_insn_decode.  On every

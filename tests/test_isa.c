@@ -367,6 +367,71 @@ static void test_insn_kind(void) {
   CHECK(nops > 100); /* the NOP verdict was put to the test */
 }
 
+/* vta_insn_decode_addr against a whole decode: for a LOAD or STORE and a
+ * second instruction made from it (its addresses changed; another field
+ * changed too; one bit of its bytes flipped, reserved ones included), the
+ * shortcut is taken exactly when the second decodes to the first but for
+ * sram_base and dram_base (the decoder is one-to-one on what it accepts,
+ * so that is "differs only in those bits"), and then gives the whole
+ * decode's answer; never for a GEMM, ALU or FINISH before it. */
+static void test_decode_addr(void) {
+  int taken = 0, refused = 0;
+  for (int k = 0; k < NCFGS; k++) {
+    vta_config_t cfg;
+    if (make_cfg(&CFGS[k], &cfg)) {
+      CHECK(0);
+      continue;
+    }
+    for (int i = 0; i < 20000; i++) {
+      const uint32_t op = (uint32_t)(rnd() % 5);
+      vta_insn_t a, b;
+      uint8_t pa[16], pb[16];
+      vta_err e;
+      rnd_insn(&CFGS[k], op, &a);
+      if (vta_insn_encode(&cfg, &a, pa, &e)) continue;
+      vta_insn_t da, db, got;
+      if (vta_insn_decode(&cfg, pa, &da, &e)) {
+        CHECK(0);
+        continue;
+      }
+      b = a;
+      const int mode = (int)(rnd() % 3);
+      if (op == VTA_OP_LOAD || op == VTA_OP_STORE) {
+        b.sram_base = rnd_field(16);
+        b.dram_base = rnd_field(32);
+      }
+      if (mode == 1) { /* and one more field, maybe to the value it had */
+        fw_t f[32];
+        const int n = format_fields(&CFGS[k], op, f), j = 1 + (int)(rnd() % (uint64_t)(n - 1));
+        if (!f[j].is_signed) *fslot(&b, f[j].off) = rnd_field(f[j].width);
+      }
+      if (vta_insn_encode(&cfg, &b, pb, &e)) continue;
+      if (mode == 2) pb[rnd() % 16] ^= (uint8_t)(1u << (rnd() % 8));
+      memset(&got, 0xa5, sizeof got);
+      const vta_insn_t untouched = got;
+      const int rc = vta_insn_decode_addr(&cfg, pb, pa, &da, &got);
+      int want = !vta_insn_decode(&cfg, pb, &db, &e);
+      if (want) {
+        vta_insn_t x = db;
+        x.sram_base = da.sram_base;
+        x.dram_base = da.dram_base;
+        want = (op == VTA_OP_LOAD || op == VTA_OP_STORE) && !memcmp(&x, &da, sizeof x);
+      }
+      CHECK_EQ(rc, want);
+      if (rc != want) return;
+      if (rc) {
+        CHECK(!memcmp(&got, &db, sizeof got));
+        taken++;
+      } else {
+        CHECK(!memcmp(&got, &untouched, sizeof got));
+        refused++;
+      }
+    }
+  }
+  printf("  shortcut taken %d times, refused %d times\n", taken, refused);
+  CHECK(taken > NCFGS * 2000 && refused > NCFGS * 2000);
+}
+
 /* A few positions spelled out in docs/isa.md's tables (3.2-3.4, default config),
  * so that the structs themselves are checked against its text. */
 static int bit_of(const uint8_t *b, int bit) { return (b[bit / 8] >> (bit % 8)) & 1; }
@@ -1282,6 +1347,7 @@ int main(void) {
   RUN(test_bitfield_layout);
   RUN(test_spec_positions);
   RUN(test_insn_kind);
+  RUN(test_decode_addr);
   RUN(test_encode_out_of_range);
   RUN(test_encode_foreign_field);
   RUN(test_decode_unknown_values);

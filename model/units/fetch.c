@@ -209,11 +209,21 @@ uint32_t vta_fetch_stores_up(vta_model_t *m) {
     f->st_first = f->first;
     f->st_lo = lo;
     uint32_t k = lo; /* to the first that is not such a STORE, for good */
-    while (k + 1 < f->n &&
-           !vta_fetch_decode(m, f->buf + (size_t)k * VTA_INS_BYTES, f->first + k, &f->st_cmd[k],
-                             NULL) &&
-           vta_insn_unit(&f->st_cmd[k].insn) == VTA_UNIT_STORE)
-      k++;
+    for (; k + 1 < f->n; k++) {
+      const uint8_t *raw = f->buf + (size_t)k * VTA_INS_BYTES;
+      cmd_t *c = &f->st_cmd[k];
+      /* A STORE like the one before it but for its addresses (as in a run
+       * walking a tensor) is that one with two fields read anew. */
+      if (k > lo && vta_insn_decode_addr(&m->cfg, raw, raw - VTA_INS_BYTES, &c[-1].insn,
+                                         &c->insn)) {
+        c->idx = f->first + k;
+        c->queued = 0;
+        continue;
+      }
+      if (vta_fetch_decode(m, raw, f->first + k, c, NULL) ||
+          vta_insn_unit(&c->insn) != VTA_UNIT_STORE)
+        break;
+    }
     f->st_end = k;
   }
   return f->st_end - f->disp;
