@@ -161,7 +161,7 @@ HOT void commit_fetch(vta_model_t *m) {
   if (f->pushed >= 0) {
     cmdq_t *cq = &m->q[f->pushed];
     assert(cq->count < cq->cap); /* fetch dispatches only into a queue with room */
-    cq->slot[vta_ring_at(cq->head, cq->count, cq->cap)] = f->push;
+    cq->slot[vta_ring_at(cq->head, cq->count, cq->cap)] = *f->up;
     cq->count++;
   }
 }
@@ -188,7 +188,7 @@ static inline void run_dispatch(vta_model_t *m, uint64_t d, uint64_t end, int di
     vta_fetch_run_dispatch(m, !ho && cy->ev);
     commit_fetch(m);
   }
-  if (ho) vta_span_handover_close(m, d, disp ? &f->push : NULL);
+  if (ho) vta_span_handover_close(m, d, disp ? f->up : NULL);
   if (!disp) return;
   f->pushed = -1;
   /* counted as waiting with the rest (count's f->cat): busy instead */

@@ -190,7 +190,8 @@ typedef struct fetch {
   uint8_t *buf;          /* FETCH_CHUNK * 16 bytes */
   int cat, acted;
   int pushed;            /* unit whose queue got an instruction this cycle, or -1 */
-  int decoded;           /* push holds the decoded instruction up for dispatch */
+  int decoded;           /* the instruction up for dispatch is decoded, in *up: */
+  cmd_t *up;             /* push, or st_cmd[disp] (a STORE looked at ahead, not copied) */
   cmd_t push;
   /* Of the chunk that starts at instruction st_first: the instructions
    * [st_lo, st_end) are STOREs that decode, short of the chunk's last
@@ -427,7 +428,8 @@ int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err);
 /* Fetch holds a decoded STORE up for dispatch (into a full queue when
  * it waits). */
 static inline int vta_fetch_holds_store(const fetch_t *f) {
-  return f->state == F_DISP && f->decoded && vta_insn_unit(&f->push.insn) == VTA_UNIT_STORE;
+  return f->state == F_DISP && f->decoded &&
+         vta_insn_unit(&f->up->insn) == VTA_UNIT_STORE;
 }
 /* Fetch waiting to dispatch a STORE into the full store queue: how many
  * STOREs it will dispatch there one after the other, each in the cycle

@@ -170,10 +170,13 @@ int vta_fetch_train(vta_model_t *m, uint64_t n, uint64_t *done, vta_err *err) {
 /* The instruction up for dispatch, decoded (in line: fetch's every cycle). */
 static inline __attribute__((always_inline)) int decode(vta_model_t *m, fetch_t *f, vta_err *err) {
   uint32_t idx = f->first + f->disp;
-  if (f->st_first == f->first && f->disp >= f->st_lo && f->disp < f->st_end)
-    f->push = f->st_cmd[f->disp]; /* a STORE looked at ahead (vta_fetch_stores_up) */
-  else if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
-    return -1;
+  if (f->st_first == f->first && f->disp >= f->st_lo && f->disp < f->st_end) {
+    f->up = &f->st_cmd[f->disp]; /* a STORE looked at ahead (vta_fetch_stores_up) */
+  } else {
+    f->up = &f->push;
+    if (vta_fetch_decode(m, f->buf + (size_t)f->disp * VTA_INS_BYTES, idx, &f->push, err))
+      return -1;
+  }
   f->decoded = 1;
   return 0;
 }
@@ -183,10 +186,11 @@ static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_
                                                           vta_unit_t unit, int seen,
                                                           vta_err *err) {
   cyc_t *cy = m->cy;
-  f->push.queued = cy->now + 1; /* visible to the unit from the next cycle */
+  cmd_t *c = f->up;
+  c->queued = cy->now + 1; /* visible to the unit from the next cycle */
   f->decoded = 0;
   f->pushed = (int)unit;
-  if (seen) VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, f->push.idx, 0, 0, NULL);
+  if (seen) VTA_EMIT(m, VTA_EV_DISPATCH, unit, 0, c->idx, 0, 0, NULL);
   m->fetched++;
   cy->stats.unit[VTA_CY_FETCH].insns++;
   /* The next chunk is requested from the second cycle after the last
@@ -201,7 +205,7 @@ static inline __attribute__((always_inline)) int dispatch(vta_model_t *m, fetch_
 uint32_t vta_fetch_stores_up(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
   if (f->state != F_DISP) return 0;
-  if (f->decoded && (vta_insn_unit(&f->push.insn) != VTA_UNIT_STORE || f->disp + 1 >= f->n))
+  if (f->decoded && (vta_insn_unit(&f->up->insn) != VTA_UNIT_STORE || f->disp + 1 >= f->n))
     return 0;
   /* the first not decoded yet: the one up, or its successor */
   const uint32_t lo = f->disp + (uint32_t)f->decoded;
@@ -252,7 +256,7 @@ uint32_t vta_fetch_run_room(const vta_model_t *m) {
 void vta_fetch_run_decode(vta_model_t *m) {
   fetch_t *f = &m->cy->f;
   assert(f->state == F_DISP && !f->decoded && f->st_lo <= f->disp && f->disp < f->st_end);
-  f->push = f->st_cmd[f->disp]; /* decoded by vta_fetch_stores_up */
+  f->up = &f->st_cmd[f->disp]; /* decoded by vta_fetch_stores_up */
   f->decoded = 1;
 }
 
@@ -282,7 +286,7 @@ int vta_fetch_cycle(vta_model_t *m, vta_err *err) {
     /* Decoded once, in the first cycle it is up for dispatch (the fault
      * cycle of section 7); a blocked dispatch keeps the decoded form. */
     if (!f->decoded && decode(m, f, err)) return -1;
-    vta_unit_t unit = vta_insn_unit(&f->push.insn);
+    vta_unit_t unit = vta_insn_unit(&f->up->insn);
     if (m->q[unit].count == m->q[unit].cap) { /* full, the executing one included */
       f->cat = did ? VTA_CAT_BUSY : VTA_CAT_QUEUE;
       f->acted = did;
