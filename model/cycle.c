@@ -635,6 +635,67 @@ static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t disp, uint64_t en
   return train_end(m, from, total, rc, err);
 }
 
+/* A train of u's requests while no beat lands (a LOAD's first requests,
+ * before its first beat arrives): grants_alone holds and nothing else in
+ * the machine moves, as for grant_train.  u presents in every cycle; the
+ * memory grants its request in the cycles vta_memsys_rd_next_grant names
+ * (u busy then, the burst joins those in flight, the RD_REQ event carries
+ * the cycle) and holds it back by an issue rule in the others (u waits
+ * for memory; the cycle is active, so a step evaluates it).  Up to the
+ * memory's next event (a beat: each grant may bring one closer), the
+ * closed forms' and `end`; it stops where every slot is held or no
+ * request is left after a grant (the cycles after are quiet: the step's
+ * skip jumps over them and cycles.skipped counts them, as without the
+ * train).  Returns the cycles run. */
+static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
+  cyc_t *cy = m->cy;
+  dma_rd_t *d = &u->rd;
+  if (vta_dma_rd_skipping(d) || d->pads_done < d->pads || cy->now < cy->srun.eval_to)
+    return 0; /* pads move then; a STORE run's cycles left are evaluated */
+  const uint64_t from = cy->now, e = vta_memsys_next_event(cy->ms);
+  if (e <= from) return 0;
+  const uint64_t len = train_len(m, e - from, end);
+  if (!len) return 0;
+  uint64_t to = from + len, t = from, grants = 0;
+  while (t < to) {
+    if (!d->req_left || vta_memsys_rd_full(cy->ms)) break;
+    const uint64_t g = vta_memsys_rd_next_grant(cy->ms, d->client, t);
+    if (g >= to) break;
+    vta_memsys_skip(cy->ms, g); /* held back through g - 1 */
+    cy->now = g;
+    const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
+    VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+    vta_memsys_skip(cy->ms, g + 1);
+    t = g + 1;
+    grants++;
+    const uint64_t b = vta_memsys_next_event(cy->ms); /* its first beat, maybe */
+    if (b < to) to = b;
+  }
+  if (!grants) { /* not one: the cycles are the ordinary step's */
+    cy->now = from;
+    return 0;
+  }
+  /* held back through the train's end */
+  const uint64_t after_grant = t;
+  if (t < to && d->req_left && !vta_memsys_rd_full(cy->ms)) {
+    vta_memsys_skip(cy->ms, to);
+    t = to;
+  }
+  /* The counters once, as the other trains count theirs (a STORE run
+   * passed in them is counted through, store.c): u waits for memory in
+   * every cycle but its grants'. */
+  const int id = (int)(u - cy->u);
+  u->cat = VTA_CAT_MEM;
+  count_quiet(m, from, t - from);
+  cy->stats.unit[id].cat[VTA_CAT_MEM] -= grants;
+  cy->stats.unit[id].cat[VTA_CAT_BUSY] += grants;
+  u->mem -= grants;
+  if (t == after_grant) u->cat = VTA_CAT_BUSY; /* the last cycle a grant's */
+  u->acted = u->cat == VTA_CAT_BUSY;
+  cy->now = t;
+  return (int64_t)(t - from);
+}
+
 static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   if (cy->lazy && cy->f.state == F_WAIT) {
@@ -663,6 +724,9 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   if (u->rd.req_left && cy->now < u->rd.req_from) return 0; /* starts asking meanwhile */
   if (u->rd.req_left && grants_alone(m, other) && vta_memsys_rd_head_mapped(cy->ms))
     return grant_train(m, u, disp, end, err);
+  if (u->rd.req_left && !vta_memsys_rd_beat(cy->ms) && disp == UINT64_MAX &&
+      grants_alone(m, other))
+    return ask_train(m, u, end);
   if (asks && !full) return 0;
   uint64_t n = vta_memsys_rd_train(cy->ms, u->rd.client), from = cy->now;
   if (!n) return asks || disp != UINT64_MAX ? 0 : pad_train(m, u, end); /* no beat of its own */
