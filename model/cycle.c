@@ -749,15 +749,31 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
  * (so no semaphore or queue changed), no request presented.  The cycles
  * differ only in the beat; a GEMM/ALU or STORE in closed form bounds the
  * train by its done cycle. */
+/* A DMA unit (load's, or compute's ACC/UOP load) that stays as it is
+ * through a train of others' beats: busy waiting for beats of its own
+ * (which land after the train's), its requests all granted, no pad left
+ * to write (the pad walker moves in cycles without its beats), and the
+ * last cycle a wait: every cycle of the train is one more wait.  (Not
+ * with an external memory, which a train asks for the beats' bytes in a
+ * way a step does not: its transactions would change.) */
+static int dma_waits(const vta_model_t *m, const unit_t *u) {
+  const dma_rd_t *d = &u->rd;
+  return u->kind == K_DMA && !u->acted && u->cat == VTA_CAT_MEM && !d->req_left &&
+         d->pend_beats && d->pads_done == d->pads && !vta_dma_rd_skipping(d) &&
+         !vta_mem_is_external(m->mem);
+}
+
 static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
                *st = &cy->u[VTA_UNIT_STORE];
   /* A unit that started an instruction only popped its own semaphores; one
    * that completed one pushed and freed a queue slot. */
-  if (cy->f.pushed >= 0 || ld->busy || ld->acted || (cu->acted && !cu->busy) ||
-      (st->acted && !st->busy) || (cu->busy && !cu->pipe.lazy) || (st->busy && !st->wr.lazy) ||
-      vta_memsys_rd_presented(cy->ms) || !vta_memsys_wr_idle(cy->ms))
+  if (cy->f.pushed >= 0 || (ld->busy && !dma_waits(m, ld)) || ld->acted ||
+      (cu->acted && !cu->busy) || (st->acted && !st->busy) ||
+      (cu->busy && !(cu->kind == K_PIPE && cu->pipe.lazy) && !dma_waits(m, cu)) ||
+      (st->busy && !st->wr.lazy) || vta_memsys_rd_presented(cy->ms) ||
+      !vta_memsys_wr_idle(cy->ms))
     return 0;
   /* not the chunk's last beat: dispatch starts in its cycle */
   uint64_t n = vta_memsys_rd_train(cy->ms, VTA_RD_FETCH), from = cy->now;
