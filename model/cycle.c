@@ -650,13 +650,21 @@ static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t disp, uint64_t en
 static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
   cyc_t *cy = m->cy;
   dma_rd_t *d = &u->rd;
-  if (vta_dma_rd_skipping(d) || d->pads_done < d->pads || cy->now < cy->srun.eval_to)
-    return 0; /* pads move then; a STORE run's cycles left are evaluated */
+  /* a STORE run's cycles left are evaluated; nobody may want the pads'
+   * scratchpad writes as events (pad_train) */
+  const int pads = d->pads_done < d->pads;
+  if (vta_dma_rd_skipping(d) || cy->now < cy->srun.eval_to ||
+      (pads && vta_ev_wanted(cy, 1u << VTA_EV_SRAM_WR)))
+    return 0;
   const uint64_t from = cy->now, e = vta_memsys_next_event(cy->ms);
   if (e <= from) return 0;
   const uint64_t len = train_len(m, e - from, end);
   if (!len) return 0;
-  uint64_t to = from + len, t = from, grants = 0;
+  /* The pad walker writes a pad in every cycle from S + 2 (no beat lands),
+   * busy from S + 1 through its last: cycles [from, pad_end). */
+  const uint64_t p0 = from >= d->start + 2 ? from : d->start + 2;
+  const uint64_t pad_end = pads ? p0 + (d->pads - d->pads_done) : from;
+  uint64_t to = from + len, t = from, grants = 0, late = 0; /* late: grants from pad_end on */
   while (t < to) {
     if (!d->req_left || vta_memsys_rd_full(cy->ms)) break;
     const uint64_t g = vta_memsys_rd_next_grant(cy->ms, d->client, t);
@@ -668,6 +676,7 @@ static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
     vta_memsys_skip(cy->ms, g + 1);
     t = g + 1;
     grants++;
+    late += g >= pad_end;
     const uint64_t b = vta_memsys_next_event(cy->ms); /* its first beat, maybe */
     if (b < to) to = b;
   }
@@ -681,16 +690,23 @@ static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
     vta_memsys_skip(cy->ms, to);
     t = to;
   }
+  /* the pad walker's steps in the train's cycles */
+  const uint64_t busy_to = pad_end < t ? pad_end : t;
+  if (busy_to > p0) {
+    cy->now = p0;
+    vta_dma_rd_pads(m, d, busy_to - p0);
+  }
   /* The counters once, as the other trains count theirs (a STORE run
-   * passed in them is counted through, store.c): u waits for memory in
-   * every cycle but its grants'. */
+   * passed in them is counted through, store.c): u busy in its grants'
+   * cycles and the pad walker's, waiting for memory in the others. */
+  const uint64_t busy = (busy_to > from ? busy_to - from : 0) + late;
   const int id = (int)(u - cy->u);
   u->cat = VTA_CAT_MEM;
   count_quiet(m, from, t - from);
-  cy->stats.unit[id].cat[VTA_CAT_MEM] -= grants;
-  cy->stats.unit[id].cat[VTA_CAT_BUSY] += grants;
-  u->mem -= grants;
-  if (t == after_grant) u->cat = VTA_CAT_BUSY; /* the last cycle a grant's */
+  cy->stats.unit[id].cat[VTA_CAT_MEM] -= busy;
+  cy->stats.unit[id].cat[VTA_CAT_BUSY] += busy;
+  u->mem -= busy;
+  if (t == after_grant || t <= pad_end) u->cat = VTA_CAT_BUSY; /* its last cycle */
   u->acted = u->cat == VTA_CAT_BUSY;
   cy->now = t;
   return (int64_t)(t - from);
