@@ -641,12 +641,13 @@ static int64_t grant_train(vta_model_t *m, unit_t *u, uint64_t disp, uint64_t en
  * memory grants its request in the cycles vta_memsys_rd_next_grant names
  * (u busy then, the burst joins those in flight, the RD_REQ event carries
  * the cycle) and holds it back by an issue rule in the others (u waits
- * for memory; the cycle is active, so a step evaluates it).  Up to the
- * memory's next event (a beat: each grant may bring one closer), the
- * closed forms' and `end`; it stops where every slot is held or no
- * request is left after a grant (the cycles after are quiet: the step's
- * skip jumps over them and cycles.skipped counts them, as without the
- * train).  Returns the cycles run. */
+ * for memory; the cycle is active, so a step evaluates it); a padded
+ * load's pad walker writes a pad in each cycle from S + 2 (busy while pads
+ * are left, as pad_train).  Up to the memory's next event (a beat: each
+ * grant may bring one closer), the closed forms' and `end`; it stops where
+ * every slot is held or no request is left after a grant (the cycles
+ * after are quiet: the step's skip jumps over them and cycles.skipped
+ * counts them, as without the train).  Returns the cycles run. */
 static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
   cyc_t *cy = m->cy;
   dma_rd_t *d = &u->rd;
@@ -758,13 +759,6 @@ static int64_t train(vta_model_t *m, uint64_t end, vta_err *err) {
   return train_end(m, from, done, rc, err);
 }
 
-/* A train of fetch's beats: fetch waits for its chunk, a beat of it lands
- * in every cycle, and nothing else moves: load idle or waiting for a
- * token, compute idle, waiting or in closed form, store idle, waiting or
- * in closed form, nothing dispatched or completed in the cycle just ended
- * (so no semaphore or queue changed), no request presented.  The cycles
- * differ only in the beat; a GEMM/ALU or STORE in closed form bounds the
- * train by its done cycle. */
 /* A DMA unit (load's, or compute's ACC/UOP load) that stays as it is
  * through a train of others' beats: busy waiting for beats of its own
  * (which land after the train's), its requests all granted, no pad left
@@ -779,6 +773,14 @@ static int dma_waits(const vta_model_t *m, const unit_t *u) {
          !vta_mem_is_external(m->mem);
 }
 
+/* A train of fetch's beats: fetch waits for its chunk, a beat of it lands
+ * in every cycle, and nothing else moves: load idle, waiting for a token
+ * or for its own beats (dma_waits), compute idle, waiting (so too), or in
+ * closed form, store idle, waiting or
+ * in closed form, nothing dispatched or completed in the cycle just ended
+ * (so no semaphore or queue changed), no request presented.  The cycles
+ * differ only in the beat; a GEMM/ALU or STORE in closed form bounds the
+ * train by its done cycle. */
 static int64_t fetch_train(vta_model_t *m, uint64_t end, vta_err *err) {
   cyc_t *cy = m->cy;
   const unit_t *ld = &cy->u[VTA_UNIT_LOAD], *cu = &cy->u[VTA_UNIT_COMPUTE],
