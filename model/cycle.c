@@ -581,6 +581,27 @@ static int grants_alone(const vta_model_t *m, const unit_t *other) {
   return vta_ev_stamped_only(cy, 1u << VTA_EV_RD_REQ);
 }
 
+/* d's request granted in cycle now as arbitrate and its unit's step would
+ * grant it (grants_alone), with its RD_REQ event. */
+static const vta_rd_grant_t *grant_now(vta_model_t *m, dma_rd_t *d) {
+  const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
+  VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+  return gr;
+}
+
+/* A train's n cycles from `from` counted at once (count_quiet; a STORE run
+ * passed in them is counted through, store.c), DMA unit u waiting for
+ * memory in all of them but `busy` (its grants', its pad walker's). */
+static void count_asking(vta_model_t *m, unit_t *u, uint64_t from, uint64_t n, uint64_t busy) {
+  cyc_t *cy = m->cy;
+  const int id = (int)(u - cy->u);
+  u->cat = VTA_CAT_MEM;
+  count_quiet(m, from, n);
+  cy->stats.unit[id].cat[VTA_CAT_MEM] -= busy;
+  cy->stats.unit[id].cat[VTA_CAT_BUSY] += busy;
+  u->mem -= busy;
+}
+
 /* In a train's cycle now, the request of d granted (the cycle the rules
  * named, *g): made, with its event, and *g the next such cycle; NULL, with
  * nothing done, when the cycle's beat could not be landed in bulk (then
@@ -588,8 +609,7 @@ static int grants_alone(const vta_model_t *m, const unit_t *other) {
 static const vta_rd_grant_t *train_grant(vta_model_t *m, dma_rd_t *d, uint64_t *g) {
   cyc_t *cy = m->cy;
   if (!vta_memsys_rd_head_mapped(cy->ms)) return NULL;
-  const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
-  VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+  const vta_rd_grant_t *gr = grant_now(m, d);
   if (d->req_left) *g = vta_memsys_rd_next_grant(cy->ms, d->client, cy->now + 1);
   return gr;
 }
@@ -672,8 +692,7 @@ static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
     if (g >= to) break;
     vta_memsys_skip(cy->ms, g); /* held back through g - 1 */
     cy->now = g;
-    const vta_rd_grant_t *gr = vta_dma_rd_grant_alone(m, d);
-    VTA_EMIT(m, VTA_EV_RD_REQ, 0, gr->client, gr->beats, gr->addr, gr->bytes, NULL);
+    grant_now(m, d);
     vta_memsys_skip(cy->ms, g + 1);
     t = g + 1;
     grants++;
@@ -697,16 +716,8 @@ static int64_t ask_train(vta_model_t *m, unit_t *u, uint64_t end) {
     cy->now = p0;
     vta_dma_rd_pads(m, d, busy_to - p0);
   }
-  /* The counters once, as the other trains count theirs (a STORE run
-   * passed in them is counted through, store.c): u busy in its grants'
-   * cycles and the pad walker's, waiting for memory in the others. */
-  const uint64_t busy = (busy_to > from ? busy_to - from : 0) + late;
-  const int id = (int)(u - cy->u);
-  u->cat = VTA_CAT_MEM;
-  count_quiet(m, from, t - from);
-  cy->stats.unit[id].cat[VTA_CAT_MEM] -= busy;
-  cy->stats.unit[id].cat[VTA_CAT_BUSY] += busy;
-  u->mem -= busy;
+  /* u busy in its grants' cycles and the pad walker's */
+  count_asking(m, u, from, t - from, (busy_to > from ? busy_to - from : 0) + late);
   if (t == after_grant || t <= pad_end) u->cat = VTA_CAT_BUSY; /* its last cycle */
   u->acted = u->cat == VTA_CAT_BUSY;
   cy->now = t;
@@ -845,11 +856,7 @@ static int64_t fetch_grant_train(vta_model_t *m, uint64_t end, vta_err *err) {
    * one with a grant is the last) */
   if (!total && rc >= 0) return 0; /* nothing run, nothing granted */
   cy->f.cat = VTA_CAT_BUSY; /* a beat lands in every cycle of the train */
-  ld->cat = VTA_CAT_MEM;
-  count_quiet(m, from, total + (rc < 0));
-  cy->stats.unit[VTA_UNIT_LOAD].cat[VTA_CAT_MEM] -= grants;
-  cy->stats.unit[VTA_UNIT_LOAD].cat[VTA_CAT_BUSY] += grants;
-  ld->mem -= grants;
+  count_asking(m, ld, from, total + (rc < 0), grants);
   return rc < 0 ? fail(m, err) : (int64_t)total;
 }
 

@@ -811,6 +811,8 @@ static void attribute(vta_prof_t *p, int u, const tally_t *c) {
     p->cur[u].a.busy += c->busy;
     p->cur[u].a.mem += c->mem;
   }
+  /* (a STORE run's members pop nothing: most tallies have no dep cycle) */
+  if (!(c->dep[0] | c->dep[1] | c->dep[2] | c->dep[3])) return;
   pinsn_t *h = fifo_front(&p->q[u]);
   if (h)
     for (int q = 0; q < 4; q++) h->a.dep[q] += c->dep[q];
@@ -949,9 +951,7 @@ static inline __attribute__((always_inline)) void start_held(vta_prof_t *p, int 
  * unit (a run passes thousands): the unit's cycles since the last split
  * go to the member running, which completes; the next starts and gets its
  * start cycle (busy), then fetch's dispatch joins the queue.  (Out of
- * line, and the steps of attribute, insn_done and insn_start spelled out
- * for the one unit: no timeline, and dep cycles, which a member popping
- * nothing rarely has, looked at only when there are some.) */
+ * line: a span's other work stays compact.) */
 static __attribute__((noinline)) void handovers(vta_prof_t *p, const vta_span_handover_t *ho,
                                                 int n, uint64_t t, walk_units_t *w,
                                                 uint64_t used[3][VTA_NCAT]) {
@@ -959,28 +959,22 @@ static __attribute__((noinline)) void handovers(vta_prof_t *p, const vta_span_ha
   assert(!p->tl); /* vta_span_t and vta_prof_handovers say so */
   (void)t; /* (for the asserts) */
   w->starts_held = 1;
-  fifo_t *f = &p->q[u];
-  pinsn_t *x = &p->cur[u];
   const uint64_t *last = used[u]; /* the counts taken so far, and the start's busy */
   uint64_t busy_taken = 0;
   for (int i = 0; i < n; i++) {
     const vta_span_handover_t *h = &ho[i];
     assert(h->done + 1 < t); /* before the span's last cycle (span.c) */
     const uint64_t *b = h->before;
-    /* the cycles since the last split (attribute): dep_* to the head */
-    const uint64_t dep[4] = {b[VTA_CAT_DEP] - last[VTA_CAT_DEP],
-                             b[VTA_CAT_DEP + 1] - last[VTA_CAT_DEP + 1],
-                             b[VTA_CAT_DEP + 2] - last[VTA_CAT_DEP + 2],
-                             b[VTA_CAT_DEP + 3] - last[VTA_CAT_DEP + 3]};
-    if ((dep[0] | dep[1] | dep[2] | dep[3]) && f->n)
-      for (int q = 0; q < 4; q++) f->v[f->head].a.dep[q] += dep[q];
-    if (p->cur_on[u]) { /* busy and mem_stall to the member running; its DONE */
-      x->a.busy += b[VTA_CAT_BUSY] - last[VTA_CAT_BUSY] - busy_taken;
-      x->a.mem += b[VTA_CAT_MEM] - last[VTA_CAT_MEM];
-      insn_done(p, u, 0, h->done);
-    }
+    const tally_t seg = {b[VTA_CAT_BUSY] - last[VTA_CAT_BUSY] - busy_taken,
+                         b[VTA_CAT_MEM] - last[VTA_CAT_MEM],
+                         {b[VTA_CAT_DEP] - last[VTA_CAT_DEP],
+                          b[VTA_CAT_DEP + 1] - last[VTA_CAT_DEP + 1],
+                          b[VTA_CAT_DEP + 2] - last[VTA_CAT_DEP + 2],
+                          b[VTA_CAT_DEP + 3] - last[VTA_CAT_DEP + 3]}};
+    attribute(p, u, &seg);
+    if (p->cur_on[u]) insn_done(p, u, 0, h->done); /* its DONE */
     insn_start(p, u, h->next, h->done + 1);
-    x->a.busy++; /* busy in its start cycle */
+    p->cur[u].a.busy++; /* busy in its start cycle */
     last = b;
     busy_taken = 1;
     if (h->dispatched) dispatched_to(p, u, h->disp, h->done + 1, &h->disp_kind);
