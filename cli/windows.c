@@ -112,12 +112,18 @@ static void wr_addr(vtasim_windows_t *w, uint64_t c, uint64_t addr, uint32_t byt
   if (w->base + c > w->wr_ahead) w->wr_ahead = w->base + c;
 }
 
-/* A STORE run's handover (vta_span_handover_t): the store completed its
- * instruction in h->done and started the next in the cycle after. */
-static void handover(vtasim_windows_t *w, const vta_span_handover_t *h) {
-  unit_busy(w, VTA_UNIT_STORE, w->start[VTA_UNIT_STORE], h->done);
-  w->start[VTA_UNIT_STORE] = h->done + 1;
-  if (h->wr) wr_addr(w, h->wr_cycle, h->wr_addr, h->wr_bytes);
+/* A STORE run's handovers ho[0..n) with no event between them
+ * (vta_span_handover_t): each time the store completed its instruction in
+ * done and started the next in the cycle after.  The members ran back to
+ * back, so the unit's busy stretch reaches the last one's completion in
+ * one step (unit_busy would extend it member by member to the same
+ * stretch); each member's write burst is a stretch of its own, in order. */
+static void handovers(vtasim_windows_t *w, const vta_span_handover_t *ho, int n) {
+  const uint64_t done = ho[n - 1].done;
+  unit_busy(w, VTA_UNIT_STORE, w->start[VTA_UNIT_STORE], done);
+  w->start[VTA_UNIT_STORE] = done + 1;
+  for (int i = 0; i < n; i++)
+    if (ho[i].wr) wr_addr(w, ho[i].wr_cycle, ho[i].wr_addr, ho[i].wr_bytes);
 }
 
 /* The events of a span's last cycle and its handovers, in their order
@@ -130,8 +136,11 @@ static void take(vtasim_windows_t *w, const vta_evlist_t *ev, const vta_span_han
   for (int i = 0, upto = nho ? ho[0].at : n;; i++) {
     while (i == upto) { /* the handovers before event i, or the end */
       if (h == nho) return;
-      handover(w, &ho[h]);
-      upto = ++h < nho ? ho[h].at : n;
+      int k = h + 1;
+      while (k < nho && ho[k].at == i) k++;
+      handovers(w, ho + h, k - h);
+      h = k;
+      upto = h < nho ? ho[h].at : n;
     }
     const vta_event_t *e = &ev->ev[i];
     const uint64_t c = e->cycle;

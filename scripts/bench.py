@@ -13,9 +13,12 @@ rtl, cosim): simulated cycles, wall seconds, simulated cycles per second and
 the ratio to the baseline's.  The model is measured twice: as the plain run
 (--no-attribution --no-windows) and, as "model-rep", on the path of the
 default `vtasim run --json` report (per-instruction attribution and windows
-on), against the baseline's `--json` as it is.  Wall time is the best of REPEAT runs: the
+on), against the baseline's `--json` as it is.  Wall time is the best of the runs: the
 simulation alone for functional, model and rtl (the JSON report's
-host.wall_seconds); the whole process for cosim (its report has no timer),
+host.wall_seconds), new build and baseline run in turn, each at least REPEAT
+times and a short one until it has SAMPLE_S seconds of runs (at most
+SAMPLE_MAX: a sub-millisecond run's best of a few is the machine's noise);
+the whole process for cosim (its report has no timer),
 each run paired with a whole-process rtl run of the same bundle (at least
 COSIM_PAIRS pairs), co-simulation's overhead the median of the pairs'
 ratios (on a machine whose speed drifts, the two runs of a pair see about
@@ -96,15 +99,17 @@ def gen_workloads():
 QUIET_FLAGS = {}  # per binary: the flags that keep --json from profiling the run
 
 
-def run_json(binary, f, engine, report_path=False, extra=()):
+def run_json(binary, f, engine, report_path=False, extra=(), env=None):
     """`run --json`, without the per-instruction attribution and windows
-    unless report_path (the default report: what `vtasim run --json` does)."""
+    unless report_path (the default report: what `vtasim run --json` does);
+    env: variables set for the run."""
     if binary not in QUIET_FLAGS:
         h = sh([binary, "run", "--help"]).stdout
         QUIET_FLAGS[binary] = [o for o in ("--no-attribution", "--no-windows") if o in h]
     # (the functional engine has no cycles: it refuses both)
     flags = [] if report_path or engine == "functional" else QUIET_FLAGS[binary]
-    r = sh([binary, "run", f, "--engine", engine, "--json", *flags, *extra])
+    r = sh([binary, "run", f, "--engine", engine, "--json", *flags, *extra],
+           env=dict(os.environ, **env) if env else None)
     try:
         d = json.loads(r.stdout)
     except ValueError:
@@ -143,11 +148,38 @@ def best_of(fn):
     return min(fn() for _ in range(REPEAT))
 
 
+# A short simulation's best of REPEAT is mostly the machine's noise (a
+# sub-millisecond run on a shared VM varies by 30% and more from one run to
+# the next): runs are taken until each side has SAMPLE_S seconds of them,
+# at least REPEAT and at most SAMPLE_MAX, new and baseline in turn.
+SAMPLE_S = float(os.environ.get("SAMPLE_S", "0.3"))
+SAMPLE_MAX = 301
+
+
+def best_of_both(fa, fb):
+    """(best of fa, best of fb, runs of each): the two taken in turn (which
+    goes first alternates), each as often as its own length asks."""
+    a, b = [fa()], [fb()]
+    na = min(SAMPLE_MAX, max(REPEAT, int(SAMPLE_S / max(a[0], 1e-6)) + 1))
+    nb = min(SAMPLE_MAX, max(REPEAT, int(SAMPLE_S / max(b[0], 1e-6)) + 1))
+    for k in range(1, max(na, nb)):
+        for f, v, n in ((fa, a, na), (fb, b, nb)) if k % 2 else ((fb, b, nb), (fa, a, na)):
+            if k < n:
+                v.append(f())
+    return min(a), min(b), (na, nb)
+
+
 REPORT = "model-rep"  # the model on the default report's path (attribution, windows)
 # The same default report with --skip-exec (timing without values) on the
 # new build, against the baseline's default report as it is (the full run):
 # the speed a sweep or a "what if" gets.
 SKIP = "model-skip"
+# The same on a machine whose best GEMM kernel is AVX2 (VTASIM_ISA=avx2 caps
+# both builds' kernel level as such a CPU does; the rest of the code is
+# built for any x86-64 alike): measured where this one has more (AVX-512
+# VNNI), since the baseline's arithmetic, and so the ratio, depends on it.
+SKIP_AVX2 = "skip-avx2"
+AVX2_ENV = {"VTASIM_ISA": "avx2"}
 COSIM_PAIRS = 11      # cosim/rtl pairs at least, for the overhead
 
 
@@ -156,41 +188,50 @@ def cosim_overhead(pairs):
     return statistics.median(c / t for c, t in pairs) - 1
 
 
-def measure(binary, f, engine, cycles):
-    """(wall seconds, whole-process seconds or None, report)."""
-    report_path = engine in (REPORT, SKIP)
-    extra = ["--skip-exec"] if engine == SKIP and binary == vtasim else []
-    if report_path:
-        engine = "model"
-    if engine == "cosim":
-        # Each cosim run next to an RTL run of the same bundle (which goes
-        # first alternates): the overhead comes from these pairs, so a
-        # machine whose speed drifts (a shared VM) slows both sides of each
-        # alike; at least COSIM_PAIRS of them, and the overhead is their
-        # median ratio (cosim_overhead), not a ratio of minima from
-        # different moments.
-        cosim = [binary, "cosim", f, "--quiet"]
-        rtl = [binary, "run", f, "--engine", "rtl", "--quiet"]
-        pairs = []
-        for k in range(max(REPEAT, COSIM_PAIRS)):
-            if k % 2:
-                r = process_seconds(rtl)
-                pairs.append((process_seconds(cosim), r))
-            else:
-                pairs.append((process_seconds(cosim), process_seconds(rtl)))
-        return min(c for c, _ in pairs), min(r for _, r in pairs), pairs
-    d = None
+def measure_cosim(binary, f):
+    """(best whole-process cosim seconds, best whole-process rtl seconds,
+    the pairs)."""
+    # Each cosim run next to an RTL run of the same bundle (which goes
+    # first alternates): the overhead comes from these pairs, so a
+    # machine whose speed drifts (a shared VM) slows both sides of each
+    # alike; at least COSIM_PAIRS of them, and the overhead is their
+    # median ratio (cosim_overhead), not a ratio of minima from
+    # different moments.
+    cosim = [binary, "cosim", f, "--quiet"]
+    rtl = [binary, "run", f, "--engine", "rtl", "--quiet"]
+    pairs = []
+    for k in range(max(REPEAT, COSIM_PAIRS)):
+        if k % 2:
+            r = process_seconds(rtl)
+            pairs.append((process_seconds(cosim), r))
+        else:
+            pairs.append((process_seconds(cosim), process_seconds(rtl)))
+    return min(c for c, _ in pairs), min(r for _, r in pairs), pairs
 
-    def one():
-        nonlocal d
-        d = run_json(binary, f, engine, report_path, extra)
-        return d["host"]["wall_seconds"]
 
-    wall = best_of(one)
-    proc = None
-    if engine == "rtl":  # co-simulation's overhead is against this
-        proc = best_of(lambda: process_seconds([binary, "run", f, "--engine", "rtl", "--quiet"]))
-    return wall, proc, d
+def measure_both(f, engine):
+    """The new build and the baseline on one engine: the best simulation
+    time (host.wall_seconds), their runs taken in turn (best_of_both), and
+    for rtl the best whole process (co-simulation's overhead is against
+    it): ((wall, process or None, report) of each, runs of each)."""
+    report_path = engine in (REPORT, SKIP, SKIP_AVX2)
+    run_engine = "model" if report_path else engine
+    env = AVX2_ENV if engine == SKIP_AVX2 else None
+    got = {}
+
+    def one(binary):
+        def run():
+            extra = ["--skip-exec"] if engine in (SKIP, SKIP_AVX2) and binary == vtasim else []
+            got[binary] = run_json(binary, f, run_engine, report_path, extra, env)
+            return got[binary]["host"]["wall_seconds"]
+        return run
+
+    nw, bw, runs = best_of_both(one(vtasim), one(base))
+    procs = {}
+    for binary in (vtasim, base):
+        procs[binary] = best_of(lambda: process_seconds(
+            [binary, "run", f, "--engine", "rtl", "--quiet"])) if engine == "rtl" else None
+    return (nw, procs[vtasim], got[vtasim]), (bw, procs[base], got[base]), runs
 
 
 def callgrind(binary, f, engine):
@@ -231,7 +272,12 @@ if "model" in engines:  # the default report's path, right after the plain model
     engines.insert(engines.index(REPORT) + 1, SKIP)
 workloads = gen_workloads()
 level, peak = peak_macs()
-print("vtasim bench: best of %d runs; baseline %s" % (REPEAT, os.environ.get("BASELINE_NAME", base)))
+host_isa = run_json(vtasim, workloads[0][1], "model")["host"].get("isa")
+if SKIP in engines and host_isa not in (None, "scalar", "avx2"):
+    engines.insert(engines.index(SKIP) + 1, SKIP_AVX2)
+print("vtasim bench: best of at least %d runs (a short simulation's until %.2g s of them, at most "
+      "%d; new and baseline in turn); baseline %s" % (REPEAT, SAMPLE_S, SAMPLE_MAX,
+                                                      os.environ.get("BASELINE_NAME", base)))
 if have_rtl:  # which clock-edge path the RTL harness takes (slower when "portable")
     edge = run_json(vtasim, os.path.join(here, "..", "traces", "gemm_demo.vta"), "rtl")["host"].get("rtl_edge")
     print("  RTL harness edge path: %s%s" % (edge, "" if edge == "nba" else
@@ -242,6 +288,9 @@ print("  model: --no-attribution --no-windows; %s: the model on the default `vta
       "(per-instruction attribution and windows on; the baseline's --json as it is)" % REPORT)
 print("  %s: the same default report with --skip-exec (timing without values) against the "
       "baseline's full default report" % SKIP)
+if SKIP_AVX2 in engines:
+    print("  %s: %s with both builds' GEMM kernel capped at AVX2 (VTASIM_ISA=avx2), as on an "
+          "AVX2 machine; this one's is %s" % (SKIP_AVX2, SKIP, host_isa))
 hdr = "%-16s %-10s %10s %9s %11s %9s %11s %7s" % (
     "workload", "engine", "cycles", "wall_s", "cycles/s", "base_s", "base_c/s", "ratio")
 if CALLGRIND:
@@ -253,8 +302,12 @@ for name, f in workloads:
     rtl_ir = {}
     for engine in engines:
         row = {"workload": name, "engine": engine, "cycles": cycles}
-        new_wall, new_proc, d = measure(vtasim, f, engine, cycles)
-        base_wall, base_proc, bd = measure(base, f, engine, cycles)
+        if engine == "cosim":
+            new_wall, new_proc, d = measure_cosim(vtasim, f)
+            base_wall, base_proc, bd = measure_cosim(base, f)
+        else:
+            (new_wall, new_proc, d), (base_wall, base_proc, bd), runs = measure_both(f, engine)
+            row.update(runs=runs[0], base_runs=runs[1])
         row.update(wall_s=new_wall, base_wall_s=base_wall, ratio=base_wall / new_wall,
                    cycles_per_s=cycles / new_wall, base_cycles_per_s=cycles / base_wall)
         if engine == "rtl":
@@ -270,7 +323,8 @@ for name, f in workloads:
         line = "%-16s %-10s %10d %9.4f %11.3g %9.4f %11.3g %6.2fx" % (
             name, engine, cycles, new_wall, cycles / new_wall, base_wall, cycles / base_wall,
             base_wall / new_wall)
-        if CALLGRIND and (engine in ("functional", "model", REPORT, SKIP) or CALLGRIND == "all"):
+        if CALLGRIND and engine != SKIP_AVX2 and (  # (valgrind runs no AVX-512: as SKIP)
+                engine in ("functional", "model", REPORT, SKIP) or CALLGRIND == "all"):
             a, b = callgrind(vtasim, f, engine), callgrind(base, f, engine)
             row.update(ir_per_cycle=a and a / cycles, base_ir_per_cycle=b and b / cycles)
             line += " %9.0f %9.0f" % (a / cycles if a else 0, b / cycles if b else 0)
@@ -304,7 +358,7 @@ if not g.returncode and os.path.exists(net):
     layers = [os.path.join(out, "resnet18", b) for b in layers]
     print("\nthe whole ResNet-18 (%d layers; wall: the sum of the layers' simulations; rtl once):"
           % len(layers))
-    for engine in [e for e in engines if e not in ("cosim", REPORT, SKIP)]:
+    for engine in [e for e in engines if e not in ("cosim", REPORT, SKIP, SKIP_AVX2)]:
         reps = 1 if engine == "rtl" else REPEAT
         def new_net():
             r = sh([vtasim, "run", net, "--engine", engine, "--json"])

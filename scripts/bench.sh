@@ -8,7 +8,9 @@
 #                      scratch worktree, build/baseline-<commit>/ (git worktree)
 #   BASELINE_BUILD=DIR a build of that commit already made (DIR/vtasim): used
 #                      as it is instead of building one
-#   REPEAT=N           best of N runs [3]
+#   REPEAT=N           best of N runs at least [3]
+#   SAMPLE_S=S         a short simulation is run until each side has S
+#                      seconds of runs (at most 301) [0.3]
 #   CALLGRIND=1        also instructions per simulated cycle (valgrind), for
 #                      functional and model; CALLGRIND=all for rtl and cosim too
 #   ENGINES="..."      a subset of: functional model rtl cosim
