@@ -357,14 +357,13 @@ if not g.returncode and os.path.exists(net):
     layers = [ln.split()[2] for ln in open(net) if ln.startswith("layer ")]
     layers = [os.path.join(out, "resnet18", b) for b in layers]
     print("\nthe whole ResNet-18 (%d layers; wall: the sum of the layers' simulations; rtl once;"
-          " %s: the network's report against the baseline's default report of each layer):"
-          % (len(layers), REPORT))
+          " the network's report against the baseline's default report of each layer):"
+          % len(layers))
     for engine in [e for e in engines if e not in ("cosim", REPORT, SKIP, SKIP_AVX2)]:
         reps = 1 if engine == "rtl" else REPEAT
         # A network's report attributes every layer's cycles (its
-        # default path): the baseline's layers are run on theirs too
-        # (`run LAYER --json`, attribution and windows on), like for like.
-        report_path = engine == "model"
+        # default path, on the cycle engines): the baseline's layers are run
+        # on theirs too (`run LAYER --json`, attribution and windows on).
         def new_net():
             r = sh([vtasim, "run", net, "--engine", engine, "--json"])
             t = json.loads(r.stdout)["totals"]
@@ -372,7 +371,7 @@ if not g.returncode and os.path.exists(net):
         def base_net():
             tot = 0.0
             for b in layers:
-                tot += run_json(base, for_base(b), engine, report_path)["host"]["wall_seconds"]
+                tot += run_json(base, for_base(b), engine, True)["host"]["wall_seconds"]
             return tot
         try:
             nw = min((new_net() for _ in range(reps)), key=lambda x: x[0])
@@ -381,7 +380,7 @@ if not g.returncode and os.path.exists(net):
             print("  %s: not measured (%s)" % (engine, ex))
             continue
         cyc = nw[1] or 0
-        label = REPORT if report_path else engine
+        label = REPORT if engine == "model" else engine
         row = {"workload": "resnet18", "engine": label, "cycles": cyc, "wall_s": nw[0],
                "base_wall_s": bw, "ratio": bw / nw[0]}
         report["workloads"].append(row)
